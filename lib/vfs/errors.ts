@@ -1,0 +1,64 @@
+/** Errors of the VFS layer. `code` follows POSIX names so isomorphic-git and just-bash understand them. */
+
+export type VfsErrorCode =
+  | "ENOENT"
+  | "EEXIST"
+  | "ENOTDIR"
+  | "EISDIR"
+  | "ENOTEMPTY"
+  | "EINVAL"
+  | "EACCES"
+  | "ELOOP"
+  | "EFBIG"
+  | "ECONFLICT";
+
+/** A filesystem error with a POSIX-like `code`; the message names the path. */
+export class VfsError extends Error {
+  readonly code: VfsErrorCode;
+  readonly path?: string;
+  constructor(code: VfsErrorCode, message: string, path?: string) {
+    super(message);
+    this.name = "VfsError";
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** A path (via `..`, an absolute path or a symlink) that leaves the project root. */
+export class PathEscapeError extends VfsError {
+  readonly root: string;
+  /** @param path the path as given; @param root the project root; @param detail e.g. which symlink escaped. */
+  constructor(path: string, root: string, detail?: string) {
+    super("EACCES", `Path "${path}" is outside the project root ${root}${detail ? ` (${detail})` : ""}`, path);
+    this.name = "PathEscapeError";
+    this.root = root;
+  }
+}
+
+/** A concurrent writer changed a node this VFS had read; nothing of this flush was written. */
+export class VfsConflictError extends VfsError {
+  readonly paths: string[];
+  constructor(paths: string[]) {
+    super(
+      "ECONFLICT",
+      `Concurrent modification: ${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""} changed since read; nothing was written`,
+      paths[0],
+    );
+    this.name = "VfsConflictError";
+    this.paths = paths;
+  }
+}
+
+/** Shorthand constructors with Node-style messages (`ENOENT: no such file or directory, open '/a'`). */
+export const fsErrors = {
+  notFound: (path: string, op = "open") =>
+    new VfsError("ENOENT", `ENOENT: no such file or directory, ${op} '${path}'`, path),
+  exists: (path: string, op = "mkdir") => new VfsError("EEXIST", `EEXIST: file already exists, ${op} '${path}'`, path),
+  notDir: (path: string, op = "scandir") => new VfsError("ENOTDIR", `ENOTDIR: not a directory, ${op} '${path}'`, path),
+  isDir: (path: string, op = "open") =>
+    new VfsError("EISDIR", `EISDIR: illegal operation on a directory, ${op} '${path}'`, path),
+  notEmpty: (path: string) => new VfsError("ENOTEMPTY", `ENOTEMPTY: directory not empty, rmdir '${path}'`, path),
+  loop: (path: string) => new VfsError("ELOOP", `ELOOP: too many symbolic links encountered, stat '${path}'`, path),
+  tooBig: (path: string, size: number, max: number) =>
+    new VfsError("EFBIG", `EFBIG: file too large, '${path}' is ${size} bytes (limit ${max})`, path),
+};
