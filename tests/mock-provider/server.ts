@@ -1,0 +1,354 @@
+/**
+ * The mock LLM provider: a loopback `node:http` server speaking the streaming wire formats of Anthropic
+ * Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`), driven by a queue of scripted
+ * turns, with a control API under `/__mock/`. See README.md.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import {
+  type AnthropicValidationOptions,
+  anthropicErrorBody,
+  renderAnthropicTurn,
+  validateAnthropicRequest,
+} from "./anthropic";
+import { OpenAIState, openaiErrorBody, renderOpenAITurn, validateOpenAIRequest } from "./openai";
+import {
+  DEFAULT_TURN_TEXT,
+  type ProviderKind,
+  type RecordedRequest,
+  type SseFrame,
+  type Turn,
+  turnSchema,
+  ValidationError,
+} from "./types";
+
+/** Options of {@link startMockProvider}. */
+export interface MockProviderOptions {
+  /** Port to listen on (127.0.0.1); 0 or omitted picks a free one. */
+  port?: number;
+  /** Anthropic validator options (e.g. `strictThinking: false`). */
+  anthropic?: AnthropicValidationOptions;
+}
+
+/** A running mock provider. */
+export interface MockProvider {
+  /** Base URL without `/v1`, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** Append turns to the script queue. Throws on a malformed turn. */
+  enqueue(...turns: Turn[]): void;
+  /** Clear the queue, the recorded requests, opened gates and remembered OpenAI items. */
+  reset(): void;
+  /** Requests received on provider endpoints so far (a copy). */
+  readonly requests: RecordedRequest[];
+  /** Number of scripted turns not consumed yet. */
+  readonly pending: number;
+  /** Open a gate: streams held on it continue; later holds on it pass straight through until `reset()`. */
+  release(gate: string): void;
+  /** Stop the server, cutting open streams. */
+  close(): Promise<void>;
+}
+
+const SECRET_HEADERS = new Set([
+  "authorization",
+  "x-api-key",
+  "api-key",
+  "cookie",
+  "set-cookie",
+  "proxy-authorization",
+]);
+
+const turnsBodySchema = z.object({ turns: z.array(turnSchema) });
+const releaseBodySchema = z.object({ gate: z.string().min(1) });
+
+class Gates {
+  private readonly opened = new Set<string>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+
+  wait(gate: string): Promise<void> {
+    if (this.opened.has(gate)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.waiters.get(gate) ?? [];
+      list.push(resolve);
+      this.waiters.set(gate, list);
+    });
+  }
+
+  release(gate: string): void {
+    this.opened.add(gate);
+    for (const resolve of this.waiters.get(gate) ?? []) resolve();
+    this.waiters.delete(gate);
+  }
+
+  /** Forget opened gates; streams still waiting are released so nothing hangs. */
+  clear(): void {
+    for (const list of this.waiters.values()) for (const resolve of list) resolve();
+    this.waiters.clear();
+    this.opened.clear();
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function publicHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || SECRET_HEADERS.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Start the mock provider on 127.0.0.1. Resolves once it listens.
+ *
+ * @example
+ * const mock = await startMockProvider();
+ * mock.enqueue({ text: ["Hel", "lo"] });
+ * const anthropic = createAnthropic({ baseURL: `${mock.url}/v1`, apiKey: "test" });
+ */
+export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+  const queue: Turn[] = [];
+  let recorded: RecordedRequest[] = [];
+  let seq = 0;
+  const gates = new Gates();
+  const openai = new OpenAIState();
+
+  const enqueue = (...turns: Turn[]): void => {
+    for (const turn of turns) queue.push(turnSchema.parse(turn));
+  };
+  const reset = (): void => {
+    queue.length = 0;
+    recorded = [];
+    seq = 0;
+    gates.clear();
+    openai.clear();
+  };
+
+  async function stream(
+    res: ServerResponse,
+    record: RecordedRequest,
+    frames: SseFrame[],
+    turn: Turn,
+  ): Promise<void> {
+    let closed = false;
+    const onClose = new Promise<void>((resolve) => {
+      res.on("close", () => {
+        closed = true;
+        if (!res.writableFinished) record.aborted = true;
+        resolve();
+      });
+    });
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      [record.provider === "anthropic" ? "request-id" : "x-request-id"]: `req_mock_${record.seq}`,
+    });
+    res.flushHeaders();
+    for (const [i, frame] of frames.entries()) {
+      if (closed) return;
+      if (i > 0 && turn.delayMs) await Promise.race([sleep(turn.delayMs), onClose]);
+      if (closed) return;
+      res.write(`event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+      if (frame.hold && turn.holdUntilReleased)
+        await Promise.race([gates.wait(turn.holdUntilReleased), onClose]);
+    }
+    if (!closed) res.end();
+  }
+
+  async function handleProvider(
+    req: IncomingMessage,
+    res: ServerResponse,
+    provider: ProviderKind,
+  ): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0];
+    const body = parseJson(await readBody(req));
+    seq += 1;
+    const record: RecordedRequest = {
+      seq,
+      provider,
+      method: req.method ?? "GET",
+      path,
+      headers: publicHeaders(req),
+      body,
+      status: 200,
+    };
+    recorded.push(record);
+    const errorBody = provider === "anthropic" ? anthropicErrorBody : openaiErrorBody;
+
+    if (req.method !== "POST") {
+      record.status = 405;
+      sendJson(res, 405, errorBody(405, `Method ${req.method} not allowed`, "invalid_request_error"));
+      return;
+    }
+    try {
+      if (provider === "anthropic") validateAnthropicRequest(body, options.anthropic);
+      else validateOpenAIRequest(body, openai);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      record.status = 400;
+      record.validationError = error.message;
+      sendJson(res, 400, errorBody(400, error.message));
+      return;
+    }
+    const isStreaming =
+      typeof body === "object" && body !== null && (body as { stream?: unknown }).stream === true;
+    if (!isStreaming) {
+      record.status = 400;
+      record.validationError = "the mock provider only implements stream: true";
+      sendJson(res, 400, errorBody(400, record.validationError));
+      return;
+    }
+    const turn = queue.shift() ?? { text: DEFAULT_TURN_TEXT };
+    record.turn = turn;
+    if (turn.error) {
+      record.status = turn.error.status;
+      sendJson(res, turn.error.status, errorBody(turn.error.status, turn.error.message, turn.error.type));
+      return;
+    }
+    const frames =
+      provider === "anthropic" ? renderAnthropicTurn(turn, body) : renderOpenAITurn(turn, body, openai);
+    await stream(res, record, frames, turn);
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
+    const body = parseJson(await readBody(req));
+    if (req.method === "GET" && action === "requests") return sendJson(res, 200, { requests: recorded });
+    if (req.method === "POST" && action === "reset") {
+      reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "POST" && action === "script") {
+      const parsed = turnsBodySchema.safeParse(body);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      queue.push(...parsed.data.turns);
+      return sendJson(res, 200, { ok: true, pending: queue.length });
+    }
+    if (req.method === "POST" && action === "release") {
+      const parsed = releaseBodySchema.safeParse(body);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      gates.release(parsed.data.gate);
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === "GET" && action === "pending") return sendJson(res, 200, { pending: queue.length });
+    sendJson(res, 404, { error: `unknown control action ${req.method} /__mock/${action}` });
+  }
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    let work: Promise<void>;
+    if (path.startsWith("/__mock/")) work = handleControl(req, res, path.slice("/__mock/".length));
+    else if (path === "/v1/messages") work = handleProvider(req, res, "anthropic");
+    else if (path === "/v1/responses") work = handleProvider(req, res, "openai");
+    else {
+      work = readBody(req).then((text) => {
+        seq += 1;
+        recorded.push({
+          seq,
+          provider: "unknown",
+          method: req.method ?? "GET",
+          path,
+          headers: publicHeaders(req),
+          body: parseJson(text),
+          status: 404,
+        });
+        sendJson(res, 404, {
+          error: { type: "not_found_error", message: `mock provider: no route ${path}` },
+        });
+      });
+    }
+    work.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { type: "api_error", message: String(error) } });
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    enqueue,
+    reset,
+    get requests() {
+      return [...recorded];
+    },
+    get pending() {
+      return queue.length;
+    },
+    release: (gate) => gates.release(gate),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        gates.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * A client of the HTTP control API, for a process (e.g. Playwright) that scripts a provider which another
+ * process (the app server) calls.
+ */
+export function mockProviderClient(url: string) {
+  const call = async (method: "GET" | "POST", action: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${url}/__mock/${action}`, {
+      method,
+      headers: body === undefined ? undefined : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json: unknown = await res.json();
+    if (!res.ok)
+      throw new Error(`mock provider control ${action} failed (${res.status}): ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    /** Append turns to the queue. */
+    script: async (...turns: Turn[]): Promise<void> => {
+      await call("POST", "script", { turns });
+    },
+    /** Clear queue, requests and gates. */
+    reset: async (): Promise<void> => {
+      await call("POST", "reset", {});
+    },
+    /** Open a gate. */
+    release: async (gate: string): Promise<void> => {
+      await call("POST", "release", { gate });
+    },
+    /** The recorded requests. */
+    requests: async (): Promise<RecordedRequest[]> =>
+      ((await call("GET", "requests")) as { requests: RecordedRequest[] }).requests,
+  };
+}

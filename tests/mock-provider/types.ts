@@ -1,0 +1,136 @@
+/**
+ * Provider-neutral script types of the mock LLM provider. A script is a queue of {@link Turn}s; each
+ * request to a provider endpoint consumes one turn and renders it in that provider's wire format.
+ */
+import { z } from "zod";
+
+/** Token usage of a scripted turn, in pi's terms: `input` excludes cached tokens, `reasoning` is part of `output`. */
+export const usageSchema = z.object({
+  input: z.number().int().nonnegative().optional(),
+  output: z.number().int().nonnegative().optional(),
+  cacheRead: z.number().int().nonnegative().optional(),
+  cacheWrite: z.number().int().nonnegative().optional(),
+  reasoning: z.number().int().nonnegative().optional(),
+});
+
+/** One scripted tool call. `input` is sent as JSON, split into several argument deltas. */
+export const toolCallSchema = z.object({
+  id: z.string().optional(),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+});
+
+/** A scripted error answered instead of a stream: HTTP `status` with the provider's error JSON. */
+export const turnErrorSchema = z.object({
+  status: z.number().int().min(400).max(599),
+  message: z.string(),
+  /** Provider error type; defaults from the status (e.g. 400 `invalid_request_error`, 529 `overloaded_error`). */
+  type: z.string().optional(),
+});
+
+/** One scripted model turn (see README.md). */
+export const turnSchema = z.object({
+  /** Answer text; an array is sent as one delta per element. */
+  text: z.union([z.string(), z.array(z.string())]).optional(),
+  /** Reasoning: an Anthropic `thinking` block or an OpenAI `reasoning` item with a summary. */
+  thinking: z
+    .object({
+      text: z.union([z.string(), z.array(z.string())]),
+      /** Anthropic `signature`; OpenAI `encrypted_content` (sent only when the request `include`s it). */
+      signature: z.string().optional(),
+    })
+    .optional(),
+  /** Anthropic `redacted_thinking` data (ignored by the OpenAI renderer). */
+  redactedThinking: z.string().optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  /** Defaults to `toolUse` when there are tool calls, else `stop`. */
+  stopReason: z.enum(["stop", "toolUse", "length"]).optional(),
+  usage: usageSchema.optional(),
+  error: turnErrorSchema.optional(),
+  /** Milliseconds to wait between streamed events. */
+  delayMs: z.number().nonnegative().optional(),
+  /** Name of a gate: the stream pauses after its first content delta until `release(gate)`. */
+  holdUntilReleased: z.string().min(1).optional(),
+});
+
+export type Turn = z.infer<typeof turnSchema>;
+export type TurnUsage = z.infer<typeof usageSchema>;
+export type TurnToolCall = z.infer<typeof toolCallSchema>;
+export type TurnError = z.infer<typeof turnErrorSchema>;
+
+/** Which wire format a request was addressed to. */
+export type ProviderKind = "anthropic" | "openai" | "unknown";
+
+/** A request received on a provider endpoint, as recorded for assertions. */
+export interface RecordedRequest {
+  /** 1-based arrival order. */
+  seq: number;
+  provider: ProviderKind;
+  method: string;
+  path: string;
+  /** Lower-cased header names; secrets (`authorization`, `x-api-key`, cookies, ...) removed. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (`undefined` when there was none, the raw string when it was not JSON). */
+  body: unknown;
+  /** HTTP status answered. */
+  status: number;
+  /** The request was rejected by the validator with this message (status 400). */
+  validationError?: string;
+  /** The scripted turn that answered it (not set for validation failures or 404s). */
+  turn?: Turn;
+  /** The client disconnected before the stream finished. */
+  aborted?: boolean;
+}
+
+/** The text answered when a request arrives with an empty queue. */
+export const DEFAULT_TURN_TEXT = "(mock) no scripted turn";
+
+/** Usage with defaults filled in. */
+export interface ResolvedUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+}
+
+/** Fill usage defaults (10 input, 5 output, nothing cached). */
+export function resolveUsage(usage: TurnUsage | undefined): ResolvedUsage {
+  return {
+    input: usage?.input ?? 10,
+    output: usage?.output ?? 5,
+    cacheRead: usage?.cacheRead ?? 0,
+    cacheWrite: usage?.cacheWrite ?? 0,
+    reasoning: usage?.reasoning ?? 0,
+  };
+}
+
+/** Text chunks of a `string | string[]` field. */
+export function chunksOf(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === "string" ? [value] : value;
+}
+
+/** The stop reason of a turn with its default applied. */
+export function stopReasonOf(turn: Turn): "stop" | "toolUse" | "length" {
+  return turn.stopReason ?? (turn.toolCalls && turn.toolCalls.length > 0 ? "toolUse" : "stop");
+}
+
+/** Split a string into up to `parts` non-empty pieces (for argument deltas). */
+export function splitInPieces(text: string, parts = 3): string[] {
+  if (text.length <= 1) return [text];
+  const size = Math.ceil(text.length / parts);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
+}
+
+/** A streamed server-sent event; `hold` marks the point where a gated turn pauses. */
+export interface SseFrame {
+  event: string;
+  data: unknown;
+  hold?: boolean;
+}
+
+/** A validation failure: the request is answered 400 with this message. */
+export class ValidationError extends Error {}
