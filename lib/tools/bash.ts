@@ -1,0 +1,155 @@
+/**
+ * pi's `bash` tool (`core/tools/bash.ts`), running commands in just-bash (a TypeScript shell
+ * interpreter) over the project-confined VFS adapter instead of a host process.
+ */
+
+import { Bash } from "just-bash/browser";
+import { z } from "zod";
+import { ProjectBashFs } from "@/lib/vfs/bash-fs";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatSize,
+  type TruncationResult,
+  truncateTail,
+  utf8ByteLength,
+} from "./truncate";
+import type { AgentTool, AgentToolResult, ToolContext } from "./types";
+
+const bashSchema = z.object({
+  command: z.string().describe("Bash command to execute"),
+  timeout: z.number().optional().describe("Timeout in seconds (optional, no default timeout)"),
+});
+
+export type BashToolInput = z.infer<typeof bashSchema>;
+
+export interface BashToolDetails {
+  truncation?: TruncationResult;
+  /** pi's temp file with the full output; Strata keeps none, so this is always undefined. */
+  fullOutputPath?: string;
+}
+
+export interface BashToolOptions {
+  /** Extra environment (e.g. pi's PI_SESSION_ID, PI_PROVIDER, PI_MODEL, PI_REASONING_LEVEL). */
+  env?: Record<string, string>;
+  /** Prepended to every command on its own line (pi's `commandPrefix`). */
+  commandPrefix?: string;
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** pi's `resolveTimeoutMs`: seconds to ms, validating finiteness, positivity and the setTimeout maximum. */
+function resolveTimeoutMs(timeout: number | undefined): number | undefined {
+  if (timeout === undefined) return undefined;
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new Error("Invalid timeout: must be a finite number of seconds");
+  const ms = timeout * 1000;
+  if (ms > MAX_TIMEOUT_MS) throw new Error(`Invalid timeout: maximum is ${MAX_TIMEOUT_MS / 1000} seconds`);
+  return ms;
+}
+
+/** Tail-truncates combined output and appends pi's "[Showing ...]" notice (without a full-output path). */
+function formatOutput(output: string, emptyText: string): { text: string; details?: BashToolDetails } {
+  const truncation = truncateTail(output);
+  let text = truncation.content || emptyText;
+  if (!truncation.truncated) return { text };
+  const start = truncation.totalLines - truncation.outputLines + 1;
+  const end = truncation.totalLines;
+  if (truncation.lastLinePartial) {
+    const lastLine = output.endsWith("\n") ? output.slice(0, -1) : output;
+    const lineBytes = utf8ByteLength(lastLine.slice(lastLine.lastIndexOf("\n") + 1));
+    text += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${end} (line is ${formatSize(lineBytes)}).]`;
+  } else if (truncation.truncatedBy === "lines") {
+    text += `\n\n[Showing lines ${start}-${end} of ${truncation.totalLines}.]`;
+  } else {
+    text += `\n\n[Showing lines ${start}-${end} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit).]`;
+  }
+  return { text, details: { truncation } };
+}
+
+const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
+
+/**
+ * Creates pi's `bash` tool. Each call runs in a fresh just-bash shell (no network, no python/js-exec,
+ * bounded execution limits) with `cwd` = the tool's cwd; reads and writes are confined to the project.
+ * Output is stdout followed by stderr, tail-truncated to 2000 lines / 50KB.
+ * Errors (thrown, text includes the output): "Command exited with code N",
+ * "Command timed out after N seconds", "Command aborted", invalid timeouts, missing working directory.
+ */
+export function createBashTool(
+  ctx: ToolContext,
+  options: BashToolOptions = {},
+): AgentTool<BashToolInput, BashToolDetails | undefined> {
+  return {
+    name: "bash",
+    label: "bash",
+    description: `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
+    promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
+    promptGuidelines: ["You can inspect PI_* environment variables for current model and session details."],
+    parameters: bashSchema,
+    async execute(_toolCallId, { command, timeout }, signal, onUpdate) {
+      const resolved = options.commandPrefix ? `${options.commandPrefix}\n${command}` : command;
+      onUpdate?.({ content: [], details: undefined });
+      const timeoutMs = resolveTimeoutMs(timeout);
+      if (signal?.aborted) throw new Error("Command aborted");
+      try {
+        if ((await ctx.fs.stat(ctx.cwd)).kind !== "dir") throw new Error("not a directory");
+      } catch {
+        throw new Error(`Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`);
+      }
+      const controller = new AbortController();
+      let timedOut = false;
+      const onAbort = () => controller.abort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              timedOut = true;
+              controller.abort();
+            }, timeoutMs);
+      const shell = new Bash({
+        fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
+        cwd: ctx.cwd,
+        env: { HOME: ctx.projectRoot, ...options.env },
+        python: false,
+        javascript: false,
+        executionLimits: {
+          maxCommandCount: 100_000,
+          maxLoopIterations: 100_000,
+          maxCallDepth: 100,
+          maxExecutionTimeMs: Math.min(timeoutMs ?? 10 * 60_000, 10 * 60_000),
+        },
+      });
+      let output: string;
+      let exitCode: number;
+      try {
+        const result = await shell.exec(resolved, { signal: controller.signal, rawScript: true });
+        output = result.stdout + result.stderr;
+        exitCode = result.exitCode;
+      } catch (error) {
+        // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
+        // outside the project); report it like a shell error: message on stderr, exit code 1.
+        output = `bash: ${error instanceof Error ? error.message : String(error)}\n`;
+        exitCode = 1;
+      } finally {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      }
+      if (signal?.aborted) throw new Error(appendStatus(formatOutput(output, "").text, "Command aborted"));
+      if (timedOut) {
+        throw new Error(
+          appendStatus(formatOutput(output, "").text, `Command timed out after ${timeout} seconds`),
+        );
+      }
+      const { text, details } = formatOutput(output, "(no output)");
+      const final: AgentToolResult<BashToolDetails | undefined> = {
+        content: [{ type: "text", text }],
+        details,
+      };
+      onUpdate?.(final);
+      if (exitCode !== 0) throw new Error(appendStatus(text, `Command exited with code ${exitCode}`));
+      return final;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Path resolution shared by the tools: pi's `resolveToCwd` plus Strata's project confinement.
+ */
+
+import { assertNoSymlinkEscape } from "@/lib/vfs/confine";
+import { resolveProjectPath } from "@/lib/vfs/paths";
+import type { ToolContext } from "./types";
+
+/**
+ * Resolves a tool path argument against `ctx.cwd`, refusing anything outside `ctx.projectRoot`,
+ * including via symlinks. Mirrors pi's `resolveToCwd` (`core/tools/path-utils.ts`).
+ *
+ * @returns the absolute normalised workspace path (symlinks not replaced).
+ * @throws PathEscapeError (code `EACCES`) on `..` escapes, outside absolute paths or escaping symlinks.
+ */
+export async function resolveToolPath(ctx: ToolContext, input: string): Promise<string> {
+  const path = resolveProjectPath(ctx.projectRoot, ctx.cwd, input);
+  await assertNoSymlinkEscape(ctx.fs, ctx.projectRoot, path);
+  return path;
+}
+
+/** Throws pi's `Operation aborted` error when `signal` is aborted. */
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new Error("Operation aborted");
+}

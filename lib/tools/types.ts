@@ -1,0 +1,58 @@
+/**
+ * The tool contract of pi's agent core (`AgentTool` / `AgentToolResult` in `@earendil-works/pi-agent-core`),
+ * reimplemented with zod 4 schemas instead of TypeBox.
+ */
+
+import { z } from "zod";
+import type { ImageContent, TextContent } from "@/lib/llm/types";
+import type { FileSystem } from "@/lib/vfs/types";
+
+/** What a tool returns: content for the model, plus structured `details` for the UI and session. */
+export interface AgentToolResult<D = unknown> {
+  content: (TextContent | ImageContent)[];
+  details?: D;
+}
+
+/** A tool the agent loop can call. `execute` throws an `Error` with pi's message on failure. */
+// biome-ignore lint/suspicious/noExplicitAny: heterogeneous tool lists need an open parameter type, as in pi.
+export interface AgentTool<P = any, D = unknown> {
+  name: string;
+  label: string;
+  description: string;
+  /** zod 4 schema of the arguments; see `toolParametersJsonSchema` for the provider form. */
+  parameters: z.ZodType<P>;
+  /** One-line summary for the system prompt's tool list. */
+  promptSnippet?: string;
+  /** Extra bullet points for the system prompt's guidelines. */
+  promptGuidelines?: string[];
+  executionMode?: "parallel" | "sequential";
+  /**
+   * Optional repair of raw model arguments before schema validation (pi's `ToolDefinition.prepareArguments`),
+   * e.g. edit's legacy top-level `oldText`/`newText`.
+   */
+  prepareArguments?(args: unknown): unknown;
+  execute(
+    toolCallId: string,
+    params: P,
+    signal?: AbortSignal,
+    onUpdate?: (partial: AgentToolResult<D>) => void,
+  ): Promise<AgentToolResult<D>>;
+}
+
+/** Where the coding tools act: a workspace filesystem, the working directory and the project root. */
+export interface ToolContext {
+  fs: FileSystem;
+  /** Absolute workspace path relative paths resolve against, e.g. "/strata". */
+  cwd: string;
+  /** Absolute workspace path no tool may leave, e.g. "/strata". */
+  projectRoot: string;
+}
+
+/**
+ * JSON Schema (draft 2020-12, as produced by `z.toJSONSchema`) of a tool's parameters, for the
+ * provider's tool declaration. The `$schema` key is dropped because providers reject or ignore it.
+ */
+export function toolParametersJsonSchema(tool: AgentTool): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.parameters) as Record<string, unknown>;
+  return schema;
+}

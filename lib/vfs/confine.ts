@@ -1,0 +1,59 @@
+/**
+ * Symlink-aware confinement: checks that following the symlinks along a workspace path never leaves
+ * the project root. Uses only `FileSystem.lstat` / `readlink`.
+ */
+
+import { fsErrors, PathEscapeError } from "./errors";
+import { dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
+import type { FileSystem } from "./types";
+
+/** Maximum symlink hops before giving up, like Linux's `MAXSYMLINKS` (40). */
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * Walks `path` component by component; whenever a component is a symlink, its target is resolved
+ * (relative targets against the link's directory) and must stay inside `projectRoot`.
+ * Components that do not exist yet end the walk (a file about to be created is fine).
+ *
+ * @param fs the workspace filesystem.
+ * @param projectRoot absolute project root.
+ * @param path absolute, normalised path already inside `projectRoot` (see `resolveProjectPath`).
+ * @returns the fully resolved (symlink-free) path, or the path as far as it exists plus the rest.
+ * @throws PathEscapeError when a symlink along the path points outside the root;
+ *   VfsError `ELOOP` after more than 40 symlink hops.
+ */
+export async function assertNoSymlinkEscape(
+  fs: FileSystem,
+  projectRoot: string,
+  path: string,
+): Promise<string> {
+  const root = normalizePosix(projectRoot);
+  let pending = normalizePosix(path).split("/").filter(Boolean);
+  let current = "/";
+  let hops = 0;
+  while (pending.length > 0) {
+    const next = joinPosix(current, pending[0]);
+    pending = pending.slice(1);
+    let kind: string;
+    try {
+      kind = (await fs.lstat(next)).kind;
+    } catch {
+      return joinPosix(next, ...pending);
+    }
+    if (kind !== "symlink") {
+      current = next;
+      continue;
+    }
+    if (++hops > MAX_SYMLINK_HOPS) {
+      throw fsErrors.loop(path);
+    }
+    const target = await fs.readlink(next);
+    const resolved = target.startsWith("/") ? normalizePosix(target) : joinPosix(dirnamePosix(next), target);
+    if (!isInsideRoot(root, resolved)) {
+      throw new PathEscapeError(path, root, `symlink ${next} points to ${resolved}`);
+    }
+    pending = [...resolved.split("/").filter(Boolean), ...pending];
+    current = "/";
+  }
+  return current;
+}

@@ -1,0 +1,108 @@
+/**
+ * Pure POSIX path helpers for workspace paths, and the project-root confinement every tool uses.
+ * No I/O here; symlink checks live in `lib/vfs/confine.ts`.
+ */
+
+import { PathEscapeError } from "./errors";
+
+/** Unicode space variants pi normalises to a plain space (pi `utils/paths.ts` `UNICODE_SPACES`). */
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * Normalises an absolute POSIX path: collapses `//`, resolves `.` and `..` (never above `/`),
+ * drops a trailing slash. `normalizePosix("/a/./b/../c/") === "/a/c"`. A relative input is treated
+ * as relative to `/`.
+ */
+export function normalizePosix(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}`;
+}
+
+/** Joins segments and normalises (`joinPosix("/a", "b/../c") === "/a/c"`); a later absolute segment restarts. */
+export function joinPosix(...parts: string[]): string {
+  let acc = "";
+  for (const part of parts) {
+    if (part.startsWith("/")) acc = part;
+    else if (part) acc = acc ? `${acc}/${part}` : part;
+  }
+  return normalizePosix(acc);
+}
+
+/** Parent directory of an absolute path (`dirnamePosix("/a/b") === "/a"`, `dirnamePosix("/") === "/"`). */
+export function dirnamePosix(path: string): string {
+  const norm = normalizePosix(path);
+  const idx = norm.lastIndexOf("/");
+  return idx <= 0 ? "/" : norm.slice(0, idx);
+}
+
+/** Last segment of a path (`basenamePosix("/a/b.ts") === "b.ts"`, `"/"` gives `""`). */
+export function basenamePosix(path: string): string {
+  const norm = normalizePosix(path);
+  return norm.slice(norm.lastIndexOf("/") + 1);
+}
+
+/** True when absolute `path` equals `root` or lies below it. Both are normalised first. */
+export function isInsideRoot(root: string, path: string): boolean {
+  const r = normalizePosix(root);
+  const p = normalizePosix(path);
+  if (r === "/") return true;
+  return p === r || p.startsWith(`${r}/`);
+}
+
+/**
+ * Relative path from absolute `from` to absolute `to`, like Node's `path.posix.relative`
+ * (`""` when equal, `..` segments when `to` is not below `from`).
+ */
+export function relativePosix(from: string, to: string): string {
+  const a = normalizePosix(from).split("/").filter(Boolean);
+  const b = normalizePosix(to).split("/").filter(Boolean);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return [...a.slice(i).map(() => ".."), ...b.slice(i)].join("/");
+}
+
+/**
+ * Applies pi's path-input normalisation (`normalizePath` with `normalizeUnicodeSpaces` and
+ * `stripAtPrefix`, as used by pi's `resolveToCwd`): unicode spaces become " ", one leading `@` is
+ * stripped, `~` / `~/x` expand to `home`, and a `file://` URL becomes its decoded path.
+ */
+export function normalizePathInput(input: string, home: string): string {
+  let p = input.replace(UNICODE_SPACES, " ");
+  if (p.startsWith("@")) p = p.slice(1);
+  if (p === "~") return home;
+  if (p.startsWith("~/")) return joinPosix(home, p.slice(2));
+  if (/^file:\/\//.test(p)) {
+    try {
+      return decodeURIComponent(new URL(p).pathname);
+    } catch {
+      return p;
+    }
+  }
+  return p;
+}
+
+/**
+ * Resolves a tool's path argument to an absolute, normalised workspace path confined to the project.
+ * Mirrors pi's `resolveToCwd(filePath, cwd)` (`core/tools/path-utils.ts`): the input is normalised
+ * (see `normalizePathInput`; `~` means `projectRoot`, since Strata has no home directory), then an
+ * absolute input is used as is and a relative one is resolved against `cwd`.
+ *
+ * @param projectRoot absolute project root, e.g. "/strata".
+ * @param cwd absolute working directory (normally inside `projectRoot`).
+ * @param input the raw path parameter from the model.
+ * @returns the absolute normalised path, e.g. "/strata/src/a.ts".
+ * @throws PathEscapeError (code `EACCES`) when the result lies outside `projectRoot`
+ *   (`..` escapes or absolute paths elsewhere). Symlinks are not inspected here.
+ */
+export function resolveProjectPath(projectRoot: string, cwd: string, input: string): string {
+  const root = normalizePosix(projectRoot);
+  const normalized = normalizePathInput(input, root);
+  const resolved = normalized.startsWith("/") ? normalizePosix(normalized) : joinPosix(cwd, normalized);
+  if (!isInsideRoot(root, resolved)) throw new PathEscapeError(input, root);
+  return resolved;
+}
