@@ -1,0 +1,244 @@
+/**
+ * Typed fetch helpers for the Strata HTTP API (docs/http-api.md). Browser-only: every helper
+ * calls relative `/api/...` URLs on the app origin.
+ */
+import type { AgentMessage } from "@/lib/agent/messages";
+
+export interface ModelInfo {
+  id: string;
+  provider: string;
+  modelId: string;
+  name: string;
+  api: string;
+  input: ("text" | "image")[];
+  reasoning: boolean;
+  contextWindow: number;
+}
+
+export interface ConfigResponse {
+  models: ModelInfo[];
+  defaultModel: string | null;
+  configured: boolean;
+  help: string;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  rootPath: string;
+  createdAt: string;
+}
+
+export interface ImportReport {
+  files: number;
+  bytes: number;
+  skipped: { path: string; reason: string }[];
+}
+
+export interface ImportResponse {
+  project: Project;
+  report: ImportReport;
+}
+
+export type TreeEntryKind = "file" | "dir" | "symlink";
+
+export interface TreeEntry {
+  path: string;
+  kind: TreeEntryKind;
+  size: number;
+}
+
+export interface FileResponse {
+  path: string;
+  content: string | null;
+  binary: boolean;
+  size: number;
+  tooLarge: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  projectId: string;
+  title: string | null;
+  model: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionResponse {
+  session: SessionSummary;
+  messages: AgentMessage[];
+}
+
+/** An error answered by the API (`{ error: { code, message } }`) or a transport failure. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Turns a non-2xx response into an ApiError, reading the documented error body when present. */
+export async function errorFromResponse(res: Response): Promise<ApiError> {
+  let code = `http_${res.status}`;
+  let message = res.statusText || `Request failed with status ${res.status}`;
+  try {
+    const body: unknown = await res.json();
+    const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (err && typeof err.message === "string") message = err.message;
+    if (err && typeof err.code === "string") code = err.code;
+  } catch {
+    // Not JSON: keep the status text.
+  }
+  return new ApiError(res.status, code, message);
+}
+
+async function request<T>(url: string, init?: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) throw await errorFromResponse(res);
+  return (await res.json()) as T;
+}
+
+function jsonInit(method: string, body: unknown, signal?: AbortSignal): RequestInit {
+  return {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  };
+}
+
+const enc = encodeURIComponent;
+
+export function getConfig(signal?: AbortSignal): Promise<ConfigResponse> {
+  return request("/api/config", { signal });
+}
+
+export async function listProjects(signal?: AbortSignal): Promise<Project[]> {
+  return (await request<{ projects: Project[] }>("/api/projects", { signal })).projects;
+}
+
+export async function getProject(id: string, signal?: AbortSignal): Promise<Project> {
+  return (await request<{ project: Project }>(`/api/projects/${enc(id)}`, { signal })).project;
+}
+
+export function importGit(
+  input: { gitUrl: string; name?: string; ref?: string },
+  signal?: AbortSignal,
+): Promise<ImportResponse> {
+  return request("/api/projects", jsonInit("POST", input, signal));
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number | null;
+}
+
+/**
+ * Uploads an archive as multipart `file` + `name`. Uses XMLHttpRequest rather than fetch so the
+ * caller can show upload progress.
+ */
+export function importArchive(
+  input: { file: File; name?: string },
+  onProgress?: (p: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<ImportResponse> {
+  const form = new FormData();
+  form.append("file", input.file);
+  if (input.name) form.append("name", input.name);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/projects");
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (e) =>
+      onProgress?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : null });
+    xhr.onerror = () => reject(new ApiError(0, "network_error", "Network error while uploading the archive"));
+    xhr.onabort = () => reject(new DOMException("Upload aborted", "AbortError"));
+    xhr.onload = () => {
+      const res = new Response(xhr.responseText, { status: xhr.status, statusText: xhr.statusText });
+      if (xhr.status >= 200 && xhr.status < 300) {
+        res.json().then((body) => resolve(body as ImportResponse), reject);
+      } else {
+        errorFromResponse(res).then(reject, reject);
+      }
+    };
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+export async function getTree(projectId: string, signal?: AbortSignal): Promise<TreeEntry[]> {
+  return (await request<{ entries: TreeEntry[] }>(`/api/projects/${enc(projectId)}/tree`, { signal }))
+    .entries;
+}
+
+export function readFile(projectId: string, path: string, signal?: AbortSignal): Promise<FileResponse> {
+  return request(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { signal });
+}
+
+export function writeFile(
+  projectId: string,
+  path: string,
+  content: string,
+): Promise<{ path: string; size: number }> {
+  return request(`/api/projects/${enc(projectId)}/file`, jsonInit("PUT", { path, content }));
+}
+
+export async function listSessions(projectId: string, signal?: AbortSignal): Promise<SessionSummary[]> {
+  return (
+    await request<{ sessions: SessionSummary[] }>(`/api/projects/${enc(projectId)}/sessions`, { signal })
+  ).sessions;
+}
+
+export async function createSession(projectId: string, model?: string): Promise<SessionSummary> {
+  const body = model ? { model } : {};
+  return (
+    await request<{ session: SessionSummary }>(
+      `/api/projects/${enc(projectId)}/sessions`,
+      jsonInit("POST", body),
+    )
+  ).session;
+}
+
+export function getSession(sessionId: string, signal?: AbortSignal): Promise<SessionResponse> {
+  return request(`/api/sessions/${enc(sessionId)}`, { signal });
+}
+
+/**
+ * Starts a prompt. Resolves with the raw `text/event-stream` response (already checked for a 2xx
+ * status); read it with `readSseStream` from `components/chat/sse.ts`.
+ */
+export async function postPrompt(
+  sessionId: string,
+  input: { text: string; model?: string },
+  signal?: AbortSignal,
+): Promise<Response> {
+  const res = await fetch(`/api/sessions/${enc(sessionId)}/prompt`, {
+    ...jsonInit("POST", input, signal),
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+  });
+  if (!res.ok) throw await errorFromResponse(res);
+  return res;
+}
+
+export function abortSession(sessionId: string): Promise<{ aborted: boolean }> {
+  return request(`/api/sessions/${enc(sessionId)}/abort`, { method: "POST" });
+}
+
+/** A readable message for anything thrown by the helpers above. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) return err.code && err.status ? `${err.message} (${err.code})` : err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,62 @@
+/** The agent event stream of `POST /api/sessions/:id/prompt` (docs/http-api.md), as typed values. */
+import type { AgentMessage } from "@/lib/agent/messages";
+import type { ToolResultMessage } from "@/lib/llm/types";
+
+export type AssistantMessageEvent =
+  | { type: "text_start" | "thinking_start"; contentIndex: number }
+  | { type: "text_delta" | "thinking_delta" | "toolcall_delta"; contentIndex: number; delta: string }
+  | { type: "toolcall_start"; contentIndex: number; id: string; name: string };
+
+export type AgentEvent =
+  | { type: "agent_start" }
+  | { type: "turn_start" }
+  | { type: "message_start"; message: AgentMessage }
+  | { type: "message_update"; assistantMessageEvent: AssistantMessageEvent }
+  | { type: "message_end"; message: AgentMessage }
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
+  | { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
+  | { type: "agent_end"; messages: AgentMessage[] }
+  | { type: "files_changed"; paths: string[]; commit?: string }
+  | { type: "error"; message: string };
+
+const KNOWN = new Set<string>([
+  "agent_start",
+  "turn_start",
+  "message_start",
+  "message_update",
+  "message_end",
+  "tool_execution_start",
+  "tool_execution_end",
+  "turn_end",
+  "agent_end",
+  "files_changed",
+  "error",
+]);
+
+/**
+ * Turns one server-sent event (name + JSON data) into an AgentEvent, or null for unknown names
+ * and unparsable data. The SSE `event:` name wins over any `type` inside the data.
+ */
+export function toAgentEvent(name: string, data: string): AgentEvent | null {
+  let payload: unknown;
+  try {
+    payload = data === "" ? {} : JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const body = payload && typeof payload === "object" ? (payload as Record<string, unknown>) : {};
+  const type = name && name !== "message" ? name : typeof body.type === "string" ? body.type : "";
+  if (!KNOWN.has(type)) return null;
+  if (type === "error") {
+    const nested = body.error as { message?: unknown } | undefined;
+    const message =
+      typeof body.message === "string"
+        ? body.message
+        : typeof nested?.message === "string"
+          ? nested.message
+          : "The agent reported an error";
+    return { type: "error", message };
+  }
+  return { ...body, type } as AgentEvent;
+}

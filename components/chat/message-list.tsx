@@ -1,0 +1,61 @@
+"use client";
+
+import { useEffect, useMemo, useRef } from "react";
+import { indexToolResults } from "./message-utils";
+import { MessageView } from "./message-view";
+import type { ChatState } from "./reduce-events";
+
+/** The conversation, following the bottom while new content streams in. */
+export function MessageList({ state }: { state: ChatState }) {
+  const { messages, tools, running, errors, openIndex } = state;
+  const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
+  const ctx = useMemo(() => ({ results, tools, chatRunning: running }), [results, tools, running]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the content changes
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [messages, errors, running]);
+
+  return (
+    <div
+      className="message-list"
+      ref={scroller}
+      role="log"
+      aria-label="Conversation"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+    >
+      {messages.length === 0 && !running ? (
+        <p className="muted chat-empty">Ask the agent to do something.</p>
+      ) : null}
+      {messages.map((m, i) => {
+        if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
+        return (
+          <MessageView
+            // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
+            key={i}
+            message={m}
+            streaming={running && i === openIndex}
+            ctx={ctx}
+          />
+        );
+      })}
+      {running && openIndex === null ? (
+        <p className="muted working" role="status">
+          Working…
+        </p>
+      ) : null}
+      {errors.map((e, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: errors are append-only
+        <p key={i} className="chat-error" role="alert">
+          {e}
+        </p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import type { AgentMessage } from "@/lib/agent/messages";
+import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
+import { Markdown } from "./markdown";
+import { contentText } from "./message-utils";
+import type { ToolRun } from "./reduce-events";
+import { OrphanToolResult, ToolCallBlock } from "./tool-call-block";
+
+export interface MessageContext {
+  results: Map<string, ToolResultMessage>;
+  tools: Record<string, ToolRun>;
+  chatRunning: boolean;
+}
+
+/** One AgentMessage, by role. */
+export function MessageView({
+  message,
+  streaming,
+  ctx,
+}: {
+  message: AgentMessage;
+  streaming: boolean;
+  ctx: MessageContext;
+}) {
+  switch (message.role) {
+    case "user":
+      return (
+        <article className="message message-user" data-testid="message-user" aria-label="You">
+          <div className="message-text">{contentText(message.content)}</div>
+        </article>
+      );
+    case "assistant":
+      return <AssistantView message={message} streaming={streaming} ctx={ctx} />;
+    case "toolResult":
+      return (
+        <article className="message message-tool" data-testid="message-toolResult" aria-label="Tool result">
+          <OrphanToolResult message={message} />
+        </article>
+      );
+    case "system":
+      return (
+        <article className="message message-meta" data-testid="message-system">
+          <details>
+            <summary>System prompt</summary>
+            <pre>{contentText(message.content)}</pre>
+          </details>
+        </article>
+      );
+    case "bashExecution":
+      return (
+        <article className="message message-meta" data-testid="message-bashExecution">
+          <details>
+            <summary className="mono">
+              $ {message.command}
+              {message.exitCode !== undefined && message.exitCode !== 0 ? ` (exit ${message.exitCode})` : ""}
+              {message.cancelled ? " (cancelled)" : ""}
+            </summary>
+            <pre>{message.output}</pre>
+          </details>
+        </article>
+      );
+    case "custom":
+      if (!message.display) return null;
+      return (
+        <article className="message message-meta" data-testid="message-custom">
+          <div className="muted">{message.customType}</div>
+          <div className="message-text">{contentText(message.content)}</div>
+        </article>
+      );
+    case "branchSummary":
+    case "compactionSummary":
+      return (
+        <article className="message message-meta" data-testid={`message-${message.role}`}>
+          <details>
+            <summary>{message.role === "branchSummary" ? "Branch summary" : "Compaction summary"}</summary>
+            <Markdown text={message.summary} />
+          </details>
+        </article>
+      );
+    default:
+      return null;
+  }
+}
+
+function AssistantView({
+  message,
+  streaming,
+  ctx,
+}: {
+  message: AssistantMessage;
+  streaming: boolean;
+  ctx: MessageContext;
+}) {
+  const failed = message.stopReason === "aborted" || message.stopReason === "error";
+  return (
+    <article
+      className={`message message-assistant${failed ? ` stop-${message.stopReason}` : ""}`}
+      data-testid="message-assistant"
+      data-stop-reason={message.stopReason}
+      aria-label="Assistant"
+      aria-busy={streaming || undefined}
+    >
+      {message.content.map((block, i) => {
+        const key = `${i}-${block.type}`;
+        if (block.type === "text") return block.text ? <Markdown key={key} text={block.text} /> : null;
+        if (block.type === "thinking") {
+          if (!block.thinking && !block.redacted) return null;
+          return (
+            <details key={key} className="thinking">
+              <summary>Thinking</summary>
+              <div className="thinking-text">{block.redacted ? "(redacted)" : block.thinking}</div>
+            </details>
+          );
+        }
+        return (
+          <ToolCallBlock
+            key={`${key}-${block.id}`}
+            call={block}
+            result={ctx.results.get(block.id)}
+            run={ctx.tools[block.id]}
+            chatRunning={ctx.chatRunning}
+          />
+        );
+      })}
+      {streaming && message.content.length === 0 ? <span className="typing muted">…</span> : null}
+      {failed ? (
+        <div className={`stop-marker stop-${message.stopReason}`} role="note">
+          {message.stopReason === "aborted" ? "Aborted" : "Error"}
+          {message.errorMessage ? `: ${message.errorMessage}` : ""}
+        </div>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,249 @@
+/**
+ * Pure state machine: agent event stream (plus a few local actions) → the chat's message list.
+ * `message_start` opens a message, `message_update` deltas grow the open assistant message,
+ * `message_end` replaces it with the final message from the server.
+ */
+import type { AgentMessage } from "@/lib/agent/messages";
+import type { AssistantMessage, TextContent, ThinkingContent, ToolCall, UserMessage } from "@/lib/llm/types";
+import type { AgentEvent, AssistantMessageEvent } from "./events";
+import { parsePartialJsonObject } from "./partial-json";
+
+export type ToolRunStatus = "running" | "done" | "error" | "interrupted";
+
+export interface ToolRun {
+  toolName: string;
+  args: unknown;
+  status: ToolRunStatus;
+  result?: unknown;
+}
+
+export interface ChatState {
+  messages: AgentMessage[];
+  /** Index of the message between its `message_start` and `message_end`. */
+  openIndex: number | null;
+  /** Index of the optimistic user message added by `local_prompt`, until the server echoes it. */
+  pendingUserIndex: number | null;
+  /** Raw streamed JSON of tool call arguments of the open message, by content index. */
+  toolArgsText: Record<number, string>;
+  tools: Record<string, ToolRun>;
+  running: boolean;
+  errors: string[];
+}
+
+export type LocalAction =
+  | { type: "reset"; messages: AgentMessage[] }
+  | { type: "local_prompt"; text: string; timestamp: number }
+  | { type: "stream_closed" }
+  | { type: "local_error"; message: string };
+
+export type ChatAction = AgentEvent | LocalAction;
+
+export function initialChatState(messages: AgentMessage[] = []): ChatState {
+  return {
+    messages,
+    openIndex: null,
+    pendingUserIndex: null,
+    toolArgsText: {},
+    tools: {},
+    running: false,
+    errors: [],
+  };
+}
+
+function replaceAt<T>(list: T[], index: number, value: T): T[] {
+  const next = list.slice();
+  next[index] = value;
+  return next;
+}
+
+type AssistantBlock = TextContent | ThinkingContent | ToolCall;
+
+function applyDelta(
+  msg: AssistantMessage,
+  ev: AssistantMessageEvent,
+  argsText: Record<number, string>,
+): { message: AssistantMessage; argsText: Record<number, string> } {
+  const content: AssistantBlock[] = msg.content.slice();
+  const i = ev.contentIndex;
+  const at = content[i];
+  switch (ev.type) {
+    case "text_start":
+      content[i] = { type: "text", text: "" };
+      break;
+    case "thinking_start":
+      content[i] = { type: "thinking", thinking: "" };
+      break;
+    case "text_delta":
+      content[i] =
+        at?.type === "text" ? { ...at, text: at.text + ev.delta } : { type: "text", text: ev.delta };
+      break;
+    case "thinking_delta":
+      content[i] =
+        at?.type === "thinking"
+          ? { ...at, thinking: at.thinking + ev.delta }
+          : { type: "thinking", thinking: ev.delta };
+      break;
+    case "toolcall_start":
+      content[i] = { type: "toolCall", id: ev.id, name: ev.name, arguments: {} };
+      argsText = { ...argsText, [i]: "" };
+      break;
+    case "toolcall_delta": {
+      if (at?.type !== "toolCall") return { message: msg, argsText };
+      const raw = (argsText[i] ?? "") + ev.delta;
+      argsText = { ...argsText, [i]: raw };
+      const parsed = parsePartialJsonObject(raw);
+      if (parsed) content[i] = { ...at, arguments: parsed };
+      break;
+    }
+    default:
+      return { message: msg, argsText };
+  }
+  // Sparse writes (a delta for index 2 before index 1) must not leave holes.
+  for (let k = 0; k < content.length; k++) {
+    if (content[k] === undefined) content[k] = { type: "text", text: "" };
+  }
+  return { message: { ...msg, content }, argsText };
+}
+
+export function reduceChat(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "reset":
+      return initialChatState(action.messages);
+
+    case "local_prompt": {
+      const user: UserMessage = { role: "user", content: action.text, timestamp: action.timestamp };
+      return {
+        ...state,
+        messages: [...state.messages, user],
+        pendingUserIndex: state.messages.length,
+        running: true,
+        errors: [],
+      };
+    }
+
+    case "local_error":
+    case "error":
+      return { ...state, errors: [...state.errors, action.message] };
+
+    case "stream_closed": {
+      const tools: Record<string, ToolRun> = {};
+      for (const [id, run] of Object.entries(state.tools)) {
+        tools[id] = run.status === "running" ? { ...run, status: "interrupted" } : run;
+      }
+      return { ...state, running: false, openIndex: null, pendingUserIndex: null, toolArgsText: {}, tools };
+    }
+
+    case "agent_start":
+      return { ...state, running: true };
+
+    case "agent_end":
+      return { ...state, running: false, openIndex: null, toolArgsText: {} };
+
+    case "message_start": {
+      const { message } = action;
+      if (message.role === "user" && state.pendingUserIndex !== null) {
+        return {
+          ...state,
+          messages: replaceAt(state.messages, state.pendingUserIndex, message),
+          openIndex: state.pendingUserIndex,
+          pendingUserIndex: null,
+          toolArgsText: {},
+        };
+      }
+      return {
+        ...state,
+        messages: [...state.messages, message],
+        openIndex: state.messages.length,
+        toolArgsText: {},
+      };
+    }
+
+    case "message_update": {
+      const idx = state.openIndex;
+      if (idx === null) return state;
+      const open = state.messages[idx];
+      if (open?.role !== "assistant") return state;
+      const { message, argsText } = applyDelta(open, action.assistantMessageEvent, state.toolArgsText);
+      if (message === open) return state;
+      return { ...state, messages: replaceAt(state.messages, idx, message), toolArgsText: argsText };
+    }
+
+    case "message_end": {
+      const { message } = action;
+      const idx = state.openIndex;
+      let messages: AgentMessage[];
+      let pendingUserIndex = state.pendingUserIndex;
+      if (idx !== null && state.messages[idx]?.role === message.role) {
+        messages = replaceAt(state.messages, idx, message);
+      } else if (message.role === "user" && pendingUserIndex !== null) {
+        messages = replaceAt(state.messages, pendingUserIndex, message);
+        pendingUserIndex = null;
+      } else {
+        messages = [...state.messages, message];
+      }
+      return { ...state, messages, openIndex: null, pendingUserIndex, toolArgsText: {} };
+    }
+
+    case "tool_execution_start":
+      return {
+        ...state,
+        tools: {
+          ...state.tools,
+          [action.toolCallId]: { toolName: action.toolName, args: action.args, status: "running" },
+        },
+      };
+
+    case "tool_execution_end": {
+      const prev = state.tools[action.toolCallId];
+      return {
+        ...state,
+        tools: {
+          ...state.tools,
+          [action.toolCallId]: {
+            toolName: action.toolName,
+            args: prev?.args,
+            status: action.isError ? "error" : "done",
+            result: action.result,
+          },
+        },
+      };
+    }
+
+    case "turn_start":
+    case "turn_end":
+    case "files_changed":
+      return state;
+
+    default:
+      return state;
+  }
+}
+
+const FILE_WRITING_TOOLS = new Set(["write", "edit"]);
+
+/**
+ * The file paths an event says the agent changed, as the agent named them (absolute VFS paths or
+ * project-relative): `files_changed` paths, and the `path` argument of a successful write/edit
+ * tool execution (whose args are only on `tool_execution_start`, hence `prev`).
+ */
+export function changedPathsOf(prev: ChatState, event: ChatAction): string[] {
+  if (event.type === "files_changed") return Array.isArray(event.paths) ? event.paths : [];
+  if (event.type === "tool_execution_end" && !event.isError && FILE_WRITING_TOOLS.has(event.toolName)) {
+    const args = prev.tools[event.toolCallId]?.args;
+    if (args && typeof args === "object") {
+      const a = args as Record<string, unknown>;
+      const path = a.path ?? a.file_path;
+      if (typeof path === "string" && path) return [path];
+    }
+  }
+  return [];
+}
+
+/** Maps a path the agent reported to a project-relative path (strips the project root and "./"). */
+export function toProjectPath(path: string, rootPath: string | null): string {
+  let p = path.replace(/\\/g, "/");
+  const root = rootPath?.replace(/\/+$/, "");
+  if (root && (p === root || p.startsWith(`${root}/`))) p = p.slice(root.length);
+  while (p.startsWith("./")) p = p.slice(2);
+  return p.replace(/^\/+/, "");
+}

@@ -1,0 +1,97 @@
+import type { ToolCall, ToolResultMessage } from "@/lib/llm/types";
+import { toolMainArg, toolResultText } from "./message-utils";
+import type { ToolRun } from "./reduce-events";
+
+export type ToolCallStatus = "pending" | "running" | "done" | "error" | "interrupted";
+
+export function toolCallStatus(
+  result: ToolResultMessage | undefined,
+  run: ToolRun | undefined,
+  chatRunning: boolean,
+): ToolCallStatus {
+  if (result) return result.isError ? "error" : "done";
+  if (run) {
+    if (run.status === "running") return chatRunning ? "running" : "interrupted";
+    return run.status;
+  }
+  return chatRunning ? "pending" : "interrupted";
+}
+
+const STATUS_LABEL: Record<ToolCallStatus, string> = {
+  pending: "pending",
+  running: "running…",
+  done: "done",
+  error: "error",
+  interrupted: "no result",
+};
+
+/**
+ * A tool call and its result, collapsed by default: the header shows the tool name, its main
+ * argument and status; expanding shows the arguments as JSON and the result text.
+ */
+export function ToolCallBlock({
+  call,
+  result,
+  run,
+  chatRunning,
+}: {
+  call: ToolCall;
+  result?: ToolResultMessage;
+  run?: ToolRun;
+  chatRunning: boolean;
+}) {
+  const status = toolCallStatus(result, run, chatRunning);
+  const mainArg = toolMainArg(call.arguments);
+  const text = result
+    ? toolResultText(result)
+    : run?.result !== undefined
+      ? toolResultText(run.result)
+      : null;
+  return (
+    <details
+      className={`tool-call status-${status}`}
+      data-testid="tool-call"
+      data-tool-name={call.name}
+      data-status={status}
+    >
+      <summary>
+        <span className="tool-name">{call.name}</span>
+        {mainArg ? <span className="tool-arg mono">{mainArg}</span> : null}
+        <span className={`tool-status status-${status}`}>{STATUS_LABEL[status]}</span>
+      </summary>
+      <div className="tool-body">
+        <div className="tool-section-label">Arguments</div>
+        <pre className="tool-args">{JSON.stringify(call.arguments, null, 2)}</pre>
+        {text !== null ? (
+          <>
+            <div className="tool-section-label">{status === "error" ? "Error" : "Result"}</div>
+            <pre className={status === "error" ? "tool-result tool-error" : "tool-result"}>
+              {text || "(empty)"}
+            </pre>
+          </>
+        ) : null}
+      </div>
+    </details>
+  );
+}
+
+/** A tool result whose call is not in the list (shown on its own). */
+export function OrphanToolResult({ message }: { message: ToolResultMessage }) {
+  return (
+    <details
+      className={`tool-call status-${message.isError ? "error" : "done"}`}
+      data-testid="tool-call"
+      data-tool-name={message.toolName}
+    >
+      <summary>
+        <span className="tool-name">{message.toolName}</span>
+        <span className={`tool-status status-${message.isError ? "error" : "done"}`}>
+          {message.isError ? "error" : "result"}
+        </span>
+      </summary>
+      <pre className={message.isError ? "tool-result tool-error" : "tool-result"}>
+        {toolResultText(message)}
+      </pre>
+    </details>
+  );
+}

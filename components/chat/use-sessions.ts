@@ -1,0 +1,96 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { createSession, describeError, listSessions, type SessionSummary } from "@/components/api-client";
+
+const storageKey = (projectId: string) => `strata.session.${projectId}`;
+
+function remembered(projectId: string): string | null {
+  try {
+    return window.localStorage.getItem(storageKey(projectId));
+  } catch {
+    return null;
+  }
+}
+
+function remember(projectId: string, sessionId: string) {
+  try {
+    window.localStorage.setItem(storageKey(projectId), sessionId);
+  } catch {
+    // Storage may be unavailable; the latest session is picked instead.
+  }
+}
+
+function newest(sessions: SessionSummary[]): SessionSummary | undefined {
+  return [...sessions].sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)))[0];
+}
+
+/**
+ * The project's sessions. Picks the session used last in this browser (else the most recently
+ * updated one) and creates a session when the project has none.
+ */
+export function useSessions(projectId: string, initialModel: () => string | undefined) {
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const initialModelRef = useRef(initialModel);
+  initialModelRef.current = initialModel;
+
+  const select = useCallback(
+    (id: string) => {
+      setSessionId(id);
+      remember(projectId, id);
+    },
+    [projectId],
+  );
+
+  const create = useCallback(
+    async (model?: string) => {
+      setCreating(true);
+      try {
+        const s = await createSession(projectId, model);
+        setSessions((prev) => [s, ...prev.filter((p) => p.id !== s.id)]);
+        select(s.id);
+        setError(null);
+        return s;
+      } catch (err) {
+        setError(`Could not create a session: ${describeError(err)}`);
+        return null;
+      } finally {
+        setCreating(false);
+      }
+    },
+    [projectId, select],
+  );
+
+  const refresh = useCallback(async () => {
+    try {
+      setSessions(await listSessions(projectId));
+    } catch {
+      // Keep the current list; the next refresh may succeed.
+    }
+  }, [projectId]);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    listSessions(projectId, ctrl.signal).then(
+      (list) => {
+        setSessions(list);
+        if (list.length === 0) {
+          void create(initialModelRef.current());
+          return;
+        }
+        const saved = remembered(projectId);
+        const pick = list.find((s) => s.id === saved) ?? newest(list);
+        if (pick) select(pick.id);
+      },
+      (err) => {
+        if (!ctrl.signal.aborted) setError(`Could not load sessions: ${describeError(err)}`);
+      },
+    );
+    return () => ctrl.abort();
+  }, [projectId, create, select]);
+
+  return { sessions, sessionId, select, create, refresh, error, creating };
+}

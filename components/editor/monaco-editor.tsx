@@ -1,0 +1,97 @@
+"use client";
+
+/**
+ * Monaco bundled with the app (no CDN): workers come from monaco-editor's own files and
+ * @monaco-editor/react is pointed at the bundled instance. Load only through `code-editor.tsx`
+ * (an `ssr: false` dynamic import), since monaco touches `window` at import time.
+ */
+import Editor, { loader } from "@monaco-editor/react";
+import * as monaco from "monaco-editor";
+import { useEffect, useRef } from "react";
+
+self.MonacoEnvironment = {
+  getWorker(_id: string, label: string) {
+    if (label === "typescript" || label === "javascript") {
+      return new Worker(new URL("monaco-editor/language/typescript/ts.worker.js", import.meta.url), {
+        type: "module",
+      });
+    }
+    if (label === "json") {
+      return new Worker(new URL("monaco-editor/language/json/json.worker.js", import.meta.url), {
+        type: "module",
+      });
+    }
+    if (label === "css" || label === "scss" || label === "less") {
+      return new Worker(new URL("monaco-editor/language/css/css.worker.js", import.meta.url), {
+        type: "module",
+      });
+    }
+    if (label === "html" || label === "handlebars" || label === "razor") {
+      return new Worker(new URL("monaco-editor/language/html/html.worker.js", import.meta.url), {
+        type: "module",
+      });
+    }
+    return new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" });
+  },
+};
+loader.config({ monaco });
+
+/** The server revision each model's content was last replaced with. */
+const appliedRevision = new WeakMap<monaco.editor.ITextModel, number>();
+
+export interface MonacoEditorProps {
+  path: string;
+  language: string;
+  /** Content from the server; applied to the buffer only when `revision` changes. */
+  value: string;
+  revision: number;
+  onChange: (value: string) => void;
+}
+
+/**
+ * Uncontrolled Monaco: the model owns the buffer while typing (a controlled `value` would drop
+ * keystrokes that arrive before React re-renders); server content is pushed in per revision.
+ */
+export default function MonacoEditor({ path, language, value, revision, onChange }: MonacoEditorProps) {
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+
+  const sync = () => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model || appliedRevision.get(model) === revision) return;
+    appliedRevision.set(model, revision);
+    if (model.getValue() === value) return;
+    editor.pushUndoStop();
+    editor.executeEdits("server", [
+      { range: model.getFullModelRange(), text: value, forceMoveMarkers: true },
+    ]);
+    editor.pushUndoStop();
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sync reads the latest props; run it when they change
+  useEffect(sync, [path, revision, value]);
+
+  return (
+    <Editor
+      path={path}
+      language={language}
+      defaultValue={value}
+      keepCurrentModel
+      theme="vs-dark"
+      loading={<p className="editor-loading">Loading editor…</p>}
+      onMount={(editor) => {
+        editorRef.current = editor;
+        sync();
+      }}
+      onChange={(v) => onChange(v ?? "")}
+      options={{
+        automaticLayout: true,
+        fontSize: 13,
+        minimap: { enabled: false },
+        scrollBeyondLastLine: false,
+        tabSize: 2,
+        renderWhitespace: "selection",
+      }}
+    />
+  );
+}

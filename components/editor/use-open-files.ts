@@ -1,0 +1,97 @@
+"use client";
+
+import { useCallback, useMemo, useReducer, useRef } from "react";
+import { describeError, readFile, writeFile } from "@/components/api-client";
+import { initialOpenFiles, isDirty, type OpenFile, reduceOpenFiles } from "./open-files";
+
+export interface OpenFilesApi {
+  files: OpenFile[];
+  active: OpenFile | null;
+  open(path: string): void;
+  activate(path: string): void;
+  close(path: string): void;
+  edit(path: string, content: string): void;
+  save(path: string): Promise<void>;
+  reload(path: string): void;
+  keepMine(path: string): void;
+  /** The agent changed these project paths: reload clean buffers, flag dirty ones. */
+  notifyChanged(paths: string[]): void;
+}
+
+let revisions = 0;
+
+/** Open files of one project, loaded with GET /file and saved with PUT /file. */
+export function useOpenFiles(projectId: string): OpenFilesApi {
+  const [state, dispatch] = useReducer(reduceOpenFiles, initialOpenFiles);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const seq = useRef(new Map<string, number>());
+
+  const load = useCallback(
+    async (path: string) => {
+      const n = (seq.current.get(path) ?? 0) + 1;
+      seq.current.set(path, n);
+      dispatch({ type: "loading", path });
+      try {
+        const file = await readFile(projectId, path);
+        if (seq.current.get(path) === n)
+          dispatch({ type: "loaded", file: { ...file, path }, revision: ++revisions });
+      } catch (err) {
+        if (seq.current.get(path) === n) dispatch({ type: "load_failed", path, error: describeError(err) });
+      }
+    },
+    [projectId],
+  );
+
+  const open = useCallback(
+    (path: string) => {
+      const already = stateRef.current.files.some((f) => f.path === path);
+      dispatch({ type: "open", path });
+      if (!already) void load(path);
+    },
+    [load],
+  );
+
+  const save = useCallback(
+    async (path: string) => {
+      const f = stateRef.current.files.find((x) => x.path === path);
+      if (f?.status !== "ready" || f.binary || f.tooLarge || f.saving) return;
+      const content = f.content;
+      dispatch({ type: "saving", path });
+      try {
+        const res = await writeFile(projectId, path, content);
+        dispatch({ type: "saved", path, content, size: res.size });
+      } catch (err) {
+        dispatch({ type: "save_failed", path, error: describeError(err) });
+      }
+    },
+    [projectId],
+  );
+
+  const notifyChanged = useCallback(
+    (paths: string[]) => {
+      const changed = new Set(paths);
+      for (const f of stateRef.current.files) {
+        if (!changed.has(f.path)) continue;
+        if (isDirty(f)) dispatch({ type: "server_changed", path: f.path });
+        else void load(f.path);
+      }
+    },
+    [load],
+  );
+
+  const active = useMemo(() => state.files.find((f) => f.path === state.active) ?? null, [state]);
+
+  return {
+    files: state.files,
+    active,
+    open,
+    activate: useCallback((path: string) => dispatch({ type: "activate", path }), []),
+    close: useCallback((path: string) => dispatch({ type: "close", path }), []),
+    edit: useCallback((path: string, content: string) => dispatch({ type: "edit", path, content }), []),
+    save,
+    reload: load,
+    keepMine: useCallback((path: string) => dispatch({ type: "keep_mine", path }), []),
+    notifyChanged,
+  };
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { type ConfigResponse, describeError, getConfig } from "@/components/api-client";
+import { Notice } from "@/components/ui/notice";
+
+/** Shows whether a model provider is configured (GET /api/config) and, if not, how to set one up. */
+export function ConfigBanner() {
+  const [config, setConfig] = useState<ConfigResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    getConfig(ctrl.signal).then(setConfig, (err) => {
+      if (!ctrl.signal.aborted) setError(describeError(err));
+    });
+    return () => ctrl.abort();
+  }, []);
+
+  if (error) {
+    return (
+      <Notice kind="error" title="Could not read the model configuration">
+        {error}
+      </Notice>
+    );
+  }
+  if (!config) return null;
+  if (!config.configured) {
+    return (
+      <Notice kind="warning" title="No model provider is configured">
+        <p>
+          The agent needs an API key in the server environment. Set one of <code>ANTHROPIC_API_KEY</code>,{" "}
+          <code>OPENAI_API_KEY</code>, <code>GOOGLE_GENERATIVE_AI_API_KEY</code> or{" "}
+          <code>OPENAI_COMPATIBLE_BASE_URL</code>, then restart the server.
+        </p>
+        {config.help ? <pre className="config-help">{config.help}</pre> : null}
+      </Notice>
+    );
+  }
+  return (
+    <p className="config-ok" role="status">
+      {config.models.length} model{config.models.length === 1 ? "" : "s"} available
+      {config.defaultModel ? (
+        <>
+          {" "}
+          · default <code>{config.defaultModel}</code>
+        </>
+      ) : null}
+    </p>
+  );
+}

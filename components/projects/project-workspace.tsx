@@ -1,0 +1,119 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { describeError, getProject, getTree, type Project, type TreeEntry } from "@/components/api-client";
+import { ChatPanel } from "@/components/chat/chat-panel";
+import { toProjectPath } from "@/components/chat/reduce-events";
+import { EditorPane } from "@/components/editor/editor-pane";
+import { useOpenFiles } from "@/components/editor/use-open-files";
+import { FileTree } from "@/components/tree/file-tree";
+import { Notice } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+
+/** The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. */
+export function ProjectWorkspace({ projectId }: { projectId: string }) {
+  const [project, setProject] = useState<Project | null>(null);
+  const [projectError, setProjectError] = useState<string | null>(null);
+  const [entries, setEntries] = useState<TreeEntry[] | null>(null);
+  const [treeError, setTreeError] = useState<string | null>(null);
+  const [changed, setChanged] = useState<ReadonlySet<string>>(() => new Set());
+  const files = useOpenFiles(projectId);
+  const rootRef = useRef<string | null>(null);
+  rootRef.current = project?.rootPath ?? null;
+
+  const refreshTree = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        setEntries(await getTree(projectId, signal));
+        setTreeError(null);
+      } catch (err) {
+        if (!signal?.aborted) setTreeError(describeError(err));
+      }
+    },
+    [projectId],
+  );
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    getProject(projectId, ctrl.signal).then(setProject, (err) => {
+      if (!ctrl.signal.aborted) setProjectError(describeError(err));
+    });
+    void refreshTree(ctrl.signal);
+    return () => ctrl.abort();
+  }, [projectId, refreshTree]);
+
+  useEffect(() => {
+    if (project) document.title = `${project.name} · Strata`;
+  }, [project]);
+
+  const { notifyChanged } = files;
+  const onPathsChanged = useCallback(
+    (raw: string[]) => {
+      const paths = raw.map((p) => toProjectPath(p, rootRef.current)).filter(Boolean);
+      setChanged((prev) => {
+        const next = new Set(prev);
+        for (const p of paths) next.add(p);
+        return next;
+      });
+      notifyChanged(paths);
+      void refreshTree();
+    },
+    [notifyChanged, refreshTree],
+  );
+
+  if (projectError) {
+    return (
+      <main className="workspace-error">
+        <Notice kind="error" title="Could not open the project">
+          {projectError}
+        </Notice>
+        <Link href="/">Back to projects</Link>
+      </main>
+    );
+  }
+
+  return (
+    <div className="workspace">
+      <header className="workspace-header">
+        <Link href="/" className="brand">
+          Strata
+        </Link>
+        <span className="sep">/</span>
+        <h1 className="project-name">{project?.name ?? "…"}</h1>
+        {project ? <span className="muted mono">{project.rootPath}</span> : null}
+      </header>
+      <nav className="tree-pane" aria-label="Project files">
+        <div className="pane-title">
+          <span>Files</span>
+          <button
+            type="button"
+            className="btn btn-icon"
+            aria-label="Refresh files"
+            title="Refresh files"
+            onClick={() => void refreshTree()}
+          >
+            ⟳
+          </button>
+        </div>
+        {treeError ? (
+          <Notice kind="error" title="Could not load files">
+            {treeError}
+          </Notice>
+        ) : null}
+        {entries ? (
+          <FileTree
+            entries={entries}
+            selectedPath={files.active?.path ?? null}
+            changedPaths={changed}
+            onOpenFile={files.open}
+          />
+        ) : treeError ? null : (
+          <Spinner label="Loading files" />
+        )}
+      </nav>
+      <EditorPane files={files} />
+      <ChatPanel projectId={projectId} onPathsChanged={onPathsChanged} />
+    </div>
+  );
+}
