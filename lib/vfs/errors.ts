@@ -29,7 +29,11 @@ export class PathEscapeError extends VfsError {
   readonly root: string;
   /** @param path the path as given; @param root the project root; @param detail e.g. which symlink escaped. */
   constructor(path: string, root: string, detail?: string) {
-    super("EACCES", `Path "${path}" is outside the project root ${root}${detail ? ` (${detail})` : ""}`, path);
+    super(
+      "EACCES",
+      `Path "${path}" is outside the project root ${root}${detail ? ` (${detail})` : ""}`,
+      path,
+    );
     this.name = "PathEscapeError";
     this.root = root;
   }
@@ -53,12 +57,16 @@ export class VfsConflictError extends VfsError {
 export const fsErrors = {
   notFound: (path: string, op = "open") =>
     new VfsError("ENOENT", `ENOENT: no such file or directory, ${op} '${path}'`, path),
-  exists: (path: string, op = "mkdir") => new VfsError("EEXIST", `EEXIST: file already exists, ${op} '${path}'`, path),
-  notDir: (path: string, op = "scandir") => new VfsError("ENOTDIR", `ENOTDIR: not a directory, ${op} '${path}'`, path),
+  exists: (path: string, op = "mkdir") =>
+    new VfsError("EEXIST", `EEXIST: file already exists, ${op} '${path}'`, path),
+  notDir: (path: string, op = "scandir") =>
+    new VfsError("ENOTDIR", `ENOTDIR: not a directory, ${op} '${path}'`, path),
   isDir: (path: string, op = "open") =>
     new VfsError("EISDIR", `EISDIR: illegal operation on a directory, ${op} '${path}'`, path),
-  notEmpty: (path: string) => new VfsError("ENOTEMPTY", `ENOTEMPTY: directory not empty, rmdir '${path}'`, path),
-  loop: (path: string) => new VfsError("ELOOP", `ELOOP: too many symbolic links encountered, stat '${path}'`, path),
+  notEmpty: (path: string) =>
+    new VfsError("ENOTEMPTY", `ENOTEMPTY: directory not empty, rmdir '${path}'`, path),
+  loop: (path: string) =>
+    new VfsError("ELOOP", `ELOOP: too many symbolic links encountered, stat '${path}'`, path),
   tooBig: (path: string, size: number, max: number) =>
     new VfsError("EFBIG", `EFBIG: file too large, '${path}' is ${size} bytes (limit ${max})`, path),
 };

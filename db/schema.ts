@@ -1,0 +1,120 @@
+/**
+ * Strata's Postgres schema (Drizzle, pg-core). One schema for every driver mode: Neon, a plain Postgres
+ * through the local WebSocket proxy, and the embedded PGlite default.
+ */
+import {
+  bigint,
+  bigserial,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** `bytea` mapped to `Uint8Array`. */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType() {
+    return "bytea";
+  },
+});
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A VFS root: a user's personal workspace, or (later) a team's. Projects are directories in it. */
+export const workspaces = pgTable("workspaces", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  kind: text("kind", { enum: ["personal", "team"] }).notNull(),
+  ownerUserId: uuid("owner_user_id").references(() => users.id),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Absolute VFS path of the project directory, e.g. "/strata". */
+    rootPath: text("root_path").notNull(),
+    source: jsonb("source").$type<{ kind: "git"; url: string } | { kind: "archive"; fileName: string }>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("projects_workspace_root_idx").on(t.workspaceId, t.rootPath)],
+);
+
+/**
+ * One row per VFS node (file, directory or symlink), `.git` objects included. `version` increments on
+ * every change and is compared on write (optimistic concurrency).
+ */
+export const vfsNodes = pgTable(
+  "vfs_nodes",
+  {
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    parent: text("parent").notNull(),
+    kind: text("kind", { enum: ["file", "dir", "symlink"] }).notNull(),
+    mode: integer("mode").notNull(),
+    size: bigint("size", { mode: "number" }).notNull().default(0),
+    data: bytea("data"),
+    version: bigint("version", { mode: "number" }).notNull().default(1),
+    mtimeMs: bigint("mtime_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.path] }),
+    index("vfs_nodes_parent_idx").on(t.workspaceId, t.parent),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id),
+    title: text("title"),
+    /** Absolute VFS cwd of the session. */
+    cwd: text("cwd").notNull(),
+    /** Current leaf entry id; null = empty session or reset leaf. */
+    leafId: text("leaf_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sessions_project_idx").on(t.projectId, t.updatedAt)],
+);
+
+/** Append-only session tree entries in pi's format; `entry` is the whole pi JSONL line object. */
+export const sessionEntries = pgTable(
+  "session_entries",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    parentId: text("parent_id"),
+    type: text("type").notNull(),
+    entry: jsonb("entry").$type<Record<string, unknown>>().notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.id] }),
+    index("session_entries_parent_idx").on(t.sessionId, t.parentId),
+    index("session_entries_seq_idx").on(t.sessionId, t.seq),
+  ],
+);

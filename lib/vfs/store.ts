@@ -1,0 +1,231 @@
+/**
+ * Postgres persistence of a workspace's VFS nodes (`vfs_nodes`), in bulk statements so a request costs
+ * a handful of round trips whatever the number of files.
+ */
+import type { DbScope } from "@/lib/db/client";
+import { VfsConflictError } from "./errors";
+import type { VfsNodeKind } from "./types";
+
+export interface NodeMeta {
+  kind: VfsNodeKind;
+  mode: number;
+  size: number;
+  mtimeMs: number;
+  /** Row version at load time. */
+  version: number;
+}
+
+export interface NodeRow extends NodeMeta {
+  path: string;
+  /** Present only when loaded with data. */
+  data?: Uint8Array | null;
+}
+
+/** A node to write. `baseVersion` = version read (null: read as absent); `cas: false` = content-addressed, no check. */
+export interface PutChange {
+  op: "put";
+  path: string;
+  kind: VfsNodeKind;
+  mode: number;
+  data: Uint8Array | null;
+  mtimeMs: number;
+  baseVersion: number | null;
+  cas: boolean;
+}
+
+export interface DeleteChange {
+  op: "delete";
+  path: string;
+  baseVersion: number;
+}
+
+export type NodeChange = PutChange | DeleteChange;
+
+/** What the VFS needs from storage. */
+export interface VfsStore {
+  /** Metadata (no data) of the given paths that exist. */
+  getMeta(paths: string[]): Promise<NodeRow[]>;
+  /** Metadata of the direct children of each dir. */
+  listChildren(dirs: string[]): Promise<NodeRow[]>;
+  /** Data of the given files/symlinks. */
+  loadData(paths: string[]): Promise<Map<string, Uint8Array>>;
+  /** Every node strictly below `prefix` (`"/"` = whole workspace), optionally with data, `except` subtrees pruned. */
+  loadTree(prefix: string, options: { withData: boolean; except?: string[] }): Promise<NodeRow[]>;
+  /**
+   * Apply changes atomically.
+   * @throws VfsConflictError when a checked node's version differs from its `baseVersion`; nothing is written.
+   */
+  commit(changes: NodeChange[]): Promise<void>;
+}
+
+interface RawRow {
+  path: string;
+  kind: VfsNodeKind;
+  mode: number;
+  size: string | number;
+  mtime_ms: string | number;
+  version: string | number;
+  data?: Uint8Array | null;
+}
+
+function toRow(r: RawRow): NodeRow {
+  const row: NodeRow = {
+    path: r.path,
+    kind: r.kind,
+    mode: r.mode,
+    size: Number(r.size),
+    mtimeMs: Number(r.mtime_ms),
+    version: Number(r.version),
+  };
+  if ("data" in r)
+    row.data = r.data ? new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength) : null;
+  return row;
+}
+
+const META = "path, kind, mode, size, mtime_ms, version";
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Bytes as Postgres bytea hex input (`\\x…`), the one array-element form every driver build serialises. */
+function byteaHex(data: Uint8Array | null): string | null {
+  if (data === null) return null;
+  const parts = new Array<string>(data.length);
+  for (let i = 0; i < data.length; i++) parts[i] = HEX[data[i]];
+  return `\\x${parts.join("")}`;
+}
+const CHUNK = 1000;
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}
+
+/** Escape LIKE wildcards in a literal prefix. */
+function likePrefix(prefix: string): string {
+  const base = prefix === "/" ? "" : prefix;
+  return `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+}
+
+/** `VfsStore` over Postgres through a `DbScope` (Neon driver). */
+export class PgVfsStore implements VfsStore {
+  constructor(
+    private readonly scope: DbScope,
+    readonly workspaceId: string,
+  ) {}
+
+  async getMeta(paths: string[]): Promise<NodeRow[]> {
+    if (paths.length === 0) return [];
+    const rows = await this.scope.query<RawRow>(
+      `SELECT ${META} FROM vfs_nodes WHERE workspace_id = $1 AND path = ANY($2::text[])`,
+      [this.workspaceId, paths],
+    );
+    return rows.map(toRow);
+  }
+
+  async listChildren(dirs: string[]): Promise<NodeRow[]> {
+    if (dirs.length === 0) return [];
+    const rows = await this.scope.query<RawRow>(
+      `SELECT ${META} FROM vfs_nodes WHERE workspace_id = $1 AND parent = ANY($2::text[])`,
+      [this.workspaceId, dirs],
+    );
+    return rows.map(toRow);
+  }
+
+  async loadData(paths: string[]): Promise<Map<string, Uint8Array>> {
+    const out = new Map<string, Uint8Array>();
+    for (let i = 0; i < paths.length; i += CHUNK) {
+      const rows = await this.scope.query<{ path: string; data: Uint8Array | null }>(
+        "SELECT path, data FROM vfs_nodes WHERE workspace_id = $1 AND path = ANY($2::text[])",
+        [this.workspaceId, paths.slice(i, i + CHUNK)],
+      );
+      for (const r of rows) {
+        const d = r.data ?? new Uint8Array();
+        out.set(r.path, new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+      }
+    }
+    return out;
+  }
+
+  async loadTree(prefix: string, options: { withData: boolean; except?: string[] }): Promise<NodeRow[]> {
+    const cols = options.withData ? `${META}, data` : META;
+    const params: unknown[] = [this.workspaceId, likePrefix(prefix)];
+    let exclude = "";
+    for (const ex of options.except ?? []) {
+      params.push(ex, likePrefix(ex));
+      exclude += ` AND path <> $${params.length - 1} AND path NOT LIKE $${params.length}`;
+    }
+    const rows = await this.scope.query<RawRow>(
+      `SELECT ${cols} FROM vfs_nodes WHERE workspace_id = $1 AND path LIKE $2${exclude} ORDER BY path COLLATE "C"`,
+      params,
+    );
+    return rows.map(toRow);
+  }
+
+  async commit(changes: NodeChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
+    const puts = changes.filter((c): c is PutChange => c.op === "put");
+    const inserts = puts.filter((c) => c.baseVersion === null);
+    const updates = puts.filter((c) => c.baseVersion !== null);
+    const ws = this.workspaceId;
+    await this.scope.transaction(async (q) => {
+      const conflicts: string[] = [];
+      if (deletes.length > 0) {
+        const rows = await q<{ path: string }>(
+          `DELETE FROM vfs_nodes n USING unnest($2::text[], $3::bigint[]) AS d(path, version)
+           WHERE n.workspace_id = $1 AND n.path = d.path AND n.version = d.version RETURNING n.path`,
+          [ws, deletes.map((d) => d.path), deletes.map((d) => d.baseVersion)],
+        );
+        const done = new Set(rows.map((r) => r.path));
+        for (const d of deletes) if (!done.has(d.path)) conflicts.push(d.path);
+      }
+      for (let i = 0; i < updates.length; i += CHUNK) {
+        const chunk = updates.slice(i, i + CHUNK);
+        const rows = await q<{ path: string }>(
+          `UPDATE vfs_nodes n SET kind = u.kind, mode = u.mode, size = u.size, data = u.data, mtime_ms = u.mtime_ms,
+             version = n.version + 1
+           FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::bytea[], $7::bigint[], $8::bigint[])
+             AS u(path, kind, mode, size, data, mtime_ms, version)
+           WHERE n.workspace_id = $1 AND n.path = u.path AND (n.version = u.version OR NOT $9::boolean)
+           RETURNING n.path`,
+          [
+            ws,
+            chunk.map((c) => c.path),
+            chunk.map((c) => c.kind),
+            chunk.map((c) => c.mode),
+            chunk.map((c) => c.data?.byteLength ?? 0),
+            chunk.map((c) => byteaHex(c.data)),
+            chunk.map((c) => c.mtimeMs),
+            chunk.map((c) => c.baseVersion),
+            true,
+          ],
+        );
+        const done = new Set(rows.map((r) => r.path));
+        for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
+      }
+      for (let i = 0; i < inserts.length; i += CHUNK) {
+        const chunk = inserts.slice(i, i + CHUNK);
+        const rows = await q<{ path: string }>(
+          `INSERT INTO vfs_nodes (workspace_id, path, parent, kind, mode, size, data, mtime_ms, version)
+           SELECT $1, u.path, u.parent, u.kind, u.mode, u.size, u.data, u.mtime_ms, 1
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::bytea[], $8::bigint[])
+             AS u(path, parent, kind, mode, size, data, mtime_ms)
+           ON CONFLICT (workspace_id, path) DO NOTHING RETURNING path`,
+          [
+            ws,
+            chunk.map((c) => c.path),
+            chunk.map((c) => parentOf(c.path)),
+            chunk.map((c) => c.kind),
+            chunk.map((c) => c.mode),
+            chunk.map((c) => c.data?.byteLength ?? 0),
+            chunk.map((c) => byteaHex(c.data)),
+            chunk.map((c) => c.mtimeMs),
+          ],
+        );
+        const done = new Set(rows.map((r) => r.path));
+        for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
+      }
+      if (conflicts.length > 0) throw new VfsConflictError(conflicts);
+    });
+  }
+}
