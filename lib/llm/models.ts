@@ -1,0 +1,364 @@
+/**
+ * The model registry: a static catalog of current models per provider, which of them the server environment
+ * makes available, and model references (`<provider>/<id>`). pi keeps the same information in its generated
+ * `models.generated.ts` plus `~/.pi/agent/models.json`; Strata reads the server environment instead.
+ */
+import { z } from "zod";
+import type { Api } from "./types";
+
+/** The providers Strata talks to through the AI SDK. */
+export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
+
+/** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
+export interface Model {
+  /** The provider's model id, sent on the wire (e.g. `claude-sonnet-4-5`). */
+  id: string;
+  /** Human-readable name. */
+  name: string;
+  provider: ProviderId;
+  /** The wire API; follows from the provider (see {@link PROVIDER_API}). */
+  api: Api;
+  /** Whether the model can think (extended thinking / reasoning). */
+  reasoning: boolean;
+  input: ("text" | "image")[];
+  /** Maximum input + output tokens. */
+  contextWindow: number;
+  /** Maximum output tokens of one response. */
+  maxTokens: number;
+  /** US dollars per million tokens. `cacheWrite` is 0 where the provider does not bill cache writes per token. */
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+/** The wire API of each provider. */
+export const PROVIDER_API: Record<ProviderId, Api> = {
+  anthropic: "anthropic-messages",
+  openai: "openai-responses",
+  google: "google-generative-ai",
+  "openai-compatible": "openai-completions",
+};
+
+/** Provider order: the order of {@link getAvailableModels} and of the first-available default. */
+export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
+
+/** The environment variables of each provider: API key, base URL, and which one makes the provider configured. */
+export const PROVIDER_ENV: Record<
+  ProviderId,
+  { apiKey: string; baseURL: string; requires: "apiKey" | "baseURL" }
+> = {
+  anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", requires: "apiKey" },
+  openai: { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", requires: "apiKey" },
+  google: {
+    apiKey: "GOOGLE_GENERATIVE_AI_API_KEY",
+    baseURL: "GOOGLE_GENERATIVE_AI_BASE_URL",
+    requires: "apiKey",
+  },
+  "openai-compatible": {
+    apiKey: "OPENAI_COMPATIBLE_API_KEY",
+    baseURL: "OPENAI_COMPATIBLE_BASE_URL",
+    requires: "baseURL",
+  },
+};
+
+/** Environment map as seen by the registry (`process.env` or a route handler's env). */
+export type Env = Record<string, string | undefined>;
+
+/** A model configuration the user has to fix (bad `STRATA_MODELS`, unknown `STRATA_DEFAULT_MODEL`, missing key). */
+export class ModelConfigError extends Error {
+  override name = "ModelConfigError";
+}
+
+const PER_MILLION = (input: number, output: number, cacheRead: number, cacheWrite: number) => ({
+  input,
+  output,
+  cacheRead,
+  cacheWrite,
+});
+
+/**
+ * The built-in catalog. Figures, checked 2026-11 (all prices US$ per million tokens, standard tier):
+ * - Anthropic: context window, max output and input/output prices from the model overview pages
+ *   (platform.claude.com/docs/en/models/<model>/overview); cache read (0.1x input) and 5-minute cache write
+ *   (1.25x input) from the pricing page (docs.anthropic.com/en/docs/about-claude/pricing). The max outputs
+ *   (64K, 32K, 64K) agree with `getModelCapabilities` in @ai-sdk/anthropic 3.0.140.
+ * - OpenAI: developers.openai.com/api/docs/pricing and the model pages (gpt-5 / gpt-5-mini: 400,000 context,
+ *   128,000 output; gpt-4.1: 1,047,576 context, 32,768 output). Cached input is billed at cacheRead; OpenAI has
+ *   no per-token cache-write price.
+ * - Google: ai.google.dev/gemini-api/docs/models and /pricing, prompts <= 200K tokens (2.5 Pro and 3 Pro bill
+ *   more above 200K; not modelled). Context caching storage is billed per hour, so cacheWrite is 0.
+ */
+export const MODEL_CATALOG: readonly Model[] = [
+  {
+    id: "claude-sonnet-4-5",
+    name: "Claude Sonnet 4.5",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 200_000,
+    maxTokens: 64_000,
+    cost: PER_MILLION(3, 15, 0.3, 3.75),
+  },
+  {
+    id: "claude-opus-4-1",
+    name: "Claude Opus 4.1",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 200_000,
+    maxTokens: 32_000,
+    cost: PER_MILLION(15, 75, 1.5, 18.75),
+  },
+  {
+    id: "claude-haiku-4-5",
+    name: "Claude Haiku 4.5",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 200_000,
+    maxTokens: 64_000,
+    cost: PER_MILLION(1, 5, 0.1, 1.25),
+  },
+  {
+    id: "gpt-5",
+    name: "GPT-5",
+    provider: "openai",
+    api: "openai-responses",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 400_000,
+    maxTokens: 128_000,
+    cost: PER_MILLION(1.25, 10, 0.125, 0),
+  },
+  {
+    id: "gpt-5-mini",
+    name: "GPT-5 mini",
+    provider: "openai",
+    api: "openai-responses",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 400_000,
+    maxTokens: 128_000,
+    cost: PER_MILLION(0.25, 2, 0.025, 0),
+  },
+  {
+    id: "gpt-4.1",
+    name: "GPT-4.1",
+    provider: "openai",
+    api: "openai-responses",
+    reasoning: false,
+    input: ["text", "image"],
+    contextWindow: 1_047_576,
+    maxTokens: 32_768,
+    cost: PER_MILLION(2, 8, 0.5, 0),
+  },
+  {
+    id: "gemini-2.5-pro",
+    name: "Gemini 2.5 Pro",
+    provider: "google",
+    api: "google-generative-ai",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 1_048_576,
+    maxTokens: 65_536,
+    cost: PER_MILLION(1.25, 10, 0.125, 0),
+  },
+  {
+    id: "gemini-2.5-flash",
+    name: "Gemini 2.5 Flash",
+    provider: "google",
+    api: "google-generative-ai",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 1_048_576,
+    maxTokens: 65_536,
+    cost: PER_MILLION(0.3, 2.5, 0.03, 0),
+  },
+  {
+    id: "gemini-3-pro-preview",
+    name: "Gemini 3 Pro Preview",
+    provider: "google",
+    api: "google-generative-ai",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 1_048_576,
+    maxTokens: 65_536,
+    cost: PER_MILLION(2, 12, 0.2, 0),
+  },
+];
+
+/** Defaults of a custom model entry, as in pi's `models.json` custom models. */
+const CUSTOM_DEFAULTS = {
+  reasoning: false,
+  input: ["text"] as ("text" | "image")[],
+  contextWindow: 128_000,
+  maxTokens: 16_384,
+  cost: PER_MILLION(0, 0, 0, 0),
+};
+
+const customModelSchema = z.object({
+  provider: z.enum(["anthropic", "openai", "google", "openai-compatible"]),
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  reasoning: z.boolean().optional(),
+  input: z.array(z.enum(["text", "image"])).optional(),
+  contextWindow: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  cost: z
+    .object({
+      input: z.number().nonnegative().optional(),
+      output: z.number().nonnegative().optional(),
+      cacheRead: z.number().nonnegative().optional(),
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .optional(),
+});
+
+type CustomModel = z.infer<typeof customModelSchema>;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** Whether the environment configures `provider` (its API key, or for openai-compatible its base URL, is set). */
+export function isProviderConfigured(provider: ProviderId, env: Env): boolean {
+  const vars = PROVIDER_ENV[provider];
+  return nonEmpty(env[vars.requires === "apiKey" ? vars.apiKey : vars.baseURL]) !== undefined;
+}
+
+/** `STRATA_MODELS` parsed and validated; throws {@link ModelConfigError} with the reason when it is malformed. */
+function parseCustomModels(env: Env): CustomModel[] {
+  const raw = nonEmpty(env.STRATA_MODELS);
+  if (raw === undefined) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new ModelConfigError(`STRATA_MODELS is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = z.array(customModelSchema).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ModelConfigError(
+      `STRATA_MODELS must be a JSON array of models with "provider" and "id": ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Apply a custom entry over a base model (or over the custom defaults when it is new). */
+function applyCustom(base: Model | undefined, custom: CustomModel): Model {
+  const start: Model = base ?? {
+    id: custom.id,
+    name: custom.id,
+    provider: custom.provider,
+    api: PROVIDER_API[custom.provider],
+    ...CUSTOM_DEFAULTS,
+    input: [...CUSTOM_DEFAULTS.input],
+    cost: { ...CUSTOM_DEFAULTS.cost },
+  };
+  return {
+    ...start,
+    name: custom.name ?? start.name,
+    reasoning: custom.reasoning ?? start.reasoning,
+    input: custom.input ?? start.input,
+    contextWindow: custom.contextWindow ?? start.contextWindow,
+    maxTokens: custom.maxTokens ?? start.maxTokens,
+    cost: { ...start.cost, ...custom.cost },
+  };
+}
+
+/**
+ * The models of every configured provider, in provider order (anthropic, openai, google, openai-compatible),
+ * each provider's catalog models first, then its custom additions in `STRATA_MODELS` order.
+ *
+ * - Anthropic, OpenAI and Google are configured by their API key (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
+ *   `GOOGLE_GENERATIVE_AI_API_KEY`) and offer their {@link MODEL_CATALOG} models.
+ * - openai-compatible is configured by `OPENAI_COMPATIBLE_BASE_URL` and offers exactly the ids listed in
+ *   `OPENAI_COMPATIBLE_MODELS` (comma-separated; none by default: the server's model list is never queried).
+ * - `STRATA_MODELS` (JSON array of partial models with `provider` and `id`) overrides fields of a known model or
+ *   adds a new one (defaults: name = id, no reasoning, text input, 128,000 context, 16,384 output, zero cost).
+ *   Entries of unconfigured providers are ignored.
+ *
+ * Returns fresh objects. Throws {@link ModelConfigError} when `STRATA_MODELS` is malformed.
+ */
+export function getAvailableModels(env: Env): Model[] {
+  const custom = parseCustomModels(env);
+  const compatibleIds = (env.OPENAI_COMPATIBLE_MODELS ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
+  const models: Model[] = [];
+  for (const provider of PROVIDERS) {
+    if (!isProviderConfigured(provider, env)) continue;
+    const own: Model[] =
+      provider === "openai-compatible"
+        ? [...new Set(compatibleIds)].map((id) => applyCustom(undefined, { provider, id }))
+        : MODEL_CATALOG.filter((m) => m.provider === provider).map((m) => ({
+            ...m,
+            input: [...m.input],
+            cost: { ...m.cost },
+          }));
+    for (const entry of custom.filter((c) => c.provider === provider)) {
+      const index = own.findIndex((m) => m.id === entry.id);
+      if (index >= 0) own[index] = applyCustom(own[index], entry);
+      else own.push(applyCustom(undefined, entry));
+    }
+    models.push(...own);
+  }
+  return models;
+}
+
+/** The reference `<provider>/<id>` of a model. */
+export function modelRef(model: Pick<Model, "provider" | "id">): string {
+  return `${model.provider}/${model.id}`;
+}
+
+/**
+ * The available model named by `ref` (`<provider>/<id>`; the id may itself contain `/`, e.g.
+ * `openai-compatible/meta-llama/Llama-3.3-70B`), or `undefined` when the ref is malformed, the provider is not
+ * configured or the id is unknown. Mirrors pi's `ModelRegistry.find(provider, id)` over available models.
+ * Throws {@link ModelConfigError} when `STRATA_MODELS` is malformed.
+ */
+export function resolveModel(ref: string, env: Env): Model | undefined {
+  const slash = ref.indexOf("/");
+  if (slash <= 0 || slash === ref.length - 1) return undefined;
+  const provider = ref.slice(0, slash);
+  const id = ref.slice(slash + 1);
+  return getAvailableModels(env).find((m) => m.provider === provider && m.id === id);
+}
+
+/**
+ * The default model: the available model named by `STRATA_DEFAULT_MODEL` (a `<provider>/<id>` ref), else the
+ * first available model (also when `STRATA_DEFAULT_MODEL` names a model that is not available), else
+ * `undefined` (nothing configured; show {@link modelConfigHelp}). Throws {@link ModelConfigError} only when
+ * `STRATA_MODELS` is malformed.
+ */
+export function defaultModel(env: Env): Model | undefined {
+  const ref = nonEmpty(env.STRATA_DEFAULT_MODEL);
+  return (ref === undefined ? undefined : resolveModel(ref, env)) ?? getAvailableModels(env)[0];
+}
+
+/** Multi-line help telling a user how to configure a model: which variables, where to put them, and the format. */
+export function modelConfigHelp(): string {
+  return [
+    "No model is configured. Strata calls models from the server, with API keys from the server environment.",
+    "",
+    "Set at least one of these (in .env.local for `next dev`/`next start`, or in the server's environment):",
+    "  ANTHROPIC_API_KEY=sk-ant-...            Claude models (optional ANTHROPIC_BASE_URL, must end in /v1)",
+    "  OPENAI_API_KEY=sk-...                   GPT models (optional OPENAI_BASE_URL, must end in /v1)",
+    "  GOOGLE_GENERATIVE_AI_API_KEY=...        Gemini models (optional GOOGLE_GENERATIVE_AI_BASE_URL)",
+    "  OPENAI_COMPATIBLE_BASE_URL=http://localhost:11434/v1",
+    "  OPENAI_COMPATIBLE_MODELS=llama3.3,qwen3 any OpenAI-compatible server; list its model ids (none by default)",
+    "  OPENAI_COMPATIBLE_API_KEY=...           optional key for that server",
+    "",
+    "Optional:",
+    "  STRATA_DEFAULT_MODEL=anthropic/claude-sonnet-4-5   model reference <provider>/<id>",
+    '  STRATA_MODELS=[{"provider":"openai-compatible","id":"qwen3","contextWindow":32768}]',
+    "                                          add models or override catalog fields (JSON array)",
+    "",
+    "Restart the server after changing them. Keys stay on the server: they are never sent to the browser.",
+  ].join("\n");
+}

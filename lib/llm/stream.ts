@@ -1,0 +1,492 @@
+/**
+ * One streaming model call through the AI SDK, reported in pi's event protocol and shapes: Strata's
+ * counterpart of pi-ai's `streamSimple(model, context, options)`.
+ */
+import {
+  APICallError,
+  type FinishReason,
+  jsonSchema,
+  type LanguageModelUsage,
+  parsePartialJson,
+  RetryError,
+  streamText,
+  type Tool,
+  tool,
+} from "ai";
+import { type AssistantMessageEvent, AssistantMessageEventStream } from "./events";
+import type { Env, Model } from "./models";
+import { createLanguageModel, OPENAI_COMPATIBLE_NAME } from "./providers";
+import { toModelContext } from "./to-model-messages";
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type Message,
+  type StopReason,
+  type TextContent,
+  type ThinkingContent,
+  type ThinkingLevel,
+  type ToolCall,
+  type ToolDeclaration,
+  type Usage,
+} from "./types";
+
+/** What the model sees: pi's `Context` (system prompt, messages, tool declarations). */
+export interface StreamContext {
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolDeclaration[];
+}
+
+/** Options of {@link streamAssistant}. */
+export interface StreamAssistantOptions {
+  /** Server environment with the provider keys and base URLs (see `lib/llm/models.ts`). */
+  env: Env;
+  /** Cancels the request; the stream then ends with an `error` event, reason `aborted`. */
+  signal?: AbortSignal;
+  /** Thinking effort; `off` or unset sends no thinking options. Ignored for models without `reasoning`. */
+  thinkingLevel?: ThinkingLevel;
+  /** Output token cap for the answer (the thinking budget is added on top, as pi does). Default: the model's. */
+  maxTokens?: number;
+  /**
+   * Sees the exact JSON request body and the URL before it is sent; may return a replacement body
+   * (`undefined` keeps it). pi's `onPayload`, but with the URL instead of the model.
+   */
+  onPayload?: (payload: unknown, url: string) => unknown | undefined | Promise<unknown | undefined>;
+  /** HTTP client; default the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Retries inside the SDK: none. A failed request ends the stream with an `error` event and the agent layer
+ * decides (pi's coding agent retries overloaded/5xx errors itself, visibly).
+ */
+export const MAX_RETRIES = 0;
+
+/** pi's default thinking budgets in tokens (`DEFAULT_THINKING_BUDGETS` in `packages/ai/src/api/simple-options.ts`). */
+export const THINKING_BUDGETS = { minimal: 1024, low: 2048, medium: 8192, high: 16384 } as const;
+
+/** Tokens always left for the answer when a thinking budget shares the output ceiling (pi's `MIN_ANSWER_TOKENS`). */
+const MIN_ANSWER_TOKENS = 1024;
+
+/** The error message of an aborted request, as pi's providers write it. */
+export const ABORTED_MESSAGE = "Request was aborted";
+
+type EffectiveLevel = keyof typeof THINKING_BUDGETS;
+
+/** pi's `clampReasoning`: `xhigh` and `max` become `high`; `off`/unset become `undefined`. */
+function effectiveLevel(model: Model, level: ThinkingLevel | undefined): EffectiveLevel | undefined {
+  if (!model.reasoning || level === undefined || level === "off") return undefined;
+  return level === "xhigh" || level === "max" ? "high" : level;
+}
+
+/**
+ * Output cap and thinking budget, pi's `adjustMaxTokensForThinking`: with thinking the ceiling is
+ * `min(maxTokens + budget, model.maxTokens)` (the model's cap when `maxTokens` is unset), and the budget is
+ * reduced so at least 1024 answer tokens remain.
+ */
+export function outputBudget(
+  model: Model,
+  maxTokens: number | undefined,
+  level: ThinkingLevel | undefined,
+): { maxTokens: number; thinkingBudget?: number } {
+  const effective = effectiveLevel(model, level);
+  if (effective === undefined) return { maxTokens: maxTokens ?? model.maxTokens };
+  let thinkingBudget: number = THINKING_BUDGETS[effective];
+  const ceiling =
+    maxTokens === undefined ? model.maxTokens : Math.min(maxTokens + thinkingBudget, model.maxTokens);
+  if (ceiling <= thinkingBudget)
+    thinkingBudget = Math.min(thinkingBudget, Math.max(0, ceiling - MIN_ANSWER_TOKENS));
+  return { maxTokens: ceiling, thinkingBudget };
+}
+
+/**
+ * AI SDK `providerOptions` and `maxOutputTokens` for a request:
+ * - Anthropic: `thinking: { type: "enabled", budgetTokens }`; the SDK adds the budget to `max_tokens`, so
+ *   `maxOutputTokens` is the ceiling minus the budget.
+ * - OpenAI Responses: always `store: false` (stateless replay); reasoning models also get
+ *   `include: ["reasoning.encrypted_content"]`, plus `reasoningEffort` and `reasoningSummary: "auto"` when
+ *   thinking is on.
+ * - Google: `thinkingConfig` with `includeThoughts` and the budget (Gemini 3: `thinkingLevel` low/high).
+ * - openai-compatible: `reasoningEffort`.
+ */
+export function requestSettings(
+  model: Model,
+  options: Pick<StreamAssistantOptions, "thinkingLevel" | "maxTokens">,
+): { maxOutputTokens: number; providerOptions: Record<string, Record<string, unknown>> } {
+  const level = effectiveLevel(model, options.thinkingLevel);
+  const { maxTokens, thinkingBudget } = outputBudget(model, options.maxTokens, options.thinkingLevel);
+  switch (model.provider) {
+    case "anthropic":
+      if (level === undefined || !thinkingBudget) return { maxOutputTokens: maxTokens, providerOptions: {} };
+      return {
+        maxOutputTokens: maxTokens - thinkingBudget,
+        providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: thinkingBudget } } },
+      };
+    case "openai":
+      return {
+        maxOutputTokens: maxTokens,
+        providerOptions: {
+          openai: {
+            store: false,
+            ...(model.reasoning ? { include: ["reasoning.encrypted_content"] } : {}),
+            ...(level ? { reasoningEffort: level, reasoningSummary: "auto" } : {}),
+          },
+        },
+      };
+    case "google": {
+      if (level === undefined) return { maxOutputTokens: maxTokens, providerOptions: {} };
+      const thinkingConfig = model.id.startsWith("gemini-3")
+        ? { includeThoughts: true, thinkingLevel: level === "minimal" || level === "low" ? "low" : "high" }
+        : { includeThoughts: true, thinkingBudget };
+      return { maxOutputTokens: maxTokens, providerOptions: { google: { thinkingConfig } } };
+    }
+    case "openai-compatible":
+      return {
+        maxOutputTokens: maxTokens,
+        providerOptions: level ? { [OPENAI_COMPATIBLE_NAME]: { reasoningEffort: level } } : {},
+      };
+  }
+}
+
+/** pi `Usage` from AI SDK usage, with cost from the model's prices (pi's `calculateCost`). */
+export function usageFromSdk(model: Model, usage: LanguageModelUsage | undefined): Usage {
+  const result = emptyUsage();
+  if (!usage) return result;
+  const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
+  const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+  result.input =
+    usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite);
+  result.output = usage.outputTokens ?? 0;
+  result.cacheRead = cacheRead;
+  result.cacheWrite = cacheWrite;
+  result.totalTokens = result.input + result.output + result.cacheRead + result.cacheWrite;
+  result.cost.input = (model.cost.input / 1_000_000) * result.input;
+  result.cost.output = (model.cost.output / 1_000_000) * result.output;
+  result.cost.cacheRead = (model.cost.cacheRead / 1_000_000) * result.cacheRead;
+  result.cost.cacheWrite = (model.cost.cacheWrite / 1_000_000) * result.cacheWrite;
+  result.cost.total = result.cost.input + result.cost.output + result.cost.cacheRead + result.cost.cacheWrite;
+  return result;
+}
+
+/** pi's stop reason for an AI SDK finish reason (`content-filter` is an error; `other` counts as `stop`). */
+export function stopReasonFromFinish(reason: FinishReason): StopReason {
+  switch (reason) {
+    case "length":
+      return "length";
+    case "tool-calls":
+      return "toolUse";
+    case "error":
+    case "content-filter":
+      return "error";
+    default:
+      return "stop";
+  }
+}
+
+/** A readable message for a failure: `<status> <provider message>` for HTTP errors, else the error's message. */
+export function errorMessageOf(error: unknown): string {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (APICallError.isInstance(cause)) {
+    return cause.statusCode !== undefined ? `${cause.statusCode} ${cause.message}` : cause.message;
+  }
+  if (cause instanceof Error) return cause.message;
+  return typeof cause === "string" ? cause : JSON.stringify(cause);
+}
+
+/** A `fetch` that shows each JSON request body to `onPayload` and sends its replacement, if any. */
+function payloadFetch(base: typeof fetch, onPayload: StreamAssistantOptions["onPayload"]): typeof fetch {
+  if (!onPayload) return base;
+  const hooked = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body !== "string") return base(input, init);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(init.body);
+    } catch {
+      return base(input, init);
+    }
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const replacement = await onPayload(payload, url);
+    return base(input, replacement === undefined ? init : { ...init, body: JSON.stringify(replacement) });
+  };
+  return hooked as typeof fetch;
+}
+
+/** AI SDK tool declarations without `execute`: the model may call them, Strata's agent loop runs them. */
+function toolSet(tools: ToolDeclaration[]): Record<string, Tool> {
+  const set: Record<string, Tool> = {};
+  for (const declaration of tools) {
+    set[declaration.name] = tool({
+      description: declaration.description,
+      inputSchema: jsonSchema(declaration.parameters as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return set;
+}
+
+type Metadata = Record<string, Record<string, unknown> | undefined> | undefined;
+
+function metaString(metadata: Metadata, provider: string, key: string): string | undefined {
+  const value = metadata?.[provider]?.[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function asArguments(input: unknown): Record<string, unknown> {
+  if (typeof input === "string") {
+    try {
+      return asArguments(JSON.parse(input));
+    } catch {
+      return {};
+    }
+  }
+  return typeof input === "object" && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * Stream one assistant response (pi-ai's `streamSimple` + `AssistantMessageEventStream`). Calls the model once
+ * through `streamText` (one step, tools declared without `execute`, {@link MAX_RETRIES} retries) and reports
+ * `start`, then `text_*` / `thinking_*` / `toolcall_*` events, then `done` with the final message — or `error`.
+ *
+ * The final `AssistantMessage` carries `api`, `provider`, `model` (the model id), `usage` with cost in US$ from
+ * the model's prices, `stopReason` (stop→"stop", length→"length", tool-calls→"toolUse", error and
+ * content-filter→"error"), `responseId`, `timestamp` (ms, request start) and, on failure, `errorMessage`.
+ * Content mirrors pi: thinking signatures are kept (Anthropic `signature`; redacted thinking as
+ * `[Reasoning redacted]` with the data as signature; OpenAI reasoning items as JSON
+ * `{type:"reasoning",id,encrypted_content,summary}`; Google thought signatures), OpenAI text gets
+ * `textSignature` `{"v":1,"id"}` (Google text: its thought signature), tool calls get their parsed arguments
+ * (best-effort partial parses while `toolcall_delta`s arrive).
+ *
+ * Never throws and never rejects: configuration errors, HTTP errors (`errorMessage` = `<status> <provider
+ * message>`), dropped streams and a thrown `onPayload` end with an `error` event (`reason` "error"); an abort
+ * through `options.signal` ends with `reason` "aborted" and `errorMessage` "Request was aborted". The partial
+ * content streamed so far is kept in both cases.
+ */
+export function streamAssistant(
+  model: Model,
+  context: StreamContext,
+  options: StreamAssistantOptions,
+): AssistantMessageEventStream {
+  const stream = new AssistantMessageEventStream();
+  const output: AssistantMessage = {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
+  stream.push({ type: "start", partial: output });
+  const emit = (event: AssistantMessageEvent) => stream.push(event);
+  run(model, context, options, output, emit).catch((error: unknown) => {
+    output.stopReason = "error";
+    output.errorMessage = error instanceof Error ? error.message : String(error);
+    emit({ type: "error", reason: "error", error: output });
+  });
+  return stream;
+}
+
+async function run(
+  model: Model,
+  context: StreamContext,
+  options: StreamAssistantOptions,
+  output: AssistantMessage,
+  emit: (event: AssistantMessageEvent) => void,
+): Promise<void> {
+  const blocks = new Map<string, number>();
+  const toolJson = new Map<string, string>();
+  let failure: unknown;
+  let aborted = false;
+  let finishReason: FinishReason | undefined;
+
+  const open = (key: string, block: AssistantMessage["content"][number]): number => {
+    output.content.push(block);
+    const index = output.content.length - 1;
+    blocks.set(key, index);
+    return index;
+  };
+
+  try {
+    const languageModel = createLanguageModel(model, options.env, {
+      fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload),
+    });
+    const { system, tools, messages } = toModelContext(context, model);
+    const settings = requestSettings(model, options);
+    const result = streamText({
+      model: languageModel,
+      system: system === "" ? undefined : system,
+      messages,
+      tools: tools.length > 0 ? toolSet(tools) : undefined,
+      maxOutputTokens: settings.maxOutputTokens,
+      providerOptions: settings.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
+      maxRetries: MAX_RETRIES,
+      abortSignal: options.signal,
+      onError: () => {},
+    });
+
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case "text-start": {
+          const block: TextContent = { type: "text", text: "" };
+          const itemId = metaString(part.providerMetadata, "openai", "itemId");
+          if (itemId) block.textSignature = JSON.stringify({ v: 1, id: itemId });
+          emit({ type: "text_start", contentIndex: open(`text:${part.id}`, block), partial: output });
+          break;
+        }
+        case "text-delta": {
+          const index = blocks.get(`text:${part.id}`);
+          const block = index === undefined ? undefined : output.content[index];
+          if (index === undefined || block?.type !== "text") break;
+          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+          if (thought) block.textSignature = thought;
+          if (part.text === "") break;
+          block.text += part.text;
+          emit({ type: "text_delta", contentIndex: index, delta: part.text, partial: output });
+          break;
+        }
+        case "text-end": {
+          const index = blocks.get(`text:${part.id}`);
+          const block = index === undefined ? undefined : output.content[index];
+          if (index === undefined || block?.type !== "text") break;
+          const phase = metaString(part.providerMetadata, "openai", "phase");
+          const itemId = metaString(part.providerMetadata, "openai", "itemId");
+          if (itemId)
+            block.textSignature = JSON.stringify(phase ? { v: 1, id: itemId, phase } : { v: 1, id: itemId });
+          emit({ type: "text_end", contentIndex: index, content: block.text, partial: output });
+          break;
+        }
+        case "reasoning-start": {
+          const redactedData = metaString(part.providerMetadata, "anthropic", "redactedData");
+          const block: ThinkingContent = redactedData
+            ? {
+                type: "thinking",
+                thinking: "[Reasoning redacted]",
+                thinkingSignature: redactedData,
+                redacted: true,
+              }
+            : { type: "thinking", thinking: "" };
+          emit({
+            type: "thinking_start",
+            contentIndex: open(`reasoning:${part.id}`, block),
+            partial: output,
+          });
+          break;
+        }
+        case "reasoning-delta": {
+          const index = blocks.get(`reasoning:${part.id}`);
+          const block = index === undefined ? undefined : output.content[index];
+          if (index === undefined || block?.type !== "thinking") break;
+          const signature = metaString(part.providerMetadata, "anthropic", "signature");
+          if (signature) block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
+          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+          if (thought) block.thinkingSignature = thought;
+          if (part.text === "") break;
+          block.thinking += part.text;
+          emit({ type: "thinking_delta", contentIndex: index, delta: part.text, partial: output });
+          break;
+        }
+        case "reasoning-end": {
+          const index = blocks.get(`reasoning:${part.id}`);
+          const block = index === undefined ? undefined : output.content[index];
+          if (index === undefined || block?.type !== "thinking") break;
+          const itemId = metaString(part.providerMetadata, "openai", "itemId");
+          if (itemId) {
+            const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+            block.thinkingSignature = JSON.stringify({
+              type: "reasoning",
+              id: itemId,
+              ...(typeof encrypted === "string" ? { encrypted_content: encrypted } : {}),
+              summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }],
+            });
+          }
+          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+          if (thought) block.thinkingSignature = thought;
+          emit({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: output });
+          break;
+        }
+        case "tool-input-start": {
+          const block: ToolCall = { type: "toolCall", id: part.id, name: part.toolName, arguments: {} };
+          toolJson.set(part.id, "");
+          emit({ type: "toolcall_start", contentIndex: open(`tool:${part.id}`, block), partial: output });
+          break;
+        }
+        case "tool-input-delta": {
+          const index = blocks.get(`tool:${part.id}`);
+          const block = index === undefined ? undefined : output.content[index];
+          if (index === undefined || block?.type !== "toolCall") break;
+          const json = (toolJson.get(part.id) ?? "") + part.delta;
+          toolJson.set(part.id, json);
+          const parsed = await parsePartialJson(json);
+          if (parsed.value !== undefined) block.arguments = asArguments(parsed.value);
+          emit({ type: "toolcall_delta", contentIndex: index, delta: part.delta, partial: output });
+          break;
+        }
+        case "tool-call": {
+          let index = blocks.get(`tool:${part.toolCallId}`);
+          if (index === undefined) {
+            const block: ToolCall = {
+              type: "toolCall",
+              id: part.toolCallId,
+              name: part.toolName,
+              arguments: {},
+            };
+            index = open(`tool:${part.toolCallId}`, block);
+            emit({ type: "toolcall_start", contentIndex: index, partial: output });
+          }
+          const block = output.content[index];
+          if (block?.type !== "toolCall") break;
+          block.name = part.toolName;
+          block.arguments = asArguments(part.input);
+          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+          if (thought) block.thoughtSignature = thought;
+          emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: output });
+          break;
+        }
+        case "finish-step":
+          if (part.response.id) output.responseId = part.response.id;
+          output.usage = usageFromSdk(model, part.usage);
+          break;
+        case "finish":
+          finishReason = part.finishReason;
+          output.usage = usageFromSdk(model, part.totalUsage);
+          break;
+        case "error":
+          failure ??= part.error;
+          break;
+        case "abort":
+          aborted = true;
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    failure ??= error;
+  }
+
+  if (aborted || options.signal?.aborted) {
+    output.stopReason = "aborted";
+    output.errorMessage = ABORTED_MESSAGE;
+    emit({ type: "error", reason: "aborted", error: output });
+    return;
+  }
+  if (failure === undefined && finishReason === undefined) {
+    failure = new Error("The response stream ended before the model finished");
+  }
+  if (failure !== undefined) {
+    output.stopReason = "error";
+    output.errorMessage = errorMessageOf(failure);
+    emit({ type: "error", reason: "error", error: output });
+    return;
+  }
+  const reason = stopReasonFromFinish(finishReason as FinishReason);
+  output.stopReason = reason;
+  if (reason === "error" || reason === "aborted") {
+    output.errorMessage = `The provider ended the response with finish reason "${finishReason}"`;
+    emit({ type: "error", reason: "error", error: output });
+    return;
+  }
+  emit({ type: "done", reason, message: output });
+}

@@ -1,0 +1,288 @@
+/**
+ * pi `Message[]` → AI SDK `ModelMessage[]`: the provider-facing form of a context. Provider specifics that pi's
+ * serializers write by hand (`packages/ai/src/api/*`) travel as AI SDK `providerOptions`, which the SDK turns
+ * into the wire format: Anthropic thinking signatures and redacted data, OpenAI reasoning items (id + encrypted
+ * content), Google thought signatures.
+ *
+ * Not here yet: pi's provider-independent `transformMessages` (cross-model thinking → text, tool-call id
+ * normalization, synthetic tool results, skipping errored turns). It will run on `Message[]` before this.
+ */
+import type { ModelMessage } from "ai";
+import type { Model } from "./models";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  SystemMessage,
+  TextContent,
+  ToolDeclaration,
+  ToolResultMessage,
+  UserMessage,
+} from "./types";
+
+type AssistantPart = Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string>[number];
+type ToolResultPart = Extract<
+  Exclude<Extract<ModelMessage, { role: "tool" }>["content"], string>[number],
+  { type: "tool-result" }
+>;
+type ProviderOptions = NonNullable<Extract<AssistantPart, { type: "reasoning" }>["providerOptions"]>;
+
+/** The provider-facing context: one system prompt, the tools, and the non-system messages. */
+export interface CollapsedContext {
+  systemPrompt: string;
+  tools: ToolDeclaration[];
+  messages: Exclude<Message, SystemMessage>[];
+}
+
+/** An OpenAI Responses reasoning item as pi stores it in `ThinkingContent.thinkingSignature` (JSON). */
+export interface OpenAIReasoningItem {
+  type: "reasoning";
+  id: string;
+  encrypted_content?: string | null;
+  summary?: { type: "summary_text"; text: string }[];
+}
+
+/** Text of a system message's `content` (text blocks joined with "\n", as pi's `getSystemMessageText`). */
+function systemContentText(content: SystemMessage["content"]): string {
+  return typeof content === "string" ? content : content.map((block) => block.text).join("\n");
+}
+
+/**
+ * Fold every system message into one system prompt and one tool list: pi's `collapseSystemMessages`
+ * (pi-behaviors 3.25) over `normalizeContext` (3.26), for providers without mid-conversation system messages.
+ * `context.systemPrompt` and `context.tools` act as the leading system message; then, over all system messages in
+ * order (3.23), non-empty text contents are collected, `sections` are patched by key (`null` deletes; a re-set
+ * key keeps its position; new keys go last) and tools are removed then added by name. The prompt is the
+ * collected content followed by the remaining section values, empty parts dropped, joined with "\n\n" (3.21).
+ *
+ * This is the one place the later `transformMessages` issue replaces to keep system messages in place.
+ */
+export function collapseSystemMessages(context: {
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolDeclaration[];
+}): CollapsedContext {
+  const contents: string[] = [];
+  const sections = new Map<string, string>();
+  const tools = new Map<string, ToolDeclaration>();
+  const head: SystemMessage = {
+    role: "system",
+    content: context.systemPrompt,
+    toolsAdded: context.tools,
+    timestamp: 0,
+  };
+  const rest: Exclude<Message, SystemMessage>[] = [];
+  for (const message of [head, ...context.messages]) {
+    if (message.role !== "system") {
+      rest.push(message);
+      continue;
+    }
+    const text = systemContentText(message.content);
+    if (text !== "") contents.push(text);
+    for (const [key, value] of Object.entries(message.sections ?? {})) {
+      if (value === null) sections.delete(key);
+      else sections.set(key, value);
+    }
+    for (const removed of message.toolsRemoved ?? []) tools.delete(removed.name);
+    for (const added of message.toolsAdded ?? []) {
+      tools.delete(added.name);
+      tools.set(added.name, added);
+    }
+  }
+  const parts = [contents.join("\n\n"), ...sections.values()].filter((part) => part !== "");
+  return { systemPrompt: parts.join("\n\n"), tools: [...tools.values()], messages: rest };
+}
+
+/** Parse an OpenAI reasoning item stored as a thinking signature; `undefined` for other signatures. */
+export function parseOpenAIReasoningItem(signature: string | undefined): OpenAIReasoningItem | undefined {
+  if (!signature?.startsWith("{")) return undefined;
+  try {
+    const item = JSON.parse(signature) as Partial<OpenAIReasoningItem>;
+    return item.type === "reasoning" && typeof item.id === "string"
+      ? (item as OpenAIReasoningItem)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The OpenAI message item id of a text block: pi's `textSignature` is `{"v":1,"id",...}` JSON or a plain id. */
+function openAITextItemId(signature: string | undefined): { itemId: string; phase?: string } | undefined {
+  if (!signature) return undefined;
+  if (!signature.startsWith("{")) return { itemId: signature };
+  try {
+    const parsed = JSON.parse(signature) as { id?: unknown; phase?: unknown };
+    if (typeof parsed.id !== "string") return undefined;
+    return typeof parsed.phase === "string"
+      ? { itemId: parsed.id, phase: parsed.phase }
+      : { itemId: parsed.id };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The call id the OpenAI Responses API knows. pi stores Responses tool-call ids as `<call_id>|<item_id>`;
+ * Strata stores the plain `call_id`. Either form maps to the `call_id` part.
+ */
+function openAICallId(id: string): string {
+  const bar = id.indexOf("|");
+  return bar >= 0 ? id.slice(0, bar) : id;
+}
+
+function toolCallIdFor(id: string, model: Model): string {
+  return model.api === "openai-responses" ? openAICallId(id) : id;
+}
+
+function userMessage(message: UserMessage): ModelMessage {
+  if (typeof message.content === "string") return { role: "user", content: message.content };
+  return {
+    role: "user",
+    content: message.content.map((block) =>
+      block.type === "text"
+        ? { type: "text" as const, text: block.text }
+        : { type: "image" as const, image: block.data, mediaType: block.mimeType },
+    ),
+  };
+}
+
+/** One thinking block as the target provider can replay it, or `undefined` to drop it. */
+function thinkingPart(
+  block: Extract<AssistantMessage["content"][number], { type: "thinking" }>,
+  model: Model,
+): AssistantPart | undefined {
+  const signature = block.thinkingSignature;
+  if (block.redacted) {
+    return model.api === "anthropic-messages" && signature
+      ? { type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: signature } } }
+      : undefined;
+  }
+  const openAIItem = parseOpenAIReasoningItem(signature);
+  if (signature) {
+    let providerOptions: ProviderOptions | undefined;
+    if (model.api === "anthropic-messages" && !openAIItem) providerOptions = { anthropic: { signature } };
+    if (model.api === "openai-responses" && openAIItem) {
+      providerOptions = {
+        openai: { itemId: openAIItem.id, reasoningEncryptedContent: openAIItem.encrypted_content ?? null },
+      };
+    }
+    if (model.api === "google-generative-ai" && !openAIItem) {
+      providerOptions = { google: { thoughtSignature: signature } };
+    }
+    if (providerOptions) return { type: "reasoning", text: block.thinking, providerOptions };
+  }
+  if (block.thinking.trim() === "") return undefined;
+  // Unsigned thinking: Anthropic cannot replay it as thinking, so pi sends it as text (pi-behaviors 14.6).
+  if (model.api === "anthropic-messages") return { type: "text", text: block.thinking };
+  return { type: "reasoning", text: block.thinking };
+}
+
+function assistantMessage(message: AssistantMessage, model: Model): ModelMessage | undefined {
+  const content: AssistantPart[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") {
+      if (block.text.trim() === "") continue;
+      const item = model.api === "openai-responses" ? openAITextItemId(block.textSignature) : undefined;
+      const googleSignature =
+        model.api === "google-generative-ai" && block.textSignature && !block.textSignature.startsWith("{")
+          ? block.textSignature
+          : undefined;
+      if (item) content.push({ type: "text", text: block.text, providerOptions: { openai: { ...item } } });
+      else if (googleSignature) {
+        content.push({
+          type: "text",
+          text: block.text,
+          providerOptions: { google: { thoughtSignature: googleSignature } },
+        });
+      } else content.push({ type: "text", text: block.text });
+    } else if (block.type === "thinking") {
+      const part = thinkingPart(block, model);
+      if (part) content.push(part);
+    } else {
+      const part: AssistantPart = {
+        type: "tool-call",
+        toolCallId: toolCallIdFor(block.id, model),
+        toolName: block.name,
+        input: block.arguments,
+      };
+      if (model.api === "google-generative-ai" && block.thoughtSignature) {
+        part.providerOptions = { google: { thoughtSignature: block.thoughtSignature } };
+      }
+      content.push(part);
+    }
+  }
+  return content.length > 0 ? { role: "assistant", content } : undefined;
+}
+
+/**
+ * A tool result's AI SDK output: `error-text` for errors (texts joined with "\n"), `text` for text-only results
+ * (joined with "\n", as pi's Anthropic and Responses serializers), and `content` with text and `image-data`
+ * parts when there are images (`(see attached image)` first when there is no text, pi-behaviors 14.7).
+ */
+export function toolResultOutput(message: ToolResultMessage): ToolResultPart["output"] {
+  const texts = message.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text);
+  const images = message.content.filter((b): b is ImageContent => b.type === "image");
+  const text = texts.join("\n");
+  if (message.isError) return { type: "error-text", value: text };
+  if (images.length === 0) return { type: "text", value: text };
+  return {
+    type: "content",
+    value: [
+      ...(texts.length > 0 ? texts : ["(see attached image)"]).map((t) => ({
+        type: "text" as const,
+        text: t,
+      })),
+      ...images.map((image) => ({
+        type: "image-data" as const,
+        data: image.data,
+        mediaType: image.mimeType,
+      })),
+    ],
+  };
+}
+
+/**
+ * Convert non-system pi messages to AI SDK messages for `model`:
+ * - user → `user` with `text` / `image` (base64 + media type) parts;
+ * - assistant → `assistant` with `text` (OpenAI: `providerOptions.openai.itemId` from `textSignature`; Google:
+ *   its thought signature),
+ *   `reasoning` (Anthropic `signature` / `redactedData`; OpenAI `itemId` + `reasoningEncryptedContent` from a
+ *   stored reasoning item; Google `thoughtSignature`) and `tool-call` (input = arguments) parts. Blank text is
+ *   dropped; signatures of another provider are not sent; an assistant message left empty is dropped;
+ * - consecutive tool results → one `tool` message of `tool-result` parts (see {@link toolResultOutput}).
+ * System messages must be folded first ({@link collapseSystemMessages}); any left are skipped.
+ */
+export function toModelMessages(messages: Message[], model: Model): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push(userMessage(message));
+    else if (message.role === "assistant") {
+      const converted = assistantMessage(message, model);
+      if (converted) out.push(converted);
+    } else if (message.role === "toolResult") {
+      const part: ToolResultPart = {
+        type: "tool-result",
+        toolCallId: toolCallIdFor(message.toolCallId, model),
+        toolName: message.toolName,
+        output: toolResultOutput(message),
+      };
+      const last = out.at(-1);
+      if (last?.role === "tool") last.content.push(part);
+      else out.push({ role: "tool", content: [part] });
+    }
+  }
+  return out;
+}
+
+/** A pi context as AI SDK inputs: the folded system prompt, the tools and the converted messages. */
+export function toModelContext(
+  context: { systemPrompt: string; messages: Message[]; tools: ToolDeclaration[] },
+  model: Model,
+): { system: string; tools: ToolDeclaration[]; messages: ModelMessage[] } {
+  const collapsed = collapseSystemMessages(context);
+  return {
+    system: collapsed.systemPrompt,
+    tools: collapsed.tools,
+    messages: toModelMessages(collapsed.messages, model),
+  };
+}
