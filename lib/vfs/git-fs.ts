@@ -84,7 +84,7 @@ export function createGitFs(fs: FileSystem) {
           await fs.writeFile(
             path,
             typeof data === "string" ? data : new Uint8Array(data),
-            mode ? { mode: mode === 0o755 || mode === 0o100755 ? 0o100755 : 0o100644 } : {},
+            mode ? { mode: mode & 0o111 ? 0o100755 : 0o100644 } : {},
           );
         },
       ),

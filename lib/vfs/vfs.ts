@@ -106,10 +106,22 @@ export class Vfs implements FileSystem {
     }
   }
 
+  /** True when the cache alone proves `path` absent: an ancestor is absent or a file, or a listed dir lacks the next component. */
+  private knownAbsent(path: string): boolean {
+    for (let child = path, p = dirnamePosix(path); ; child = p, p = dirnamePosix(p)) {
+      if (child !== path) {
+        const c = this.entries.get(child);
+        if (c) return !c.meta || c.meta.kind === "file";
+      }
+      if (this.listed.has(p)) return true;
+      if (p === "/") return false;
+    }
+  }
+
   private async entry(path: string): Promise<Entry> {
     const known = this.entries.get(path);
     if (known) return known;
-    if (this.listed.has(dirnamePosix(path))) {
+    if (this.knownAbsent(path)) {
       const absent: Entry = { meta: null, base: null, dirty: false };
       this.entries.set(path, absent);
       return absent;
@@ -366,21 +378,25 @@ export class Vfs implements FileSystem {
   async readFiles(paths: string[]): Promise<Map<string, Uint8Array>> {
     const out = new Map<string, Uint8Array>();
     const missing: string[] = [];
+    await this.prefetch(paths.filter((p) => !this.entries.has(p)));
     for (const p of paths) {
       const e = this.entries.get(p) ?? (await this.entry(p));
       if (!e.meta || e.meta.kind === "dir") continue;
       if (e.data !== undefined) out.set(p, e.data);
       else missing.push(p);
     }
-    if (missing.length > 0) {
-      const loaded = await this.store.loadData(missing);
-      for (const [p, d] of loaded) {
-        const e = this.entries.get(p);
-        if (e && e.data === undefined) e.data = d;
-        out.set(p, d);
-      }
+    if (missing.length === 0) return out;
+    const loaded = await this.store.loadData(missing);
+    for (const [p, d] of loaded) {
+      const e = this.entries.get(p);
+      if (e && e.data === undefined) e.data = d;
     }
-    return out;
+    const ordered = new Map<string, Uint8Array>();
+    for (const p of paths) {
+      const d = out.get(p) ?? loaded.get(p);
+      if (d) ordered.set(p, d);
+    }
+    return ordered;
   }
 
   // ---- bulk and persistence -------------------------------------------------------------------
@@ -396,6 +412,59 @@ export class Vfs implements FileSystem {
     this.listed.add(p);
     const except = options.except?.map((x) => normalizePosix(x)) ?? [];
     for (const r of rows) if (r.kind === "dir" && !except.some((x) => r.path === x)) this.listed.add(r.path);
+  }
+
+  /**
+   * Load the metadata of many absolute paths, and of their ancestors, in one query, remembering the
+   * absent ones, so that later `stat`/`exists`/`readFile`/`writeFile` on them cost no round trip.
+   * With `withData`, also load in one more query the contents of those that are files or symlinks.
+   * Already cached paths cost nothing; symlinks are not followed. Purely a cache warm-up.
+   */
+  async prefetch(paths: string[], options: { withData?: boolean } = {}): Promise<void> {
+    const unknown = new Set<string>();
+    const targets = paths.map((p) => normalizePosix(p));
+    for (const target of targets) {
+      for (let p = target; p !== "/"; p = dirnamePosix(p)) {
+        if (this.entries.has(p) || unknown.has(p)) continue;
+        if (this.knownAbsent(p)) this.entries.set(p, { meta: null, base: null, dirty: false });
+        else unknown.add(p);
+      }
+    }
+    if (unknown.size > 0) {
+      this.absorb(await this.store.getMeta([...unknown]));
+      for (const p of unknown)
+        if (!this.entries.has(p)) this.entries.set(p, { meta: null, base: null, dirty: false });
+    }
+    if (!options.withData) return;
+    const load = targets.filter((p) => {
+      const e = this.entries.get(p);
+      return e?.meta && e.meta.kind !== "dir" && e.data === undefined;
+    });
+    if (load.length === 0) return;
+    const loaded = await this.store.loadData(load);
+    for (const p of load) {
+      const e = this.entries.get(p);
+      if (e && e.data === undefined) e.data = loaded.get(p) ?? new Uint8Array();
+    }
+  }
+
+  /**
+   * Forget every unflushed change at or below absolute `prefix`: the cache reverts to what the store
+   * holds (reloaded lazily), so a later `flush()` writes nothing there. Used to roll back a failed
+   * operation (e.g. a clone) without touching changes elsewhere.
+   */
+  discard(prefix: string): void {
+    const root = normalizePosix(prefix);
+    const inside = (p: string) => root === "/" || p === root || p.startsWith(`${root}/`);
+    for (const [path, e] of [...this.entries]) {
+      if (!e.dirty || path === "/" || !inside(path)) continue;
+      if (e.base === null) {
+        this.setEntry(path, { meta: null, base: null, dirty: false });
+      } else {
+        this.entries.delete(path);
+        this.children.get(dirnamePosix(path))?.add(basenamePosix(path));
+      }
+    }
   }
 
   /** Absolute paths changed since load/flush (files, dirs, links; deletions included). */

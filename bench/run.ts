@@ -1,0 +1,60 @@
+/**
+ * `npm run bench`: runs each section of `SECTIONS` in order against a fresh, migrated test database on the
+ * local Postgres (through Strata's WebSocket proxy), printing one line per measurement. No assertions.
+ *
+ * Add a section: create `bench/sections/<name>.ts` exporting a `BenchSection` and list it below.
+ * `npm run bench -- <name>…` runs only the named sections.
+ */
+import ws from "ws";
+import { setNodeWebSocket } from "@/lib/db/client";
+import { createTestDatabase } from "../tests/helpers/postgres";
+import { createTestVfs } from "../tests/helpers/vfs";
+import type { BenchContext, BenchSection } from "./context";
+import { vfsSection } from "./sections/vfs";
+
+const SECTIONS: BenchSection[] = [vfsSection];
+
+function summary(name: string, samplesMs: number[], targetMs?: number): string {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+  const target = targetMs === undefined ? "" : ` target ≤ ${targetMs} ms`;
+  return `${name}: ${f(median)} ms (${sorted.length} runs, ${f(sorted[0])}..${f(sorted[sorted.length - 1])})${target}`;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const sections = only.length > 0 ? SECTIONS.filter((s) => only.includes(s.name)) : SECTIONS;
+  setNodeWebSocket(ws);
+  const db = await createTestDatabase("strata_bench");
+  process.env.DATABASE_URL = db.url;
+  process.env.STRATA_DB_PROXY = db.proxy;
+  const ctx: BenchContext = {
+    createVfs: createTestVfs,
+    async time(fn) {
+      const start = performance.now();
+      await fn();
+      return performance.now() - start;
+    },
+    report(name, samplesMs, targetMs) {
+      console.log(summary(name, samplesMs, targetMs));
+    },
+  };
+  try {
+    for (const section of sections) {
+      console.log(`## ${section.name}`);
+      await section.run(ctx);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
