@@ -5,6 +5,7 @@
 import {
   bigint,
   bigserial,
+  boolean,
   customType,
   index,
   integer,
@@ -117,4 +118,20 @@ export const sessionEntries = pgTable(
     index("session_entries_parent_idx").on(t.sessionId, t.parentId),
     index("session_entries_seq_idx").on(t.sessionId, t.seq),
   ],
+);
+
+/** One agent run on a session: at most one unfinished run per session; `abortRequested` is polled by the run. */
+export const sessionRuns = pgTable(
+  "session_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    abortRequested: boolean("abort_requested").notNull().default(false),
+  },
+  (t) => [index("session_runs_session_idx").on(t.sessionId, t.finishedAt)],
 );

@@ -7,7 +7,7 @@
  *
  * Edge-safe: uses the runtime's global `WebSocket`; Node scripts call `setNodeWebSocket(ws)` first.
  */
-import { neonConfig, Pool } from "@neondatabase/serverless";
+import { Client, neonConfig, Pool } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import * as schema from "@/db/schema";
 
@@ -66,66 +66,98 @@ export function openDb(options: { url?: string; max?: number } = {}): DbHandle {
 }
 
 /**
- * A lazily opened connection scope. Queries open the pool on first use; `release()` closes it so a
- * streaming request holds no connection while it waits on the model.
+ * A lazily opened connection scope: one dedicated connection, opened on first use and closed by
+ * `release()`, so a streaming request holds no connection while it waits on the model. Operations are
+ * serialised (a transaction never interleaves with another query of the scope).
+ *
+ * One `Client` rather than a `Pool`: in the edge runtime, `Pool.connect()` after `Pool.query()` on a
+ * one-connection pool never resolves.
  */
 export class DbScope {
-  private handle: DbHandle | undefined;
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private drizzleDb: Db | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
   constructor(private readonly url?: string) {}
 
-  /** Run `fn` with the scope's Drizzle handle, opening it if needed. */
+  /** Run `fn` with a Drizzle handle on the scope's connection. */
   async run<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    return fn(this.open().db);
+    return this.serial(async () => {
+      const client = await this.connect();
+      this.drizzleDb ??= drizzle({ client, schema });
+      return fn(this.drizzleDb);
+    });
   }
 
-  /** Run raw SQL (`$1` placeholders) on the scope's pool. */
+  /** Run raw SQL (`$1` placeholders) on the scope's connection. */
   async query<R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
-    const result = await this.open().pool.query(text, params);
-    return result.rows as R[];
+    return this.serial(async () => (await (await this.connect()).query(text, params)).rows as R[]);
   }
 
   /**
-   * Run `fn` inside BEGIN/COMMIT on one connection; ROLLBACK and rethrow when it throws.
-   * `q` runs raw SQL on that connection.
+   * Run `fn` inside BEGIN/COMMIT; ROLLBACK and rethrow when it throws. `q` runs raw SQL in the transaction.
    */
   async transaction<T>(
     fn: (q: <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>) => Promise<T>,
   ): Promise<T> {
-    const client = await this.open().pool.connect();
-    try {
+    return this.serial(async () => {
+      const client = await this.connect();
       await client.query("BEGIN");
-      const result = await fn(async (text, params = []) => (await client.query(text, params)).rows);
-      await client.query("COMMIT");
-      client.release();
-      return result;
+      try {
+        const result = await fn(async (text, params = []) => (await client.query(text, params)).rows);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => this.drop());
+        throw error;
+      }
+    });
+  }
+
+  /** Close the connection (no-op when not open). The next operation reopens it. */
+  async release(): Promise<void> {
+    await this.chain.catch(() => undefined);
+    const client = this.client;
+    this.drop();
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private drop(): void {
+    this.client = undefined;
+    this.connecting = undefined;
+    this.drizzleDb = undefined;
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(op, op);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async connect(): Promise<Client> {
+    if (this.client) return this.client;
+    configureDriver();
+    this.connecting ??= (async () => {
+      const client = new Client({ connectionString: this.url ?? databaseUrl() });
+      client.on("error", () => this.drop());
+      await client.connect();
+      this.client = client;
+      return client;
+    })();
+    try {
+      return await this.connecting;
     } catch (error) {
-      let broken = false;
-      await client.query("ROLLBACK").catch(() => {
-        broken = true;
-      });
-      client.release(broken);
+      this.connecting = undefined;
       throw error;
     }
   }
-
-  private open(): DbHandle {
-    this.handle ??= openDb({ url: this.url });
-    return this.handle;
-  }
-
-  /** Close the pool (no-op when not open). The next `run` reopens it. */
-  async release(): Promise<void> {
-    const h = this.handle;
-    this.handle = undefined;
-    if (h) await h.close();
-  }
 }
 
-/** Run `fn` in a fresh scope and release it afterwards. */
-export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+/** Run `fn` with a fresh scope and release it afterwards. */
+export async function withDb<T>(fn: (scope: DbScope) => Promise<T>): Promise<T> {
   const scope = new DbScope();
   try {
-    return await scope.run(fn);
+    return await fn(scope);
   } finally {
     await scope.release();
   }

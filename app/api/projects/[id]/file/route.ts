@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { badRequest, route } from "@/lib/http/errors";
+import { withProject } from "@/lib/http/project-context";
+import { readProjectFile, writeProjectFile } from "@/lib/projects/files";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const WriteBody = z.object({ path: z.string().min(1).max(4096), content: z.string() });
+
+export const GET = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const path = new URL(req.url).searchParams.get("path");
+  if (!path) throw badRequest("query parameter 'path' is required");
+  return withProject(id, async ({ project, vfs }) =>
+    Response.json(await readProjectFile(vfs, project.rootPath, path)),
+  );
+});
+
+export const PUT = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = WriteBody.parse(await req.json().catch(() => ({})));
+  return withProject(id, async ({ project, vfs }) => {
+    const { size } = await writeProjectFile(vfs, project.rootPath, body.path, body.content);
+    await vfs.flush();
+    return Response.json({ path: body.path, size });
+  });
+});

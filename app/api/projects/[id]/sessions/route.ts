@@ -1,0 +1,22 @@
+import { route } from "@/lib/http/errors";
+import { withProject } from "@/lib/http/project-context";
+import { toSessionView } from "@/lib/http/views";
+import { createSession, listSessions } from "@/lib/session/store";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  return withProject(id, async ({ scope, project }) =>
+    Response.json({ sessions: (await listSessions(scope, project.id)).map((s) => toSessionView(s, null)) }),
+  );
+});
+
+export const POST = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  return withProject(id, async ({ scope, project }) => {
+    const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+    return Response.json({ session: toSessionView(session, null) }, { status: 201 });
+  });
+});

@@ -1,0 +1,26 @@
+import { DbScope } from "@/lib/db/client";
+import { notFound, route } from "@/lib/http/errors";
+import { toSessionView } from "@/lib/http/views";
+import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
+import { getSession, loadBranch } from "@/lib/session/store";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+/** The session and the messages of its current branch, root first. */
+export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const scope = new DbScope();
+  try {
+    const session = /^[0-9a-f-]{36}$/i.test(id) ? await getSession(scope, id) : null;
+    if (!session) throw notFound(`Session ${id}`);
+    const branch = await loadBranch(scope, session.id, session.leafId);
+    const { model } = getSessionContextSettings(branch);
+    return Response.json({
+      session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null),
+      messages: buildSessionMessages(branch),
+    });
+  } finally {
+    await scope.release();
+  }
+});

@@ -1,0 +1,203 @@
+/**
+ * One prompt on a stored session, end to end: load the branch from Postgres, rebuild the system
+ * state (context files → sections → SystemMessage patch), run the agent loop against the model with
+ * the coding tools on the project's VFS, persist every message as it ends, and checkpoint file changes
+ * with a git commit on the session's branch ref after each tool batch.
+ *
+ * Connections: the `DbScope` is released before every model request, so a stream never holds a
+ * database connection while it waits on the model.
+ */
+import { DbScope } from "@/lib/db/client";
+import { defaultModel, modelConfigHelp, resolveModel } from "@/lib/llm/models";
+import { streamAssistant } from "@/lib/llm/stream";
+import type { SystemMessage, ToolResultMessage, UserMessage } from "@/lib/llm/types";
+import { getProject } from "@/lib/projects/projects";
+import { buildSystemPromptSections } from "@/lib/prompt/sections";
+import {
+  diffSystemPromptSections,
+  diffTools,
+  getCurrentSystemMessage,
+  getSystemMessageText,
+  onlyLlmMessages,
+} from "@/lib/prompt/system-message";
+import { loadProjectContextFiles } from "@/lib/resources/context-files";
+import type { NewEntry } from "@/lib/session/entries";
+import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
+import { appendEntry, getSession, loadBranch, setSessionTitle } from "@/lib/session/store";
+import { createCodingTools } from "@/lib/tools";
+import { toolParametersJsonSchema } from "@/lib/tools/types";
+import { checkpoint } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { runAgentLoop } from "./loop";
+import type { AgentMessage } from "./messages";
+import type { AgentEvent } from "./types";
+
+/** Events a prompt run streams: pi's agent events plus Strata's `files_changed` and `error`. */
+export type RunEvent =
+  | AgentEvent
+  | { type: "files_changed"; paths: string[]; commit?: string }
+  | { type: "error"; message: string };
+
+export interface PromptRunInput {
+  sessionId: string;
+  text: string;
+  /** `provider/modelId`; default: the session's current model, else the configured default. */
+  modelRef?: string;
+  env: Record<string, string | undefined>;
+  emit: (event: RunEvent) => Promise<void>;
+  signal?: AbortSignal;
+  /** Author of checkpoint commits. */
+  author?: { name: string; email: string };
+}
+
+const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
+
+/** Persisted roles: `custom` becomes a custom_message entry (pi 6.9); the rest are message entries. */
+function toEntry(message: AgentMessage): NewEntry | null {
+  if (message.role === "custom") return null;
+  if (message.role === "branchSummary" || message.role === "compactionSummary") return null;
+  return { type: "message", message };
+}
+
+/**
+ * Run `text` as a prompt on session `sessionId` until the model stops calling tools.
+ * @throws Error when the session or its project does not exist (before any event is emitted).
+ */
+export async function runPrompt(input: PromptRunInput): Promise<void> {
+  const scope = new DbScope();
+  try {
+    await runWithScope(scope, input);
+  } finally {
+    await scope.release();
+  }
+}
+
+async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void> {
+  const { env, emit, signal } = input;
+  const session = await getSession(scope, input.sessionId);
+  if (!session) throw new Error(`Session ${input.sessionId} not found`);
+  const project = await getProject(scope, session.projectId);
+  if (!project) throw new Error(`Project ${session.projectId} not found`);
+  const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
+  const root = project.rootPath;
+
+  const branch = await loadBranch(scope, session.id, session.leafId);
+  const history = buildSessionMessages(branch);
+  const settings = getSessionContextSettings(branch);
+  const ref =
+    input.modelRef ?? (settings.model ? `${settings.model.provider}/${settings.model.modelId}` : undefined);
+  const model =
+    (ref ? resolveModel(ref, env) : undefined) ?? (input.modelRef ? undefined : defaultModel(env));
+  if (!model) {
+    const what = input.modelRef ? `Model ${input.modelRef} is not available.` : "No model is configured.";
+    await emit({ type: "error", message: `${what}\n\n${modelConfigHelp()}` });
+    return;
+  }
+
+  const tools = createCodingTools({ fs: vfs, cwd: session.cwd, projectRoot: root });
+  const declarations = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: toolParametersJsonSchema(t),
+  }));
+  const contextFiles = await loadProjectContextFiles(vfs, session.cwd);
+  const sections = buildSystemPromptSections({
+    cwd: session.cwd,
+    selectedTools: tools.map((t) => t.name),
+    toolSnippets: Object.fromEntries(
+      tools.filter((t) => t.promptSnippet).map((t) => [t.name, t.promptSnippet!]),
+    ),
+    toolGuidelines: Object.fromEntries(tools.map((t) => [t.name, t.promptGuidelines ?? []])),
+    contextFiles,
+  });
+
+  // Settings entries: a new session starts with model and thinking level (pi 6.9); a switch adds a model_change.
+  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
+  if (branch.length === 0) {
+    await append({ type: "model_change", provider: model.provider, modelId: model.id });
+    await append({ type: "thinking_level_change", thinkingLevel: settings.thinkingLevel });
+  } else if (settings.model?.provider !== model.provider || settings.model?.modelId !== model.id) {
+    await append({ type: "model_change", provider: model.provider, modelId: model.id });
+  }
+  if (!session.title)
+    await setSessionTitle(scope, session.id, input.text.replace(/\s+/g, " ").trim().slice(0, 80));
+
+  const now = Date.now();
+  const prompts: AgentMessage[] = [];
+  const head = getCurrentSystemMessage(history);
+  const patch = diffSystemPromptSections(head?.sections ?? {}, sections);
+  const toolDelta = diffTools(head?.toolsAdded ?? [], declarations);
+  if (patch || toolDelta.toolsAdded || toolDelta.toolsRemoved) {
+    const system: SystemMessage = {
+      role: "system",
+      content: "",
+      ...(patch ? { sections: patch } : {}),
+      ...toolDelta,
+      timestamp: now,
+    };
+    prompts.push(system);
+  }
+  const user: UserMessage = { role: "user", content: [{ type: "text", text: input.text }], timestamp: now };
+  prompts.push(user);
+
+  const changed = new Set<string>();
+  let flushing: Promise<unknown> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      for (const p of vfs.dirtyPaths())
+        if (p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`)
+          changed.add(p);
+      await vfs.flush();
+    });
+    return flushing;
+  };
+
+  await runAgentLoop(
+    prompts,
+    history,
+    {
+      tools,
+      stream: (context, s) =>
+        streamAssistant(model, context, { env, signal: s, thinkingLevel: settings.thinkingLevel }),
+      convertToLlm: onlyLlmMessages,
+      buildRequest(messages) {
+        const current = getCurrentSystemMessage(messages);
+        return {
+          systemPrompt: current ? getSystemMessageText(current) : "",
+          messages: messages.filter((m) => m.role !== "system"),
+          tools: current?.toolsAdded ?? [],
+        };
+      },
+      beforeRequest: () => scope.release(),
+      afterToolExecution: async () => {
+        await flush();
+      },
+      async afterToolResults(_results: ToolResultMessage[]) {
+        await flush();
+        if (changed.size === 0) return;
+        const paths = [...changed].sort();
+        changed.clear();
+        const result = await checkpoint(vfs, root, {
+          changedPaths: paths,
+          ref: `refs/heads/strata/session-${session.id}`,
+          message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
+          author: input.author ?? DEFAULT_AUTHOR,
+        });
+        await vfs.flush();
+        await emit({
+          type: "files_changed",
+          paths: paths.map((p) => p.slice(root.length + 1)),
+          commit: result?.oid,
+        });
+      },
+    },
+    async (event) => {
+      if (event.type === "message_end") {
+        const entry = toEntry(event.message);
+        if (entry) await append(entry);
+      }
+      await emit(event);
+    },
+    signal,
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Creating a project from a git URL (smart HTTP clone) or an uploaded archive. The VFS is flushed only
+ * when the import succeeded; on failure the project row is removed and nothing of it remains.
+ */
+import { DbScope } from "@/lib/db/client";
+import { cloneRepository } from "@/lib/vfs/git";
+import { type ImportReport, importArchive } from "@/lib/vfs/import";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { defaultProjectName, deleteProjectRow, insertProject, type Project } from "./projects";
+
+export type ProjectSource =
+  | { kind: "git"; url: string; ref?: string }
+  | { kind: "archive"; fileName: string; bytes: Uint8Array };
+
+/**
+ * Import a project into `workspaceId`.
+ * @returns the project and what was imported (archive imports list skipped entries with reasons).
+ * @throws Error with a clear message when the clone or the archive fails (nothing is kept).
+ */
+export async function importProject(
+  scope: DbScope,
+  workspaceId: string,
+  source: ProjectSource,
+  name?: string,
+): Promise<{ project: Project; report: ImportReport }> {
+  const displayName =
+    name?.trim() ||
+    defaultProjectName(source.kind === "git" ? { gitUrl: source.url } : { fileName: source.fileName });
+  const project = await insertProject(scope, {
+    workspaceId,
+    name: displayName,
+    source:
+      source.kind === "git"
+        ? { kind: "git", url: source.url }
+        : { kind: "archive", fileName: source.fileName },
+  });
+  const vfsScope = new DbScope();
+  try {
+    const { vfs } = openWorkspaceVfs(workspaceId, vfsScope);
+    let report: ImportReport;
+    if (source.kind === "git") {
+      await cloneRepository(vfs, project.rootPath, source.url, { ref: source.ref });
+      const files = await vfs.walk(project.rootPath, { skip: (p) => p === `${project.rootPath}/.git` });
+      const regular = files.filter((f) => f.stat.kind !== "dir");
+      report = { files: regular.length, bytes: regular.reduce((n, f) => n + f.stat.size, 0), skipped: [] };
+    } else {
+      report = await importArchive(vfs, project.rootPath, source.bytes, source.fileName);
+    }
+    await vfs.flush();
+    return { project, report };
+  } catch (error) {
+    await deleteProjectRow(scope, project.id);
+    throw error;
+  } finally {
+    await vfsScope.release();
+  }
+}

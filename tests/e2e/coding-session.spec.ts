@@ -1,0 +1,82 @@
+/**
+ * The main job, end to end in Chromium: import Strata's own repository over smart HTTP, open AGENTS.md in
+ * Monaco, prompt; the scripted model reads AGENTS.md, edits README.md and answers; everything survives a
+ * reload (read back from Postgres), and the provider received AGENTS.md inside <project_context>.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
+import { E2E_GIT_URL, E2E_MOCK_URL } from "./ports";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const agentsMd = fs.readFileSync(path.join(root, "AGENTS.md"), "utf8");
+const readmeFirstLine = fs.readFileSync(path.join(root, "README.md"), "utf8").split("\n")[0];
+const mock = mockProviderClient(E2E_MOCK_URL);
+
+test("a coding session: import, read, edit, stream, reload", async ({ page }) => {
+  await mock.reset();
+  await mock.script(
+    {
+      text: "Let me read the rules.",
+      toolCalls: [{ id: "toolu_read_1", name: "read", input: { path: "AGENTS.md" } }],
+    },
+    {
+      toolCalls: [
+        {
+          id: "toolu_edit_1",
+          name: "edit",
+          input: {
+            path: "README.md",
+            edits: [{ oldText: readmeFirstLine, newText: `${readmeFirstLine} (edited by the agent)` }],
+          },
+        },
+      ],
+    },
+    { text: ["I read AGENTS.md ", "and updated ", "the README heading."], delayMs: 40 },
+  );
+
+  await page.goto("/");
+  await page.getByLabel("Git URL").fill(`${E2E_GIT_URL}/strata.git`);
+  await page.getByRole("button", { name: "Import" }).click();
+  await page.getByRole("link", { name: /^Open strata/ }).click();
+
+  await page.getByRole("treeitem", { name: "AGENTS.md" }).click();
+  const editor = page.getByTestId("editor");
+  await expect(editor).toContainText("Working on Strata");
+
+  await page.getByLabel("Message").fill("Read AGENTS.md, then mark the README heading as edited.");
+  await page.getByRole("button", { name: "Send" }).click();
+
+  const toolCalls = page.getByTestId("tool-call");
+  await expect(toolCalls).toHaveCount(2);
+  await expect(toolCalls.nth(0)).toHaveAttribute("data-tool-name", "read");
+  await expect(toolCalls.nth(1)).toHaveAttribute("data-tool-name", "edit");
+  await expect(page.getByTestId("message-assistant").last()).toContainText(
+    "I read AGENTS.md and updated the README heading.",
+  );
+
+  await page.getByRole("treeitem", { name: "README.md" }).click();
+  await expect(editor).toContainText(`${readmeFirstLine.replace(/^#\s*/, "")} (edited by the agent)`);
+
+  await page.reload();
+  await expect(page.getByTestId("message-user").first()).toContainText(
+    "Read AGENTS.md, then mark the README heading",
+  );
+  await expect(page.getByTestId("tool-call")).toHaveCount(2);
+  await expect(page.getByTestId("message-assistant").last()).toContainText(
+    "I read AGENTS.md and updated the README heading.",
+  );
+  await page.getByRole("treeitem", { name: "README.md" }).click();
+  await expect(editor).toContainText("(edited by the agent)");
+
+  const requests = (await mock.requests()).filter((r) => r.path === "/v1/messages");
+  expect(requests).toHaveLength(3);
+  const first = requests[0].body as { system: { type: string; text: string }[] };
+  const systemText = first.system.map((b) => b.text).join("\n");
+  const projectContext = /<project_context>\n([\s\S]*?)\n<\/project_context>/.exec(systemText)?.[1];
+  expect(projectContext).toBe(
+    `Project-specific instructions and guidelines:\n\n<project_instructions path="/strata/AGENTS.md">\n${agentsMd}\n</project_instructions>`,
+  );
+  for (const r of requests) expect(r.validationError ?? null).toBeNull();
+});

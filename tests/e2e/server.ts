@@ -1,0 +1,67 @@
+/**
+ * The e2e stack, started by Playwright's webServer: a fresh database on the real local Postgres (behind
+ * the app's WebSocket proxy), the mock LLM provider, a loopback smart-HTTP git server serving Strata's
+ * own repository, and the built app (`next start`) pointed at all of them. Ctrl-C / SIGTERM tears it down.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { makeBareClone, startGitServer } from "../git-server";
+import { createTestDatabase } from "../helpers/postgres";
+import { startMockProvider } from "../mock-provider";
+import { E2E_APP_PORT, E2E_GIT_PORT, E2E_MOCK_PORT } from "./ports";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+async function main() {
+  const database = await createTestDatabase("strata_e2e");
+  const mock = await startMockProvider({ port: E2E_MOCK_PORT });
+  const bare = await makeBareClone(root);
+  const git = await startGitServer({ repos: { strata: bare }, port: E2E_GIT_PORT });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: database.url,
+    STRATA_DB_PROXY: database.proxy,
+    ANTHROPIC_API_KEY: "test-anthropic-key",
+    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
+    OPENAI_API_KEY: "test-openai-key",
+    OPENAI_BASE_URL: `${mock.url}/v1`,
+    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+  };
+  const next = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/next/dist/bin/next"),
+      process.env.STRATA_E2E_DEV ? "dev" : "start",
+      "-p",
+      String(E2E_APP_PORT),
+      "-H",
+      "127.0.0.1",
+    ],
+    {
+      cwd: root,
+      env,
+      stdio: "inherit",
+    },
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    next.kill("SIGTERM");
+    await git.close();
+    await mock.close();
+    await database.close();
+    fs.rmSync(bare, { recursive: true, force: true });
+    process.exit(0);
+  };
+  next.on("exit", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
