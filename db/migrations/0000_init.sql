@@ -12,7 +12,7 @@ CREATE TABLE "session_entries" (
 	"id" text NOT NULL,
 	"parent_id" text,
 	"type" text NOT NULL,
-	"entry" jsonb NOT NULL,
+	"entry" json NOT NULL,
 	"seq" bigserial NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "session_entries_session_id_id_pk" PRIMARY KEY("session_id","id")

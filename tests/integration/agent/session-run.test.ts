@@ -1,0 +1,216 @@
+/**
+ * One prompt through `runPrompt` against the real Postgres and the mock provider: the entries written,
+ * the system prompt sent, the file edited in the VFS, and the checkpoint commit on the session ref.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { createSession, getSession, loadBranch } from "@/lib/session/store";
+import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+let mock: MockProvider;
+let scope: DbScope;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+  scope = new DbScope();
+  env = {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
+    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+  };
+});
+afterAll(async () => {
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+async function projectWithFiles(files: Record<string, string>) {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await initRepository(vfs, project.rootPath);
+  for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
+  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  await s.release();
+  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  return { actor, project, session };
+}
+
+describe("runPrompt", () => {
+  it("reads, edits, answers; persists every message and checkpoints the edit", async () => {
+    const { actor, project, session } = await projectWithFiles({
+      "AGENTS.md": "Use tabs.\n",
+      "src/a.ts": "export const a = 1;\n",
+    });
+    mock.enqueue(
+      { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "src/a.ts" } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_2",
+            name: "edit",
+            input: { path: "src/a.ts", edits: [{ oldText: "= 1", newText: "= 2" }] },
+          },
+        ],
+      },
+      { text: ["Done", "."] },
+    );
+    const events: RunEvent[] = [];
+    await runPrompt({ sessionId: session.id, text: "bump a", env, emit: async (e) => void events.push(e) });
+
+    expect(events.filter((e) => e.type !== "message_update").map((e) => e.type)).toEqual([
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end", // system
+      "message_start",
+      "message_end", // user
+      "message_start",
+      "message_end", // assistant: read
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start",
+      "message_end", // toolResult
+      "turn_end",
+      "turn_start",
+      "message_start",
+      "message_end", // assistant: edit
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start",
+      "message_end",
+      "files_changed",
+      "turn_end",
+      "turn_start",
+      "message_start",
+      "message_end", // assistant: text
+      "turn_end",
+      "agent_end",
+    ]);
+    const changed = events.find((e) => e.type === "files_changed");
+    expect(changed).toMatchObject({ type: "files_changed", paths: ["src/a.ts"] });
+
+    const stored = await getSession(scope, session.id);
+    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    expect(
+      branch.map((e) =>
+        e.type === "message" ? `message:${(e as { message: { role: string } }).message.role}` : e.type,
+      ),
+    ).toEqual([
+      "model_change",
+      "thinking_level_change",
+      "message:system",
+      "message:user",
+      "message:assistant",
+      "message:toolResult",
+      "message:assistant",
+      "message:toolResult",
+      "message:assistant",
+    ]);
+    expect(branch[0]).toMatchObject({
+      type: "model_change",
+      provider: "anthropic",
+      modelId: "claude-sonnet-4-5",
+      parentId: null,
+    });
+    for (let i = 1; i < branch.length; i++) expect(branch[i].parentId).toBe(branch[i - 1].id);
+    for (const e of branch) expect(e.id).toMatch(/^[0-9a-f]{8}$/);
+    const system = (
+      branch[2] as unknown as {
+        message: { sections: Record<string, string>; toolsAdded: { name: string }[]; content: string };
+      }
+    ).message;
+    expect(Object.keys(system.sections)).toEqual([
+      "preamble",
+      "tools",
+      "rules",
+      "docs",
+      "project_context",
+      "cwd",
+    ]);
+    expect(system.content).toBe("");
+    expect(system.toolsAdded.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+    expect(system.sections.project_context).toBe(
+      `<project_context>\nProject-specific instructions and guidelines:\n\n<project_instructions path="${project.rootPath}/AGENTS.md">\nUse tabs.\n\n</project_instructions>\n</project_context>`,
+    );
+    expect(system.sections.cwd).toBe(`<cwd>\n${project.rootPath}\n</cwd>`);
+    const last = (
+      branch[8] as unknown as { message: { content: { type: string; text: string }[]; stopReason: string } }
+    ).message;
+    expect(last.stopReason).toBe("stop");
+    expect(last.content).toEqual([{ type: "text", text: "Done." }]);
+
+    const s = new DbScope();
+    const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+    expect(await vfs.readText(`${project.rootPath}/src/a.ts`)).toBe("export const a = 2;\n");
+    const ref = `refs/heads/strata/session-${session.id}`;
+    const tip = await resolveRef(vfs, project.rootPath, ref);
+    expect(tip).toMatch(/^[0-9a-f]{40}$/);
+    expect(await readTextAt(vfs, project.rootPath, tip!, "src/a.ts")).toBe("export const a = 2;\n");
+    const history = await log(vfs, project.rootPath, ref);
+    expect(history.map((c) => c.message.trim())).toEqual(["Strata checkpoint: 1 file changed", "init"]);
+    await s.release();
+
+    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    expect(requests).toHaveLength(3);
+    const body = requests[0].body as { system: { text: string }[]; tools: { name: string }[] };
+    expect(body.system.map((b) => b.text).join("")).toContain(
+      "You are an expert coding assistant operating inside Strata",
+    );
+    expect(body.tools.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+  });
+
+  it("adds no system message on a second prompt when nothing changed", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    mock.enqueue({ text: "one" }, { text: "two" });
+    await runPrompt({ sessionId: session.id, text: "first", env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
+    const stored = await getSession(scope, session.id);
+    const roles = (await loadBranch(scope, session.id, stored!.leafId))
+      .filter((e) => e.type === "message")
+      .map((e) => (e as unknown as { message: { role: string } }).message.role);
+    expect(roles).toEqual(["system", "user", "assistant", "user", "assistant"]);
+  });
+
+  it("stores an aborted assistant message with its partial text and error", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    mock.enqueue({ text: ["partial ", "rest"], holdUntilReleased: "gate" });
+    const abort = new AbortController();
+    const run = runPrompt({
+      sessionId: session.id,
+      text: "go",
+      env,
+      signal: abort.signal,
+      emit: async (e) => {
+        if (e.type === "message_update") abort.abort();
+      },
+    });
+    await run;
+    const stored = await getSession(scope, session.id);
+    const last = (await loadBranch(scope, session.id, stored!.leafId)).at(-1) as unknown as {
+      message: { role: string; stopReason: string; errorMessage: string; content: { text: string }[] };
+    };
+    expect(last.message.role).toBe("assistant");
+    expect(last.message.stopReason).toBe("aborted");
+    expect(last.message.content).toEqual([{ type: "text", text: "partial " }]);
+    expect(last.message.errorMessage).toBe("Request was aborted");
+  });
+
+  it("says how to configure a model when none is", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    const events: RunEvent[] = [];
+    await runPrompt({ sessionId: session.id, text: "hi", env: {}, emit: async (e) => void events.push(e) });
+    expect(events).toHaveLength(1);
+    expect(events[0].type).toBe("error");
+    expect((events[0] as { message: string }).message).toMatch(/^No model is configured\.\n\n/);
+  });
+});
