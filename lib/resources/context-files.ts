@@ -1,10 +1,25 @@
 /**
- * AGENTS.md discovery over the VFS (pi's `loadProjectContextFiles` in resource-loader.ts): per directory
- * the first regular file among the candidates; the agent dir's file first, then every ancestor of cwd from
- * the VFS root down to cwd; a path is loaded once; a leading BOM is stripped. Worktree shadowing and
- * symlink identity arrive with the resources work.
+ * AGENTS.md / CLAUDE.md discovery over the VFS (pi `resource-loader.ts`: `loadContextFileFromDir`,
+ * `findShadowedContextFile`, `loadProjectContextFiles`; `footer-data-provider.ts` `findGitPaths`).
+ *
+ * Strata differences: the agent dir lives on its own `FileSystem` (the user's VFS); symlinks are
+ * resolved only inside the workspace root (a link that leaves it is reported, not followed); two paths
+ * to the same file load once; read errors become diagnostics instead of stderr lines.
  */
+import { basenamePosix, dirnamePosix, joinPosix, normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
+import {
+  ancestorsUp,
+  canonicalize,
+  childPath,
+  escapeDiagnostic,
+  prefetchPaths,
+  type ResourceDiagnostic,
+  readUtf8,
+  statInWorkspace,
+  stripBom,
+  tryStat,
+} from "./fs-util";
 
 /** Candidate names in precedence order (pi 1.1). */
 export const CONTEXT_FILE_CANDIDATES = [
@@ -15,61 +30,196 @@ export const CONTEXT_FILE_CANDIDATES = [
   "CLAUDE.MD",
 ];
 
+/** One loaded context file: absolute VFS path and BOM-stripped content (pi `{ path, content }`). */
 export interface ContextFile {
-  /** Absolute VFS path. */
   path: string;
   content: string;
 }
 
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** Options shared by the context-file functions. */
+export interface ContextFileOptions {
+  /** Workspace root symlinks must stay inside (default `/`). */
+  root?: string;
+  /** Receives read failures and escaping links. */
+  diagnostics?: ResourceDiagnostic[];
 }
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** The first candidate in `dir` that is a regular file, or null. Read errors fall through to the next. */
-export async function loadContextFileFromDir(fs: FileSystem, dir: string): Promise<ContextFile | null> {
+/**
+ * The first candidate in `dir` that is a regular file (following in-workspace symlinks), pi
+ * `loadContextFileFromDir`. Directories are skipped silently (1.2); a read error adds the diagnostic
+ * `Could not read <path>: <error>` and tries the next candidate (1.4); a link out of the workspace adds
+ * a diagnostic and is skipped.
+ * @returns `{ path, content }` with `path` as found (not canonicalised), or `null`.
+ */
+export async function loadContextFileFromDir(
+  fs: FileSystem,
+  dir: string,
+  options: ContextFileOptions = {},
+): Promise<ContextFile | null> {
   for (const name of CONTEXT_FILE_CANDIDATES) {
-    const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+    const path = childPath(dir, name);
+    const found = await statInWorkspace(fs, path, options.root);
+    if (!found) continue;
+    if ("escape" in found) {
+      options.diagnostics?.push(escapeDiagnostic(path, found.escape));
+      continue;
+    }
+    if (found.stat.kind !== "file") continue;
     try {
-      const stat = await fs.stat(path);
-      if (stat.kind !== "file") continue;
-      return { path, content: stripBom(decoder.decode(await fs.readFile(path))) };
-    } catch {}
+      return { path, content: stripBom(await readUtf8(fs, found.real)) };
+    } catch (error) {
+      options.diagnostics?.push({
+        type: "warning",
+        message: `Could not read ${path}: ${String(error)}`,
+        path,
+      });
+    }
   }
   return null;
 }
 
-/** Every ancestor of `cwd`, root first (`/a/b` → `["/", "/a", "/a/b"]`). */
-export function ancestorsRootFirst(cwd: string): string[] {
-  const parts = cwd.split("/").filter(Boolean);
-  return ["/", ...parts.map((_, i) => `/${parts.slice(0, i + 1).join("/")}`)];
+/** Git metadata paths of the repository containing a directory (pi `GitPaths`). */
+export interface GitPaths {
+  /** Directory holding `.git` (the worktree root). */
+  repoDir: string;
+  /** Shared git dir (the main repo's `.git` for a linked worktree, `.git` itself otherwise). */
+  commonGitDir: string;
+  headPath: string;
 }
 
 /**
- * Context files for `cwd`: `agentDir`'s (on `agentFs`) first, then ancestors root→cwd on `fs`.
- * @returns `{path, content}` in prompt order.
+ * Walk up from `cwd` to the first `.git` (pi `findGitPaths`): a directory with `HEAD`; or a file
+ * `gitdir: <dir>` whose target has `HEAD` (its `commondir`, resolved against the gitdir, is the common
+ * dir; without one the gitdir itself is). A `.git` whose `HEAD` is missing (broken gitdir) gives `null`;
+ * a `.git` file without `gitdir: ` is passed over.
+ */
+export async function findGitPaths(fs: FileSystem, cwd: string): Promise<GitPaths | null> {
+  for (const dir of ancestorsUp(cwd)) {
+    const gitPath = childPath(dir, ".git");
+    const st = await tryStat(fs, gitPath);
+    if (!st) continue;
+    try {
+      if (st.kind === "file") {
+        const content = (await readUtf8(fs, gitPath)).trim();
+        if (content.startsWith("gitdir: ")) {
+          const gitDir = joinPosix(dir, content.slice(8).trim());
+          const headPath = childPath(gitDir, "HEAD");
+          if (!(await fs.exists(headPath))) return null;
+          const commonDirPath = childPath(gitDir, "commondir");
+          const commonGitDir = (await fs.exists(commonDirPath))
+            ? joinPosix(gitDir, (await readUtf8(fs, commonDirPath)).trim())
+            : gitDir;
+          return { repoDir: dir, commonGitDir, headPath };
+        }
+      } else if (st.kind === "dir") {
+        const headPath = childPath(gitPath, "HEAD");
+        if (!(await fs.exists(headPath))) return null;
+        return { repoDir: dir, commonGitDir: gitPath, headPath };
+      }
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+async function canonicalPath(fs: FileSystem, path: string, root?: string): Promise<string> {
+  const c = await canonicalize(fs, path, root);
+  return c.path ?? normalizePosix(path);
+}
+
+/**
+ * The main repo's context file that a nested linked worktree's own file shadows (pi
+ * `findShadowedContextFile`, 1.8–1.17): only when the worktree root lies strictly below the main repo
+ * root (`dirname(commonGitDir)`), that root's `.git` is the common dir (not a bare layout or a
+ * submodule), and the worktree root has a context file. Compared in canonical form.
+ * @returns the canonical path `<mainRepoRoot>/<same file name>`, or `undefined`.
+ */
+export async function findShadowedContextFile(
+  fs: FileSystem,
+  cwd: string,
+  options: ContextFileOptions = {},
+): Promise<string | undefined> {
+  const gitPaths = await findGitPaths(fs, cwd);
+  if (!gitPaths) return undefined;
+  const commonGitDir = await canonicalPath(fs, gitPaths.commonGitDir, options.root);
+  const worktreeRoot = await canonicalPath(fs, gitPaths.repoDir, options.root);
+  const mainRepoRoot = dirnamePosix(commonGitDir);
+  if (!worktreeRoot.startsWith(`${mainRepoRoot}/`)) return undefined;
+  if ((await canonicalPath(fs, childPath(mainRepoRoot, ".git"), options.root)) !== commonGitDir)
+    return undefined;
+  const own = await loadContextFileFromDir(fs, worktreeRoot, { root: options.root });
+  return own ? childPath(mainRepoRoot, basenamePosix(own.path)) : undefined;
+}
+
+/** Options of {@link loadProjectContextFiles}. */
+export interface LoadProjectContextFilesOptions extends ContextFileOptions {
+  /** The user's agent filesystem (a second VFS); with `agentDir`, its context file comes first. */
+  agentFs?: FileSystem;
+  /** Absolute agent dir on `agentFs` (pi `~/.pi/agent`). */
+  agentDir?: string;
+  /** Receives the filesystem each returned file came from (for provenance). */
+  origins?: Map<ContextFile, "project" | "agent">;
+}
+
+/** Paths `loadProjectContextFiles` will look at: for one bulk prefetch. */
+export function contextFileProbePaths(cwd: string): string[] {
+  const out: string[] = [];
+  for (const dir of ancestorsUp(cwd)) {
+    for (const name of CONTEXT_FILE_CANDIDATES) out.push(childPath(dir, name));
+    out.push(childPath(dir, ".git"), childPath(dir, ".git/HEAD"), childPath(dir, ".git/commondir"));
+  }
+  return out;
+}
+
+/**
+ * Context files for `cwd` (pi `loadProjectContextFiles`, 1.5–1.17): the agent dir's file first (on
+ * `agentFs`), then one file per ancestor of `cwd`, root-most first and `cwd` last, walking to `/` (not
+ * stopping at a git root). A file is loaded once: the same canonical file reached twice (the same path,
+ * or two paths through symlinks) keeps its first sighting in pi's cwd-upward walk. The main repo's file
+ * shadowed by a nested linked worktree's own file is dropped.
+ * @returns `{ path, content }[]` in prompt order.
  */
 export async function loadProjectContextFiles(
   fs: FileSystem,
   cwd: string,
-  options: { agentFs?: FileSystem; agentDir?: string } = {},
+  options: LoadProjectContextFilesOptions = {},
 ): Promise<ContextFile[]> {
+  const root = options.root;
+  const diagnostics = options.diagnostics;
   const files: ContextFile[] = [];
   const seen = new Set<string>();
+  const key = async (f: FileSystem, path: string) =>
+    `${f === fs ? "" : "agent:"}${await canonicalPath(f, path, f === fs ? root : undefined)}`;
   if (options.agentFs && options.agentDir) {
-    const global = await loadContextFileFromDir(options.agentFs, options.agentDir);
+    const global = await loadContextFileFromDir(options.agentFs, normalizePosix(options.agentDir), {
+      diagnostics,
+    });
     if (global) {
+      options.origins?.set(global, "agent");
       files.push(global);
-      seen.add(`agent:${global.path}`);
+      seen.add(await key(options.agentFs, global.path));
     }
   }
-  for (const dir of ancestorsRootFirst(cwd)) {
-    const file = await loadContextFileFromDir(fs, dir);
-    if (file && !seen.has(file.path)) {
-      files.push(file);
-      seen.add(file.path);
-    }
+  await prefetchPaths(fs, contextFileProbePaths(cwd));
+  const shadowed = await findShadowedContextFile(fs, cwd, { root });
+  const ancestors: ContextFile[] = [];
+  for (const dir of ancestorsUp(cwd)) {
+    const file = await loadContextFileFromDir(fs, dir, { root, diagnostics });
+    if (!file) continue;
+    const canonical = await canonicalPath(fs, file.path, root);
+    if (shadowed !== undefined && canonical === shadowed) continue;
+    const k = await key(fs, file.path);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    options.origins?.set(file, "project");
+    ancestors.unshift(file);
   }
+  files.push(...ancestors);
   return files;
+}
+
+/** Every ancestor of `cwd`, root first (`/a/b` → `["/", "/a", "/a/b"]`). */
+export function ancestorsRootFirst(cwd: string): string[] {
+  return ancestorsUp(cwd).reverse();
 }

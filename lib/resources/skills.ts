@@ -1,0 +1,439 @@
+/**
+ * Skills over the VFS (pi `core/skills.ts`, `package-manager.ts` `collectSkillEntries`,
+ * `agent-session.ts` `_expandSkillCommand` / `parseSkillBlock`).
+ */
+import ignore from "ignore";
+import { basenamePosix, dirnamePosix, relativePosix } from "@/lib/vfs/paths";
+import type { FileSystem } from "@/lib/vfs/types";
+import { parseFrontmatter, stripFrontmatter } from "./frontmatter";
+import {
+  canonicalize,
+  childPath,
+  escapeDiagnostic,
+  type ResourceDiagnostic,
+  readUtf8,
+  statInWorkspace,
+  tryLstat,
+} from "./fs-util";
+
+const MAX_NAME_LENGTH = 64;
+const MAX_DESCRIPTION_LENGTH = 1024;
+const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+
+type IgnoreMatcher = ReturnType<typeof ignore>;
+
+/** A loaded skill (pi `Skill`, without `sourceInfo`; `source` names where it came from). */
+export interface Skill {
+  name: string;
+  description: string;
+  /** Absolute VFS path of the skill file. */
+  filePath: string;
+  /** Directory of the skill file. */
+  baseDir: string;
+  /** `"project"`, `"user"`, `"path"` or a caller label. */
+  source: string;
+  disableModelInvocation: boolean;
+}
+
+/** pi `LoadSkillsResult`. */
+export interface LoadSkillsResult {
+  skills: Skill[];
+  diagnostics: ResourceDiagnostic[];
+}
+
+/** pi's discovery modes: `"pi"` (`.pi/skills`, agent dir) or `"agents"` (`.agents/skills`), 2.16. */
+export type SkillDiscoveryMode = "pi" | "agents";
+
+function prefixIgnorePattern(line: string, prefix: string): string | null {
+  const trimmed = line.trim();
+  if (!trimmed) return null;
+  if (trimmed.startsWith("#") && !trimmed.startsWith("\\#")) return null;
+  let pattern = line;
+  let negated = false;
+  if (pattern.startsWith("!")) {
+    negated = true;
+    pattern = pattern.slice(1);
+  } else if (pattern.startsWith("\\!")) {
+    pattern = pattern.slice(1);
+  }
+  if (pattern.startsWith("/")) pattern = pattern.slice(1);
+  const prefixed = prefix ? `${prefix}${pattern}` : pattern;
+  return negated ? `!${prefixed}` : prefixed;
+}
+
+async function addIgnoreRules(
+  fs: FileSystem,
+  ig: IgnoreMatcher,
+  dir: string,
+  rootDir: string,
+): Promise<void> {
+  const rel = relativePosix(rootDir, dir);
+  const prefix = rel ? `${rel}/` : "";
+  for (const name of IGNORE_FILE_NAMES) {
+    const path = childPath(dir, name);
+    const st = await tryLstat(fs, path);
+    if (!st) continue;
+    try {
+      const patterns = (await readUtf8(fs, path))
+        .split(/\r?\n/)
+        .map((line) => prefixIgnorePattern(line, prefix))
+        .filter((line): line is string => Boolean(line));
+      if (patterns.length > 0) ig.add(patterns);
+    } catch {}
+  }
+}
+
+function validateName(name: string): string[] {
+  const errors: string[] = [];
+  if (name.length > MAX_NAME_LENGTH)
+    errors.push(`name exceeds ${MAX_NAME_LENGTH} characters (${name.length})`);
+  if (!/^[a-z0-9-]+$/.test(name))
+    errors.push("name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)");
+  if (name.startsWith("-") || name.endsWith("-")) errors.push("name must not start or end with a hyphen");
+  if (name.includes("--")) errors.push("name must not contain consecutive hyphens");
+  return errors;
+}
+
+function validateDescription(description: unknown): string[] {
+  if (typeof description !== "string" || description.trim() === "") return ["description is required"];
+  if (description.length > MAX_DESCRIPTION_LENGTH)
+    return [`description exceeds ${MAX_DESCRIPTION_LENGTH} characters (${description.length})`];
+  return [];
+}
+
+/**
+ * Load one skill file (pi `loadSkillFromFile`, 4.7–4.10): name = frontmatter `name` (non-empty string)
+ * else the parent directory's name; a non-empty `description` is required (`SKILL.md` without one warns
+ * `description is required`; another `.md` without one is skipped silently); name problems only warn;
+ * invalid YAML in a `SKILL.md` warns with the parser's message.
+ */
+export async function loadSkillFromFile(
+  fs: FileSystem,
+  filePath: string,
+  source: string,
+): Promise<{ skill: Skill | null; diagnostics: ResourceDiagnostic[] }> {
+  const diagnostics: ResourceDiagnostic[] = [];
+  const isDeclaredSkill = basenamePosix(filePath) === "SKILL.md";
+  let raw: string;
+  try {
+    raw = await readUtf8(fs, filePath);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "failed to read skill file";
+    return { skill: null, diagnostics: [{ type: "warning", message, path: filePath }] };
+  }
+  let frontmatter: Record<string, unknown>;
+  try {
+    ({ frontmatter } = parseFrontmatter(raw));
+  } catch (error) {
+    if (isDeclaredSkill) {
+      const message = error instanceof Error ? error.message : "failed to parse skill file";
+      diagnostics.push({ type: "warning", message, path: filePath });
+    }
+    return { skill: null, diagnostics };
+  }
+  const description = frontmatter.description;
+  const hasDescription = typeof description === "string" && description.trim() !== "";
+  if (!isDeclaredSkill && !hasDescription) return { skill: null, diagnostics };
+  const baseDir = dirnamePosix(filePath);
+  for (const message of validateDescription(description))
+    diagnostics.push({ type: "warning", message, path: filePath });
+  const fmName = typeof frontmatter.name === "string" ? frontmatter.name : undefined;
+  const name = fmName || basenamePosix(baseDir);
+  for (const message of validateName(name)) diagnostics.push({ type: "warning", message, path: filePath });
+  if (!hasDescription) return { skill: null, diagnostics };
+  return {
+    skill: {
+      name,
+      description: description as string,
+      filePath,
+      baseDir,
+      source,
+      disableModelInvocation: frontmatter["disable-model-invocation"] === true,
+    },
+    diagnostics,
+  };
+}
+
+/** Options of {@link collectSkillEntries}. */
+export interface CollectSkillEntriesOptions {
+  /** Workspace root symlinks must stay inside (default `/`). */
+  root?: string;
+  diagnostics?: ResourceDiagnostic[];
+}
+
+/**
+ * Skill files under `dir` (pi `collectSkillEntries`, 4.11–4.13, 2.16): a directory with a `SKILL.md`
+ * is a skill root (that file only, nothing below it); otherwise entries starting with `.` and
+ * `node_modules` are skipped, `.gitignore`/`.ignore`/`.fdignore` (scoped to their directory) apply,
+ * subdirectories are recursed, and `*.md` files count at the root in `"pi"` mode or below the root in
+ * `"agents"` mode. Symlinks are followed inside the workspace; one leaving it is reported.
+ * @returns absolute file paths in directory order.
+ */
+export async function collectSkillEntries(
+  fs: FileSystem,
+  dir: string,
+  mode: SkillDiscoveryMode,
+  options: CollectSkillEntriesOptions = {},
+  ignoreMatcher?: IgnoreMatcher,
+  rootDir?: string,
+): Promise<string[]> {
+  const entries: string[] = [];
+  const top = await statInWorkspace(fs, dir, options.root);
+  if (!top || "escape" in top || top.stat.kind !== "dir") return entries;
+  const root = rootDir ?? dir;
+  const ig = ignoreMatcher ?? ignore();
+  await addIgnoreRules(fs, ig, dir, root);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return entries;
+  }
+  if (names.includes("SKILL.md")) {
+    const full = childPath(dir, "SKILL.md");
+    const found = await statInWorkspace(fs, full, options.root);
+    if (found && "escape" in found) options.diagnostics?.push(escapeDiagnostic(full, found.escape));
+    else if (found && found.stat.kind === "file" && !ig.ignores(relativePosix(root, full))) {
+      entries.push(full);
+      return entries;
+    }
+  }
+  for (const name of names) {
+    if (name.startsWith(".") || name === "node_modules") continue;
+    const full = childPath(dir, name);
+    const found = await statInWorkspace(fs, full, options.root);
+    if (!found) continue;
+    if ("escape" in found) {
+      options.diagnostics?.push(escapeDiagnostic(full, found.escape));
+      continue;
+    }
+    const isDir = found.stat.kind === "dir";
+    const isFile = found.stat.kind === "file";
+    const rel = relativePosix(root, full);
+    const includeMd =
+      isFile &&
+      name.endsWith(".md") &&
+      !ig.ignores(rel) &&
+      ((mode === "pi" && dir === root) || (mode === "agents" && dir !== root));
+    if (includeMd) {
+      entries.push(full);
+      continue;
+    }
+    if (!isDir || ig.ignores(`${rel}/`)) continue;
+    entries.push(...(await collectSkillEntries(fs, full, mode, options, ig, root)));
+  }
+  return entries;
+}
+
+/**
+ * Load every skill under `dir` (pi `loadSkillsFromDir`): {@link collectSkillEntries} then
+ * {@link loadSkillFromFile} per file, in order. Root-level `*.md` skills without a frontmatter name are
+ * named after the root directory (4.13).
+ */
+export async function loadSkillsFromDir(
+  fs: FileSystem,
+  options: { dir: string; source: string; mode?: SkillDiscoveryMode; root?: string },
+): Promise<LoadSkillsResult> {
+  const diagnostics: ResourceDiagnostic[] = [];
+  const files = await collectSkillEntries(fs, options.dir, options.mode ?? "pi", {
+    root: options.root,
+    diagnostics,
+  });
+  const skills: Skill[] = [];
+  for (const file of files) {
+    const r = await loadSkillFromFile(fs, file, options.source);
+    if (r.skill) skills.push(r.skill);
+    diagnostics.push(...r.diagnostics);
+  }
+  return { skills, diagnostics };
+}
+
+/** One source of skills for {@link loadSkills}: a directory (scanned in `mode`) or a single file. */
+export interface SkillSource {
+  fs: FileSystem;
+  path: string;
+  source: string;
+  mode?: SkillDiscoveryMode;
+  /** Explicit paths warn when missing (`skill path does not exist`); auto-discovered dirs do not. */
+  explicit?: boolean;
+  /** Workspace root for symlinks on this filesystem. */
+  root?: string;
+}
+
+/**
+ * Load skills from several sources in order (pi `loadSkills`, 4.14–4.15): the first skill of a name
+ * wins and later ones add a `collision` diagnostic `name "<n>" collision`; the same canonical file
+ * reached again (e.g. through a symlink) is skipped silently. An explicit path that does not exist warns
+ * `skill path does not exist`; an explicit non-`.md` file warns `skill path is not a markdown file`.
+ */
+export async function loadSkills(sources: SkillSource[]): Promise<LoadSkillsResult> {
+  const byName = new Map<string, Skill>();
+  const realPaths = new Set<string>();
+  const all: ResourceDiagnostic[] = [];
+  const collisions: ResourceDiagnostic[] = [];
+  const fsIds = new Map<FileSystem, number>();
+  const add = async (src: SkillSource, result: LoadSkillsResult) => {
+    all.push(...result.diagnostics);
+    if (!fsIds.has(src.fs)) fsIds.set(src.fs, fsIds.size);
+    for (const skill of result.skills) {
+      const canon = await canonicalize(src.fs, skill.filePath, src.root);
+      const real = `${fsIds.get(src.fs)}:${canon.path ?? skill.filePath}`;
+      if (realPaths.has(real)) continue;
+      const existing = byName.get(skill.name);
+      if (existing) {
+        collisions.push({
+          type: "collision",
+          message: `name "${skill.name}" collision`,
+          path: skill.filePath,
+          collision: {
+            resourceType: "skill",
+            name: skill.name,
+            winnerPath: existing.filePath,
+            loserPath: skill.filePath,
+          },
+        });
+      } else {
+        byName.set(skill.name, skill);
+        realPaths.add(real);
+      }
+    }
+  };
+  for (const src of sources) {
+    const found = await statInWorkspace(src.fs, src.path, src.root);
+    if (!found) {
+      if (src.explicit) all.push({ type: "warning", message: "skill path does not exist", path: src.path });
+      continue;
+    }
+    if ("escape" in found) {
+      all.push(escapeDiagnostic(src.path, found.escape));
+      continue;
+    }
+    if (found.stat.kind === "dir") {
+      await add(
+        src,
+        await loadSkillsFromDir(src.fs, {
+          dir: src.path,
+          source: src.source,
+          mode: src.mode,
+          root: src.root,
+        }),
+      );
+    } else if (found.stat.kind === "file" && src.path.endsWith(".md")) {
+      const r = await loadSkillFromFile(src.fs, src.path, src.source);
+      if (r.skill) await add(src, { skills: [r.skill], diagnostics: r.diagnostics });
+      else all.push(...r.diagnostics);
+    } else {
+      all.push({ type: "warning", message: "skill path is not a markdown file", path: src.path });
+    }
+  }
+  return { skills: [...byName.values()], diagnostics: [...all, ...collisions] };
+}
+
+function escapeXml(str: string): string {
+  return str
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+/**
+ * The skills index for the system prompt (pi `formatSkillsForPrompt`, 4.1–4.5): skills with
+ * `disableModelInvocation` are left out; `""` when none remain. Starts with `"\n\n"`; no trailing newline.
+ * @param fileReadTool `"read"` (default), `"bash"` or `"indirect"`: picks the second intro line.
+ */
+export function formatSkillsForPrompt(
+  skills: Skill[],
+  fileReadTool: "read" | "bash" | "indirect" = "read",
+): string {
+  const visible = skills.filter((s) => !s.disableModelInvocation);
+  if (visible.length === 0) return "";
+  const lines = [
+    "\n\nThe following skills provide specialized instructions for specific tasks.",
+    fileReadTool === "read"
+      ? "Use the read tool to load a skill's file when the task matches its description."
+      : fileReadTool === "bash"
+        ? "Use bash to load a skill's file when the task matches its description."
+        : "Load a skill's file when the task matches its description.",
+    "When a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+    "",
+    "<available_skills>",
+  ];
+  for (const skill of visible) {
+    lines.push("  <skill>");
+    lines.push(`    <name>${escapeXml(skill.name)}</name>`);
+    lines.push(`    <description>${escapeXml(skill.description)}</description>`);
+    lines.push(`    <location>${escapeXml(skill.filePath)}</location>`);
+    lines.push("  </skill>");
+  }
+  lines.push("</available_skills>");
+  return lines.join("\n");
+}
+
+/** Result of {@link expandSkillCommand}: the text and, on a read failure, pi's extension error shape. */
+export interface ExpandSkillCommandResult {
+  text: string;
+  error?: { extensionPath: string; event: "skill_expansion"; error: string };
+}
+
+/**
+ * Expand `/skill:<name> <args>` (pi `AgentSession._expandSkillCommand`, 4.16–4.17): the name ends at the
+ * first space; an unknown name leaves the text unchanged; otherwise the skill file is read (on `fs`),
+ * its frontmatter removed and body trimmed, and the text becomes
+ * `<skill name="N" location="P">\nReferences are relative to D.\n\n<body>\n</skill>` plus `\n\n<args>` when
+ * the trimmed args are non-empty. Names and paths are not escaped. A read failure leaves the text
+ * unchanged and returns `error` (`{ extensionPath: <file>, event: "skill_expansion", error }`).
+ */
+export async function expandSkillCommand(
+  text: string,
+  skills: Skill[],
+  fs: FileSystem | ((skill: Skill) => FileSystem),
+): Promise<ExpandSkillCommandResult> {
+  if (!text.startsWith("/skill:")) return { text };
+  const space = text.indexOf(" ");
+  const skillName = space === -1 ? text.slice(7) : text.slice(7, space);
+  const args = space === -1 ? "" : text.slice(space + 1).trim();
+  const skill = skills.find((s) => s.name === skillName);
+  if (!skill) return { text };
+  try {
+    const fsOf = typeof fs === "function" ? fs(skill) : fs;
+    const body = stripFrontmatter(await readUtf8(fsOf, skill.filePath)).trim();
+    const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
+    return { text: args ? `${block}\n\n${args}` : block };
+  } catch (err) {
+    return {
+      text,
+      error: {
+        extensionPath: skill.filePath,
+        event: "skill_expansion",
+        error: err instanceof Error ? err.message : String(err),
+      },
+    };
+  }
+}
+
+/** pi `ParsedSkillBlock`. */
+export interface ParsedSkillBlock {
+  name: string;
+  location: string;
+  content: string;
+  userMessage: string | undefined;
+}
+
+/**
+ * Recognise an expanded skill block (pi `parseSkillBlock`, 4.18): `{ name, location, content (between
+ * the header line and the closing tag), userMessage (trailing text trimmed, or undefined) }`, else `null`.
+ */
+export function parseSkillBlock(text: string): ParsedSkillBlock | null {
+  const match = text.match(
+    /^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n<\/skill>(?:\n\n([\s\S]+))?$/,
+  );
+  if (!match) return null;
+  return {
+    name: match[1],
+    location: match[2],
+    content: match[3],
+    userMessage: match[4]?.trim() || undefined,
+  };
+}
