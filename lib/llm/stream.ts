@@ -15,8 +15,8 @@ import {
 } from "ai";
 import { type AssistantMessageEvent, AssistantMessageEventStream } from "./events";
 import type { Env, Model } from "./models";
+import { prepareRequest } from "./prepare-request";
 import { createLanguageModel, OPENAI_COMPATIBLE_NAME } from "./providers";
-import { toModelContext } from "./to-model-messages";
 import {
   type AssistantMessage,
   emptyUsage,
@@ -312,8 +312,12 @@ async function run(
     const languageModel = createLanguageModel(model, options.env, {
       fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload),
     });
-    const { system, tools, messages } = toModelContext(context, model);
-    const settings = requestSettings(model, options);
+    const thinking = effectiveLevel(model, options.thinkingLevel) !== undefined;
+    const { system, tools, messages, thinkingAllowed } = prepareRequest(model, context, { thinking });
+    const settings = requestSettings(
+      model,
+      thinkingAllowed ? options : { ...options, thinkingLevel: "off" as ThinkingLevel },
+    );
     const result = streamText({
       model: languageModel,
       system: system === "" ? undefined : system,

@@ -4,8 +4,8 @@
  * into the wire format: Anthropic thinking signatures and redacted data, OpenAI reasoning items (id + encrypted
  * content), Google thought signatures.
  *
- * Not here yet: pi's provider-independent `transformMessages` (cross-model thinking → text, tool-call id
- * normalization, synthetic tool results, skipping errored turns). It will run on `Message[]` before this.
+ * pi's provider-independent `transformMessages` (lib/llm/transform-messages.ts) runs on `Message[]` before this;
+ * `prepareRequest` (lib/llm/prepare-request.ts) chains both for the stream.
  */
 import type { ModelMessage } from "ai";
 import type { Model } from "./models";
@@ -146,10 +146,34 @@ function userMessage(message: UserMessage): ModelMessage {
   };
 }
 
+/**
+ * Google's documented placeholder thought signature that tells Gemini to skip signature validation
+ * (ai.google.dev/gemini-api/docs/thought-signatures, FAQ); Strata puts it on function calls replayed from another
+ * model (docs/pi-differences.md). pi's `SKIP_THOUGHT_SIGNATURE` in google-shared.ts holds the same value.
+ */
+export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
+
+const BASE64_SIGNATURE = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Google signatures are bytes: pi replays only base64 whose length is a multiple of 4 (14.19). */
+export function isValidThoughtSignature(signature: string | undefined): signature is string {
+  return !!signature && signature.length % 4 === 0 && BASE64_SIGNATURE.test(signature);
+}
+
+/** pi's Google rule: a signature is replayed only to the same provider and model, and only if valid (14.19). */
+function googleSignature(message: AssistantMessage, model: Model, signature: string | undefined) {
+  return message.provider === model.provider &&
+    message.model === model.id &&
+    isValidThoughtSignature(signature)
+    ? signature
+    : undefined;
+}
+
 /** One thinking block as the target provider can replay it, or `undefined` to drop it. */
 function thinkingPart(
   block: Extract<AssistantMessage["content"][number], { type: "thinking" }>,
   model: Model,
+  message: AssistantMessage,
 ): AssistantPart | undefined {
   const signature = block.thinkingSignature;
   if (block.redacted) {
@@ -166,47 +190,55 @@ function thinkingPart(
         openai: { itemId: openAIItem.id, reasoningEncryptedContent: openAIItem.encrypted_content ?? null },
       };
     }
-    if (model.api === "google-generative-ai" && !openAIItem) {
-      providerOptions = { google: { thoughtSignature: signature } };
-    }
+    const google =
+      model.api === "google-generative-ai" ? googleSignature(message, model, signature) : undefined;
+    if (google) providerOptions = { google: { thoughtSignature: google } };
     if (providerOptions) return { type: "reasoning", text: block.thinking, providerOptions };
   }
-  if (block.thinking.trim() === "") return undefined;
+  if (!block.thinking || block.thinking.trim() === "") return undefined;
   // Unsigned thinking: Anthropic cannot replay it as thinking, so pi sends it as text (pi-behaviors 14.6).
   if (model.api === "anthropic-messages") return { type: "text", text: block.thinking };
   return { type: "reasoning", text: block.thinking };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function assistantMessage(message: AssistantMessage, model: Model): ModelMessage | undefined {
   const content: AssistantPart[] = [];
   for (const block of message.content) {
     if (block.type === "text") {
-      if (block.text.trim() === "") continue;
+      if (!block.text || block.text.trim() === "") continue;
       const item = model.api === "openai-responses" ? openAITextItemId(block.textSignature) : undefined;
-      const googleSignature =
-        model.api === "google-generative-ai" && block.textSignature && !block.textSignature.startsWith("{")
-          ? block.textSignature
+      const thought =
+        model.api === "google-generative-ai"
+          ? googleSignature(message, model, block.textSignature)
           : undefined;
       if (item) content.push({ type: "text", text: block.text, providerOptions: { openai: { ...item } } });
-      else if (googleSignature) {
+      else if (thought) {
         content.push({
           type: "text",
           text: block.text,
-          providerOptions: { google: { thoughtSignature: googleSignature } },
+          providerOptions: { google: { thoughtSignature: thought } },
         });
       } else content.push({ type: "text", text: block.text });
     } else if (block.type === "thinking") {
-      const part = thinkingPart(block, model);
+      const part = thinkingPart(block, model, message);
       if (part) content.push(part);
     } else {
       const part: AssistantPart = {
         type: "tool-call",
         toolCallId: toolCallIdFor(block.id, model),
         toolName: block.name,
-        input: block.arguments,
+        input: isRecord(block.arguments) ? block.arguments : {},
       };
-      if (model.api === "google-generative-ai" && block.thoughtSignature) {
-        part.providerOptions = { google: { thoughtSignature: block.thoughtSignature } };
+      if (model.api === "google-generative-ai") {
+        const sameModel = message.provider === model.provider && message.model === model.id;
+        const thought = sameModel
+          ? googleSignature(message, model, block.thoughtSignature)
+          : SKIP_THOUGHT_SIGNATURE;
+        if (thought) part.providerOptions = { google: { thoughtSignature: thought } };
       }
       content.push(part);
     }

@@ -181,7 +181,7 @@ describe("streamAssistant: OpenAI Responses", () => {
     expect(mock.requests[0].status).toBe(200);
     expect((mock.requests[0].body as Body).input.slice(2)).toEqual([
       { type: "function_call", call_id: "call_9", name: "read", arguments: '{"path":"b"}' },
-      { type: "function_call_output", call_id: "call_9", output: "" },
+      { type: "function_call_output", call_id: "call_9", output: "(no tool output)" },
     ]);
   });
 
