@@ -136,3 +136,24 @@ export const sessionRuns = pgTable(
   },
   (t) => [index("session_runs_session_idx").on(t.sessionId, t.finishedAt)],
 );
+
+/**
+ * Stored project trust decisions (pi `trust.json`, 2.12), per user and workspace, keyed by canonical
+ * absolute VFS directory. A lookup takes the decision of the directory or its nearest ancestor.
+ */
+export const projectTrust = pgTable(
+  "project_trust",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Canonical absolute VFS directory, e.g. "/team/proj". */
+    dir: text("dir").notNull(),
+    trusted: boolean("trusted").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.workspaceId, t.dir] })],
+);
