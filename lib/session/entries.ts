@@ -1,10 +1,27 @@
 /**
  * Session entries in pi's JSONL format (`packages/coding-agent/src/core/session-manager.ts`): every line
  * but the header has `type`, `id` (8 lowercase hex), `parentId` (null for a root) and an ISO `timestamp`.
- * This issue covers the entry types a coding run writes; the full set arrives with the session-tree work.
+ * Field names, optionality and key order follow pi exactly (catalog 16.1–16.12); zod schemas for the
+ * same shapes are in `./schema.ts`.
  */
 import type { AgentMessage } from "@/lib/agent/messages";
-import type { ThinkingLevel } from "@/lib/llm/types";
+import type { ImageContent, SystemMessage, TextContent, ThinkingLevel, Usage } from "@/lib/llm/types";
+
+/** pi's current session file version. */
+export const CURRENT_SESSION_VERSION = 3;
+
+/** 16.1: the first line of a session file. `version` missing = v1. */
+export interface SessionHeader {
+  type: "session";
+  version?: number;
+  id: string;
+  /** ISO-8601. */
+  timestamp: string;
+  /** Absolute cwd. */
+  cwd: string;
+  /** Session this one was forked/branched from (a pi file path, or a Strata session id). */
+  parentSession?: string;
+}
 
 export interface EntryBase {
   type: string;
@@ -14,43 +31,129 @@ export interface EntryBase {
   timestamp: string;
 }
 
+/** 16.2 */
 export interface MessageEntry extends EntryBase {
   type: "message";
   message: AgentMessage;
 }
 
+/** 16.4 */
 export interface ModelChangeEntry extends EntryBase {
   type: "model_change";
   provider: string;
   modelId: string;
 }
 
+/** 16.3 */
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
   thinkingLevel: ThinkingLevel;
 }
 
+/** 16.5: model-attributed usage outside the context. */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+
+/** 16.6 */
+export interface CompactionEntry<T = unknown> extends EntryBase {
+  type: "compaction";
+  summary: string;
+  /** First entry kept before the compaction; equal to `id` = keep nothing. */
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: T;
+  usage?: Usage;
+  fromHook?: boolean;
+  /** The replayed current system message when the compaction was made (7.20). */
+  systemMessage?: SystemMessage;
+}
+
+/** 16.7 */
+export interface BranchSummaryEntry<T = unknown> extends EntryBase {
+  type: "branch_summary";
+  /** Leaf the user came back from, or "root". */
+  fromId: string;
+  summary: string;
+  details?: T;
+  usage?: Usage;
+  fromHook?: boolean;
+}
+
+/** 16.8: extension state, never in context. */
+export interface CustomEntry<T = unknown> extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: T;
+}
+
+/** 16.9: extension message, in context as a user message. */
 export interface CustomMessageEntry extends EntryBase {
   type: "custom_message";
   customType: string;
-  content: string | unknown[];
+  content: string | (TextContent | ImageContent)[];
   display: boolean;
   details?: unknown;
 }
 
-/** Any entry; unknown types from newer pi versions are kept as they are. */
-export type SessionEntry =
+/** 16.10: branch-local edit of an earlier entry's content; `null` omits the target. */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: { content: string | unknown[] } | null;
+}
+
+/** 16.11: absent/empty `label` clears. */
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label?: string;
+}
+
+/** 16.12 */
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name?: string;
+}
+
+/** Every entry type Strata interprets. */
+export type KnownEntry =
   | MessageEntry
   | ModelChangeEntry
   | ThinkingLevelChangeEntry
+  | UsageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
   | CustomMessageEntry
-  | (EntryBase & Record<string, unknown>);
+  | ContextEditEntry
+  | LabelEntry
+  | SessionInfoEntry;
+
+/** Any entry; unknown types from newer pi versions are kept as they are. */
+export type SessionEntry = KnownEntry | (EntryBase & Record<string, unknown>);
+
+/** Narrow an entry to a known type by its `type`. */
+export function isEntry<T extends KnownEntry["type"]>(
+  entry: SessionEntry,
+  type: T,
+): entry is Extract<KnownEntry, { type: T }> {
+  return entry.type === type;
+}
 
 /** An entry before the store assigns `id`, `parentId` and `timestamp`. */
 export type NewEntry =
   | (Omit<MessageEntry, keyof EntryBase | "type"> & { type: "message" })
   | (Omit<ModelChangeEntry, keyof EntryBase | "type"> & { type: "model_change" })
-  | (Omit<ThinkingLevelChangeEntry, keyof EntryBase | "type"> & { type: "thinking_level_change" });
+  | (Omit<ThinkingLevelChangeEntry, keyof EntryBase | "type"> & { type: "thinking_level_change" })
+  | (Omit<UsageEntry, keyof EntryBase | "type"> & { type: "usage" })
+  | (Omit<CustomEntry, keyof EntryBase | "type"> & { type: "custom" })
+  | (Omit<CustomMessageEntry, keyof EntryBase | "type"> & { type: "custom_message" });
 
 /**
  * A new entry id: the first 8 hex chars of a random UUID, unique among `taken`; the full UUID after
