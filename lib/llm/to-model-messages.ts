@@ -55,7 +55,7 @@ function systemContentText(content: SystemMessage["content"]): string {
  * key keeps its position; new keys go last) and tools are removed then added by name. The prompt is the
  * collected content followed by the remaining section values, empty parts dropped, joined with "\n\n" (3.21).
  *
- * This is the one place the later `transformMessages` issue replaces to keep system messages in place.
+ * `prepareRequest` uses it for every provider that does not keep system messages in place (pi 14.20).
  */
 export function collapseSystemMessages(context: {
   systemPrompt: string;
