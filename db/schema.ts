@@ -94,6 +94,11 @@ export const sessions = pgTable(
     cwd: text("cwd").notNull(),
     /** Current leaf entry id; null = empty session or reset leaf. */
     leafId: text("leaf_id"),
+    /**
+     * The pi session header (16.1) as imported or created, kept verbatim for export; null = a native
+     * session (export synthesises one from id, created_at and cwd).
+     */
+    header: json("header").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -111,6 +116,15 @@ export const sessionEntries = pgTable(
     parentId: text("parent_id"),
     type: text("type").notNull(),
     entry: json("entry").$type<Record<string, unknown>>().notNull(),
+    /**
+     * Derived at insert from the parent row, so a context load needs no walk to the root: the newest
+     * compaction on the root→entry path (inclusive), and the effective settings there (pi 7.4: last
+     * thinking_level_change; last model_change or assistant provider/model). Null = none on the path.
+     */
+    compactionId: text("compaction_id"),
+    thinkingLevel: text("thinking_level"),
+    modelProvider: text("model_provider"),
+    modelId: text("model_id"),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,10 +1,42 @@
 /**
- * Sessions and their append-only entry tree in Postgres. Entries are never updated; each append is one
- * transaction that inserts the entry and moves the session's leaf to it. Only the current branch is read
- * back (a recursive walk from the leaf), so a request costs what its branch costs, not the session.
+ * Sessions and their append-only entry tree in Postgres (pi's `SessionManager`, catalog 7 and 16).
+ * Entries are never updated; each append is one transaction that locks the session row, inserts the
+ * entry under the current leaf and moves the leaf to it. Each row also stores, derived from its parent
+ * at insert, the newest compaction on its root path and the effective model / thinking level there, so
+ * `loadSessionContext` reads only the entries the projection needs: a walk back from the leaf that stops
+ * at the latest compaction's `firstKeptEntryId` (the whole branch when there is no compaction).
  */
+import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
-import { generateEntryId, type NewEntry, type SessionEntry } from "./entries";
+import type { ThinkingLevel, Usage } from "@/lib/llm/types";
+import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
+import {
+  type CompactionPreparation,
+  type CompactionSettings,
+  prepareCompaction,
+} from "./compaction/compaction";
+import {
+  type CompactionEntry,
+  type ContextEditEntry,
+  CURRENT_SESSION_VERSION,
+  generateEntryId,
+  type NewEntry,
+  type SessionEntry,
+  type SessionHeader,
+} from "./entries";
+import {
+  getUnansweredToolCalls,
+  projectPath,
+  type SessionContext,
+  type SessionContextSettings,
+} from "./projection";
+import {
+  branchedSessionEntries,
+  buildSessionTree,
+  resolveLabels,
+  type SessionTreeNode,
+  sanitizeSessionName,
+} from "./tree";
 
 export interface SessionRow {
   id: string;
@@ -24,9 +56,12 @@ interface RawSession {
   title: string | null;
   cwd: string;
   leaf_id: string | null;
+  header: Record<string, unknown> | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
+
+type Query = <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>;
 
 const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
 
@@ -51,14 +86,40 @@ export class LeafMovedError extends Error {
   }
 }
 
-/** Create an empty session for a project. */
+/**
+ * Thrown by `appendCompaction` while tool calls of the branch's newest assistant message have no result
+ * yet: a compaction entry must never land between a tool call and its result. The caller waits for the
+ * results to be stored (the tool batch to finish) and retries. `toolCallIds` lists the unanswered calls.
+ */
+export class CompactionPendingError extends Error {
+  constructor(readonly toolCallIds: string[]) {
+    super(
+      `Cannot compact while tool calls are unanswered: ${toolCallIds.join(", ")}; retry after their results`,
+    );
+    this.name = "CompactionPendingError";
+  }
+}
+
+/** Create an empty session for a project. `header` = a pi header to keep for export (16.1). */
 export async function createSession(
   scope: DbScope,
-  input: { projectId: string; userId?: string | null; cwd: string; title?: string | null },
+  input: {
+    projectId: string;
+    userId?: string | null;
+    cwd: string;
+    title?: string | null;
+    header?: SessionHeader | null;
+  },
 ): Promise<SessionRow> {
   const [row] = await scope.query<RawSession>(
-    "INSERT INTO sessions (project_id, user_id, cwd, title) VALUES ($1, $2, $3, $4) RETURNING *",
-    [input.projectId, input.userId ?? null, input.cwd, input.title ?? null],
+    "INSERT INTO sessions (project_id, user_id, cwd, title, header) VALUES ($1, $2, $3, $4, $5) RETURNING *",
+    [
+      input.projectId,
+      input.userId ?? null,
+      input.cwd,
+      input.title ?? null,
+      input.header ? JSON.stringify(input.header) : null,
+    ],
   );
   return toSession(row);
 }
@@ -84,6 +145,24 @@ export async function setSessionTitle(scope: DbScope, id: string, title: string)
 }
 
 /**
+ * The session's pi header (16.1): the stored one (imported or branched sessions), else one synthesised
+ * as `{type:"session", version:3, id, timestamp: created_at, cwd}`.
+ * @throws Error `Session <id> not found`.
+ */
+export async function getSessionHeader(scope: DbScope, sessionId: string): Promise<SessionHeader> {
+  const [row] = await scope.query<RawSession>("SELECT * FROM sessions WHERE id = $1", [sessionId]);
+  if (!row) throw new Error(`Session ${sessionId} not found`);
+  if (row.header) return row.header as unknown as SessionHeader;
+  return {
+    type: "session",
+    version: CURRENT_SESSION_VERSION,
+    id: row.id,
+    timestamp: iso(row.created_at),
+    cwd: row.cwd,
+  };
+}
+
+/**
  * The root→leaf entries of the branch ending at `leafId` (`null` → `[]`), by a recursive walk over
  * `(session_id, id)` — O(branch length), independent of the session's size.
  */
@@ -93,27 +172,171 @@ export async function loadBranch(
   leafId: string | null,
 ): Promise<SessionEntry[]> {
   if (leafId === null) return [];
-  const rows = await scope.query<{ entry: SessionEntry; depth: number }>(
+  return branchQuery((t, p) => scope.query(t, p), sessionId, leafId);
+}
+
+async function branchQuery(q: Query, sessionId: string, leafId: string): Promise<SessionEntry[]> {
+  const rows = await q<{ entry: SessionEntry }>(
     `WITH RECURSIVE branch AS (
        SELECT id, parent_id, entry, 0 AS depth FROM session_entries WHERE session_id = $1 AND id = $2
        UNION ALL
-       SELECT e.id, e.parent_id, e.entry, b.depth + 1 FROM session_entries e
-         JOIN branch b ON e.session_id = $1 AND e.id = b.parent_id
-     ) SELECT entry, depth FROM branch ORDER BY depth DESC`,
+       SELECT e.id, e.parent_id, e.entry, b.depth + 1 FROM branch b
+         JOIN session_entries e ON e.session_id = $1 AND e.id = b.parent_id
+     ) SELECT entry FROM branch ORDER BY depth DESC`,
     [sessionId, leafId],
   );
   return rows.map((r) => r.entry);
 }
 
+/** Every entry of a session in insertion (file) order. */
+export async function loadAllEntries(scope: DbScope, sessionId: string): Promise<SessionEntry[]> {
+  const rows = await scope.query<{ entry: SessionEntry }>(
+    "SELECT entry FROM session_entries WHERE session_id = $1 ORDER BY seq",
+    [sessionId],
+  );
+  return rows.map((r) => r.entry);
+}
+
+/** What the projection of a leaf needs: the path suffix it reads, and the settings of the whole branch. */
+export interface ContextPath {
+  /** Root→leaf entries starting at the latest compaction's first kept entry (the whole branch without one). */
+  path: SessionEntry[];
+  settings: SessionContextSettings;
+}
+
+async function contextQuery(q: Query, sessionId: string, leafId: string): Promise<ContextPath> {
+  const rows = await q<{
+    entry: SessionEntry;
+    thinking_level: string | null;
+    model_provider: string | null;
+    model_id: string | null;
+  }>(
+    `WITH RECURSIVE leaf AS (
+       SELECT compaction_id, thinking_level, model_provider, model_id FROM session_entries
+        WHERE session_id = $1 AND id = $2
+     ), stop AS (
+       SELECT c.entry->>'firstKeptEntryId' AS first_kept FROM leaf
+         JOIN session_entries c ON c.session_id = $1 AND c.id = leaf.compaction_id
+     ), walk AS (
+       SELECT id, parent_id, entry, 0 AS depth FROM session_entries WHERE session_id = $1 AND id = $2
+       UNION ALL
+       SELECT e.id, e.parent_id, e.entry, w.depth + 1 FROM walk w
+         JOIN session_entries e ON e.session_id = $1 AND e.id = w.parent_id
+        WHERE w.id IS DISTINCT FROM (SELECT first_kept FROM stop)
+     )
+     SELECT w.entry, l.thinking_level, l.model_provider, l.model_id FROM walk w CROSS JOIN leaf l
+      ORDER BY w.depth DESC`,
+    [sessionId, leafId],
+  );
+  const last = rows[rows.length - 1];
+  return {
+    path: rows.map((r) => r.entry),
+    settings: {
+      thinkingLevel: (last?.thinking_level ?? "off") as ThinkingLevel,
+      model:
+        last?.model_provider != null && last.model_id != null
+          ? { provider: last.model_provider, modelId: last.model_id }
+          : null,
+    },
+  };
+}
+
 /**
- * Append one entry under the current leaf (or `parentId` when given) and move the leaf to it, in one
- * transaction. `expectedLeaf` (when not undefined) must equal the stored leaf.
- * @throws LeafMovedError when the leaf moved concurrently; Error when the session does not exist.
+ * The entries and settings `loadSessionContext` projects, for `leafId` (default: the session's leaf).
+ * One query; reads the entries from the leaf back to the latest compaction's `firstKeptEntryId`.
  */
-export async function appendEntry(
+export async function loadContextPath(
   scope: DbScope,
   sessionId: string,
-  entry: NewEntry,
+  leafId?: string | null,
+): Promise<ContextPath> {
+  const leaf = leafId === undefined ? ((await getSession(scope, sessionId))?.leafId ?? null) : leafId;
+  if (leaf === null) return { path: [], settings: { thinkingLevel: "off", model: null } };
+  return contextQuery((t, p) => scope.query(t, p), sessionId, leaf);
+}
+
+/**
+ * pi's `buildSessionContext()` for a stored session: `{ messages, thinkingLevel, model }` of `leafId`
+ * (default: the session's leaf; null → empty), equal to `buildSessionContext(allEntries, leafId)` but
+ * reading only the entries the projection needs (see `loadContextPath`).
+ */
+export async function loadSessionContext(
+  scope: DbScope,
+  sessionId: string,
+  leafId?: string | null,
+): Promise<SessionContext> {
+  const { path, settings } = await loadContextPath(scope, sessionId, leafId);
+  const { messages, thinkingLevel, model } = projectPath(path, settings);
+  return { messages, thinkingLevel, model };
+}
+
+/** Columns derived from the parent row (see the module doc). */
+export interface DerivedColumns {
+  compactionId: string | null;
+  thinkingLevel: string | null;
+  modelProvider: string | null;
+  modelId: string | null;
+}
+
+/** The derived columns of `entry` given its parent's (null for a root or a missing parent). */
+export function deriveColumns(entry: SessionEntry, parent: DerivedColumns | null): DerivedColumns {
+  const d: DerivedColumns = parent
+    ? { ...parent }
+    : { compactionId: null, thinkingLevel: null, modelProvider: null, modelId: null };
+  if (entry.type === "compaction") d.compactionId = entry.id;
+  else if (entry.type === "thinking_level_change") d.thinkingLevel = entry.thinkingLevel as string;
+  else if (entry.type === "model_change") {
+    d.modelProvider = entry.provider as string;
+    d.modelId = entry.modelId as string;
+  } else if (entry.type === "message") {
+    const m = entry.message as AgentMessage;
+    if (m.role === "assistant") {
+      d.modelProvider = m.provider;
+      d.modelId = m.model;
+    }
+  }
+  return d;
+}
+
+const INSERT_ENTRY = `INSERT INTO session_entries
+  (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id, id) DO NOTHING RETURNING id`;
+
+/** Fields first for `custom`/`custom_message` (pi builds those objects that way), base fields first otherwise. */
+function orderEntry(
+  type: string,
+  id: string,
+  parentId: string | null,
+  timestamp: string,
+  fields: Record<string, unknown>,
+): SessionEntry {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  return (
+    type === "custom" || type === "custom_message"
+      ? { type, ...defined, id, parentId, timestamp }
+      : { type, id, parentId, timestamp, ...defined }
+  ) as SessionEntry;
+}
+
+interface AppendContext {
+  q: Query;
+  leafId: string | null;
+  timestamp: string;
+}
+
+/**
+ * The one append path: lock the session row, let `build` validate and describe the entry (it may
+ * choose another parent), insert it with a fresh id and move the leaf to it.
+ */
+async function appendWith(
+  scope: DbScope,
+  sessionId: string,
+  build: (ctx: AppendContext) => Promise<{
+    type: string;
+    fields: Record<string, unknown>;
+    parentId?: string | null;
+    selfField?: string;
+  }>,
   options: { expectedLeaf?: string | null; now?: Date } = {},
 ): Promise<SessionEntry> {
   return scope.transaction(async (q) => {
@@ -126,19 +349,440 @@ export async function appendEntry(
       throw new LeafMovedError(sessionId);
     }
     const timestamp = (options.now ?? new Date()).toISOString();
+    const spec = await build({ q, leafId: session.leaf_id, timestamp });
+    const parentId = spec.parentId !== undefined ? spec.parentId : session.leaf_id;
+    let parent: DerivedColumns | null = null;
+    if (parentId !== null) {
+      const [p] = await q<{
+        compaction_id: string | null;
+        thinking_level: string | null;
+        model_provider: string | null;
+        model_id: string | null;
+      }>(
+        "SELECT compaction_id, thinking_level, model_provider, model_id FROM session_entries WHERE session_id = $1 AND id = $2",
+        [sessionId, parentId],
+      );
+      if (p)
+        parent = {
+          compactionId: p.compaction_id,
+          thinkingLevel: p.thinking_level,
+          modelProvider: p.model_provider,
+          modelId: p.model_id,
+        };
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       const id = generateEntryId(() => false);
-      const { type, ...rest } = entry;
-      const ordered = { type, id, parentId: session.leaf_id, timestamp, ...rest } as SessionEntry;
-      const inserted = await q(
-        `INSERT INTO session_entries (session_id, id, parent_id, type, entry) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (session_id, id) DO NOTHING RETURNING id`,
-        [sessionId, id, session.leaf_id, entry.type, JSON.stringify(ordered)],
-      );
+      const fields = spec.selfField ? { ...spec.fields, [spec.selfField]: id } : spec.fields;
+      const entry = orderEntry(spec.type, id, parentId, timestamp, fields);
+      const d = deriveColumns(entry, parent);
+      const inserted = await q(INSERT_ENTRY, [
+        sessionId,
+        id,
+        parentId,
+        spec.type,
+        JSON.stringify(entry),
+        d.compactionId,
+        d.thinkingLevel,
+        d.modelProvider,
+        d.modelId,
+      ]);
       if (inserted.length === 0) continue;
       await q("UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1", [sessionId, id]);
-      return ordered;
+      return entry;
     }
     throw new Error(`Could not allocate a unique entry id in session ${sessionId}`);
+  });
+}
+
+/**
+ * Append one entry (message, model_change, thinking_level_change, usage, custom, custom_message) under
+ * the current leaf and move the leaf to it, in one transaction; keys are ordered as pi writes them.
+ * `expectedLeaf` (when not undefined) must equal the stored leaf.
+ * @throws LeafMovedError when the leaf moved concurrently; Error when the session does not exist.
+ */
+export async function appendEntry(
+  scope: DbScope,
+  sessionId: string,
+  entry: NewEntry,
+  options: { expectedLeaf?: string | null; now?: Date } = {},
+): Promise<SessionEntry> {
+  const { type, ...fields } = entry;
+  return appendWith(scope, sessionId, async () => ({ type, fields }), options);
+}
+
+async function entryExists(q: Query, sessionId: string, id: string): Promise<SessionEntry | undefined> {
+  const [row] = await q<{ entry: SessionEntry }>(
+    "SELECT entry FROM session_entries WHERE session_id = $1 AND id = $2",
+    [sessionId, id],
+  );
+  return row?.entry;
+}
+
+async function onBranch(
+  q: Query,
+  sessionId: string,
+  leafId: string | null,
+  targetId: string,
+): Promise<boolean> {
+  if (leafId === null) return false;
+  const rows = await q(
+    `WITH RECURSIVE w AS (
+       SELECT id, parent_id FROM session_entries WHERE session_id = $1 AND id = $2
+       UNION ALL
+       SELECT e.id, e.parent_id FROM w JOIN session_entries e ON e.session_id = $1 AND e.id = w.parent_id
+        WHERE w.id <> $3
+     ) SELECT 1 FROM w WHERE id = $3`,
+    [sessionId, leafId, targetId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * pi `branch(id)` (7.19): move the leaf to an existing entry; the next append starts a new branch there.
+ * @throws Error `Entry <id> not found`.
+ */
+export async function branch(scope: DbScope, sessionId: string, entryId: string): Promise<void> {
+  await scope.transaction(async (q) => {
+    if (!(await entryExists(q, sessionId, entryId))) throw new Error(`Entry ${entryId} not found`);
+    await q("UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1", [sessionId, entryId]);
+  });
+}
+
+/** pi `resetLeaf()` (7.19): leaf = null, so the next entry is a new root. */
+export async function resetLeaf(scope: DbScope, sessionId: string): Promise<void> {
+  await scope.query("UPDATE sessions SET leaf_id = NULL, updated_at = now() WHERE id = $1", [sessionId]);
+}
+
+/**
+ * pi `branchWithSummary(fromEntryId, summary, details?, fromHook?, usage?)` (7.18): append a
+ * `branch_summary` with `parentId = fromEntryId` (null = a new root) and `fromId` = the previous leaf
+ * (`"root"` when it was null); the leaf moves to the new entry.
+ * @throws Error `Entry <id> not found`.
+ */
+export async function branchWithSummary(
+  scope: DbScope,
+  sessionId: string,
+  fromEntryId: string | null,
+  summary: string,
+  extra: { details?: unknown; usage?: Usage; fromHook?: boolean } = {},
+): Promise<SessionEntry> {
+  return appendWith(scope, sessionId, async ({ q, leafId }) => {
+    if (fromEntryId !== null && !(await entryExists(q, sessionId, fromEntryId)))
+      throw new Error(`Entry ${fromEntryId} not found`);
+    return {
+      type: "branch_summary",
+      parentId: fromEntryId,
+      fields: {
+        fromId: leafId ?? "root",
+        summary,
+        details: extra.details,
+        usage: extra.usage,
+        fromHook: extra.fromHook,
+      },
+    };
+  });
+}
+
+/**
+ * pi `appendLabelChange(targetId, label)` (7.22): a `label` entry; empty/undefined clears the label.
+ * @throws Error `Entry <id> not found`.
+ */
+export async function appendLabel(
+  scope: DbScope,
+  sessionId: string,
+  targetId: string,
+  label: string | undefined,
+): Promise<SessionEntry> {
+  return appendWith(scope, sessionId, async ({ q }) => {
+    if (!(await entryExists(q, sessionId, targetId))) throw new Error(`Entry ${targetId} not found`);
+    return { type: "label", fields: { targetId, label } };
+  });
+}
+
+/**
+ * pi `appendSessionInfo(name)` (7.22): a `session_info` entry with CR/LF runs replaced by a space and
+ * trimmed; the session title follows a non-empty name.
+ */
+export async function appendSessionInfo(
+  scope: DbScope,
+  sessionId: string,
+  name: string,
+): Promise<SessionEntry> {
+  const sanitized = sanitizeSessionName(name);
+  const entry = await appendWith(scope, sessionId, async () => ({
+    type: "session_info",
+    fields: { name: sanitized },
+  }));
+  if (sanitized) await setSessionTitle(scope, sessionId, sanitized);
+  return entry;
+}
+
+/**
+ * pi `appendContextEdit(targetId, replacement)` (7.16). Assistant/toolResult string replacements are
+ * stored as `[{type:"text", text}]`.
+ * @throws Error `Context edit replacement must be null or contain string/array content`,
+ *   `Entry <id> not found`, `Entry <id> is not on the active branch`,
+ *   `Entry <id> does not contribute editable model content` (checked in that order).
+ */
+export async function appendContextEdit(
+  scope: DbScope,
+  sessionId: string,
+  targetId: string,
+  replacement: { content: unknown } | null,
+): Promise<SessionEntry> {
+  if (
+    replacement !== null &&
+    (typeof replacement !== "object" ||
+      !("content" in replacement) ||
+      (typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
+  ) {
+    throw new Error("Context edit replacement must be null or contain string/array content");
+  }
+  return appendWith(scope, sessionId, async ({ q, leafId }) => {
+    const target = await entryExists(q, sessionId, targetId);
+    if (!target) throw new Error(`Entry ${targetId} not found`);
+    if (!(await onBranch(q, sessionId, leafId, targetId)))
+      throw new Error(`Entry ${targetId} is not on the active branch`);
+    const role =
+      target.type === "message"
+        ? (target.message as AgentMessage).role
+        : target.type === "custom_message"
+          ? "custom"
+          : undefined;
+    if (
+      !(target.type === "custom_message" || role === "user" || role === "assistant" || role === "toolResult")
+    )
+      throw new Error(`Entry ${targetId} does not contribute editable model content`);
+    const normalized: ContextEditEntry["replacement"] =
+      replacement !== null &&
+      (role === "assistant" || role === "toolResult") &&
+      typeof replacement.content === "string"
+        ? { content: [{ type: "text", text: replacement.content }] }
+        : (replacement as ContextEditEntry["replacement"]);
+    return { type: "context_edit", fields: { targetId, replacement: normalized } };
+  });
+}
+
+/**
+ * pi `appendCompaction(summary, firstKeptEntryId, tokensBefore, details?, fromHook?, usage?)` (7.20):
+ * `firstKeptEntryId` null = the entry's own id (keep nothing); `systemMessage` = the replayed current
+ * system message of the current projection, stamped with the compaction time (omitted when none).
+ *
+ * Strata's contract (not pi's): refused with `CompactionPendingError` while tool calls of the branch's
+ * newest assistant message are unanswered — store their results, then call again. So a compaction
+ * entry never sits between a tool call and its result.
+ */
+export async function appendCompaction(
+  scope: DbScope,
+  sessionId: string,
+  input: {
+    summary: string;
+    firstKeptEntryId: string | null;
+    tokensBefore: number;
+    details?: unknown;
+    fromHook?: boolean;
+    usage?: Usage;
+  },
+  options: { expectedLeaf?: string | null; now?: Date } = {},
+): Promise<CompactionEntry> {
+  const entry = await appendWith(
+    scope,
+    sessionId,
+    async ({ q, leafId, timestamp }) => {
+      const { path, settings } =
+        leafId === null ? { path: [], settings: undefined } : await contextQuery(q, sessionId, leafId);
+      const pending = getUnansweredToolCalls(path);
+      if (pending.length > 0) throw new CompactionPendingError(pending);
+      const current = getCurrentSystemMessage(projectPath(path, settings).messages);
+      return {
+        type: "compaction",
+        fields: {
+          summary: input.summary,
+          firstKeptEntryId: input.firstKeptEntryId ?? undefined,
+          tokensBefore: input.tokensBefore,
+          details: input.details,
+          usage: input.usage,
+          fromHook: input.fromHook,
+          systemMessage: current ? { ...current, timestamp: new Date(timestamp).getTime() } : undefined,
+        },
+        selfField: input.firstKeptEntryId === null ? "firstKeptEntryId" : undefined,
+      };
+    },
+    options,
+  );
+  return entry as CompactionEntry;
+}
+
+/** `prepareSessionCompaction` result: retry after the tool results (`pending`), nothing to do, or ready. */
+export type SessionCompactionPlan =
+  | { status: "pending"; toolCallIds: string[] }
+  | { status: "nothing" }
+  | { status: "ready"; leafId: string; preparation: CompactionPreparation };
+
+/**
+ * Plan a compaction of the session's current branch (pi `prepareCompaction` over the entries the
+ * projection reads). The contract with `appendCompaction`: while the newest assistant message has
+ * unanswered tool calls the plan is `pending` — run the tools, store their results, then plan again;
+ * `ready` carries the leaf it was planned on, to pass as `expectedLeaf` when appending the result.
+ */
+export async function prepareSessionCompaction(
+  scope: DbScope,
+  sessionId: string,
+  settings: CompactionSettings,
+): Promise<SessionCompactionPlan> {
+  const session = await getSession(scope, sessionId);
+  if (!session) throw new Error(`Session ${sessionId} not found`);
+  if (session.leafId === null) return { status: "nothing" };
+  const { path } = await loadContextPath(scope, sessionId, session.leafId);
+  const pending = getUnansweredToolCalls(path);
+  if (pending.length > 0) return { status: "pending", toolCallIds: pending };
+  const preparation = prepareCompaction(path, settings);
+  return preparation ? { status: "ready", leafId: session.leafId, preparation } : { status: "nothing" };
+}
+
+/**
+ * pi `getTree()` (7.21) for a stored session: roots (null/self parent, orphans), children oldest first,
+ * labels resolved. Reads every entry of the session.
+ */
+export async function getTree(scope: DbScope, sessionId: string): Promise<SessionTreeNode[]> {
+  return buildSessionTree(await loadAllEntries(scope, sessionId));
+}
+
+/** Insert `entries` (file order) into `sessionId` with their derived columns, in chunks; returns the last id. */
+async function insertEntries(q: Query, sessionId: string, entries: readonly SessionEntry[]): Promise<void> {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const derived = new Map<string, DerivedColumns>();
+  const derive = (entry: SessionEntry): DerivedColumns => {
+    const chain: SessionEntry[] = [];
+    const seen = new Set<string>();
+    let current: SessionEntry | undefined = entry;
+    while (current && !derived.has(current.id)) {
+      if (seen.has(current.id)) throw new Error(`Entry ${current.id} is part of a parent cycle`);
+      seen.add(current.id);
+      chain.push(current);
+      current = current.parentId && current.parentId !== current.id ? byId.get(current.parentId) : undefined;
+    }
+    let parent = current ? derived.get(current.id)! : null;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      parent = deriveColumns(chain[i], parent);
+      derived.set(chain[i].id, parent);
+    }
+    return derived.get(entry.id)!;
+  };
+  const CHUNK = 1000;
+  for (let start = 0; start < entries.length; start += CHUNK) {
+    const chunk = entries.slice(start, start + CHUNK);
+    const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+    for (const e of chunk) {
+      const d = derive(e);
+      cols[0].push(e.id);
+      cols[1].push(e.parentId);
+      cols[2].push(e.type);
+      cols[3].push(JSON.stringify(e));
+      cols[4].push(d.compactionId);
+      cols[5].push(d.thinkingLevel);
+      cols[6].push(d.modelProvider);
+      cols[7].push(d.modelId);
+    }
+    await q(
+      `INSERT INTO session_entries
+         (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
+       SELECT $1, t.id, t.parent_id, t.type, t.entry::json, t.c, t.tl, t.mp, t.mi
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+           WITH ORDINALITY AS t(id, parent_id, type, entry, c, tl, mp, mi, n)
+        ORDER BY t.n`,
+      [sessionId, ...cols],
+    );
+  }
+}
+
+/**
+ * pi `createBranchedSession(leafId)` (7.23): a new session in the same project holding only the
+ * root→`leafId` path (labels dropped from the chain and re-added at its end for kept targets); its
+ * header's `parentSession` is the source session id; leaf = the last entry.
+ * @throws Error `Entry <id> not found`.
+ */
+export async function createBranchedSession(
+  scope: DbScope,
+  sessionId: string,
+  leafId: string,
+): Promise<SessionRow> {
+  const source = await getSession(scope, sessionId);
+  if (!source) throw new Error(`Session ${sessionId} not found`);
+  const path = await loadBranch(scope, sessionId, leafId);
+  if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
+  const labels = resolveLabels(await loadAllEntries(scope, sessionId));
+  const entries = branchedSessionEntries(path, labels, (taken) => generateEntryId((id) => taken.has(id)));
+  return createSessionWithEntries(scope, source, entries, sessionId);
+}
+
+/**
+ * Clone a session (pi `forkFrom`, 16.14): a new session with every entry copied unchanged and the same
+ * leaf; header `parentSession` = the source session id.
+ */
+export async function cloneSession(scope: DbScope, sessionId: string): Promise<SessionRow> {
+  const source = await getSession(scope, sessionId);
+  if (!source) throw new Error(`Session ${sessionId} not found`);
+  return createSessionWithEntries(
+    scope,
+    source,
+    await loadAllEntries(scope, sessionId),
+    sessionId,
+    source.leafId,
+  );
+}
+
+async function createSessionWithEntries(
+  scope: DbScope,
+  source: SessionRow,
+  entries: SessionEntry[],
+  parentSession: string,
+  leafId: string | null = entries[entries.length - 1]?.id ?? null,
+): Promise<SessionRow> {
+  return scope.transaction(async (q) => {
+    const [row] = await q<RawSession>(
+      "INSERT INTO sessions (project_id, user_id, cwd, title) VALUES ($1, $2, $3, $4) RETURNING *",
+      [source.projectId, source.userId, source.cwd, source.title],
+    );
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: row.id,
+      timestamp: iso(row.created_at),
+      cwd: source.cwd,
+      parentSession,
+    };
+    await insertEntries(q, row.id, entries);
+    const [updated] = await q<RawSession>(
+      "UPDATE sessions SET leaf_id = $2, header = $3 WHERE id = $1 RETURNING *",
+      [row.id, leafId, JSON.stringify(header)],
+    );
+    return toSession(updated);
+  });
+}
+
+/**
+ * Store parsed pi entries as a new session of `projectId`: ids, parentIds, timestamps and every field
+ * kept; the header kept for export; leaf = the last entry (pi's leaf after loading); cwd from the header.
+ * @throws Error when parent links form a cycle.
+ */
+export async function insertImportedSession(
+  scope: DbScope,
+  projectId: string,
+  header: SessionHeader,
+  entries: readonly SessionEntry[],
+  options: { userId?: string | null; title?: string | null } = {},
+): Promise<SessionRow> {
+  return scope.transaction(async (q) => {
+    const [row] = await q<RawSession>(
+      "INSERT INTO sessions (project_id, user_id, cwd, title, header) VALUES ($1, $2, $3, $4, $5) RETURNING *",
+      [projectId, options.userId ?? null, header.cwd, options.title ?? null, JSON.stringify(header)],
+    );
+    await insertEntries(q, row.id, entries);
+    const [updated] = await q<RawSession>("UPDATE sessions SET leaf_id = $2 WHERE id = $1 RETURNING *", [
+      row.id,
+      entries[entries.length - 1]?.id ?? null,
+    ]);
+    return toSession(updated);
   });
 }
