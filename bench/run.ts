@@ -10,9 +10,11 @@ import { setNodeWebSocket } from "@/lib/db/client";
 import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
+import { resourcesSection } from "./sections/resources";
+import { sessionSection } from "./sections/session";
 import { vfsSection } from "./sections/vfs";
 
-const SECTIONS: BenchSection[] = [vfsSection];
+const SECTIONS: BenchSection[] = [vfsSection, resourcesSection, sessionSection];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {
   const sorted = [...samplesMs].sort((a, b) => a - b);

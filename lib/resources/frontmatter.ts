@@ -10,6 +10,18 @@ export interface ParsedFrontmatter<T extends Record<string, unknown>> {
   body: string;
 }
 
+/** Parsed YAML by source text: `parse` is pure, so a process-wide memo is exact (values are cloned out). */
+const yamlMemo = new Map<string, unknown>();
+const YAML_MEMO_MAX = 4096;
+
+function parseYamlMemo(text: string): unknown {
+  if (yamlMemo.has(text)) return structuredClone(yamlMemo.get(text));
+  const value = parse(text) as unknown;
+  if (yamlMemo.size >= YAML_MEMO_MAX) yamlMemo.delete(yamlMemo.keys().next().value as string);
+  yamlMemo.set(text, value);
+  return structuredClone(value);
+}
+
 const normalizeNewlines = (value: string): string => value.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
 
 /**
@@ -31,7 +43,7 @@ export function parseFrontmatter<T extends Record<string, unknown> = Record<stri
   const yamlString = normalized.slice(4, end);
   const body = normalized.slice(end + 4).trim();
   if (!yamlString) return { frontmatter: {} as T, body };
-  const parsed = parse(yamlString) as unknown;
+  const parsed = parseYamlMemo(yamlString);
   return { frontmatter: (parsed ?? {}) as T, body };
 }
 

@@ -75,41 +75,73 @@ function resolveTarget(linkDir: string, target: string): string | undefined {
   return `/${out.join("/")}`;
 }
 
+const pathCaches = new WeakMap<FileSystem, Map<string, Canonical>>();
+
+/**
+ * Run `fn` with {@link canonicalize} results memoised per filesystem (one bulk resource load touches the
+ * same ancestors thousands of times). The memo lives only for the duration of `fn`; nested calls share it.
+ */
+export async function withPathCache<T>(
+  filesystems: (FileSystem | undefined)[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const added = filesystems.filter((f): f is FileSystem => f !== undefined && !pathCaches.has(f));
+  for (const f of added) pathCaches.set(f, new Map());
+  try {
+    return await fn();
+  } finally {
+    for (const f of added) pathCaches.delete(f);
+  }
+}
+
 /**
  * Canonical (realpath-like) form of absolute `path` on `fs`, pi's `canonicalizePath`: every symlink
  * component is resolved (relative targets against the link's directory); components that do not exist
  * end the walk and the rest is appended unchanged (pi falls back to the input on a realpath error).
  * A link whose target leaves `root` (or climbs above `/`) is not followed: `{ escape }` is returned.
+ * Memoised inside {@link withPathCache}.
  *
  * @param root absolute workspace root the links must stay in (default `/`, the whole VFS).
  * @throws never; after 40 hops the path reached so far is returned.
  */
 export async function canonicalize(fs: FileSystem, path: string, root = "/"): Promise<Canonical> {
-  let pending = normalizePosix(path).split("/").filter(Boolean);
-  let current = "/";
-  let hops = 0;
-  while (pending.length > 0) {
-    const next = childPath(current, pending[0]);
-    pending = pending.slice(1);
-    const st = await tryLstat(fs, next);
-    if (!st) return { path: normalizePosix([next, ...pending].join("/")) };
-    if (st.kind !== "symlink") {
-      current = next;
-      continue;
+  return resolveCanonical(fs, normalizePosix(path), normalizePosix(root), pathCaches.get(fs), 0);
+}
+
+async function resolveCanonical(
+  fs: FileSystem,
+  path: string,
+  root: string,
+  memo: Map<string, Canonical> | undefined,
+  hops: number,
+): Promise<Canonical> {
+  if (path === "/") return { path };
+  const key = `${root}\0${path}`;
+  const known = memo?.get(key);
+  if (known) return known;
+  let result: Canonical;
+  const parent = await resolveCanonical(fs, dirnamePosix(path), root, memo, hops);
+  if (parent.escape) result = parent;
+  else {
+    const candidate = childPath(parent.path, basenamePosix(path));
+    const st = await tryLstat(fs, candidate);
+    if (!st || st.kind !== "symlink" || hops >= 40) result = { path: candidate };
+    else {
+      let target: string | undefined;
+      try {
+        target = await fs.readlink(candidate);
+      } catch {}
+      if (target === undefined) result = { path: candidate };
+      else {
+        const resolved = resolveTarget(parent.path, target);
+        if (resolved === undefined || !isInsideRoot(root, resolved))
+          result = { escape: { link: candidate, target } };
+        else result = await resolveCanonical(fs, resolved, root, memo, hops + 1);
+      }
     }
-    if (++hops > 40) return { path: normalizePosix([next, ...pending].join("/")) };
-    let target: string;
-    try {
-      target = await fs.readlink(next);
-    } catch {
-      return { path: normalizePosix([next, ...pending].join("/")) };
-    }
-    const resolved = resolveTarget(dirnamePosix(next), target);
-    if (resolved === undefined || !isInsideRoot(root, resolved)) return { escape: { link: next, target } };
-    pending = [...resolved.split("/").filter(Boolean), ...pending];
-    current = "/";
   }
-  return { path: current };
+  memo?.set(key, result);
+  return result;
 }
 
 /** Diagnostic for a symlink that leaves the workspace (Strata addition; pi follows host links). */

@@ -20,6 +20,7 @@ import {
   statInWorkspace,
   stripBom,
   tryStat,
+  withPathCache,
 } from "./fs-util";
 import {
   MemoryTrustStore,
@@ -208,6 +209,10 @@ export async function collectAncestorAgentsSkillDirs(fs: FileSystem, cwd: string
  * @throws only what the filesystems throw for unexpected failures (missing files are not errors).
  */
 export async function loadResources(options: LoadResourcesOptions): Promise<LoadedResources> {
+  return withPathCache([options.fs, options.agentFs], () => loadResourcesCached(options));
+}
+
+async function loadResourcesCached(options: LoadResourcesOptions): Promise<LoadedResources> {
   const { fs, root } = options;
   const cwd = normalizePosix(options.cwd);
   const agentFs = options.agentFs;
@@ -224,7 +229,15 @@ export async function loadResources(options: LoadResourcesOptions): Promise<Load
   ];
   await prefetchPaths(fs, probes);
   if (await tryStat(fs, dotPi)) await preloadTree(fs, dotPi);
-  if (agentFs && agentDir) await preloadTree(agentFs, agentDir);
+  if (agentFs && agentDir) {
+    const home = agentHome(options.agentHomeDir, agentDir);
+    await prefetchPaths(
+      agentFs,
+      [agentDir, ...(home !== undefined ? [childPath(home, ".agents/skills")] : [])],
+      false,
+    );
+    if (await tryStat(agentFs, agentDir)) await preloadTree(agentFs, agentDir);
+  }
 
   const projectTrusted =
     options.projectTrusted ??
@@ -458,6 +471,12 @@ export async function loadResources(options: LoadResourcesOptions): Promise<Load
     provenance,
     projectTrusted,
   };
+}
+
+/** The user's home on the agent filesystem: explicit, else `agentDir` minus a trailing `/.pi/agent`. */
+function agentHome(explicit: string | undefined, agentDir: string): string | undefined {
+  if (explicit !== undefined) return normalizePosix(explicit);
+  return agentDir.endsWith("/.pi/agent") ? agentDir.slice(0, -"/.pi/agent".length) || "/" : undefined;
 }
 
 /** The filesystem a loaded skill came from (skills carry no fs; match by source label). */

@@ -13,7 +13,6 @@ import {
   type ResourceDiagnostic,
   readUtf8,
   statInWorkspace,
-  tryLstat,
 } from "./fs-util";
 
 const MAX_NAME_LENGTH = 64;
@@ -66,13 +65,13 @@ async function addIgnoreRules(
   ig: IgnoreMatcher,
   dir: string,
   rootDir: string,
+  names: string[],
 ): Promise<void> {
   const rel = relativePosix(rootDir, dir);
   const prefix = rel ? `${rel}/` : "";
   for (const name of IGNORE_FILE_NAMES) {
+    if (!names.includes(name)) continue;
     const path = childPath(dir, name);
-    const st = await tryLstat(fs, path);
-    if (!st) continue;
     try {
       const patterns = (await readUtf8(fs, path))
         .split(/\r?\n/)
@@ -182,13 +181,13 @@ export async function collectSkillEntries(
   if (!top || "escape" in top || top.stat.kind !== "dir") return entries;
   const root = rootDir ?? dir;
   const ig = ignoreMatcher ?? ignore();
-  await addIgnoreRules(fs, ig, dir, root);
   let names: string[];
   try {
     names = await fs.readdir(dir);
   } catch {
     return entries;
   }
+  await addIgnoreRules(fs, ig, dir, root, names);
   if (names.includes("SKILL.md")) {
     const full = childPath(dir, "SKILL.md");
     const found = await statInWorkspace(fs, full, options.root);
