@@ -32,7 +32,15 @@ export async function startDbProxy({ port = 0, host = "127.0.0.1", allow }) {
         for (const chunk of pending) tcp.write(chunk);
         pending.length = 0;
       });
-      ws.on("message", (data) => (open ? tcp.write(data) : pending.push(data)));
+      ws.on("message", (data) => {
+        const buf = Buffer.isBuffer(data) ? data : Buffer.from(/** @type {ArrayBuffer} */ (data));
+        // A Terminate message ('X', length 4): pass it on and close our side, since some servers
+        // (pglite-socket) keep the socket open, and the client waits for the close.
+        const terminate = buf.length === 5 && buf[0] === 0x58 && buf.readInt32BE(1) === 4;
+        if (!open) pending.push(buf);
+        else if (terminate) tcp.end(buf);
+        else tcp.write(buf);
+      });
       tcp.on("data", (data) => ws.readyState === ws.OPEN && ws.send(data));
       const done = () => {
         tcp.destroy();

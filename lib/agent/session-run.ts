@@ -89,8 +89,11 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   const model =
     (ref ? resolveModel(ref, env) : undefined) ?? (input.modelRef ? undefined : defaultModel(env));
   if (!model) {
-    const what = input.modelRef ? `Model ${input.modelRef} is not available.` : "No model is configured.";
-    await emit({ type: "error", message: `${what}\n\n${modelConfigHelp()}` });
+    const help = modelConfigHelp();
+    await emit({
+      type: "error",
+      message: input.modelRef ? `Model ${input.modelRef} is not available.\n\n${help}` : help,
+    });
     return;
   }
 

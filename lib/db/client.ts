@@ -22,6 +22,9 @@ export interface DbHandle {
 
 let configuredFor: string | undefined;
 
+/** How long `DbScope.release()` waits for the server to close the connection (ms). */
+const RELEASE_TIMEOUT_MS = 2000;
+
 /** Point the Neon driver at the local proxy when `STRATA_DB_PROXY` is set. Idempotent. */
 function configureDriver(): void {
   const proxy = process.env.STRATA_DB_PROXY;
@@ -119,7 +122,17 @@ export class DbScope {
     await this.chain.catch(() => undefined);
     const client = this.client;
     this.drop();
-    if (client) await client.end().catch(() => undefined);
+    if (client) {
+      // Never let a server that does not close on Terminate hang the request.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        client.end().catch(() => undefined),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, RELEASE_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
   }
 
   private drop(): void {

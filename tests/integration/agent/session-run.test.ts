@@ -211,6 +211,8 @@ describe("runPrompt", () => {
     await runPrompt({ sessionId: session.id, text: "hi", env: {}, emit: async (e) => void events.push(e) });
     expect(events).toHaveLength(1);
     expect(events[0].type).toBe("error");
-    expect((events[0] as { message: string }).message).toMatch(/^No model is configured\.\n\n/);
+    expect((events[0] as { message: string }).message).toMatch(
+      /^No model is configured\. Strata calls models from the server/,
+    );
   });
 });
