@@ -204,38 +204,49 @@ export interface ContextPath {
   settings: SessionContextSettings;
 }
 
-async function contextQuery(q: Query, sessionId: string, leafId: string): Promise<ContextPath> {
-  const rows = await q<{
-    entry: SessionEntry;
+/**
+ * One round trip: the leaf (given, or the session's current leaf when `leafId` is undefined), the
+ * settings stored on its row, and the walk back from it that stops at the latest compaction's
+ * `firstKeptEntryId` (the root when there is no compaction, or when that id is not on the path).
+ */
+async function contextQuery(
+  q: Query,
+  sessionId: string,
+  leafId: string | null | undefined,
+): Promise<ContextPath> {
+  const [row] = await q<{
+    entries: SessionEntry[] | null;
     thinking_level: string | null;
     model_provider: string | null;
     model_id: string | null;
   }>(
-    `WITH RECURSIVE leaf AS (
-       SELECT compaction_id, thinking_level, model_provider, model_id FROM session_entries
-        WHERE session_id = $1 AND id = $2
+    `WITH RECURSIVE start AS (
+       SELECT CASE WHEN $3 THEN (SELECT leaf_id FROM sessions WHERE id = $1) ELSE $2 END AS id
+     ), leaf AS (
+       SELECT e.compaction_id, e.thinking_level, e.model_provider, e.model_id FROM start
+         JOIN session_entries e ON e.session_id = $1 AND e.id = start.id
      ), stop AS (
        SELECT c.entry->>'firstKeptEntryId' AS first_kept FROM leaf
          JOIN session_entries c ON c.session_id = $1 AND c.id = leaf.compaction_id
      ), walk AS (
-       SELECT id, parent_id, entry, 0 AS depth FROM session_entries WHERE session_id = $1 AND id = $2
+       SELECT e.id, e.parent_id, e.entry, 0 AS depth FROM start
+         JOIN session_entries e ON e.session_id = $1 AND e.id = start.id
        UNION ALL
        SELECT e.id, e.parent_id, e.entry, w.depth + 1 FROM walk w
          JOIN session_entries e ON e.session_id = $1 AND e.id = w.parent_id
         WHERE w.id IS DISTINCT FROM (SELECT first_kept FROM stop)
      )
-     SELECT w.entry, l.thinking_level, l.model_provider, l.model_id FROM walk w CROSS JOIN leaf l
-      ORDER BY w.depth DESC`,
-    [sessionId, leafId],
+     SELECT (SELECT json_agg(entry ORDER BY depth DESC) FROM walk) AS entries,
+            l.thinking_level, l.model_provider, l.model_id FROM leaf l`,
+    [sessionId, leafId ?? null, leafId === undefined],
   );
-  const last = rows[rows.length - 1];
   return {
-    path: rows.map((r) => r.entry),
+    path: row?.entries ?? [],
     settings: {
-      thinkingLevel: (last?.thinking_level ?? "off") as ThinkingLevel,
+      thinkingLevel: (row?.thinking_level ?? "off") as ThinkingLevel,
       model:
-        last?.model_provider != null && last.model_id != null
-          ? { provider: last.model_provider, modelId: last.model_id }
+        row?.model_provider != null && row.model_id != null
+          ? { provider: row.model_provider, modelId: row.model_id }
           : null,
     },
   };
@@ -250,9 +261,8 @@ export async function loadContextPath(
   sessionId: string,
   leafId?: string | null,
 ): Promise<ContextPath> {
-  const leaf = leafId === undefined ? ((await getSession(scope, sessionId))?.leafId ?? null) : leafId;
-  if (leaf === null) return { path: [], settings: { thinkingLevel: "off", model: null } };
-  return contextQuery((t, p) => scope.query(t, p), sessionId, leaf);
+  if (leafId === null) return { path: [], settings: { thinkingLevel: "off", model: null } };
+  return contextQuery((t, p) => scope.query(t, p), sessionId, leafId);
 }
 
 /**
