@@ -22,8 +22,7 @@ import {
 } from "@/lib/prompt/system-message";
 import { loadProjectContextFiles } from "@/lib/resources/context-files";
 import type { NewEntry } from "@/lib/session/entries";
-import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
-import { appendEntry, getSession, loadBranch, setSessionTitle } from "@/lib/session/store";
+import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import { toolParametersJsonSchema } from "@/lib/tools/types";
 import { checkpoint } from "@/lib/vfs/git";
@@ -81,9 +80,9 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
   const root = project.rootPath;
 
-  const branch = await loadBranch(scope, session.id, session.leafId);
-  const history = buildSessionMessages(branch);
-  const settings = getSessionContextSettings(branch);
+  // The projection of the current leaf (compactions and context edits applied), read from Postgres
+  // without walking past the latest compaction's first kept entry.
+  const { messages: history, ...settings } = await loadSessionContext(scope, session.id, session.leafId);
   const ref =
     input.modelRef ?? (settings.model ? `${settings.model.provider}/${settings.model.modelId}` : undefined);
   const model =
@@ -116,7 +115,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
 
   // Settings entries: a new session starts with model and thinking level (pi 6.9); a switch adds a model_change.
   const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
-  if (branch.length === 0) {
+  if (session.leafId === null) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
     await append({ type: "thinking_level_change", thinkingLevel: settings.thinkingLevel });
   } else if (settings.model?.provider !== model.provider || settings.model?.modelId !== model.id) {
