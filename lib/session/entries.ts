@@ -23,6 +23,7 @@ export interface SessionHeader {
   parentSession?: string;
 }
 
+/** Fields every entry line has (16, common entry fields). */
 export interface EntryBase {
   type: string;
   id: string;

@@ -38,6 +38,7 @@ import {
   sanitizeSessionName,
 } from "./tree";
 
+/** A `sessions` row: `leafId` null = empty session or reset leaf; timestamps ISO-8601. */
 export interface SessionRow {
   id: string;
   projectId: string;
