@@ -31,11 +31,14 @@ export const users = pgTable("users", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A VFS root: a user's personal workspace, or (later) a team's. Projects are directories in it. */
+/**
+ * A VFS root: a user's personal workspace, a team's, or a user's agent workspace (kind `agent`: pi's home,
+ * holding the agent dir `/.pi/agent`; never holds projects). Projects are directories of the others.
+ */
 export const workspaces = pgTable("workspaces", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
-  kind: text("kind", { enum: ["personal", "team"] }).notNull(),
+  kind: text("kind", { enum: ["personal", "team", "agent"] }).notNull(),
   ownerUserId: uuid("owner_user_id").references(() => users.id),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -99,6 +102,11 @@ export const sessions = pgTable(
      * session (export synthesises one from id, created_at and cwd).
      */
     header: json("header").$type<Record<string, unknown>>(),
+    /**
+     * Project trust chosen "for this session only" (pi 2.11 `Trust (this session only)` = true,
+     * `Do not trust (this session only)` = false); null = none, the stored decision applies.
+     */
+    trustOverride: boolean("trust_override"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 /**
  * One prompt on a stored session, end to end: load the branch from Postgres, rebuild the system
- * state (context files → sections → SystemMessage patch), run the agent loop against the model with
+ * state (resources in effect for the session → sections → SystemMessage patch), expand `/skill:` and
+ * prompt-template commands, run the agent loop against the model with
  * the coding tools on the project's VFS, persist every message as it ends, and checkpoint file changes
  * with a git commit on the session's branch ref after each tool batch.
  *
@@ -12,6 +13,7 @@ import { defaultModel, modelConfigHelp, resolveModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
 import type { SystemMessage, ToolResultMessage, UserMessage } from "@/lib/llm/types";
 import { getProject } from "@/lib/projects/projects";
+import { loadSessionResources } from "@/lib/projects/session-resources";
 import { buildSystemPromptSections } from "@/lib/prompt/sections";
 import {
   diffSystemPromptSections,
@@ -20,7 +22,8 @@ import {
   getSystemMessageText,
   onlyLlmMessages,
 } from "@/lib/prompt/system-message";
-import { loadProjectContextFiles } from "@/lib/resources/context-files";
+import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
+import { expandSkillCommand } from "@/lib/resources/skills";
 import type { NewEntry } from "@/lib/session/entries";
 import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
@@ -102,16 +105,33 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     description: t.description,
     parameters: toolParametersJsonSchema(t),
   }));
-  const contextFiles = await loadProjectContextFiles(vfs, session.cwd);
+  // Resources in effect (pi's loader): context files, SYSTEM/APPEND_SYSTEM, skills and templates, with
+  // project trust from the session's "this session only" override or the user's stored decision.
+  const { resources, agentFs } = await loadSessionResources(scope, { session, project, vfs });
   const sections = buildSystemPromptSections({
     cwd: session.cwd,
+    customPrompt: resources.systemPrompt,
+    appendSystemPrompt:
+      resources.appendSystemPrompt.length > 0 ? resources.appendSystemPrompt.join("\n\n") : undefined,
     selectedTools: tools.map((t) => t.name),
     toolSnippets: Object.fromEntries(
       tools.filter((t) => t.promptSnippet).map((t) => [t.name, t.promptSnippet!]),
     ),
     toolGuidelines: Object.fromEntries(tools.map((t) => [t.name, t.promptGuidelines ?? []])),
-    contextFiles,
+    contextFiles: resources.agentsFiles,
+    skills: resources.skills,
   });
+
+  // pi prompt order (6.1 steps 4–5): `/skill:name args`, then `/template args`, before the user message.
+  const skillExpansion = await expandSkillCommand(input.text, resources.skills, (skill) =>
+    skill.source === "user" ? agentFs : vfs,
+  );
+  if (skillExpansion.error)
+    await emit({
+      type: "error",
+      message: `Extension "${skillExpansion.error.extensionPath}" ${skillExpansion.error.event} error: ${skillExpansion.error.error}`,
+    });
+  const text = expandPromptTemplate(skillExpansion.text, resources.promptTemplates);
 
   // Settings entries: a new session starts with model and thinking level (pi 6.9); a switch adds a model_change.
   const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
@@ -139,7 +159,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     };
     prompts.push(system);
   }
-  const user: UserMessage = { role: "user", content: [{ type: "text", text: input.text }], timestamp: now };
+  const user: UserMessage = { role: "user", content: [{ type: "text", text }], timestamp: now };
   prompts.push(user);
 
   const changed = new Set<string>();

@@ -1,0 +1,201 @@
+/**
+ * The resources in effect for a session (pi `DefaultResourceLoader.reload()` for the session's cwd) and
+ * the project trust decision behind them: the project's workspace VFS, the user's agent VFS
+ * (`lib/projects/agent-dir.ts`), the user's stored decisions (`PgTrustStore`) and the session's
+ * "this session only" override (`sessions.trust_override`). Used by every prompt run, by
+ * `GET /api/sessions/:id/resources` and `POST /api/projects/:id/trust`.
+ */
+import type { DbScope } from "@/lib/db/client";
+import { ancestorsUp, childPath, type ResourceDiagnostic, tryStat } from "@/lib/resources/fs-util";
+import {
+  formatProjectTrustPrompt,
+  getProjectTrustOptions,
+  TRUST_REQUIRING_PROJECT_ENTRIES,
+} from "@/lib/resources/project-trust";
+import {
+  type LoadedResources,
+  loadResources,
+  type ResourceProvenance,
+} from "@/lib/resources/resource-loader";
+import { PgTrustStore } from "@/lib/resources/trust-store";
+import { getSession, type SessionRow } from "@/lib/session/store";
+import { normalizePosix } from "@/lib/vfs/paths";
+import type { Vfs } from "@/lib/vfs/vfs";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { AGENT_DIR, AGENT_HOME, openAgentVfs } from "./agent-dir";
+import { getLocalActor } from "./identity";
+import { getProject, type Project } from "./projects";
+
+/** The trust prompt's choices, in pi's order (2.11); `trust_parent` is absent at `/`. */
+export const TRUST_CHOICES = [
+  "trust",
+  "trust_parent",
+  "session_only",
+  "do_not_trust",
+  "do_not_trust_session",
+] as const;
+export type TrustChoice = (typeof TRUST_CHOICES)[number];
+
+/** Project trust as the IDE sees it for one session. */
+export interface TrustStatus {
+  /** Trust in effect for the session (pi `projectTrusted`). */
+  trusted: boolean;
+  /** Trust-requiring resources exist and neither a stored decision nor a session override decides them. */
+  needsDecision: boolean;
+  /** pi's question (`formatProjectTrustPrompt`, product name Strata). */
+  prompt: string;
+  /** pi's choices in order, with the label pi shows. */
+  options: { choice: TrustChoice; label: string }[];
+  /** The directory the decision is about (the session cwd). */
+  cwd: string;
+  /** The session's "this session only" choice, or null. */
+  sessionOverride: boolean | null;
+  /** Trust-requiring project entries present but not loaded because the project is untrusted. */
+  withheld: string[];
+}
+
+export interface SessionResources {
+  resources: LoadedResources;
+  trust: TrustStatus;
+  /** The user's agent VFS (skills with source `user` are read from it). */
+  agentFs: Vfs;
+}
+
+/** The view `GET /api/sessions/:id/resources` answers. */
+export interface SessionResourcesView {
+  provenance: ResourceProvenance[];
+  diagnostics: ResourceDiagnostic[];
+  trust: TrustStatus;
+}
+
+/** The session's "this session only" trust choice (null = none). */
+export async function getSessionTrustOverride(scope: DbScope, sessionId: string): Promise<boolean | null> {
+  const rows = await scope.query<{ trust_override: boolean | null }>(
+    "SELECT trust_override FROM sessions WHERE id = $1",
+    [sessionId],
+  );
+  return rows[0]?.trust_override ?? null;
+}
+
+/** Store (or clear with null) the session's "this session only" trust choice. */
+export async function setSessionTrustOverride(
+  scope: DbScope,
+  sessionId: string,
+  value: boolean | null,
+): Promise<void> {
+  await scope.query("UPDATE sessions SET trust_override = $2 WHERE id = $1", [sessionId, value]);
+}
+
+/** pi's options for `cwd`, each tagged with its API choice. */
+export function trustOptionsFor(
+  cwd: string,
+): { choice: TrustChoice; label: string; option: ReturnType<typeof getProjectTrustOptions>[number] }[] {
+  const options = getProjectTrustOptions(cwd);
+  const choices = TRUST_CHOICES.filter((c) => c !== "trust_parent" || options.length === 5);
+  return options.map((option, i) => ({ choice: choices[i], label: option.label, option }));
+}
+
+/**
+ * Load the resources in effect for `session` (pi order and gating, `loadResources`) with trust from the
+ * session override (explicit flag) or the user's stored decision, plus the trust status for the IDE.
+ * @param vfs the project's workspace VFS (opened on `scope` when absent).
+ * @throws the driver's error when a query fails.
+ */
+export async function loadSessionResources(
+  scope: DbScope,
+  input: { session: SessionRow; project: Project; userId?: string; vfs?: Vfs },
+): Promise<SessionResources> {
+  const { session, project } = input;
+  const userId = input.userId ?? session.userId ?? (await getLocalActor(scope)).userId;
+  const vfs = input.vfs ?? openWorkspaceVfs(project.workspaceId, scope).vfs;
+  const { vfs: agentFs } = await openAgentVfs(scope, userId);
+  const trustStore = new PgTrustStore(scope, userId, project.workspaceId);
+  const override = await getSessionTrustOverride(scope, session.id);
+  const cwd = normalizePosix(session.cwd);
+  const resources = await loadResources({
+    fs: vfs,
+    cwd,
+    root: "/",
+    agentFs,
+    agentDir: AGENT_DIR,
+    agentHomeDir: AGENT_HOME,
+    trust: { trustStore, ...(override === null ? {} : { trustOverride: override }) },
+  });
+  const undecided = !resources.projectTrusted && override === null && (await trustStore.get(cwd)) === null;
+  const withheld: string[] = [];
+  if (!resources.projectTrusted) {
+    for (const name of TRUST_REQUIRING_PROJECT_ENTRIES) {
+      const path = childPath(childPath(cwd, ".pi"), name);
+      if (await tryStat(vfs, path)) withheld.push(path);
+    }
+    for (const dir of ancestorsUp(cwd)) {
+      const path = childPath(dir, ".agents/skills");
+      if ((await tryStat(vfs, path))?.kind === "dir") withheld.push(path);
+    }
+  }
+  return {
+    resources,
+    agentFs,
+    trust: {
+      trusted: resources.projectTrusted,
+      needsDecision: undecided,
+      prompt: formatProjectTrustPrompt(cwd),
+      options: trustOptionsFor(cwd).map(({ choice, label }) => ({ choice, label })),
+      cwd,
+      sessionOverride: override,
+      withheld,
+    },
+  };
+}
+
+/** The view of {@link loadSessionResources} the HTTP API answers. */
+export function toSessionResourcesView(r: SessionResources): SessionResourcesView {
+  return { provenance: r.resources.provenance, diagnostics: r.resources.diagnostics, trust: r.trust };
+}
+
+/** A trust choice that cannot apply (unknown session, `trust_parent` at `/`, a session choice without a session). */
+export class TrustChoiceError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 = 400,
+  ) {
+    super(message);
+    this.name = "TrustChoiceError";
+  }
+}
+
+/**
+ * Apply a trust prompt choice for `projectId` as pi does (2.10–2.12), in Postgres instead of trust.json:
+ * `trust` stores the cwd as trusted; `trust_parent` stores the parent as trusted and deletes the cwd's
+ * key; `do_not_trust` stores the cwd as untrusted; `session_only` / `do_not_trust_session` store nothing
+ * and set the session's override (true / false). A stored choice clears the session's override. The cwd
+ * is the session's when `sessionId` is given, else the project root.
+ * @returns the trust now in effect and the store updates made.
+ * @throws TrustChoiceError (404 unknown project/session, 400 inapplicable choice); the driver's errors.
+ */
+export async function applyProjectTrustChoice(
+  scope: DbScope,
+  input: { projectId: string; choice: TrustChoice; sessionId?: string; userId?: string },
+): Promise<{ trusted: boolean; cwd: string; updates: { path: string; decision: boolean | null }[] }> {
+  const project = await getProject(scope, input.projectId);
+  if (!project) throw new TrustChoiceError(`Project ${input.projectId} not found`, 404);
+  let session: SessionRow | null = null;
+  if (input.sessionId !== undefined) {
+    session = /^[0-9a-f-]{36}$/i.test(input.sessionId) ? await getSession(scope, input.sessionId) : null;
+    if (!session || session.projectId !== project.id)
+      throw new TrustChoiceError(`Session ${input.sessionId} not found in this project`, 404);
+  }
+  const cwd = normalizePosix(session?.cwd ?? project.rootPath);
+  const picked = trustOptionsFor(cwd).find((o) => o.choice === input.choice);
+  if (!picked) throw new TrustChoiceError(`Choice ${input.choice} does not apply to ${cwd}`);
+  const sessionOnly = input.choice === "session_only" || input.choice === "do_not_trust_session";
+  if (sessionOnly && !session) throw new TrustChoiceError(`Choice ${input.choice} needs a sessionId`);
+  const userId = input.userId ?? session?.userId ?? (await getLocalActor(scope)).userId;
+  if (sessionOnly) {
+    await setSessionTrustOverride(scope, session!.id, picked.option.trusted);
+  } else {
+    await new PgTrustStore(scope, userId, project.workspaceId).setMany(picked.option.updates);
+    if (session) await setSessionTrustOverride(scope, session.id, null);
+  }
+  return { trusted: picked.option.trusted, cwd, updates: picked.option.updates };
+}
