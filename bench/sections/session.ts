@@ -89,16 +89,23 @@ async function seedCompacted(scope: DbScope, projectId: string): Promise<string>
   return s.id;
 }
 
-async function measure(
+/**
+ * Time `loadSessionContext` on each session, interleaved (one run of each per round, after 20 warm-up
+ * rounds) so JIT warm-up and background load hit every case alike.
+ */
+async function measureAll(
   ctx: BenchContext,
   scope: DbScope,
-  sessionId: string,
-): Promise<{ samples: number[]; messages: number }> {
-  let messages = 0;
-  for (let i = 0; i < 5; i++) messages = (await loadSessionContext(scope, sessionId)).messages.length;
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) samples.push(await ctx.time(() => loadSessionContext(scope, sessionId)));
-  return { samples, messages };
+  sessionIds: string[],
+): Promise<{ samples: number[]; messages: number }[]> {
+  const out = sessionIds.map(() => ({ samples: [] as number[], messages: 0 }));
+  for (let round = 0; round < 20; round++)
+    for (const [i, id] of sessionIds.entries())
+      out[i].messages = (await loadSessionContext(scope, id)).messages.length;
+  for (let round = 0; round < RUNS; round++)
+    for (const [i, id] of sessionIds.entries())
+      out[i].samples.push(await ctx.time(() => loadSessionContext(scope, id)));
+  return out;
 }
 
 const median = (xs: number[]) => {
@@ -123,9 +130,7 @@ export const sessionSection: BenchSection = {
       const floor: number[] = [];
       for (let i = 0; i < RUNS; i++) floor.push(await ctx.time(() => scope.query("SELECT 1")));
       ctx.report("round trip floor (SELECT 1 through the driver)", floor);
-      const a = await measure(ctx, scope, small);
-      const b = await measure(ctx, scope, large);
-      const c = await measure(ctx, scope, compacted);
+      const [a, b, c] = await measureAll(ctx, scope, [small, large, compacted]);
       if (a.messages !== 200 || b.messages !== 200)
         throw new Error(`unexpected context sizes ${a.messages}/${b.messages}`);
       ctx.report("context of a 200-entry branch, 1,000-entry session", a.samples, 5);
