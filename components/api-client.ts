@@ -242,3 +242,66 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+export type ResourceKind = "context" | "system" | "append" | "skill" | "template";
+
+/** One resource in effect for a session (docs/http-api.md, `GET /api/sessions/:id/resources`). */
+export interface ResourceProvenance {
+  kind: ResourceKind;
+  path: string;
+  filesystem: "project" | "agent";
+  name?: string;
+  trustGated: boolean;
+}
+
+export interface ResourceDiagnostic {
+  type: "warning" | "error" | "collision";
+  message: string;
+  path?: string;
+  collision?: { resourceType?: string; name?: string; winnerPath?: string; loserPath?: string };
+}
+
+export type TrustChoice = "trust" | "trust_parent" | "session_only" | "do_not_trust" | "do_not_trust_session";
+
+export interface TrustStatus {
+  trusted: boolean;
+  needsDecision: boolean;
+  prompt: string;
+  options: { choice: TrustChoice; label: string }[];
+  cwd: string;
+  sessionOverride: boolean | null;
+  withheld: string[];
+}
+
+export interface SessionResourcesResponse {
+  provenance: ResourceProvenance[];
+  diagnostics: ResourceDiagnostic[];
+  trust: TrustStatus;
+}
+
+export function getSessionResources(
+  sessionId: string,
+  signal?: AbortSignal,
+): Promise<SessionResourcesResponse> {
+  return request(`/api/sessions/${enc(sessionId)}/resources`, { signal });
+}
+
+export function postTrust(
+  projectId: string,
+  input: { choice: TrustChoice; sessionId?: string },
+): Promise<{ trusted: boolean; cwd: string; updates: { path: string; decision: boolean | null }[] }> {
+  return request(`/api/projects/${enc(projectId)}/trust`, jsonInit("POST", input));
+}
+
+/** The user's agent dir (`/.pi/agent`): tree and files, paths relative to it. */
+export async function getAgentTree(signal?: AbortSignal): Promise<{ root: string; entries: TreeEntry[] }> {
+  return request("/api/agent/tree", { signal });
+}
+
+export function readAgentFile(path: string, signal?: AbortSignal): Promise<FileResponse> {
+  return request(`/api/agent/file?path=${enc(path)}`, { signal });
+}
+
+export function writeAgentFile(path: string, content: string): Promise<{ path: string; size: number }> {
+  return request("/api/agent/file", jsonInit("PUT", { path, content }));
+}

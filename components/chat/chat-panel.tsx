@@ -5,9 +5,12 @@ import { type ConfigResponse, describeError, getConfig } from "@/components/api-
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { Composer } from "./composer";
+import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
 import { SessionBar } from "./session-bar";
+import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
+import { useSessionResources } from "./use-session-resources";
 import { useSessions } from "./use-sessions";
 
 const MODEL_KEY = "strata.model";
@@ -59,7 +62,23 @@ export function ChatPanel({
   }, []);
 
   const sessions = useSessions(projectId, () => model || undefined);
-  const chat = useChat(sessions.sessionId, { onPathsChanged, onRunEnd: () => void sessions.refresh() });
+  const resources = useSessionResources(projectId, sessions.sessionId);
+  // The trust prompt: shown when the session has gated resources and no decision, or when asked for.
+  const [trustDialog, setTrustDialog] = useState<"auto" | "open" | "dismissed">("auto");
+  useEffect(() => {
+    if (sessions.sessionId) setTrustDialog("auto");
+  }, [sessions.sessionId]);
+  const trust = resources.data?.trust ?? null;
+  const showTrust =
+    trust !== null && (trustDialog === "open" || (trustDialog === "auto" && trust.needsDecision));
+  const { refresh: refreshResources } = resources;
+  const chat = useChat(sessions.sessionId, {
+    onPathsChanged,
+    onRunEnd: () => {
+      void sessions.refresh();
+      void refreshResources();
+    },
+  });
   const { running } = chat.state;
 
   // A session remembers its model: follow it when switching sessions.
@@ -91,6 +110,19 @@ export function ChatPanel({
         }}
         busy={running || sessions.creating}
       />
+      <ContextPanel
+        data={resources.data}
+        error={resources.error}
+        onChangeTrust={() => setTrustDialog("open")}
+      />
+      {showTrust && trust ? (
+        <TrustDialog
+          trust={trust}
+          busy={resources.choosing}
+          onChoose={(choice) => void resources.choose(choice).then(() => setTrustDialog("dismissed"))}
+          onDismiss={() => setTrustDialog("dismissed")}
+        />
+      ) : null}
       {config && !config.configured ? (
         <Notice kind="warning" title="No model provider is configured">
           <pre className="config-help">{config.help}</pre>

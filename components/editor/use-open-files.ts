@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useMemo, useReducer, useRef } from "react";
-import { describeError, readFile, writeFile } from "@/components/api-client";
+import { describeError, type FileResponse, readFile, writeFile } from "@/components/api-client";
 import { initialOpenFiles, isDirty, type OpenFile, reduceOpenFiles } from "./open-files";
 
 export interface OpenFilesApi {
@@ -20,12 +20,31 @@ export interface OpenFilesApi {
 
 let revisions = 0;
 
-/** Open files of one project, loaded with GET /file and saved with PUT /file. */
-export function useOpenFiles(projectId: string): OpenFilesApi {
+/** Where open files are read from and saved to (paths relative to the tree's root). */
+export interface FileIo {
+  read(path: string): Promise<FileResponse>;
+  write(path: string, content: string): Promise<{ path: string; size: number }>;
+}
+
+/**
+ * Open files of one project (GET/PUT `/api/projects/:id/file`) or of another tree given as a
+ * {@link FileIo} (keep its identity stable, e.g. a module constant).
+ */
+export function useOpenFiles(source: string | FileIo): OpenFilesApi {
   const [state, dispatch] = useReducer(reduceOpenFiles, initialOpenFiles);
   const stateRef = useRef(state);
   stateRef.current = state;
   const seq = useRef(new Map<string, number>());
+  const io = useMemo<FileIo>(
+    () =>
+      typeof source === "string"
+        ? {
+            read: (path) => readFile(source, path),
+            write: (path, content) => writeFile(source, path, content),
+          }
+        : source,
+    [source],
+  );
 
   const load = useCallback(
     async (path: string) => {
@@ -33,14 +52,14 @@ export function useOpenFiles(projectId: string): OpenFilesApi {
       seq.current.set(path, n);
       dispatch({ type: "loading", path });
       try {
-        const file = await readFile(projectId, path);
+        const file = await io.read(path);
         if (seq.current.get(path) === n)
           dispatch({ type: "loaded", file: { ...file, path }, revision: ++revisions });
       } catch (err) {
         if (seq.current.get(path) === n) dispatch({ type: "load_failed", path, error: describeError(err) });
       }
     },
-    [projectId],
+    [io],
   );
 
   const open = useCallback(
@@ -59,13 +78,13 @@ export function useOpenFiles(projectId: string): OpenFilesApi {
       const content = f.content;
       dispatch({ type: "saving", path });
       try {
-        const res = await writeFile(projectId, path, content);
+        const res = await io.write(path, content);
         dispatch({ type: "saved", path, content, size: res.size });
       } catch (err) {
         dispatch({ type: "save_failed", path, error: describeError(err) });
       }
     },
-    [projectId],
+    [io],
   );
 
   const notifyChanged = useCallback(

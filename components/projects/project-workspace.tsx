@@ -82,6 +82,9 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
         <span className="sep">/</span>
         <h1 className="project-name">{project?.name ?? "…"}</h1>
         {project ? <span className="muted mono">{project.rootPath}</span> : null}
+        <Link href="/agent" className="header-link">
+          Agent dir
+        </Link>
       </header>
       <nav className="tree-pane" aria-label="Project files">
         <div className="pane-title">

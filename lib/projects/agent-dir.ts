@@ -7,6 +7,7 @@
 import type { DbScope } from "@/lib/db/client";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { listProjectTree, type TreeEntry } from "./files";
 
 /** The agent dir on the agent workspace (pi `getAgentDir()` with `~` = the workspace root). */
 export const AGENT_DIR = "/.pi/agent";
@@ -38,4 +39,10 @@ export async function openAgentVfs(
 ): Promise<{ vfs: Vfs; workspaceId: string }> {
   const workspaceId = await getAgentWorkspaceId(scope, userId);
   return { vfs: openWorkspaceVfs(workspaceId, scope).vfs, workspaceId };
+}
+
+/** The agent dir's nodes (paths relative to {@link AGENT_DIR}); empty when the dir does not exist yet. */
+export async function listAgentTree(vfs: Vfs): Promise<TreeEntry[]> {
+  if (!(await vfs.exists(AGENT_DIR))) return [];
+  return listProjectTree(vfs, AGENT_DIR);
 }

@@ -41,6 +41,10 @@ test("a coding session: import, read, edit, stream, reload", async ({ page }) =>
   await page.getByRole("button", { name: "Import" }).click();
   await page.getByRole("link", { name: /^Open strata/ }).click();
 
+  // Strata's repository has no .pi folder: nothing needs trust, so no trust prompt.
+  await expect(page.getByRole("region", { name: "Context", exact: true })).toContainText("in effect");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
   await page.getByRole("treeitem", { name: "AGENTS.md" }).click();
   const editor = page.getByTestId("editor");
   await expect(editor).toContainText("Working on Strata");

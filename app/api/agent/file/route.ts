@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { withAgentDir } from "@/lib/http/agent-context";
+import { badRequest, route } from "@/lib/http/errors";
+import { readProjectFile, writeProjectFile } from "@/lib/projects/files";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const WriteBody = z.object({ path: z.string().min(1).max(4096), content: z.string() });
+
+/** A file of the user's agent dir (path relative to `/.pi/agent`). */
+export const GET = route(async (req: Request) => {
+  const path = new URL(req.url).searchParams.get("path");
+  if (!path) throw badRequest("query parameter 'path' is required");
+  return withAgentDir(async ({ vfs, root }) => Response.json(await readProjectFile(vfs, root, path)));
+});
+
+export const PUT = route(async (req: Request) => {
+  const body = WriteBody.parse(await req.json().catch(() => ({})));
+  return withAgentDir(async ({ vfs, root }) => {
+    const { size } = await writeProjectFile(vfs, root, body.path, body.content);
+    await vfs.flush();
+    return Response.json({ path: body.path, size });
+  });
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { DbScope } from "@/lib/db/client";
+import { ApiError, route } from "@/lib/http/errors";
+import { applyProjectTrustChoice, TRUST_CHOICES, TrustChoiceError } from "@/lib/projects/session-resources";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const Body = z.object({ choice: z.enum(TRUST_CHOICES), sessionId: z.string().max(64).optional() });
+
+/** Store a trust prompt choice for the project (pi 2.10–2.12; stored choices in Postgres, session ones on the session). */
+export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Body.parse(await req.json().catch(() => ({})));
+  const scope = new DbScope();
+  try {
+    const result = await applyProjectTrustChoice(scope, { projectId: id, ...body }).catch((error) => {
+      throw error instanceof TrustChoiceError
+        ? new ApiError(error.status, error.status === 404 ? "not_found" : "bad_request", error.message)
+        : error;
+    });
+    return Response.json(result);
+  } finally {
+    await scope.release();
+  }
+});

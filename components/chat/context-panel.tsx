@@ -1,0 +1,134 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState } from "react";
+import type { ResourceKind, ResourceProvenance, SessionResourcesResponse } from "@/components/api-client";
+import { Notice } from "@/components/ui/notice";
+
+const GROUPS: { kind: ResourceKind; title: string }[] = [
+  { kind: "context", title: "Context files" },
+  { kind: "system", title: "System prompt" },
+  { kind: "append", title: "Appended system prompt" },
+  { kind: "skill", title: "Skills" },
+  { kind: "template", title: "Prompt templates" },
+];
+
+/**
+ * The resources in effect for the session, grouped by kind with their VFS paths (project workspace or
+ * the user's agent dir) and a trust-gated marker; diagnostics and resources withheld for lack of trust
+ * are always shown, even when the panel is collapsed (as counts).
+ */
+export function ContextPanel({
+  data,
+  error,
+  onChangeTrust,
+}: {
+  data: SessionResourcesResponse | null;
+  error: string | null;
+  onChangeTrust: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const bodyId = useId();
+  const diagnostics = data?.diagnostics ?? [];
+  const withheld = data && !data.trust.trusted ? data.trust.withheld : [];
+  return (
+    <section className="context-panel" aria-label="Context">
+      <div className="context-header">
+        <button
+          type="button"
+          className="context-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span aria-hidden="true">{open ? "▾" : "▸"}</span> Context
+        </button>
+        {data ? <span className="muted">{data.provenance.length} in effect</span> : null}
+        {diagnostics.length > 0 ? (
+          <span className="badge badge-warn">
+            {diagnostics.length} diagnostic{diagnostics.length === 1 ? "" : "s"}
+          </span>
+        ) : null}
+        {withheld.length > 0 ? (
+          <span className="badge badge-warn">untrusted: {withheld.length} not loaded</span>
+        ) : null}
+      </div>
+      {error ? (
+        <Notice kind="error" title="Could not load the session's resources">
+          {error}
+        </Notice>
+      ) : null}
+      {open && data ? (
+        <div id={bodyId} className="context-body">
+          <p className="context-trust">
+            {data.trust.trusted ? "Project trusted" : "Project not trusted"}
+            {data.trust.sessionOverride !== null ? " (this session only)" : ""}
+            <span className="muted mono"> {data.trust.cwd}</span>{" "}
+            <button type="button" className="btn btn-small" onClick={onChangeTrust}>
+              Change trust…
+            </button>
+          </p>
+          {withheld.length > 0 ? (
+            <Notice kind="warning" title="Not loaded: the project is not trusted">
+              <ul className="mono">
+                {withheld.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            </Notice>
+          ) : null}
+          {diagnostics.length > 0 ? (
+            <Notice
+              kind={diagnostics.some((d) => d.type === "error") ? "error" : "warning"}
+              title="Resource diagnostics"
+            >
+              <ul className="diagnostics">
+                {diagnostics.map((d, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: diagnostics have no identity and never reorder
+                  <li key={i}>
+                    <strong>{d.type}</strong>: {d.message}
+                    {d.path ? <span className="mono"> ({d.path})</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </Notice>
+          ) : null}
+          {GROUPS.map((g) => (
+            <ResourceGroup
+              key={g.kind}
+              title={g.title}
+              items={data.provenance.filter((p) => p.kind === g.kind)}
+            />
+          ))}
+          <p className="muted">
+            Your agent dir (<span className="mono">~/.pi/agent</span>): <Link href="/agent">edit</Link>
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function ResourceGroup({ title, items }: { title: string; items: ResourceProvenance[] }) {
+  return (
+    <section className="resource-group" aria-label={title}>
+      <h3>{title}</h3>
+      {items.length === 0 ? (
+        <p className="muted">None</p>
+      ) : (
+        <ul>
+          {items.map((p) => (
+            <li key={`${p.filesystem}:${p.path}`} className="resource-item">
+              {p.name ? <strong>{p.name}</strong> : null}
+              <span className="mono resource-path" title={p.path}>
+                {p.path}
+              </span>
+              <span className="badge">{p.filesystem === "agent" ? "agent dir" : "project"}</span>
+              {p.trustGated ? <span className="badge badge-warn">trust-gated</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
