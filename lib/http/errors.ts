@@ -3,7 +3,11 @@
  * `{ "error": { "code", "message" } }` with a matching HTTP status.
  */
 import { ZodError } from "zod";
-import { LeafMovedError } from "@/lib/session/store";
+import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
+import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { InvalidSessionFileError } from "@/lib/session/jsonl";
+import { RunActiveError } from "@/lib/session/runs";
+import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
 import { PathEscapeError, VfsConflictError, VfsError } from "@/lib/vfs/errors";
 
 export class ApiError extends Error {
@@ -37,6 +41,31 @@ export function errorResponse(error: unknown): Response {
   } else if (error instanceof VfsConflictError || error instanceof LeafMovedError) {
     status = 409;
     code = "conflict";
+    message = error.message;
+  } else if (error instanceof InvalidSessionFileError) {
+    status = 400;
+    code = "invalid_session_file";
+    message = error.message;
+  } else if (error instanceof EntryNotFoundError || error instanceof SessionNotFoundError) {
+    status = 404;
+    code = "not_found";
+    message = error.message;
+  } else if (error instanceof RunActiveError) {
+    status = 409;
+    code = "run_active";
+    message = error.message;
+  } else if (error instanceof CompactionPendingError) {
+    status = 409;
+    code = "compaction_pending";
+    message = error.message;
+  } else if (error instanceof NoModelError) {
+    status = 400;
+    code = "no_model";
+    message = error.message;
+  } else if (error instanceof SummarizationError) {
+    const cancelled = error.message === COMPACTION_CANCELLED;
+    status = cancelled ? 409 : 502;
+    code = cancelled ? "cancelled" : "summarization_failed";
     message = error.message;
   } else if (error instanceof VfsError) {
     status = error.code === "ENOENT" ? 404 : error.code === "EFBIG" ? 413 : 400;

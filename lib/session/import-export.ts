@@ -4,7 +4,12 @@
  * back byte for byte (entries are stored as their JSON text, key order included).
  */
 import type { DbScope } from "@/lib/db/client";
-import { type JsonlDiagnostic, parseSessionJsonl, serializeSessionJsonl } from "./jsonl";
+import {
+  defaultSessionFileName,
+  type JsonlDiagnostic,
+  parseSessionJsonl,
+  serializeSessionJsonl,
+} from "./jsonl";
 import { getSessionHeader, insertImportedSession, loadAllEntries, type SessionRow } from "./store";
 import { getSessionName } from "./tree";
 
@@ -37,4 +42,19 @@ export async function importSessionJsonl(
 export async function exportSessionJsonl(scope: DbScope, sessionId: string): Promise<string> {
   const header = await getSessionHeader(scope, sessionId);
   return serializeSessionJsonl(header, await loadAllEntries(scope, sessionId));
+}
+
+/**
+ * The session as a pi file: `text` as `exportSessionJsonl` writes it and `fileName`, pi's default
+ * file name for it (`<header timestamp with : and . → ->_<header id>.jsonl`, without pi's cwd folder).
+ * @throws Error `Session <id> not found`.
+ */
+export async function exportSessionFile(
+  scope: DbScope,
+  sessionId: string,
+): Promise<{ fileName: string; text: string }> {
+  const header = await getSessionHeader(scope, sessionId);
+  const text = serializeSessionJsonl(header, await loadAllEntries(scope, sessionId));
+  const path = defaultSessionFileName(header);
+  return { fileName: path.slice(path.lastIndexOf("/") + 1), text };
 }

@@ -1,0 +1,186 @@
+/**
+ * Moving around a stored session tree (pi `AgentSession.navigateTree()` and the tree/fork commands):
+ * move the leaf to an entry, optionally leaving a summary of the abandoned branch written by the
+ * session's model, and fork a branch into a new session.
+ */
+import type { DbScope } from "@/lib/db/client";
+import type { Env, Model } from "@/lib/llm/models";
+import {
+  collectEntriesForBranchSummary,
+  generateBranchSummary,
+} from "@/lib/session/compaction/branch-summarization";
+import type { SummarizeFn } from "@/lib/session/compaction/compaction";
+import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/entries";
+import {
+  branch,
+  branchWithSummary,
+  createBranchedSession,
+  getSession,
+  getTree,
+  loadBranch,
+  resetLeaf,
+  type SessionRow,
+} from "@/lib/session/store";
+import { type SessionTreeViewNode, sessionTreeView } from "@/lib/session/tree-view";
+import { NoModelError, resolveSessionModel, SummarizationError, summarizerFor } from "./compaction-run";
+import type { AgentMessage } from "./messages";
+
+/** pi's default `branchSummary.reserveTokens`. */
+export const BRANCH_SUMMARY_RESERVE_TOKENS = 16384;
+
+/** `Entry <id> not found` (pi's text), as a type the HTTP layer answers with 404. */
+export class EntryNotFoundError extends Error {
+  constructor(entryId: string) {
+    super(`Entry ${entryId} not found`);
+    this.name = "EntryNotFoundError";
+  }
+}
+
+/** `Session <id> not found`, as a type the HTTP layer answers with 404. */
+export class SessionNotFoundError extends Error {
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} not found`);
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/** The session's tree as flat nodes (depth first, children oldest first) and its current leaf. */
+export async function loadSessionTreeView(
+  scope: DbScope,
+  sessionId: string,
+): Promise<{ leafId: string | null; nodes: SessionTreeViewNode[] }> {
+  const session = await getSession(scope, sessionId);
+  if (!session) throw new SessionNotFoundError(sessionId);
+  return { leafId: session.leafId, nodes: sessionTreeView(await getTree(scope, sessionId)) };
+}
+
+/** Input of {@link navigateTree}. */
+export interface NavigateTreeInput {
+  scope: DbScope;
+  sessionId: string;
+  targetId: string;
+  /** Summarize the branch being left (pi `/tree` with a branch summary). */
+  summarize?: boolean;
+  /** Appended as `Additional focus:` (or replacing the instructions with `replaceInstructions`). */
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  env: Env;
+  /** The summarizing model; default the session's (`resolveSessionModel`). */
+  model?: Model;
+  signal?: AbortSignal;
+  /** Replaces the model call (tests, hooks). */
+  summarizeFn?: SummarizeFn;
+}
+
+/** What {@link navigateTree} did. */
+export interface NavigateTreeResult {
+  /** The session's leaf afterwards (the summary entry when one was written; null = before the first entry). */
+  leafId: string | null;
+  /** Text of the target when it is a user or custom message: pi puts it back in the editor. */
+  editorText?: string;
+  summaryEntry?: BranchSummaryEntry;
+  /** The summary request was aborted: nothing changed. */
+  aborted?: boolean;
+}
+
+function textContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((b): b is { type: "text"; text: string } => b?.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join("");
+}
+
+/**
+ * pi `navigateTree(targetId, { summarize })`:
+ * - the target is the leaf already → nothing happens;
+ * - with `summarize`, the entries from the old leaf back to the common ancestor with the target
+ *   (`collectEntriesForBranchSummary`) are summarized by the model (`generateBranchSummary`: budget
+ *   `contextWindow - 16384`, max tokens `min(4096, model.maxTokens)`; `No content to summarize` when
+ *   they hold no messages); an aborted summary changes nothing;
+ * - the new leaf is the target, or the target's parent when the target is a user or custom message
+ *   (whose text is returned as `editorText`, to be edited and sent again);
+ * - a summary is appended as a `branch_summary` under the new leaf (`branchWithSummary`), else the leaf
+ *   moves (`branch`), or is reset when the new leaf is null.
+ * @throws SessionNotFoundError, EntryNotFoundError, NoModelError (`No model available for
+ *   summarization`), SummarizationError (`Branch summarization failed: …`).
+ */
+export async function navigateTree(input: NavigateTreeInput): Promise<NavigateTreeResult> {
+  const { scope, sessionId, targetId } = input;
+  const session = await getSession(scope, sessionId);
+  if (!session) throw new SessionNotFoundError(sessionId);
+  const oldLeafId = session.leafId;
+  if (targetId === oldLeafId) return { leafId: oldLeafId };
+  const model = input.summarize
+    ? (input.model ?? (await resolveSessionModel(scope, sessionId, input.env)))
+    : undefined;
+  if (input.summarize && !model) throw new NoModelError();
+  const targetPath = await loadBranch(scope, sessionId, targetId);
+  const target = targetPath[targetPath.length - 1];
+  if (!target || target.id !== targetId) throw new EntryNotFoundError(targetId);
+
+  let summary: { text: string; details: unknown; usage?: BranchSummaryEntry["usage"] } | undefined;
+  if (input.summarize && model) {
+    const oldPath = await loadBranch(scope, sessionId, oldLeafId);
+    const known = new Map<string, SessionEntry>();
+    for (const e of [...oldPath, ...targetPath]) known.set(e.id, e);
+    const { entries } = collectEntriesForBranchSummary([...known.values()], oldLeafId, targetId);
+    if (entries.length > 0) {
+      const result = await generateBranchSummary(entries, {
+        summarize:
+          input.summarizeFn ??
+          summarizerFor(model, {
+            env: input.env,
+            signal: input.signal,
+            beforeRequest: () => scope.release(),
+          }),
+        contextWindow: model.contextWindow,
+        modelMaxTokens: model.maxTokens,
+        reserveTokens: BRANCH_SUMMARY_RESERVE_TOKENS,
+        customInstructions: input.customInstructions?.trim() || undefined,
+        replaceInstructions: input.replaceInstructions,
+      });
+      if (result.aborted || input.signal?.aborted) return { leafId: oldLeafId, aborted: true };
+      if (result.error) throw new SummarizationError(result.error);
+      summary = {
+        text: result.summary ?? "",
+        details: { readFiles: result.readFiles ?? [], modifiedFiles: result.modifiedFiles ?? [] },
+        usage: result.usage,
+      };
+    }
+  }
+
+  let newLeafId: string | null = targetId;
+  let editorText: string | undefined;
+  if (target.type === "message" && (target.message as AgentMessage).role === "user") {
+    newLeafId = target.parentId;
+    editorText = textContent((target.message as AgentMessage & { content: unknown }).content);
+  } else if (target.type === "custom_message") {
+    newLeafId = target.parentId;
+    editorText = textContent(target.content);
+  }
+
+  if (summary) {
+    const entry = (await branchWithSummary(scope, sessionId, newLeafId, summary.text, {
+      details: summary.details,
+      usage: summary.usage,
+    })) as BranchSummaryEntry;
+    return { leafId: entry.id, editorText, summaryEntry: entry };
+  }
+  if (newLeafId === null) await resetLeaf(scope, sessionId);
+  else await branch(scope, sessionId, newLeafId);
+  return { leafId: newLeafId, editorText };
+}
+
+/**
+ * Fork: a new session in the same project holding the root→`entryId` path of `sessionId` (pi
+ * `createBranchedSession`; labels of kept entries re-added; header `parentSession` = the source id).
+ * @throws SessionNotFoundError, EntryNotFoundError.
+ */
+export async function forkSession(scope: DbScope, sessionId: string, entryId: string): Promise<SessionRow> {
+  if (!(await getSession(scope, sessionId))) throw new SessionNotFoundError(sessionId);
+  const path = await loadBranch(scope, sessionId, entryId);
+  if (path.length === 0 || path[path.length - 1].id !== entryId) throw new EntryNotFoundError(entryId);
+  return createBranchedSession(scope, sessionId, entryId);
+}
