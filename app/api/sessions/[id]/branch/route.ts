@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { route } from "@/lib/http/errors";
+import { withSessionRun } from "@/lib/http/session-op";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const Body = z.object({
+  entryId: z.string().min(1).max(200),
+  summarize: z.boolean().optional(),
+  customInstructions: z.string().max(10_000).optional(),
+});
+
+/** Move the session's leaf to an entry (pi `/tree`), optionally summarizing the branch left behind. */
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Body.parse(await request.json().catch(() => ({})));
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new SessionNotFoundError(id);
+  return withSessionRun(
+    id,
+    async ({ scope, signal }) => {
+      const result = await navigateTree({
+        scope,
+        sessionId: id,
+        targetId: body.entryId,
+        summarize: body.summarize,
+        customInstructions: body.customInstructions,
+        env: process.env,
+        signal,
+      });
+      return Response.json(result);
+    },
+    request.signal,
+  );
+});

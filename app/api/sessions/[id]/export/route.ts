@@ -1,0 +1,32 @@
+import { DbScope } from "@/lib/db/client";
+import { notFound, route } from "@/lib/http/errors";
+import { exportSessionFile } from "@/lib/session/import-export";
+import { getSession } from "@/lib/session/store";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+/** `attachment` with an ASCII fallback name and the exact name as RFC 5987 `filename*`. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** Download the session as a pi JSONL file. */
+export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const scope = new DbScope();
+  try {
+    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
+    const { fileName, text } = await exportSessionFile(scope, id);
+    return new Response(text, {
+      headers: {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "content-disposition": contentDisposition(fileName),
+        "cache-control": "no-store",
+      },
+    });
+  } finally {
+    await scope.release();
+  }
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { forkSession, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { DbScope } from "@/lib/db/client";
+import { route } from "@/lib/http/errors";
+import { toSessionView } from "@/lib/http/views";
+import { loadContextPath } from "@/lib/session/store";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const Body = z.object({ entryId: z.string().min(1).max(200) });
+
+/** A new session holding the root→entry path of this one (pi `createBranchedSession`). */
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Body.parse(await request.json().catch(() => ({})));
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new SessionNotFoundError(id);
+  const scope = new DbScope();
+  try {
+    const session = await forkSession(scope, id, body.entryId);
+    const { model } = (await loadContextPath(scope, session.id)).settings;
+    return Response.json(
+      { session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null) },
+      { status: 201 },
+    );
+  } finally {
+    await scope.release();
+  }
+});
