@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// The `strata` command line. Each command group is a module in bin/commands/ exporting `run(args)` and
+// `usage`; add a group by adding it to COMMANDS. See docs/cli.md.
+import { CliError, write } from "./lib/runtime.mjs";
+
+const COMMANDS = {
+  session: () => import("./commands/session.mjs"),
+};
+
+const help = `Usage: strata <command> [...]
+
+Commands:
+  session import <file.jsonl> --project <id>   import a pi session file
+  session export <sessionId> [-o <file>]       export a session as a pi JSONL file
+
+Environment: DATABASE_URL (Strata's Postgres); STRATA_DB_PROXY (its WebSocket proxy, host:port; when
+unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
+
+async function main(argv) {
+  const [command, ...args] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    await write(process.stdout, `${help}\n`);
+    return 0;
+  }
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) throw new CliError(`Unknown command: ${command}\n\n${help}`, 2);
+  await (await load()).run(args);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error) => {
+    const known = error instanceof CliError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    await write(process.stderr, `strata: ${known ? error.message : (error?.stack ?? String(error))}\n`);
+    process.exit(error instanceof CliError ? error.exitCode : known ? 2 : 1);
+  },
+);
