@@ -1,11 +1,25 @@
-import type { ModelInfo, SessionSummary } from "@/components/api-client";
+"use client";
+
+import { useRef, useState } from "react";
+import { describeError, type ModelInfo, type SessionSummary } from "@/components/api-client";
 import { formatDateTime } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
+import { importSessionFile, type JsonlDiagnostic, sessionExportUrl } from "./session-tree-client";
 
 export function sessionLabel(s: SessionSummary): string {
   return s.title?.trim() || `Session ${formatDateTime(s.createdAt)}`;
 }
 
-/** Session picker, "New session" and the model selector. */
+/** What the last import reported: the file, the new session, its line-numbered diagnostics or an error. */
+type ImportOutcome =
+  | { kind: "done"; fileName: string; session: SessionSummary; diagnostics: JsonlDiagnostic[] }
+  | { kind: "error"; fileName: string; message: string };
+
+/**
+ * Session picker, "New session", the model selector, and the session file controls: "Export" downloads
+ * the session as a pi JSONL file, "Import session" uploads one as a new session of the project (its
+ * parse diagnostics are listed afterwards) and selects it.
+ */
 export function SessionBar({
   sessions,
   sessionId,
@@ -15,6 +29,8 @@ export function SessionBar({
   model,
   onSelectModel,
   busy,
+  projectId,
+  onImported,
 }: {
   sessions: SessionSummary[];
   sessionId: string | null;
@@ -24,38 +40,135 @@ export function SessionBar({
   model: string;
   onSelectModel: (id: string) => void;
   busy: boolean;
+  /** Project the imports go to; default the project of the listed sessions. */
+  projectId?: string;
+  /** Called after an import (e.g. to refresh the session list); the bar selects the new session itself. */
+  onImported?: (session: SessionSummary) => void;
 }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [importing, setImporting] = useState(false);
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  // Imported sessions the parent's list does not show yet.
+  const [extra, setExtra] = useState<SessionSummary[]>([]);
+  const target = projectId ?? sessions[0]?.projectId ?? extra[0]?.projectId;
+  const listed = [...extra.filter((e) => !sessions.some((s) => s.id === e.id)), ...sessions];
+
+  const onFile = async (file: File | undefined) => {
+    if (!file || !target) return;
+    setImporting(true);
+    setOutcome(null);
+    try {
+      const { session, diagnostics } = await importSessionFile(target, file);
+      setExtra((prev) => [session, ...prev.filter((p) => p.id !== session.id)]);
+      setOutcome({ kind: "done", fileName: file.name, session, diagnostics });
+      onSelectSession(session.id);
+      onImported?.(session);
+    } catch (err) {
+      setOutcome({ kind: "error", fileName: file.name, message: describeError(err) });
+    } finally {
+      setImporting(false);
+      if (fileInput.current) fileInput.current.value = "";
+    }
+  };
+
   return (
-    <div className="session-bar">
-      <select
-        aria-label="Session"
-        value={sessionId ?? ""}
-        disabled={busy || sessions.length === 0}
-        onChange={(e) => onSelectSession(e.target.value)}
-      >
-        {sessionId === null ? <option value="">No session</option> : null}
-        {sessions.map((s) => (
-          <option key={s.id} value={s.id}>
-            {sessionLabel(s)}
-          </option>
-        ))}
-      </select>
-      <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>
-        New session
-      </button>
-      <select
-        aria-label="Model"
-        value={model}
-        disabled={models.length === 0}
-        onChange={(e) => onSelectModel(e.target.value)}
-      >
-        {models.length === 0 ? <option value="">No models configured</option> : null}
-        {models.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.name || m.id}
-          </option>
-        ))}
-      </select>
-    </div>
+    <>
+      <div className="session-bar">
+        <select
+          aria-label="Session"
+          value={sessionId ?? ""}
+          disabled={busy || listed.length === 0}
+          onChange={(e) => onSelectSession(e.target.value)}
+        >
+          {sessionId === null ? <option value="">No session</option> : null}
+          {listed.map((s) => (
+            <option key={s.id} value={s.id}>
+              {sessionLabel(s)}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>
+          New session
+        </button>
+        {sessionId ? (
+          <a
+            className="btn btn-small"
+            href={sessionExportUrl(sessionId)}
+            download
+            aria-label="Export session as pi JSONL"
+            title="Download this session as a pi JSONL file"
+          >
+            Export
+          </a>
+        ) : (
+          <button type="button" className="btn btn-small" disabled aria-label="Export session as pi JSONL">
+            Export
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => fileInput.current?.click()}
+          disabled={busy || importing || !target}
+          aria-busy={importing}
+          title="Import a pi session file (.jsonl) as a new session"
+        >
+          {importing ? "Importing…" : "Import session"}
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".jsonl,application/x-ndjson,application/jsonl"
+          aria-label="Import session file"
+          hidden
+          onChange={(e) => void onFile(e.target.files?.[0])}
+        />
+        <select
+          aria-label="Model"
+          value={model}
+          disabled={models.length === 0}
+          onChange={(e) => onSelectModel(e.target.value)}
+        >
+          {models.length === 0 ? <option value="">No models configured</option> : null}
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name || m.id}
+            </option>
+          ))}
+        </select>
+      </div>
+      {outcome ? <ImportReport outcome={outcome} onDismiss={() => setOutcome(null)} /> : null}
+    </>
+  );
+}
+
+function ImportReport({ outcome, onDismiss }: { outcome: ImportOutcome; onDismiss: () => void }) {
+  const dismiss = (
+    <button type="button" className="btn btn-small" onClick={onDismiss}>
+      Dismiss
+    </button>
+  );
+  if (outcome.kind === "error")
+    return (
+      <Notice kind="error" title={`Could not import ${outcome.fileName}`} actions={dismiss}>
+        {outcome.message}
+      </Notice>
+    );
+  const { diagnostics } = outcome;
+  const title = `Imported ${outcome.fileName} as “${sessionLabel(outcome.session)}”`;
+  return (
+    <Notice kind={diagnostics.length > 0 ? "warning" : "info"} title={title} actions={dismiss}>
+      {diagnostics.length === 0 ? (
+        <span> No problems found.</span>
+      ) : (
+        <ul className="import-diagnostics" aria-label="Import diagnostics">
+          {diagnostics.map((d) => (
+            <li key={`${d.line}:${d.kind}`}>
+              Line {d.line}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Notice>
   );
 }

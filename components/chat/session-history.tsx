@@ -1,0 +1,209 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { describeError, type SessionSummary } from "@/components/api-client";
+import { Notice } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+import {
+  type BranchResponse,
+  branchSession,
+  type CompactResponse,
+  compactSession,
+  forkSession,
+  getSessionTree,
+  type SessionTreeNode,
+  type SessionTreeResponse,
+} from "./session-tree-client";
+
+/** Display indent: a level per branch point (a linear run of entries stays at one level, as in pi's /tree). */
+function indents(nodes: SessionTreeNode[]): Map<string, number> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const out = new Map<string, number>();
+  for (const n of nodes) {
+    const parent = n.parentId ? byId.get(n.parentId) : undefined;
+    out.set(n.id, parent ? (out.get(parent.id) ?? 0) + (parent.childCount > 1 ? 1 : 0) : 0);
+  }
+  return out;
+}
+
+/** Ids on the path from the root to `leafId`. */
+function activePath(nodes: SessionTreeNode[], leafId: string | null): Set<string> {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const path = new Set<string>();
+  let current = leafId ? byId.get(leafId) : undefined;
+  while (current && !path.has(current.id)) {
+    path.add(current.id);
+    current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  return path;
+}
+
+const SETTINGS_TYPES = new Set(["model_change", "thinking_level_change", "label", "session_info", "custom"]);
+
+/**
+ * "History": the session's entry tree (pi's /tree). "Go here" moves the leaf (optionally summarizing
+ * the branch left behind), "Fork" copies the path up to an entry into a new session, "Compact" runs
+ * pi's /compact. Not wired yet: render it next to the chat with the selected session and reload the
+ * conversation in `onNavigated` / `onCompacted`, select the new session in `onForked`.
+ */
+export function SessionHistory({
+  sessionId,
+  busy = false,
+  refreshKey,
+  onNavigated,
+  onForked,
+  onCompacted,
+}: {
+  sessionId: string | null;
+  /** A run is live: actions are disabled. */
+  busy?: boolean;
+  /** Change it to reload the tree (e.g. after a run). */
+  refreshKey?: unknown;
+  onNavigated?: (result: BranchResponse) => void;
+  onForked?: (session: SessionSummary) => void;
+  onCompacted?: (result: CompactResponse) => void;
+}) {
+  const [tree, setTree] = useState<SessionTreeResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState<string | null>(null);
+  const [summarize, setSummarize] = useState(false);
+  const [showSettings, setShowSettings] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      if (!sessionId) {
+        setTree(null);
+        return;
+      }
+      try {
+        setTree(await getSessionTree(sessionId, signal));
+        setError(null);
+      } catch (err) {
+        if (!signal?.aborted) setError(describeError(err));
+      }
+    },
+    [sessionId],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey only triggers a reload.
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void load(ctrl.signal);
+    return () => ctrl.abort();
+  }, [load, refreshKey]);
+
+  const nodes = tree?.nodes ?? [];
+  const indent = useMemo(() => indents(nodes), [nodes]);
+  const onPath = useMemo(() => activePath(nodes, tree?.leafId ?? null), [nodes, tree?.leafId]);
+  const shown = showSettings ? nodes : nodes.filter((n) => !SETTINGS_TYPES.has(n.type));
+
+  const act = async (label: string, fn: () => Promise<void>) => {
+    setWorking(label);
+    setNotice(null);
+    try {
+      await fn();
+      setError(null);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setWorking(null);
+      await load();
+    }
+  };
+
+  if (!sessionId) return null;
+  return (
+    <section className="session-history" aria-label="History">
+      <div
+        className="session-history-bar"
+        style={{ display: "flex", gap: 8, alignItems: "center", padding: "4px 8px" }}
+      >
+        <strong>History</strong>
+        <label>
+          <input type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.target.checked)} />{" "}
+          Summarize the branch I leave
+        </label>
+        <label>
+          <input type="checkbox" checked={showSettings} onChange={(e) => setShowSettings(e.target.checked)} />{" "}
+          Show settings entries
+        </label>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy || working !== null}
+          onClick={() =>
+            void act("compact", async () => {
+              const result = await compactSession(sessionId);
+              setNotice(
+                result.status === "compacted"
+                  ? "Compacted: older messages are now a summary."
+                  : result.status === "pending"
+                    ? "Tool calls are still running; compact again when they finish."
+                    : "Nothing to compact.",
+              );
+              onCompacted?.(result);
+            })
+          }
+        >
+          {working === "compact" ? "Compacting…" : "Compact"}
+        </button>
+      </div>
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {notice ? <Notice kind="info">{notice}</Notice> : null}
+      {tree === null && !error ? <Spinner label="Loading history" /> : null}
+      <ul
+        className="session-history-list"
+        style={{ listStyle: "none", margin: 0, padding: "4px 8px", overflowY: "auto" }}
+      >
+        {shown.map((n) => {
+          const isLeaf = n.id === tree?.leafId;
+          const what = n.preview || n.type;
+          return (
+            <li
+              key={n.id}
+              className={onPath.has(n.id) ? "on-branch" : undefined}
+              style={{ paddingLeft: `${(indent.get(n.id) ?? 0) * 14}px` }}
+              aria-current={isLeaf ? "true" : undefined}
+            >
+              <span className="session-history-role">{n.role ?? n.type}</span>{" "}
+              <span className="session-history-preview" title={`${n.id} · ${n.timestamp}`}>
+                {what}
+              </span>
+              {n.label ? <span className="session-history-label"> [{n.label}]</span> : null}
+              {isLeaf ? <em> (current)</em> : null}{" "}
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Go to: ${what}`}
+                disabled={busy || working !== null || isLeaf}
+                onClick={() =>
+                  void act(n.id, async () => {
+                    const result = await branchSession(sessionId, { entryId: n.id, summarize });
+                    onNavigated?.(result);
+                  })
+                }
+              >
+                {working === n.id ? "Moving…" : "Go here"}
+              </button>{" "}
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Fork from: ${what}`}
+                disabled={busy || working !== null}
+                onClick={() =>
+                  void act(`fork:${n.id}`, async () => {
+                    const session = await forkSession(sessionId, n.id);
+                    onForked?.(session);
+                  })
+                }
+              >
+                Fork
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
