@@ -125,7 +125,7 @@ async function resolveCanonical(
   else {
     const candidate = childPath(parent.path, basenamePosix(path));
     const st = await tryLstat(fs, candidate);
-    if (!st || st.kind !== "symlink" || hops >= 40) result = { path: candidate };
+    if (st?.kind !== "symlink" || hops >= 40) result = { path: candidate };
     else {
       let target: string | undefined;
       try {

@@ -194,7 +194,12 @@ describe("SYSTEM.md / APPEND_SYSTEM.md and trust (pi 2.x)", () => {
       fs,
       cwd: "/w/p",
       trustStore: new MemoryTrustStore(),
-      ui: { select: async (title) => (seen.push(title), undefined) },
+      ui: {
+        select: async (title) => {
+          seen.push(title);
+          return undefined;
+        },
+      },
     });
     expect(cancelled).toBe(false);
     expect(seen).toEqual([formatProjectTrustPrompt("/w/p")]);
