@@ -1,8 +1,19 @@
 /**
  * Agent-loop contracts (pi's `packages/agent/src/types.ts`): the stream a model call produces, the
- * events a run emits, and the loop's configuration.
+ * events a run emits, and the loop's configuration with pi's hooks (9.1–9.21).
  */
-import type { AssistantMessage, Message, ToolDeclaration, ToolResultMessage } from "@/lib/llm/types";
+import type { Model } from "@/lib/llm/models";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  TextContent,
+  ThinkingLevel,
+  ToolCall,
+  ToolDeclaration,
+  ToolResultMessage,
+  Usage,
+} from "@/lib/llm/types";
 import type { AgentTool } from "@/lib/tools/types";
 import type { AgentMessage } from "./messages";
 
@@ -31,10 +42,19 @@ export interface LlmRequestContext {
   tools: ToolDeclaration[];
 }
 
+/** Per-request options the loop passes to a {@link StreamFn} (pi passes `config` with `reasoning`). */
+export interface StreamOptions {
+  /** The model of this request (after `prepareNextTurn` / `prepareRequest`), when the config has one. */
+  model?: Model;
+  /** The requested thinking level; `undefined` = off. */
+  thinkingLevel?: ThinkingLevel;
+}
+
 /** A model call. Must never throw: failures end the stream with an `error` event (pi's `StreamFn` contract). */
 export type StreamFn = (
   context: LlmRequestContext,
   signal?: AbortSignal,
+  options?: StreamOptions,
 ) => AsyncIterable<AssistantStreamEvent>;
 
 /** Events of a run, with pi's names and order (pi 9.1). */
@@ -46,6 +66,13 @@ export type AgentEvent =
   | { type: "message_end"; message: AgentMessage }
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
   | {
+      type: "tool_execution_update";
+      toolCallId: string;
+      toolName: string;
+      args: unknown;
+      partialResult: unknown;
+    }
+  | {
       type: "tool_execution_end";
       toolCallId: string;
       toolName: string;
@@ -55,17 +82,134 @@ export type AgentEvent =
   | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: AgentMessage[] };
 
+/** pi's `AgentContext`: the transcript (system messages included) and the executable tools (9.2). */
+export interface AgentContext {
+  messages: AgentMessage[];
+  tools: AgentTool[];
+}
+
+/** A tool's outcome inside the loop (pi's `AgentToolResult` with its optional loop fields). */
+export interface ToolOutcome {
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  usage?: Usage;
+  /** Stops the tool-call continuation when every result of the batch sets it (9.13). */
+  terminate?: boolean;
+  structuredContent?: unknown;
+}
+
+/** `beforeToolCall` input (pi `BeforeToolCallContext`). `args` are the validated arguments; mutate to change them. */
+export interface BeforeToolCallContext {
+  assistantMessage: AssistantMessage;
+  toolCall: ToolCall;
+  args: unknown;
+  context: AgentContext;
+}
+
+/** `beforeToolCall` result: `block` answers the call with `reason` (or `Tool execution was blocked`). */
+export interface BeforeToolCallResult {
+  block?: boolean;
+  reason?: string;
+}
+
+/** `afterToolCall` input (pi `AfterToolCallContext`). */
+export interface AfterToolCallContext {
+  assistantMessage: AssistantMessage;
+  toolCall: ToolCall;
+  args: unknown;
+  result: ToolOutcome;
+  isError: boolean;
+  context: AgentContext;
+}
+
+/** `afterToolCall` result: each present field overrides the result's (9.12). */
+export interface AfterToolCallResult {
+  content?: (TextContent | ImageContent)[];
+  details?: unknown;
+  usage?: Usage;
+  terminate?: boolean;
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+/** What `prepareNextTurn`, `shouldStopAfterTurn` and `finishTurn` see of the turn that just ended. */
+export interface TurnContext {
+  message: AssistantMessage;
+  toolResults: ToolResultMessage[];
+  context: AgentContext;
+  newMessages: AgentMessage[];
+}
+
+/** `prepareNextTurn` result (9.18): a replacement context/model/level and messages for the next turn. */
+export interface NextTurnSnapshot {
+  context?: AgentContext;
+  model?: Model;
+  /** `"off"` clears the level. */
+  thinkingLevel?: ThinkingLevel;
+  /** Emitted and appended before the pending steering messages. */
+  messages?: AgentMessage[];
+}
+
+/** `prepareRequest` input and result (9.19). */
+export interface RequestSnapshot {
+  context: AgentContext;
+  model?: Model;
+  thinkingLevel?: ThinkingLevel;
+}
+
+/** `finishTurn` decision (9.20). */
+export type FinishTurnDecision = { action: "end" } | { action: "continue" } | undefined;
+
 export interface AgentLoopConfig {
   tools: AgentTool[];
   stream: StreamFn;
-  /** AgentMessage[] → provider messages (pi's `convertToLlm`). */
-  convertToLlm(messages: AgentMessage[]): Message[];
-  /** Builds the request (system prompt text + tool declarations) from the converted transcript. */
-  buildRequest(messages: Message[]): LlmRequestContext;
+  /** AgentMessage[] → provider messages (pi's `convertToLlm`). Default: keep provider roles (9.22). */
+  convertToLlm?(messages: AgentMessage[]): Message[] | Promise<Message[]>;
+  /**
+   * Builds the request from the converted transcript. Default pi's: `{ systemPrompt: "", messages, tools: [] }`
+   * (the prompt and tool declarations live in the transcript's system messages, 9.2).
+   */
+  buildRequest?(messages: Message[]): LlmRequestContext;
   /** Runs right before every model request (e.g. to release the database connection). */
   beforeRequest?(): Promise<void>;
-  /** Runs after a turn's tool results, before `turn_end` (e.g. flush the VFS and checkpoint). */
+  /** Runs after a turn's tool results, before `finishTurn`/`turn_end` (e.g. flush the VFS and checkpoint). */
   afterToolResults?(results: ToolResultMessage[]): Promise<void>;
   /** Called when a tool finished, before its `tool_execution_end` (e.g. persist its file changes). */
   afterToolExecution?(toolName: string): Promise<void>;
+
+  /** The model passed to `stream` (replaceable by `prepareNextTurn`/`prepareRequest`). */
+  model?: Model;
+  /**
+   * Requested thinking level (pi's `reasoning`); stamped on each assistant message (9.5). When the key is
+   * absent the loop does not stamp (see docs/pi-differences.md); the `Agent` always sets it.
+   */
+  thinkingLevel?: ThinkingLevel;
+  /** `"sequential"` runs every call one after another (9.9). Default `"parallel"`. */
+  toolExecution?: "parallel" | "sequential";
+  beforeToolCall?(
+    context: BeforeToolCallContext,
+    signal?: AbortSignal,
+  ): Promise<BeforeToolCallResult | undefined> | BeforeToolCallResult | undefined;
+  afterToolCall?(
+    context: AfterToolCallContext,
+    signal?: AbortSignal,
+  ): Promise<AfterToolCallResult | undefined> | AfterToolCallResult | undefined;
+  /** Steering messages typed while the agent works (9.14, 9.17). */
+  getSteeringMessages?(): Promise<AgentMessage[]> | AgentMessage[];
+  /** Follow-up messages taken when the loop would stop (9.16). */
+  getFollowUpMessages?(): Promise<AgentMessage[]> | AgentMessage[];
+  /** Before every turn after the first (9.18). */
+  prepareNextTurn?(
+    turn: TurnContext,
+    signal?: AbortSignal,
+  ): Promise<NextTurnSnapshot | undefined> | NextTurnSnapshot | undefined;
+  /** Right before every request (9.19). */
+  prepareRequest?(
+    request: RequestSnapshot,
+    signal?: AbortSignal,
+  ): Promise<Partial<RequestSnapshot> | undefined> | Partial<RequestSnapshot> | undefined;
+  /** After tool results, before `turn_end` (9.20). */
+  finishTurn?(turn: TurnContext, signal?: AbortSignal): Promise<FinishTurnDecision> | FinishTurnDecision;
+  /** AgentMessage[] → AgentMessage[] before `convertToLlm` on every request (9.21). */
+  transformContext?(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]> | AgentMessage[];
 }

@@ -1,0 +1,26 @@
+/** pi 6.9: how a run's message is persisted. */
+import type { NewEntry } from "@/lib/session/entries";
+import type { AgentMessage } from "./messages";
+
+/**
+ * `custom` → a `custom_message` entry (`customType`, `content`, `display`, `details?`); `system`, `user`,
+ * `assistant`, `toolResult` and `bashExecution` → `message` entries; summaries → `null` (they come from
+ * `compaction` / `branch_summary` entries, 16.13). Pure.
+ */
+export function messageToEntry(message: AgentMessage): NewEntry | null {
+  switch (message.role) {
+    case "custom":
+      return {
+        type: "custom_message",
+        customType: message.customType,
+        content: message.content,
+        display: message.display,
+        ...(message.details !== undefined ? { details: message.details } : {}),
+      };
+    case "branchSummary":
+    case "compactionSummary":
+      return null;
+    default:
+      return { type: "message", message };
+  }
+}

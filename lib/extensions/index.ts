@@ -1,0 +1,7 @@
+export {
+  type CapturedRequest,
+  createInspectorCapture,
+  INSPECTOR_CAPTURE_PATH,
+} from "./builtin/inspector-capture";
+export { type BeforeAgentStartOutcome, ExtensionRunner, LEADING_SYSTEM_REMOVED_ERROR } from "./runner";
+export type * from "./types";
