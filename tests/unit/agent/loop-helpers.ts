@@ -111,7 +111,8 @@ export function label(event: AgentEvent): string {
 }
 
 /** Text of a message's first text block (or string content). */
-export function textOf(m: { content?: unknown }): string {
+export function textOf(message: object): string {
+  const m = message as { content?: unknown };
   if (typeof m.content === "string") return m.content;
   const block = (m.content as { type: string; text?: string }[] | undefined)?.find((b) => b.type === "text");
   return block?.text ?? "";
