@@ -8,6 +8,7 @@ import { Composer } from "./composer";
 import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
 import { SessionBar } from "./session-bar";
+import { SessionHistory } from "./session-history";
 import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
 import { useSessionResources } from "./use-session-resources";
@@ -109,11 +110,26 @@ export function ChatPanel({
           rememberModel(id);
         }}
         busy={running || sessions.creating}
+        projectId={projectId}
+        onImported={() => void sessions.refresh()}
       />
       <ContextPanel
         data={resources.data}
         error={resources.error}
         onChangeTrust={() => setTrustDialog("open")}
+      />
+      <SessionHistory
+        sessionId={sessions.sessionId}
+        busy={running}
+        refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}`}
+        onNavigated={(result) => {
+          chat.reload();
+          if (result.editorText) setDraft(result.editorText);
+        }}
+        onForked={(session) => {
+          void sessions.refresh().then(() => sessions.select(session.id));
+        }}
+        onCompacted={() => chat.reload()}
       />
       {showTrust && trust ? (
         <TrustDialog

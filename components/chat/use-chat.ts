@@ -27,6 +27,8 @@ export interface ChatApi {
   /** Sends a prompt; resolves false when the run could not start (the text was not accepted). */
   send(text: string, model?: string): Promise<boolean>;
   abort(): Promise<void>;
+  /** Re-read the session from the server (after a branch move, a fork or a compaction). */
+  reload(): void;
 }
 
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
@@ -39,6 +41,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [aborting, setAborting] = useState(false);
+  const [reloadSeq, setReloadSeq] = useState(0);
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const fetchCtrl = useRef<AbortController | null>(null);
@@ -53,6 +56,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     return prev;
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloadSeq` is the trigger of `reload()`.
   useEffect(() => {
     apply({ type: "reset", messages: [] });
     setLoadError(null);
@@ -71,7 +75,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       ctrl.abort();
       fetchCtrl.current?.abort();
     };
-  }, [sessionId, apply]);
+  }, [sessionId, apply, reloadSeq]);
 
   const send = useCallback(
     async (text: string, model?: string): Promise<boolean> => {
@@ -141,5 +145,6 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     setAborting(false);
   }, [sessionId, apply]);
 
-  return { state, loading, loadError, aborting, send, abort };
+  const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
+  return { state, loading, loadError, aborting, send, abort, reload };
 }

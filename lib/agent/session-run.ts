@@ -8,6 +8,8 @@
  * Connections: the `DbScope` is released before every model request, so a stream never holds a
  * database connection while it waits on the model.
  */
+
+import { convertToLlm } from "@/lib/context/convert-to-llm";
 import { DbScope } from "@/lib/db/client";
 import { defaultModel, modelConfigHelp, resolveModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
@@ -20,16 +22,17 @@ import {
   diffTools,
   getCurrentSystemMessage,
   getSystemMessageText,
-  onlyLlmMessages,
 } from "@/lib/prompt/system-message";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import { expandSkillCommand } from "@/lib/resources/skills";
+import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { NewEntry } from "@/lib/session/entries";
 import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import { toolParametersJsonSchema } from "@/lib/tools/types";
 import { checkpoint } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { runAgentLoop } from "./loop";
 import type { AgentMessage } from "./messages";
 import type { AgentEvent } from "./types";
@@ -38,6 +41,8 @@ import type { AgentEvent } from "./types";
 export type RunEvent =
   | AgentEvent
   | { type: "files_changed"; paths: string[]; commit?: string }
+  | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
+  | { type: "auto_compaction_end"; reason: "threshold" | "overflow"; summary?: string; errorMessage?: string }
   | { type: "error"; message: string };
 
 export interface PromptRunInput {
@@ -174,52 +179,84 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     return flushing;
   };
 
-  await runAgentLoop(
-    prompts,
-    history,
-    {
-      tools,
-      stream: (context, s) =>
-        streamAssistant(model, context, { env, signal: s, thinkingLevel: settings.thinkingLevel }),
-      convertToLlm: onlyLlmMessages,
-      buildRequest(messages) {
-        const current = getCurrentSystemMessage(messages);
-        return {
-          systemPrompt: current ? getSystemMessageText(current) : "",
-          messages: messages.filter((m) => m.role !== "system"),
-          tools: current?.toolsAdded ?? [],
-        };
-      },
-      beforeRequest: () => scope.release(),
-      afterToolExecution: async () => {
-        await flush();
-      },
-      async afterToolResults(_results: ToolResultMessage[]) {
-        await flush();
-        if (changed.size === 0) return;
-        const paths = [...changed].sort();
-        changed.clear();
-        const result = await checkpoint(vfs, root, {
-          changedPaths: paths,
-          ref: `refs/heads/strata/session-${session.id}`,
-          message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
-          author: input.author ?? DEFAULT_AUTHOR,
-        });
-        await vfs.flush();
-        await emit({
-          type: "files_changed",
-          paths: paths.map((p) => p.slice(root.length + 1)),
-          commit: result?.oid,
-        });
-      },
+  const loopConfig: Parameters<typeof runAgentLoop>[2] = {
+    tools,
+    stream: (context, s) =>
+      streamAssistant(model, context, { env, signal: s, thinkingLevel: settings.thinkingLevel }),
+    convertToLlm,
+    buildRequest(messages) {
+      const current = getCurrentSystemMessage(messages);
+      return {
+        systemPrompt: current ? getSystemMessageText(current) : "",
+        messages: messages.filter((m) => m.role !== "system"),
+        tools: current?.toolsAdded ?? [],
+      };
     },
-    async (event) => {
-      if (event.type === "message_end") {
-        const entry = toEntry(event.message);
-        if (entry) await append(entry);
-      }
-      await emit(event);
+    beforeRequest: () => scope.release(),
+    afterToolExecution: async () => {
+      await flush();
     },
-    signal,
-  );
+    async afterToolResults(_results: ToolResultMessage[]) {
+      await flush();
+      if (changed.size === 0) return;
+      const paths = [...changed].sort();
+      changed.clear();
+      const result = await checkpoint(vfs, root, {
+        changedPaths: paths,
+        ref: `refs/heads/strata/session-${session.id}`,
+        message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
+        author: input.author ?? DEFAULT_AUTHOR,
+      });
+      await vfs.flush();
+      await emit({
+        type: "files_changed",
+        paths: paths.map((p) => p.slice(root.length + 1)),
+        commit: result?.oid,
+      });
+    },
+  };
+  const onEvent = async (event: AgentEvent) => {
+    if (event.type === "message_end") {
+      const entry = toEntry(event.message);
+      if (entry) await append(entry);
+    }
+    await emit(event);
+  };
+  const added = await runAgentLoop(prompts, history, loopConfig, onEvent, signal);
+
+  // pi's compaction check after a run (AgentSession._checkCompaction): a context overflow from this
+  // model compacts and retries once; a context over the threshold compacts without a retry.
+  const last = [...added].reverse().find((m) => m.role === "assistant");
+  if (last?.role !== "assistant" || signal?.aborted) return;
+  const overflow =
+    isContextOverflow(last, model.contextWindow) &&
+    last.provider === model.provider &&
+    last.model === model.id;
+  const threshold =
+    !overflow &&
+    last.stopReason !== "error" &&
+    last.stopReason !== "aborted" &&
+    shouldAutoCompact(calculateContextTokens(last.usage), model);
+  if (!overflow && !threshold) return;
+  const reason = overflow ? "overflow" : "threshold";
+  await emit({ type: "auto_compaction_start", reason });
+  try {
+    const result = await compactSession({ scope, sessionId: session.id, model, env, signal });
+    await emit({
+      type: "auto_compaction_end",
+      reason,
+      ...(result.status === "compacted" ? { summary: result.entry.summary } : {}),
+    });
+    if (result.status !== "compacted" || !overflow) return;
+  } catch (error) {
+    await emit({
+      type: "auto_compaction_end",
+      reason,
+      errorMessage: error instanceof Error ? error.message : String(error),
+    });
+    return;
+  }
+  const current = await getSession(scope, session.id);
+  const compacted = await loadSessionContext(scope, session.id, current?.leafId ?? null);
+  await runAgentLoop([], compacted.messages, loopConfig, onEvent, signal);
 }

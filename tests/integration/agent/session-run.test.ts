@@ -215,4 +215,37 @@ describe("runPrompt", () => {
       /^No model is configured\. Strata calls models from the server/,
     );
   });
+
+  it("compacts and retries once when the provider reports a context overflow", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    mock.enqueue({ text: "noted" }, { text: "noted again" });
+    await runPrompt({ sessionId: session.id, text: "long ".repeat(20_000), env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "more ".repeat(20_000), env, emit: async () => {} });
+    mock.enqueue(
+      { error: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
+      { text: "## Goal\nSummarised." },
+      { text: "Recovered." },
+    );
+    const events: RunEvent[] = [];
+    await runPrompt({ sessionId: session.id, text: "next", env, emit: async (e) => void events.push(e) });
+    expect(events.filter((e) => e.type.startsWith("auto_compaction"))).toEqual([
+      { type: "auto_compaction_start", reason: "overflow" },
+      { type: "auto_compaction_end", reason: "overflow", summary: "## Goal\nSummarised." },
+    ]);
+    const stored = await getSession(scope, session.id);
+    const tail = (await loadBranch(scope, session.id, stored!.leafId)).slice(-4).map((e) => {
+      if (e.type !== "message") return e.type;
+      const m = (e as unknown as { message: { role: string; stopReason?: string } }).message;
+      return m.stopReason ? `${m.role}:${m.stopReason}` : m.role;
+    });
+    expect(tail).toEqual(
+      ["message", "assistant:error", "compaction", "assistant:stop"].map((x, i) => (i === 0 ? "user" : x)),
+    );
+    const retry = mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
+      messages: { role: string; content: { type: string; text?: string }[] }[];
+    };
+    expect(retry.messages[0].content[0].text).toMatch(
+      /^The conversation history before this point was compacted into the following summary:\n\n<summary>\n## Goal\nSummarised\./,
+    );
+  });
 });
