@@ -41,8 +41,15 @@ import type { AgentEvent } from "./types";
 export type RunEvent =
   | AgentEvent
   | { type: "files_changed"; paths: string[]; commit?: string }
-  | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
-  | { type: "auto_compaction_end"; reason: "threshold" | "overflow"; summary?: string; errorMessage?: string }
+  | { type: "auto_compaction_start" | "compaction_start"; reason: CompactionReason }
+  | {
+      type: "auto_compaction_end" | "compaction_end";
+      reason: CompactionReason;
+      summary?: string;
+      /** Why nothing was written: "nothing" to summarise, or tool results still "pending". */
+      skipped?: "nothing" | "pending";
+      errorMessage?: string;
+    }
   | { type: "error"; message: string };
 
 export interface PromptRunInput {
@@ -56,6 +63,14 @@ export interface PromptRunInput {
   /** Author of checkpoint commits. */
   author?: { name: string; email: string };
 }
+
+/** Why a compaction ran: `/compact`, the context threshold, or a provider's context overflow. */
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+const COMPACTION_EVENTS = {
+  manual: ["compaction_start", "compaction_end"],
+  auto: ["auto_compaction_start", "auto_compaction_end"],
+} as const;
 
 const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
 
@@ -90,7 +105,9 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
 
   // The projection of the current leaf (compactions and context edits applied), read from Postgres
   // without walking past the latest compaction's first kept entry.
-  const { messages: history, ...settings } = await loadSessionContext(scope, session.id, session.leafId);
+  const loaded = await loadSessionContext(scope, session.id, session.leafId);
+  const settings = { thinkingLevel: loaded.thinkingLevel, model: loaded.model };
+  let history = loaded.messages;
   const ref =
     input.modelRef ?? (settings.model ? `${settings.model.provider}/${settings.model.modelId}` : undefined);
   const model =
@@ -102,6 +119,46 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       message: input.modelRef ? `Model ${input.modelRef} is not available.\n\n${help}` : help,
     });
     return;
+  }
+
+  /** Compact the session with its model; emits start/end events; true when an entry was written. */
+  const compactNow = async (reason: CompactionReason, focus?: string): Promise<boolean> => {
+    const [start, end] = reason === "manual" ? COMPACTION_EVENTS.manual : COMPACTION_EVENTS.auto;
+    await emit({ type: start, reason });
+    try {
+      const result = await compactSession({ scope, sessionId: session.id, model, env, signal, focus });
+      await emit({
+        type: end,
+        reason,
+        ...(result.status === "compacted" ? { summary: result.entry.summary } : { skipped: result.status }),
+      });
+      return result.status === "compacted";
+    } catch (error) {
+      await emit({ type: end, reason, errorMessage: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+  };
+  const reloadHistory = async () => {
+    const current = await getSession(scope, session.id);
+    history = (await loadSessionContext(scope, session.id, current?.leafId ?? null)).messages;
+  };
+
+  // `/compact [focus]` (pi's command): summarise now, no model turn.
+  const manual = /^\/compact(?:\s+([\s\S]*))?$/.exec(input.text.trim());
+  if (manual) {
+    await compactNow("manual", manual[1]?.trim() || undefined);
+    return;
+  }
+  // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
+  const lastAnswer = [...history].reverse().find((m) => m.role === "assistant");
+  if (
+    lastAnswer?.role === "assistant" &&
+    lastAnswer.stopReason !== "error" &&
+    lastAnswer.stopReason !== "aborted" &&
+    shouldAutoCompact(calculateContextTokens(lastAnswer.usage), model) &&
+    (await compactNow("threshold"))
+  ) {
+    await reloadHistory();
   }
 
   const tools = createCodingTools({ fs: vfs, cwd: session.cwd, projectRoot: root });
@@ -238,25 +295,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     last.stopReason !== "aborted" &&
     shouldAutoCompact(calculateContextTokens(last.usage), model);
   if (!overflow && !threshold) return;
-  const reason = overflow ? "overflow" : "threshold";
-  await emit({ type: "auto_compaction_start", reason });
-  try {
-    const result = await compactSession({ scope, sessionId: session.id, model, env, signal });
-    await emit({
-      type: "auto_compaction_end",
-      reason,
-      ...(result.status === "compacted" ? { summary: result.entry.summary } : {}),
-    });
-    if (result.status !== "compacted" || !overflow) return;
-  } catch (error) {
-    await emit({
-      type: "auto_compaction_end",
-      reason,
-      errorMessage: error instanceof Error ? error.message : String(error),
-    });
-    return;
-  }
-  const current = await getSession(scope, session.id);
-  const compacted = await loadSessionContext(scope, session.id, current?.leafId ?? null);
-  await runAgentLoop([], compacted.messages, loopConfig, onEvent, signal);
+  if (!(await compactNow(overflow ? "overflow" : "threshold")) || !overflow) return;
+  await reloadHistory();
+  await runAgentLoop([], history, loopConfig, onEvent, signal);
 }

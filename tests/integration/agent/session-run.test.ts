@@ -248,4 +248,31 @@ describe("runPrompt", () => {
       /^The conversation history before this point was compacted into the following summary:\n\n<summary>\n## Goal\nSummarised\./,
     );
   });
+
+  it("/compact [focus] summarises with the session's model and runs no turn", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    mock.enqueue({ text: "noted" }, { text: "noted again" });
+    await runPrompt({ sessionId: session.id, text: "long ".repeat(20_000), env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "more ".repeat(20_000), env, emit: async () => {} });
+    mock.enqueue({ text: "## Goal\nManual." });
+    const events: RunEvent[] = [];
+    await runPrompt({
+      sessionId: session.id,
+      text: "/compact keep the file names",
+      env,
+      emit: async (e) => void events.push(e),
+    });
+    expect(events).toEqual([
+      { type: "compaction_start", reason: "manual" },
+      { type: "compaction_end", reason: "manual", summary: "## Goal\nManual." },
+    ]);
+    const request = mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
+      messages: { content: { text: string }[] }[];
+    };
+    expect(request.messages[0].content[0].text.endsWith("\n\nAdditional focus: keep the file names")).toBe(
+      true,
+    );
+    const stored = await getSession(scope, session.id);
+    expect((await loadBranch(scope, session.id, stored!.leafId)).at(-1)!.type).toBe("compaction");
+  });
 });
