@@ -86,6 +86,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       apply({ type: "local_prompt", text, timestamp: Date.now() });
       let started = false;
       let failed = false;
+      let compacted = false;
       let finish = () => {};
       runDone.current = new Promise<void>((r) => {
         finish = r;
@@ -95,6 +96,14 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
         await readSseStream(res.body, (sse) => {
+          if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
+            // The server's context changed: show it as stored once the stream ends.
+            compacted = true;
+            const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
+            if (end.errorMessage) apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
+            else if (end.skipped === "nothing") apply({ type: "local_error", message: "Nothing to compact yet." });
+            return;
+          }
           const event = toAgentEvent(sse.event, sse.data);
           if (!event) return;
           const prev = apply(event);
@@ -111,8 +120,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         if (fetchCtrl.current === ctrl) fetchCtrl.current = null;
         finish();
       }
-      // After an abort or a failure the live list may differ from what the server kept.
-      if ((failed || ctrl.signal.aborted) && seq === runSeq.current) {
+      // After an abort, a failure or a compaction the live list may differ from what the server kept.
+      if ((failed || compacted || ctrl.signal.aborted) && seq === runSeq.current) {
         getSession(sessionId).then(
           (res) => {
             if (seq !== runSeq.current || stateRef.current.running) return;
