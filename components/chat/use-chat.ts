@@ -100,8 +100,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             // The server's context changed: show it as stored once the stream ends.
             compacted = true;
             const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
-            if (end.errorMessage) apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
-            else if (end.skipped === "nothing") apply({ type: "local_error", message: "Nothing to compact yet." });
+            if (end.errorMessage)
+              apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
+            else if (end.skipped === "nothing")
+              apply({ type: "local_error", message: "Nothing to compact yet." });
             return;
           }
           const event = toAgentEvent(sse.event, sse.data);
