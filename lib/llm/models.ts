@@ -346,7 +346,7 @@ export function modelConfigHelp(): string {
   return [
     "No model is configured. Strata calls models from the server, with API keys from the server environment.",
     "",
-    "Set at least one of these (in .env.local for `next dev`/`next start`, or in the server's environment):",
+    "Set at least one of these (in the server's environment before `npm start`, or in .env.local):",
     "  ANTHROPIC_API_KEY=sk-ant-...            Claude models (optional ANTHROPIC_BASE_URL, must end in /v1)",
     "  OPENAI_API_KEY=sk-...                   GPT models (optional OPENAI_BASE_URL, must end in /v1)",
     "  GOOGLE_GENERATIVE_AI_API_KEY=...        Gemini models (optional GOOGLE_GENERATIVE_AI_BASE_URL)",
