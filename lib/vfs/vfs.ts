@@ -45,6 +45,7 @@ export class Vfs implements FileSystem {
   private readonly children = new Map<string, Set<string>>();
   private readonly listed = new Set<string>();
   private readonly maxFileBytes: number;
+  private flushing: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
 
   constructor(
@@ -480,11 +481,25 @@ export class Vfs implements FileSystem {
    * @throws VfsConflictError when another writer changed a node since this VFS read it (nothing written).
    */
   async flush(): Promise<{ written: number; deleted: number }> {
+    // Flushes run one at a time; writes made while one is in flight are kept for the next.
+    const run = this.flushing.then(
+      () => this.flushOnce(),
+      () => this.flushOnce(),
+    );
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushOnce(): Promise<{ written: number; deleted: number }> {
     const changes: NodeChange[] = [];
+    const captured = new Map<string, Entry>();
     for (const [path, e] of this.entries) {
       if (!e.dirty || path === "/") continue;
       if (!e.meta) {
-        if (e.base !== null) changes.push({ op: "delete", path, baseVersion: e.base });
+        if (e.base !== null) {
+          changes.push({ op: "delete", path, baseVersion: e.base });
+          captured.set(path, e);
+        }
         continue;
       }
       changes.push({
@@ -497,16 +512,18 @@ export class Vfs implements FileSystem {
         baseVersion: e.base,
         cas: !isObjectPath(path),
       });
+      captured.set(path, e);
     }
     await this.store.commit(changes);
     for (const c of changes) {
-      const e = this.entries.get(c.path)!;
-      e.dirty = false;
-      if (c.op === "delete") e.base = null;
-      else {
-        e.base = (c.baseVersion ?? 0) + 1;
-        if (e.meta) e.meta.version = e.base;
-      }
+      const stored = c.op === "delete" ? null : (c.baseVersion ?? 0) + 1;
+      const current = this.entries.get(c.path);
+      if (!current) continue;
+      // A write made during the commit replaced the entry: it stays dirty, now based on what was stored.
+      current.base = stored;
+      if (current !== captured.get(c.path)) continue;
+      current.dirty = false;
+      if (current.meta) current.meta.version = stored;
     }
     return {
       written: changes.filter((c) => c.op === "put").length,

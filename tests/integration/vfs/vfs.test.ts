@@ -87,4 +87,22 @@ describe("Vfs on Postgres", () => {
     await expect(small.writeFile("/p/big", "01234567890")).rejects.toMatchObject({ code: "EFBIG" });
     expect(await small.exists("/p/big")).toBe(false);
   });
+
+  it("keeps a write made while a flush is in flight (and stores it on the next flush)", async () => {
+    await t.fs.writeFile("/p/race.txt", "one");
+    const first = t.fs.flush();
+    await t.fs.writeFile("/p/race.txt", "two");
+    await first;
+    await t.fs.flush();
+    expect(await t.reopen().readText("/p/race.txt")).toBe("two");
+  });
+
+  it("serialises concurrent flushes of one VFS without conflicts", async () => {
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      t.fs.writeFile("/p/many.txt", `writer ${i}`).then(() => t.fs.flush()),
+    );
+    await Promise.all(writes);
+    await t.fs.flush();
+    expect(await t.reopen().readText("/p/many.txt")).toBe("writer 9");
+  });
 });
