@@ -14,7 +14,7 @@ import {
   stripBom,
 } from "./edit-diff";
 import { withFileMutationQueue } from "./mutation-queue";
-import { resolveToolPath, throwIfAborted } from "./resolve";
+import { resolveToolWritePath, throwIfAborted } from "./resolve";
 import type { AgentTool, ToolContext } from "./types";
 
 const replaceEditSchema = z.object({
@@ -97,7 +97,7 @@ export function createEditTool(ctx: ToolContext): AgentTool<EditToolInput, EditT
       }
       const { path } = prepared;
       const edits: Edit[] = prepared.edits;
-      const absolutePath = await resolveToolPath(ctx, path);
+      const absolutePath = await resolveToolWritePath(ctx, path);
       return withFileMutationQueue(absolutePath, async () => {
         throwIfAborted(signal);
         try {

@@ -3,6 +3,7 @@
  */
 
 import { assertNoSymlinkEscape } from "@/lib/vfs/confine";
+import { refuseGitWrite } from "@/lib/vfs/errors";
 import { resolveProjectPath } from "@/lib/vfs/paths";
 import type { ToolContext } from "./types";
 
@@ -16,6 +17,18 @@ import type { ToolContext } from "./types";
 export async function resolveToolPath(ctx: ToolContext, input: string): Promise<string> {
   const path = resolveProjectPath(ctx.projectRoot, ctx.cwd, input);
   await assertNoSymlinkEscape(ctx.fs, ctx.projectRoot, path);
+  return path;
+}
+
+/**
+ * `resolveToolPath` for tools that write: also refuses the project's `.git` directory (also when reached
+ * through a symlink).
+ * @throws PathEscapeError as `resolveToolPath`; VfsError EACCES for a path in `.git`.
+ */
+export async function resolveToolWritePath(ctx: ToolContext, input: string): Promise<string> {
+  const path = resolveProjectPath(ctx.projectRoot, ctx.cwd, input);
+  refuseGitWrite(ctx.projectRoot, path);
+  refuseGitWrite(ctx.projectRoot, await assertNoSymlinkEscape(ctx.fs, ctx.projectRoot, path));
   return path;
 }
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { dirnamePosix } from "@/lib/vfs/paths";
 import { withFileMutationQueue } from "./mutation-queue";
-import { resolveToolPath, throwIfAborted } from "./resolve";
+import { resolveToolWritePath, throwIfAborted } from "./resolve";
 import type { AgentTool, ToolContext } from "./types";
 
 const writeSchema = z.object({
@@ -30,7 +30,7 @@ export function createWriteTool(ctx: ToolContext): AgentTool<WriteToolInput, und
     promptGuidelines: ["Use write only for new files or complete rewrites."],
     parameters: writeSchema,
     async execute(_toolCallId, { path, content }, signal) {
-      const absolutePath = await resolveToolPath(ctx, path);
+      const absolutePath = await resolveToolWritePath(ctx, path);
       return withFileMutationQueue(absolutePath, async () => {
         throwIfAborted(signal);
         await ctx.fs.mkdir(dirnamePosix(absolutePath), { recursive: true });

@@ -6,7 +6,7 @@
 
 import type { FsStat, IFileSystem } from "just-bash/browser";
 import { assertNoSymlinkEscape } from "./confine";
-import { PathEscapeError, VfsError, type VfsErrorCode } from "./errors";
+import { PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
 import { dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { FileSystem, VfsStat } from "./types";
 
@@ -99,6 +99,9 @@ const DEV_NULL = "/dev/null";
  * Supports everything just-bash needs; hard links are emulated as copies, `utimes` is a no-op
  * (the VFS sets mtimes itself) and `chmod` rewrites the file with the new mode.
  */
+/** Operation names (as passed to `run`) that change the filesystem. */
+const MUTATING_OPS = new Set(["mkdir", "rm", "chmod", "utimes", "write"]);
+
 export class ProjectBashFs implements IFileSystem {
   constructor(
     private readonly fs: FileSystem,
@@ -114,8 +117,20 @@ export class ProjectBashFs implements IFileSystem {
     return abs;
   }
 
-  private async run<T>(op: string, path: string, fn: (abs: string) => Promise<T>): Promise<T> {
+  /** `confine` for a write: the project's `.git` directory is managed by Strata, not the shell. */
+  private async confineWrite(path: string): Promise<string> {
     const abs = await this.confine(path);
+    refuseGitWrite(normalizePosix(this.projectRoot), abs);
+    return abs;
+  }
+
+  private async run<T>(
+    op: string,
+    path: string,
+    fn: (abs: string) => Promise<T>,
+    write = MUTATING_OPS.has(op),
+  ): Promise<T> {
+    const abs = write ? await this.confineWrite(path) : await this.confine(path);
     try {
       return await fn(abs);
     } catch (error) {
@@ -136,28 +151,38 @@ export class ProjectBashFs implements IFileSystem {
   async writeFile(path: string, content: string | Uint8Array, options?: EncodingArg): Promise<void> {
     if (normalizePosix(path) === DEV_NULL) return;
     const data = encode(content, encodingOf(options));
-    await this.run("open", path, async (abs) => {
-      const mode = await this.fs
-        .stat(abs)
-        .then((s) => s.mode)
-        .catch(() => undefined);
-      await this.fs.writeFile(abs, data, mode ? { mode } : undefined);
-    });
+    await this.run(
+      "open",
+      path,
+      async (abs) => {
+        const mode = await this.fs
+          .stat(abs)
+          .then((s) => s.mode)
+          .catch(() => undefined);
+        await this.fs.writeFile(abs, data, mode ? { mode } : undefined);
+      },
+      true,
+    );
   }
 
   async appendFile(path: string, content: string | Uint8Array, options?: EncodingArg): Promise<void> {
     if (normalizePosix(path) === DEV_NULL) return;
     const data = encode(content, encodingOf(options));
-    await this.run("open", path, async (abs) => {
-      const existing = await this.fs.readFile(abs).catch((e: unknown) => {
-        if ((e as { code?: string }).code === "ENOENT") return new Uint8Array(0);
-        throw e;
-      });
-      const merged = new Uint8Array(existing.length + data.length);
-      merged.set(existing);
-      merged.set(data, existing.length);
-      await this.fs.writeFile(abs, merged);
-    });
+    await this.run(
+      "open",
+      path,
+      async (abs) => {
+        const existing = await this.fs.readFile(abs).catch((e: unknown) => {
+          if ((e as { code?: string }).code === "ENOENT") return new Uint8Array(0);
+          throw e;
+        });
+        const merged = new Uint8Array(existing.length + data.length);
+        merged.set(existing);
+        merged.set(data, existing.length);
+        await this.fs.writeFile(abs, merged);
+      },
+      true,
+    );
   }
 
   async exists(path: string): Promise<boolean> {
@@ -225,7 +250,7 @@ export class ProjectBashFs implements IFileSystem {
 
   async cp(src: string, dest: string, options?: { recursive?: boolean }): Promise<void> {
     const from = await this.confine(src);
-    const to = await this.confine(dest);
+    const to = await this.confineWrite(dest);
     try {
       const stat = await this.fs.stat(from);
       if (stat.kind !== "dir") {
@@ -254,8 +279,8 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   async mv(src: string, dest: string): Promise<void> {
-    const from = await this.confine(src);
-    const to = await this.confine(dest);
+    const from = await this.confineWrite(src);
+    const to = await this.confineWrite(dest);
     try {
       await this.fs.rename(from, to);
     } catch (error) {
@@ -288,6 +313,7 @@ export class ProjectBashFs implements IFileSystem {
     if (!isInsideRoot(this.projectRoot, resolved)) {
       throw new PathEscapeError(abs, normalizePosix(this.projectRoot), `symlink target ${resolved}`);
     }
+    refuseGitWrite(normalizePosix(this.projectRoot), abs);
     try {
       await this.fs.symlink(target, abs);
     } catch (error) {
@@ -297,7 +323,7 @@ export class ProjectBashFs implements IFileSystem {
 
   async link(existingPath: string, newPath: string): Promise<void> {
     const from = await this.confine(existingPath);
-    const to = await this.confine(newPath);
+    const to = await this.confineWrite(newPath);
     try {
       if (await this.fs.exists(to))
         throw new VfsError("EEXIST", `EEXIST: file already exists, link '${newPath}'`);

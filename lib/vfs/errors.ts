@@ -70,3 +70,23 @@ export const fsErrors = {
   tooBig: (path: string, size: number, max: number) =>
     new VfsError("EFBIG", `EFBIG: file too large, '${path}' is ${size} bytes (limit ${max})`, path),
 };
+
+/** True when `path` is the project's `.git` directory or inside it. Both absolute and normalised. */
+export function isInsideGitDir(projectRoot: string, path: string): boolean {
+  const git = `${projectRoot === "/" ? "" : projectRoot}/.git`;
+  return path === git || path.startsWith(`${git}/`);
+}
+
+/**
+ * Refuse a write into the project's `.git` directory (Strata manages the repository: checkpoints, refs).
+ * @throws VfsError EACCES naming the path.
+ */
+export function refuseGitWrite(projectRoot: string, path: string): void {
+  if (isInsideGitDir(projectRoot, path)) {
+    throw new VfsError(
+      "EACCES",
+      `EACCES: permission denied, '${path}' (the repository's .git directory is managed by Strata)`,
+      path,
+    );
+  }
+}
