@@ -2,11 +2,26 @@
  * Creating a project from a git URL (smart HTTP clone) or an uploaded archive. The VFS is flushed only
  * when the import succeeded; on failure the project row is removed and nothing of it remains.
  */
+import git from "isomorphic-git";
 import { DbScope } from "@/lib/db/client";
 import { cloneRepository } from "@/lib/vfs/git";
+import { createGitFs } from "@/lib/vfs/git-fs";
 import { type ImportReport, importArchive } from "@/lib/vfs/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { defaultProjectName, deleteProjectRow, insertProject, type Project } from "./projects";
+
+/** A URL without user info (credentials are used for the clone only, never stored). Unparsable input is returned as is. */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = "";
+    u.password = "";
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
 
 export type ProjectSource =
   | { kind: "git"; url: string; ref?: string }
@@ -31,7 +46,7 @@ export async function importProject(
     name: displayName,
     source:
       source.kind === "git"
-        ? { kind: "git", url: source.url }
+        ? { kind: "git", url: withoutCredentials(source.url) }
         : { kind: "archive", fileName: source.fileName },
   });
   const vfsScope = new DbScope();
@@ -40,6 +55,14 @@ export async function importProject(
     let report: ImportReport;
     if (source.kind === "git") {
       await cloneRepository(vfs, project.rootPath, source.url, { ref: source.ref });
+      if (withoutCredentials(source.url) !== source.url) {
+        await git.setConfig({
+          fs: createGitFs(vfs),
+          dir: project.rootPath,
+          path: "remote.origin.url",
+          value: withoutCredentials(source.url),
+        });
+      }
       const files = await vfs.walk(project.rootPath, { skip: (p) => p === `${project.rootPath}/.git` });
       const regular = files.filter((f) => f.stat.kind !== "dir");
       report = { files: regular.length, bytes: regular.reduce((n, f) => n + f.stat.size, 0), skipped: [] };
