@@ -1,5 +1,7 @@
 /** Projects: directories of a workspace VFS, each its own git repository. */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 
 export interface Project {
   id: string;
@@ -30,7 +32,7 @@ function toProject(r: RawProject): Project {
 
 /** A project by id, or null. */
 export async function getProject(scope: DbScope, id: string): Promise<Project | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const rows = await scope.query<RawProject>("SELECT * FROM projects WHERE id = $1", [id]);
   return rows[0] ? toProject(rows[0]) : null;
 }

@@ -5,7 +5,9 @@
  * "this session only" override (`sessions.trust_override`). Used by every prompt run, by
  * `GET /api/sessions/:id/resources` and `POST /api/projects/:id/trust`.
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { ancestorsUp, childPath, type ResourceDiagnostic, tryStat } from "@/lib/resources/fs-util";
 import {
   formatProjectTrustPrompt,
@@ -181,7 +183,7 @@ export async function applyProjectTrustChoice(
   if (!project) throw new TrustChoiceError(`Project ${input.projectId} not found`, 404);
   let session: SessionRow | null = null;
   if (input.sessionId !== undefined) {
-    session = /^[0-9a-f-]{36}$/i.test(input.sessionId) ? await getSession(scope, input.sessionId) : null;
+    session = isUuid(input.sessionId) ? await getSession(scope, input.sessionId) : null;
     if (!session || session.projectId !== project.id)
       throw new TrustChoiceError(`Session ${input.sessionId} not found in this project`, 404);
   }

@@ -3,7 +3,7 @@
  * No I/O here; symlink checks live in `lib/vfs/confine.ts`.
  */
 
-import { PathEscapeError } from "./errors";
+import { PathEscapeError, VfsError } from "./errors";
 
 /** Unicode space variants pi normalises to a plain space (pi `utils/paths.ts` `UNICODE_SPACES`). */
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -97,9 +97,11 @@ export function normalizePathInput(input: string, home: string): string {
  * @param input the raw path parameter from the model.
  * @returns the absolute normalised path, e.g. "/strata/src/a.ts".
  * @throws PathEscapeError (code `EACCES`) when the result lies outside `projectRoot`
- *   (`..` escapes or absolute paths elsewhere). Symlinks are not inspected here.
+ *   (`..` escapes or absolute paths elsewhere); VfsError `EINVAL` for a NUL byte. Symlinks are not inspected here.
  */
 export function resolveProjectPath(projectRoot: string, cwd: string, input: string): string {
+  if (input.includes("\0"))
+    throw new VfsError("EINVAL", `Invalid path (contains a NUL byte): ${JSON.stringify(input)}`, input);
   const root = normalizePosix(projectRoot);
   const normalized = normalizePathInput(input, root);
   const resolved = normalized.startsWith("/") ? normalizePosix(normalized) : joinPosix(cwd, normalized);

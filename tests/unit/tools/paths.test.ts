@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isUuid } from "@/lib/db/ids";
 import { createReadTool } from "@/lib/tools/read";
 import { PathEscapeError } from "@/lib/vfs/errors";
 import { normalizePosix, relativePosix, resolveProjectPath } from "@/lib/vfs/paths";
@@ -41,5 +42,21 @@ describe("symlink confinement", () => {
       'Path "/proj/link/key" is outside the project root /proj (symlink /proj/link points to /secret)',
     );
     expect((await read.execute("t", { path: "inside" })).content).toEqual([{ type: "text", text: "fine" }]);
+  });
+});
+
+describe("resolveProjectPath input checks", () => {
+  it("refuses a NUL byte with EINVAL (never reaches the database)", () => {
+    expect(() => resolveProjectPath("/p", "/p", "a\u0000b")).toThrow(
+      'Invalid path (contains a NUL byte): "a\\u0000b"',
+    );
+  });
+});
+
+describe("isUuid", () => {
+  it("accepts only canonical UUIDs", () => {
+    expect(isUuid("0198a6f0-0000-7000-8000-000000000001")).toBe(true);
+    expect(isUuid("-".repeat(36))).toBe(false);
+    expect(isUuid("0198a6f0000070008000000000000001")).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { notFound, route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
@@ -12,7 +13,7 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   const { id } = await params;
   const scope = new DbScope();
   try {
-    const session = /^[0-9a-f-]{36}$/i.test(id) ? await getSession(scope, id) : null;
+    const session = isUuid(id) ? await getSession(scope, id) : null;
     if (!session) throw notFound(`Session ${id}`);
     const branch = await loadBranch(scope, session.id, session.leafId);
     const { model } = getSessionContextSettings(branch);

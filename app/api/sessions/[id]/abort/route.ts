@@ -1,4 +1,5 @@
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { route } from "@/lib/http/errors";
 import { requestAbort } from "@/lib/session/runs";
 
@@ -10,7 +11,7 @@ export const POST = route(async (_req: Request, { params }: { params: Promise<{ 
   const { id } = await params;
   const scope = new DbScope();
   try {
-    return Response.json({ aborted: /^[0-9a-f-]{36}$/i.test(id) ? await requestAbort(scope, id) : false });
+    return Response.json({ aborted: isUuid(id) ? await requestAbort(scope, id) : false });
   } finally {
     await scope.release();
   }

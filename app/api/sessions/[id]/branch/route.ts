@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { isUuid } from "@/lib/db/ids";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 
@@ -16,7 +17,7 @@ const Body = z.object({
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await request.json().catch(() => ({})));
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new SessionNotFoundError(id);
+  if (!isUuid(id)) throw new SessionNotFoundError(id);
   return withSessionRun(
     id,
     async ({ scope, signal }) => {

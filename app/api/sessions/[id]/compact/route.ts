@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { compactSession, resolveSessionModel } from "@/lib/agent/compaction-run";
 import { SessionNotFoundError } from "@/lib/agent/session-tree";
+import { isUuid } from "@/lib/db/ids";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 
@@ -13,7 +14,7 @@ const Body = z.object({ focus: z.string().max(10_000).optional() });
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await request.json().catch(() => ({})));
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new SessionNotFoundError(id);
+  if (!isUuid(id)) throw new SessionNotFoundError(id);
   return withSessionRun(
     id,
     async ({ scope, signal }) => {

@@ -1,4 +1,5 @@
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { notFound, route } from "@/lib/http/errors";
 import { exportSessionFile } from "@/lib/session/import-export";
 import { getSession } from "@/lib/session/store";
@@ -17,7 +18,7 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   const { id } = await params;
   const scope = new DbScope();
   try {
-    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
+    if (!isUuid(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
     const { fileName, text } = await exportSessionFile(scope, id);
     return new Response(text, {
       headers: {

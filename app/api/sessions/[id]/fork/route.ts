@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { forkSession, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { loadContextPath } from "@/lib/session/store";
@@ -14,7 +15,7 @@ const Body = z.object({ entryId: z.string().min(1).max(200) });
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await request.json().catch(() => ({})));
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new SessionNotFoundError(id);
+  if (!isUuid(id)) throw new SessionNotFoundError(id);
   const scope = new DbScope();
   try {
     const session = await forkSession(scope, id, body.entryId);

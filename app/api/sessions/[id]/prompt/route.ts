@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { ApiError, notFound, route } from "@/lib/http/errors";
 import { encodeSse } from "@/lib/http/sse";
 import { finishRun, heartbeatRun, RunActiveError, startRun } from "@/lib/session/runs";
@@ -19,7 +20,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const scope = new DbScope();
   let runId: string;
   try {
-    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
+    if (!isUuid(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
     runId = await startRun(scope, id).catch((error) => {
       throw error instanceof RunActiveError ? new ApiError(409, "run_active", error.message) : error;
     });

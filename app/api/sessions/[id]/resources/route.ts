@@ -1,4 +1,5 @@
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { notFound, route } from "@/lib/http/errors";
 import { getProject } from "@/lib/projects/projects";
 import { loadSessionResources, toSessionResourcesView } from "@/lib/projects/session-resources";
@@ -12,7 +13,7 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   const { id } = await params;
   const scope = new DbScope();
   try {
-    const session = /^[0-9a-f-]{36}$/i.test(id) ? await getSession(scope, id) : null;
+    const session = isUuid(id) ? await getSession(scope, id) : null;
     if (!session) throw notFound(`Session ${id}`);
     const project = await getProject(scope, session.projectId);
     if (!project) throw notFound(`Project ${session.projectId}`);
