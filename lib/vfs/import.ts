@@ -91,9 +91,34 @@ function zipModes(bytes: Uint8Array): Map<string, number> {
   return modes;
 }
 
-function readZip(bytes: Uint8Array, maxFileBytes: number, fileName: string): RawEntry[] {
+function readZip(
+  bytes: Uint8Array,
+  limits: { maxFileBytes: number; maxTotalBytes: number; maxFiles: number },
+  fileName: string,
+): RawEntry[] {
+  const { maxFileBytes } = limits;
   if (bytes.length < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b)
     throw new Error(`Not a valid .zip archive: ${fileName} (no zip signature)`);
+  // First pass over the central directory only (nothing inflated): refuse a bomb before any work.
+  let declared = 0;
+  let count = 0;
+  try {
+    unzipSync(bytes, {
+      filter: (f) => {
+        count++;
+        if (f.originalSize <= maxFileBytes) declared += f.originalSize;
+        return false;
+      },
+    });
+  } catch (error) {
+    throw new Error(`Not a valid .zip archive: ${fileName} (${(error as Error).message})`, { cause: error });
+  }
+  if (count > limits.maxFiles)
+    throw new Error(`Archive too large: ${fileName} has ${count} files (limit ${limits.maxFiles})`);
+  if (declared > limits.maxTotalBytes)
+    throw new Error(
+      `Archive too large: ${fileName} holds ${declared} bytes of files (limit ${limits.maxTotalBytes})`,
+    );
   const sizes = new Map<string, number>();
   let files: Record<string, Uint8Array>;
   try {
@@ -237,7 +262,7 @@ export async function importArchive(
   const kind = kindOf(fileName);
 
   let raw: RawEntry[];
-  if (kind === "zip") raw = readZip(bytes, maxFileBytes, fileName);
+  if (kind === "zip") raw = readZip(bytes, { maxFileBytes, maxTotalBytes, maxFiles }, fileName);
   else if (kind === "tar") raw = await readTar(bytes, ".tar", fileName);
   else {
     // tar overhead: 512-byte header per entry plus padding; skipped oversize files still pass through.

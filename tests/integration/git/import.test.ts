@@ -170,4 +170,14 @@ describe("importArchive", () => {
     ).rejects.toThrow("Archive too large: many.zip has 2 files (limit 1)");
     expect(t.fs.dirtyPaths()).toEqual([]);
   });
+
+  it("refuses a zip whose declared sizes exceed the limit before inflating anything", async () => {
+    const zeros = new Uint8Array(10 * 1024 * 1024);
+    const bomb = zipSync({ "a.bin": zeros, "b.bin": zeros, "c.bin": zeros }, { level: 9 });
+    expect(bomb.length).toBeLessThan(200_000);
+    await expect(
+      importArchive(t.fs, "/bomb", bomb, "bomb.zip", { maxTotalBytes: 20 * 1024 * 1024 }),
+    ).rejects.toThrow("Archive too large: bomb.zip holds 31457280 bytes of files (limit 20971520)");
+    expect(await t.fs.exists("/bomb")).toBe(false);
+  });
 });
