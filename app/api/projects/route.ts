@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DbScope } from "@/lib/db/client";
-import { ApiError, badRequest, route } from "@/lib/http/errors";
+import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
 import { toProjectView } from "@/lib/http/views";
 import { getLocalActor } from "@/lib/projects/identity";
 import { importProject } from "@/lib/projects/import";
@@ -9,7 +9,7 @@ import { listProjects } from "@/lib/projects/projects";
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const GitImport = z.object({
   gitUrl: z
     .string()
@@ -48,7 +48,7 @@ export const POST = route(async (request: Request) => {
     const actor = await getLocalActor(scope);
     const type = request.headers.get("content-type") ?? "";
     if (type.includes("multipart/form-data")) {
-      const form = await request.formData();
+      const form = await readFormData(request);
       const file = form.get("file");
       if (!(file instanceof File)) throw badRequest("multipart field 'file' is required");
       if (!/\.(zip|tar\.gz|tgz|tar)$/i.test(file.name))

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, route } from "@/lib/http/errors";
+import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
 import { toSessionView } from "@/lib/http/views";
 import { getLocalActor } from "@/lib/projects/identity";
@@ -22,7 +22,7 @@ async function readUpload(request: Request): Promise<{ name: string; text: strin
     );
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("multipart/form-data")) {
-    const form = await request.formData();
+    const form = await readFormData(request);
     const file = form.get("file");
     if (!(file instanceof File)) throw badRequest("multipart field 'file' is required");
     if (file.size > MAX_SESSION_BYTES)
