@@ -57,6 +57,15 @@ function systemContentText(content: SystemMessage["content"]): string {
  *
  * `prepareRequest` uses it for every provider that does not keep system messages in place (pi 14.20).
  */
+/**
+ * A tool name safe to replay through the AI SDK: a call named like an `Object.prototype` member
+ * (`constructor`, `toString`, `__proto__`, …) is dropped by its provider converters, leaving an orphan
+ * result the provider rejects. Such calls (always to an unknown tool) are replayed as `<name>_`.
+ */
+export function replayToolName(name: string): string {
+  return name === "__proto__" || Object.hasOwn(Object.prototype, name) ? `${name}_` : name;
+}
+
 export function collapseSystemMessages(context: {
   systemPrompt: string;
   messages: Message[];
@@ -230,7 +239,7 @@ function assistantMessage(message: AssistantMessage, model: Model): ModelMessage
       const part: AssistantPart = {
         type: "tool-call",
         toolCallId: toolCallIdFor(block.id, model),
-        toolName: block.name,
+        toolName: replayToolName(block.name),
         input: isRecord(block.arguments) ? block.arguments : {},
       };
       if (model.api === "google-generative-ai") {
@@ -295,7 +304,7 @@ export function toModelMessages(messages: Message[], model: Model): ModelMessage
       const part: ToolResultPart = {
         type: "tool-result",
         toolCallId: toolCallIdFor(message.toolCallId, model),
-        toolName: message.toolName,
+        toolName: replayToolName(message.toolName),
         output: toolResultOutput(message),
       };
       const last = out.at(-1);

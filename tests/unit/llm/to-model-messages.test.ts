@@ -200,3 +200,16 @@ describe("toolResultOutput", () => {
     });
   });
 });
+
+describe("replayToolName (Strata fix)", () => {
+  it("renames calls named like Object.prototype members, keeps others", async () => {
+    const { replayToolName } = await import("@/lib/llm/to-model-messages");
+    expect(["constructor", "toString", "__proto__", "hasOwnProperty", "read"].map(replayToolName)).toEqual([
+      "constructor_",
+      "toString_",
+      "__proto___",
+      "hasOwnProperty_",
+      "read",
+    ]);
+  });
+});
