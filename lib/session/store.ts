@@ -6,10 +6,12 @@
  * `loadSessionContext` reads only the entries the projection needs: a walk back from the leaf that stops
  * at the latest compaction's `firstKeptEntryId` (the whole branch when there is no compaction).
  */
+
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
 import type { ThinkingLevel, Usage } from "@/lib/llm/types";
 import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
+import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import {
   type CompactionPreparation,
   type CompactionSettings,
@@ -785,9 +787,18 @@ export async function insertImportedSession(
   options: { userId?: string | null; title?: string | null } = {},
 ): Promise<SessionRow> {
   return scope.transaction(async (q) => {
+    // The header's cwd is a path of the machine that wrote the file: the session works in the project,
+    // in that directory only when it lies inside the project (the header itself is kept for export).
+    const [project] = await q<{ root_path: string }>("SELECT root_path FROM projects WHERE id = $1", [
+      projectId,
+    ]);
+    if (!project) throw new Error(`Project ${projectId} not found`);
+    const wanted =
+      typeof header.cwd === "string" && header.cwd.startsWith("/") ? normalizePosix(header.cwd) : "";
+    const cwd = wanted && isInsideRoot(project.root_path, wanted) ? wanted : project.root_path;
     const [row] = await q<RawSession>(
       "INSERT INTO sessions (project_id, user_id, cwd, title, header) VALUES ($1, $2, $3, $4, $5) RETURNING *",
-      [projectId, options.userId ?? null, header.cwd, options.title ?? null, JSON.stringify(header)],
+      [projectId, options.userId ?? null, cwd, options.title ?? null, JSON.stringify(header)],
     );
     await insertEntries(q, row.id, entries);
     const [updated] = await q<RawSession>("UPDATE sessions SET leaf_id = $2 WHERE id = $1 RETURNING *", [

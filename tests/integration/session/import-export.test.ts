@@ -27,12 +27,14 @@ import {
 const fixture = readFileSync(new URL("../../fixtures/sessions/pi-tour.jsonl", import.meta.url), "utf8");
 let scope: DbScope;
 let projectId: string;
+let projectRoot: string;
 
 beforeAll(async () => {
   scope = new DbScope();
   const actor = await getLocalActor(scope);
-  projectId = (await insertProject(scope, { workspaceId: actor.workspaceId, name: "jsonl", source: null }))
-    .id;
+  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "jsonl", source: null });
+  projectId = project.id;
+  projectRoot = project.rootPath;
 });
 afterAll(async () => {
   await scope.release();
@@ -43,7 +45,8 @@ describe("16. import / export", () => {
     const { session, diagnostics, migrated } = await importSessionJsonl(scope, projectId, fixture);
     expect(diagnostics).toEqual([]);
     expect(migrated).toBe(false);
-    expect(session).toMatchObject({ cwd: "/srv/project", title: "README tour", leafId: "a0000016" });
+    // The header's cwd (/srv/project) is outside the project: the session works in the project root.
+    expect(session).toMatchObject({ cwd: projectRoot, title: "README tour", leafId: "a0000016" });
     expect(await exportSessionJsonl(scope, session.id)).toBe(fixture);
     const parsed = parseSessionJsonl(fixture);
     expect(await loadAllEntries(scope, session.id)).toEqual(parsed.entries);
