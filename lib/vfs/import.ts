@@ -291,7 +291,7 @@ export async function importArchive(
   let total = 0;
   for (const { entry, parts } of valid) {
     if (parts.length === 0) continue;
-    if (parts[0] === ".git") {
+    if (parts.some((p) => p.toLowerCase() === ".git")) {
       skipped.push({ path: entry.name, reason: SKIP_REASONS.gitDir });
       continue;
     }

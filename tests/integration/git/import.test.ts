@@ -180,4 +180,19 @@ describe("importArchive", () => {
     ).rejects.toThrow("Archive too large: bomb.zip holds 31457280 bytes of files (limit 20971520)");
     expect(await t.fs.exists("/bomb")).toBe(false);
   });
+
+  it("skips git metadata in any letter case and at any depth instead of failing the import", async () => {
+    const zip = zipSync({
+      "keep.txt": strToU8("kept"),
+      ".GIT/HEAD": strToU8("ref: refs/heads/x\n"),
+      "sub/.git/config": strToU8("[core]\n"),
+    });
+    const report = await importArchive(t.fs, "/meta", zip, "meta.zip");
+    expect(report.files).toBe(1);
+    expect(report.skipped).toEqual([
+      { path: ".GIT/HEAD", reason: ".git metadata is not imported" },
+      { path: "sub/.git/config", reason: ".git metadata is not imported" },
+    ]);
+    expect(await t.fs.readText("/meta/keep.txt")).toBe("kept");
+  });
 });
