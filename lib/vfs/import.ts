@@ -239,7 +239,7 @@ function segmentsOf(name: string): string[] | { reason: string } {
  *
  * - One top-level directory shared by every entry (GitHub-style archives) is stripped.
  * - Entries with a `..` segment, absolute names, symlinks resolving outside `dir`, hard links, devices,
- *   anything under `.git/`, and files over `maxFileBytes` are listed in `skipped` (reasons in
+ *   anything under a `.git` directory (any letter case, any depth), and files over `maxFileBytes` are listed in `skipped` (reasons in
  *   `SKIP_REASONS`) and never written; no file is ever truncated. Contents are kept byte for byte;
  *   executable bits become mode 100755. Symlinks are created after every file and directory.
  *
