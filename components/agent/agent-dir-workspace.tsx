@@ -12,6 +12,7 @@ import {
 import { EditorPane } from "@/components/editor/editor-pane";
 import { type FileIo, useOpenFiles } from "@/components/editor/use-open-files";
 import { FileTree } from "@/components/tree/file-tree";
+import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 
@@ -76,18 +77,7 @@ export function AgentDirWorkspace() {
         <span className="muted mono">~{root}</span>
       </header>
       <nav className="tree-pane" aria-label="Agent dir files">
-        <div className="pane-title">
-          <span>Files</span>
-          <button
-            type="button"
-            className="btn btn-icon"
-            aria-label="Refresh files"
-            title="Refresh files"
-            onClick={() => void refresh()}
-          >
-            ⟳
-          </button>
-        </div>
+        <FilesPaneTitle onRefresh={() => void refresh()} />
         <form className="new-file" onSubmit={(e) => void create(e)}>
           <input
             type="text"

@@ -8,6 +8,7 @@ import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
 import { FileTree } from "@/components/tree/file-tree";
+import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 
@@ -87,18 +88,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
         </Link>
       </header>
       <nav className="tree-pane" aria-label="Project files">
-        <div className="pane-title">
-          <span>Files</span>
-          <button
-            type="button"
-            className="btn btn-icon"
-            aria-label="Refresh files"
-            title="Refresh files"
-            onClick={() => void refreshTree()}
-          >
-            ⟳
-          </button>
-        </div>
+        <FilesPaneTitle onRefresh={() => void refreshTree()} />
         {treeError ? (
           <Notice kind="error" title="Could not load files">
             {treeError}
