@@ -215,25 +215,52 @@ export function getSession(sessionId: string, signal?: AbortSignal): Promise<Ses
   return request(`/api/sessions/${enc(sessionId)}`, { signal });
 }
 
+export type StreamingBehavior = "steer" | "followUp";
+
+/** `202` answer of a prompt sent while a run is live: the message waits in the run's queue. */
+export interface QueuedPrompt {
+  queued: { id: string; kind: StreamingBehavior; text: string };
+}
+
 /**
- * Starts a prompt. Resolves with the raw `text/event-stream` response (already checked for a 2xx
- * status); read it with `readSseStream` from `components/chat/sse.ts`.
+ * Sends a prompt. Resolves with the raw response, already checked for a 2xx status: a `text/event-stream`
+ * (read it with `readSseStream` from `components/chat/sse.ts`) when a run (or a `!command`) starts, or a
+ * `202` with a {@link QueuedPrompt} body when `streamingBehavior` queued it for the live run.
  */
 export async function postPrompt(
   sessionId: string,
-  input: { text: string; model?: string },
+  input: { text: string; model?: string; streamingBehavior?: StreamingBehavior },
   signal?: AbortSignal,
 ): Promise<Response> {
-  const res = await fetch(`/api/sessions/${enc(sessionId)}/prompt`, {
-    ...jsonInit("POST", input, signal),
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-  });
+  let res: Response;
+  try {
+    res = await fetch(`/api/sessions/${enc(sessionId)}/prompt`, {
+      ...jsonInit("POST", input, signal),
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
+  }
   if (!res.ok) throw await errorFromResponse(res);
   return res;
 }
 
-export function abortSession(sessionId: string): Promise<{ aborted: boolean }> {
-  return request(`/api/sessions/${enc(sessionId)}/abort`, { method: "POST" });
+/** Whether a prompt response is a queued message (`202` JSON) rather than an event stream. */
+export function isQueuedResponse(res: Response): boolean {
+  return res.status === 202;
+}
+
+/** `POST /abort`: `undelivered` are the texts of queued messages the run never got (queue order). */
+export async function abortSession(sessionId: string): Promise<{ aborted: boolean; undelivered: string[] }> {
+  const body = await request<{ aborted?: unknown; undelivered?: unknown }>(
+    `/api/sessions/${enc(sessionId)}/abort`,
+    { method: "POST" },
+  );
+  const undelivered = Array.isArray(body.undelivered)
+    ? body.undelivered.filter((t): t is string => typeof t === "string")
+    : [];
+  return { aborted: body.aborted === true, undelivered };
 }
 
 /** A readable message for anything thrown by the helpers above. */

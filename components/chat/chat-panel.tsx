@@ -1,36 +1,20 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { type ConfigResponse, describeError, getConfig } from "@/components/api-client";
+import { useEffect, useRef, useState } from "react";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
-import { Composer } from "./composer";
+import { Composer, type ComposerIntent } from "./composer";
 import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
+import { restoreDraft } from "./queue";
+import { QueuedList } from "./queued-list";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
 import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
+import { useModelChoice } from "./use-model-choice";
 import { useSessionResources } from "./use-session-resources";
 import { useSessions } from "./use-sessions";
-
-const MODEL_KEY = "strata.model";
-
-function rememberedModel(): string | null {
-  try {
-    return window.localStorage.getItem(MODEL_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function rememberModel(id: string) {
-  try {
-    window.localStorage.setItem(MODEL_KEY, id);
-  } catch {
-    // Storage unavailable: the choice lasts for this page only.
-  }
-}
 
 /** The chat pane: session and model pickers, the streamed conversation and the composer. */
 export function ChatPanel({
@@ -41,28 +25,13 @@ export function ChatPanel({
   /** Paths the agent reports changed (files_changed, successful write/edit). */
   onPathsChanged: (paths: string[]) => void;
 }) {
-  const [config, setConfig] = useState<ConfigResponse | null>(null);
-  const [configError, setConfigError] = useState<string | null>(null);
-  const [model, setModel] = useState("");
   const [draft, setDraft] = useState("");
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    getConfig(ctrl.signal).then(
-      (c) => {
-        setConfig(c);
-        const stored = rememberedModel();
-        const known = (id: string | null) => (id && c.models.some((m) => m.id === id) ? id : null);
-        setModel((m) => known(m) ?? known(stored) ?? c.defaultModel ?? c.models[0]?.id ?? "");
-      },
-      (err) => {
-        if (!ctrl.signal.aborted) setConfigError(describeError(err));
-      },
-    );
-    return () => ctrl.abort();
-  }, []);
-
-  const sessions = useSessions(projectId, () => model || undefined);
+  const modelRef = useRef("");
+  const sessions = useSessions(projectId, () => modelRef.current || undefined);
+  // A session remembers its model: followed when the session is opened.
+  const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
+  const { config, configError, model, choose: chooseModel } = useModelChoice(current);
+  modelRef.current = model;
   const resources = useSessionResources(projectId, sessions.sessionId);
   // The trust prompt: shown when the session has gated resources and no decision, or when asked for.
   const [trustDialog, setTrustDialog] = useState<"auto" | "open" | "dismissed">("auto");
@@ -82,18 +51,22 @@ export function ChatPanel({
   });
   const { running } = chat.state;
 
-  // A session remembers its model: follow it when switching sessions.
-  const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
-  const sessionModel = current?.model ?? null;
-  useEffect(() => {
-    if (sessionModel && config?.models.some((m) => m.id === sessionModel)) setModel(sessionModel);
-  }, [sessionModel, config]);
-
-  const send = async () => {
+  const submit = async (intent: ComposerIntent) => {
     const text = draft;
     setDraft("");
-    const started = await chat.send(text, model || undefined);
-    if (!started) setDraft((d) => (d === "" ? text : d));
+    const m = model || undefined;
+    const accepted =
+      intent.kind === "shell"
+        ? await chat.shell(text)
+        : running
+          ? await chat.queue(text, intent.behavior, m)
+          : await chat.send(text, m);
+    if (!accepted) setDraft((d) => (d === "" ? text : d));
+  };
+
+  const abort = async () => {
+    const undelivered = await chat.abort();
+    if (undelivered.length > 0) setDraft((d) => restoreDraft(undelivered, d));
   };
 
   return (
@@ -105,10 +78,7 @@ export function ChatPanel({
         onNewSession={() => void sessions.create(model || undefined)}
         models={config?.models ?? []}
         model={model}
-        onSelectModel={(id) => {
-          setModel(id);
-          rememberModel(id);
-        }}
+        onSelectModel={chooseModel}
         busy={running || sessions.creating}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
@@ -162,11 +132,12 @@ export function ChatPanel({
       ) : (
         <MessageList state={chat.state} />
       )}
+      <QueuedList queue={chat.state.queue} />
       <Composer
         value={draft}
         onChange={setDraft}
-        onSend={() => void send()}
-        onAbort={() => void chat.abort()}
+        onSubmit={(intent) => void submit(intent)}
+        onAbort={() => void abort()}
         running={running}
         aborting={chat.aborting}
         disabled={!sessions.sessionId || chat.loading}

@@ -1,12 +1,31 @@
 "use client";
 
 import { type FormEvent, type KeyboardEvent, useId } from "react";
+import type { StreamingBehavior } from "@/components/api-client";
+import { parseShellCommand } from "./shell-state";
 
-/** The prompt box: Enter sends, Shift+Enter adds a newline; Abort shows beside Send while a run is going. */
+/** What a submit asks for: a prompt (queued as steer/follow-up while a run is going) or a shell command. */
+export type ComposerIntent = { kind: "prompt"; behavior: StreamingBehavior } | { kind: "shell" };
+
+const IDLE_PLACEHOLDER =
+  "Ask the agent… (!command runs it in the project shell, !!command keeps it out of the context)";
+const RUNNING_PLACEHOLDER = "Steer the agent, or queue a follow-up…";
+
+function hintText(running: boolean, shell: boolean): string {
+  if (shell) return "Enter to run the command · Shift+Enter for a new line";
+  if (running) return "Enter to steer · Alt+Enter to follow up · Shift+Enter for a new line";
+  return "Enter to send · Shift+Enter for a new line";
+}
+
+/**
+ * The prompt box. Idle: Enter sends, Shift+Enter adds a newline. While a run is going the box stays
+ * usable: Enter steers the agent, Alt+Enter queues a follow-up (pi's keys), Abort stops the run.
+ * `!command` runs a shell command in either state.
+ */
 export function Composer({
   value,
   onChange,
-  onSend,
+  onSubmit,
   onAbort,
   running,
   aborting,
@@ -14,33 +33,38 @@ export function Composer({
 }: {
   value: string;
   onChange: (value: string) => void;
-  onSend: () => void;
+  onSubmit: (intent: ComposerIntent) => void;
   onAbort: () => void;
   running: boolean;
   aborting: boolean;
   disabled: boolean;
 }) {
   const hintId = useId();
-  const canSend = !disabled && !running && value.trim() !== "";
+  const shell = parseShellCommand(value) !== null;
+  const canSubmit = !disabled && value.trim() !== "";
 
-  const submit = (e: FormEvent) => {
+  const submit = (behavior: StreamingBehavior) => {
+    if (!canSubmit) return;
+    onSubmit(shell ? { kind: "shell" } : { kind: "prompt", behavior });
+  };
+
+  const onFormSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (canSend) onSend();
+    submit("steer");
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.nativeEvent.isComposing) {
-      e.preventDefault();
-      if (canSend) onSend();
-    }
+    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    submit(e.altKey ? "followUp" : "steer");
   };
 
   return (
-    <form className="composer" onSubmit={submit}>
+    <form className="composer" onSubmit={onFormSubmit} aria-label="Composer">
       <textarea
         aria-label="Message"
         aria-describedby={hintId}
-        placeholder={disabled ? "No session" : "Ask the agent…"}
+        placeholder={disabled ? "No session" : running ? RUNNING_PLACEHOLDER : IDLE_PLACEHOLDER}
         value={value}
         rows={3}
         disabled={disabled}
@@ -49,16 +73,42 @@ export function Composer({
       />
       <div className="composer-actions">
         <span id={hintId} className="hint">
-          Enter to send · Shift+Enter for a new line
+          {hintText(running, shell)}
         </span>
         {running ? (
           <button type="button" className="btn btn-danger" onClick={onAbort} disabled={aborting}>
-            Abort
+            {aborting ? "Aborting…" : "Abort"}
           </button>
         ) : null}
-        <button type="submit" className="btn btn-primary" disabled={!canSend}>
-          Send
-        </button>
+        {shell ? (
+          <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+            Run
+          </button>
+        ) : running ? (
+          <>
+            <button
+              type="button"
+              className="btn"
+              disabled={!canSubmit}
+              onClick={() => submit("followUp")}
+              title="Deliver when the agent has finished (Alt+Enter)"
+            >
+              Follow up
+            </button>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={!canSubmit}
+              title="Deliver after the current tool calls (Enter)"
+            >
+              Steer
+            </button>
+          </>
+        ) : (
+          <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+            Send
+          </button>
+        )}
       </div>
     </form>
   );

@@ -18,6 +18,7 @@ export type AgentEvent =
   | { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: AgentMessage[] }
   | { type: "files_changed"; paths: string[]; commit?: string }
+  | { type: "queue_update"; steering: string[]; followUp: string[] }
   | { type: "error"; message: string };
 
 const KNOWN = new Set<string>([
@@ -31,6 +32,7 @@ const KNOWN = new Set<string>([
   "turn_end",
   "agent_end",
   "files_changed",
+  "queue_update",
   "error",
 ]);
 
@@ -57,6 +59,11 @@ export function toAgentEvent(name: string, data: string): AgentEvent | null {
           ? nested.message
           : "The agent reported an error";
     return { type: "error", message };
+  }
+  if (type === "queue_update") {
+    const texts = (v: unknown) =>
+      Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
+    return { type, steering: texts(body.steering), followUp: texts(body.followUp) };
   }
   return { ...body, type } as AgentEvent;
 }

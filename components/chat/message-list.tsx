@@ -4,11 +4,13 @@ import { useEffect, useMemo, useRef } from "react";
 import { indexToolResults } from "./message-utils";
 import { MessageView } from "./message-view";
 import type { ChatState } from "./reduce-events";
+import { shellStatusByIndex } from "./shell-state";
 
 /** The conversation, following the bottom while new content streams in. */
 export function MessageList({ state }: { state: ChatState }) {
-  const { messages, tools, running, errors, openIndex } = state;
+  const { messages, tools, running, errors, openIndex, shells } = state;
   const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
+  const shellStatus = useMemo(() => shellStatusByIndex(shells), [shells]);
   const ctx = useMemo(() => ({ results, tools, chatRunning: running }), [results, tools, running]);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -42,6 +44,7 @@ export function MessageList({ state }: { state: ChatState }) {
             message={m}
             streaming={running && i === openIndex}
             ctx={ctx}
+            shellStatus={shellStatus.get(i)}
           />
         );
       })}

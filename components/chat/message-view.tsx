@@ -3,6 +3,8 @@ import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
 import { Markdown } from "./markdown";
 import { contentText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
+import { ShellBlock } from "./shell-block";
+import type { ShellStatus } from "./shell-state";
 import { OrphanToolResult, ToolCallBlock } from "./tool-call-block";
 
 export interface MessageContext {
@@ -16,10 +18,13 @@ export function MessageView({
   message,
   streaming,
   ctx,
+  shellStatus,
 }: {
   message: AgentMessage;
   streaming: boolean;
   ctx: MessageContext;
+  /** For a `!command` sent from this page: whether it is still running (or failed to start). */
+  shellStatus?: ShellStatus;
 }) {
   switch (message.role) {
     case "user":
@@ -46,18 +51,7 @@ export function MessageView({
         </article>
       );
     case "bashExecution":
-      return (
-        <article className="message message-meta" data-testid="message-bashExecution">
-          <details>
-            <summary className="mono">
-              $ {message.command}
-              {message.exitCode !== undefined && message.exitCode !== 0 ? ` (exit ${message.exitCode})` : ""}
-              {message.cancelled ? " (cancelled)" : ""}
-            </summary>
-            <pre>{message.output}</pre>
-          </details>
-        </article>
-      );
+      return <ShellBlock message={message} status={shellStatus} />;
     case "custom":
       if (!message.display) return null;
       return (

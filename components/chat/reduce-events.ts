@@ -7,6 +7,8 @@ import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, TextContent, ThinkingContent, ToolCall, UserMessage } from "@/lib/llm/types";
 import type { AgentEvent, AssistantMessageEvent } from "./events";
 import { parsePartialJsonObject } from "./partial-json";
+import { emptyQueue, type QueueAction, type QueueState, reduceQueue } from "./queue";
+import { reduceShell, type ShellAction, type ShellRun } from "./shell-state";
 
 export type ToolRunStatus = "running" | "done" | "error" | "interrupted";
 
@@ -28,6 +30,10 @@ export interface ChatState {
   tools: Record<string, ToolRun>;
   running: boolean;
   errors: string[];
+  /** Steering and follow-up messages waiting for the running agent. */
+  queue: QueueState;
+  /** `!command`s sent from this page, by a local id. */
+  shells: Record<string, ShellRun>;
 }
 
 export type LocalAction =
@@ -36,7 +42,11 @@ export type LocalAction =
   | { type: "stream_closed" }
   | { type: "local_error"; message: string };
 
-export type ChatAction = AgentEvent | LocalAction;
+export type ChatAction =
+  | AgentEvent
+  | LocalAction
+  | Exclude<QueueAction, { type: "queue_update" }>
+  | ShellAction;
 
 export function initialChatState(messages: AgentMessage[] = []): ChatState {
   return {
@@ -47,6 +57,8 @@ export function initialChatState(messages: AgentMessage[] = []): ChatState {
     tools: {},
     running: false,
     errors: [],
+    queue: emptyQueue(),
+    shells: {},
   };
 }
 
@@ -130,8 +142,27 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       for (const [id, run] of Object.entries(state.tools)) {
         tools[id] = run.status === "running" ? { ...run, status: "interrupted" } : run;
       }
-      return { ...state, running: false, openIndex: null, pendingUserIndex: null, toolArgsText: {}, tools };
+      return {
+        ...state,
+        running: false,
+        openIndex: null,
+        pendingUserIndex: null,
+        toolArgsText: {},
+        tools,
+        // No run, no queue: what an abort did not hand back is gone with the run.
+        queue: reduceQueue(state.queue, { type: "queue_cleared" }),
+      };
     }
+
+    case "queue_update":
+    case "local_queued":
+    case "queue_cleared":
+      return { ...state, queue: reduceQueue(state.queue, action) };
+
+    case "shell_start":
+    case "shell_message":
+    case "shell_closed":
+      return reduceShell(state, action);
 
     case "agent_start":
       return { ...state, running: true };

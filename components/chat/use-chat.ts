@@ -1,8 +1,15 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { abortSession, describeError, getSession, postPrompt } from "@/components/api-client";
-import { toAgentEvent } from "./events";
+import {
+  abortSession,
+  describeError,
+  getSession,
+  isQueuedResponse,
+  postPrompt,
+  type QueuedPrompt,
+  type StreamingBehavior,
+} from "@/components/api-client";
 import {
   type ChatAction,
   type ChatState,
@@ -10,7 +17,8 @@ import {
   initialChatState,
   reduceChat,
 } from "./reduce-events";
-import { readSseStream } from "./sse";
+import { consumeRunStream, consumeShellStream } from "./run-stream";
+import { parseShellCommand } from "./shell-state";
 
 export interface UseChatOptions {
   /** Paths (as the agent named them) that an event reports changed. */
@@ -26,7 +34,12 @@ export interface ChatApi {
   aborting: boolean;
   /** Sends a prompt; resolves false when the run could not start (the text was not accepted). */
   send(text: string, model?: string): Promise<boolean>;
-  abort(): Promise<void>;
+  /** While a run is going: queues a steering or follow-up message; false when it was not accepted. */
+  queue(text: string, kind: StreamingBehavior, model?: string): Promise<boolean>;
+  /** Runs `!command` / `!!command` on the project's shell; false when it was not accepted. */
+  shell(text: string): Promise<boolean>;
+  /** Aborts the run; resolves the texts of queued messages it never delivered (queue order). */
+  abort(): Promise<string[]>;
   /** Re-read the session from the server (after a branch move, a fork or a compaction). */
   reload(): void;
 }
@@ -45,8 +58,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const fetchCtrl = useRef<AbortController | null>(null);
+  const sideCtrls = useRef(new Set<AbortController>());
   const runDone = useRef<Promise<void> | null>(null);
   const runSeq = useRef(0);
+  const shellSeq = useRef(0);
 
   const apply = useCallback((action: ChatAction) => {
     const prev = stateRef.current;
@@ -74,14 +89,14 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     return () => {
       ctrl.abort();
       fetchCtrl.current?.abort();
+      for (const side of sideCtrls.current) side.abort();
     };
   }, [sessionId, apply, reloadSeq]);
 
-  const send = useCallback(
-    async (text: string, model?: string): Promise<boolean> => {
-      if (!sessionId || stateRef.current.running || !text.trim()) return false;
+  /** Shows `text` as the user's prompt and streams the run that `open()` starts. */
+  const streamRun = useCallback(
+    async (id: string, text: string, ctrl: AbortController, open: () => Promise<Response>) => {
       const seq = ++runSeq.current;
-      const ctrl = new AbortController();
       fetchCtrl.current = ctrl;
       apply({ type: "local_prompt", text, timestamp: Date.now() });
       let started = false;
@@ -92,26 +107,13 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         finish = r;
       });
       try {
-        const res = await postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal);
+        const res = await open();
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
-        await readSseStream(res.body, (sse) => {
-          if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
-            // The server's context changed: show it as stored once the stream ends.
-            compacted = true;
-            const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
-            if (end.errorMessage)
-              apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
-            else if (end.skipped === "nothing")
-              apply({ type: "local_error", message: "Nothing to compact yet." });
-            return;
-          }
-          const event = toAgentEvent(sse.event, sse.data);
-          if (!event) return;
-          const prev = apply(event);
+        ({ compacted } = await consumeRunStream(res.body, apply, (prev, event) => {
           const paths = changedPathsOf(prev, event);
           if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
-        });
+        }));
       } catch (err) {
         if (!isAbortError(err)) {
           failed = true;
@@ -124,7 +126,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       }
       // After an abort, a failure or a compaction the live list may differ from what the server kept.
       if ((failed || compacted || ctrl.signal.aborted) && seq === runSeq.current) {
-        getSession(sessionId).then(
+        getSession(id).then(
           (res) => {
             if (seq !== runSeq.current || stateRef.current.running) return;
             const errors = stateRef.current.errors;
@@ -139,23 +141,95 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       optionsRef.current.onRunEnd?.();
       return started;
     },
+    [apply],
+  );
+
+  const send = useCallback(
+    async (text: string, model?: string): Promise<boolean> => {
+      if (!sessionId || stateRef.current.running || !text.trim()) return false;
+      const ctrl = new AbortController();
+      return streamRun(sessionId, text, ctrl, () =>
+        postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal),
+      );
+    },
+    [sessionId, streamRun],
+  );
+
+  const queue = useCallback(
+    async (text: string, kind: StreamingBehavior, model?: string): Promise<boolean> => {
+      if (!sessionId || !text.trim()) return false;
+      if (!stateRef.current.running) return send(text, model);
+      const ctrl = new AbortController();
+      const sentAt = stateRef.current.queue.updates;
+      let res: Response;
+      try {
+        const input = { text, streamingBehavior: kind, ...(model ? { model } : {}) };
+        res = await postPrompt(sessionId, input, ctrl.signal);
+      } catch (err) {
+        if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
+        return false;
+      }
+      if (isQueuedResponse(res)) {
+        const body = (await res.json().catch(() => null)) as QueuedPrompt | null;
+        const queued = body?.queued;
+        const message = {
+          id: typeof queued?.id === "string" ? queued.id : `local-${Date.now()}`,
+          kind: queued?.kind === "steer" || queued?.kind === "followUp" ? queued.kind : kind,
+          text: typeof queued?.text === "string" ? queued.text : text,
+        };
+        apply({ type: "local_queued", message, sentAt });
+        return true;
+      }
+      // The run ended meanwhile, so this prompt started a new one: show it once the old stream is read.
+      if (runDone.current) await runDone.current;
+      return streamRun(sessionId, text, ctrl, async () => res);
+    },
+    [sessionId, send, streamRun, apply],
+  );
+
+  const shell = useCallback(
+    async (text: string): Promise<boolean> => {
+      const parsed = parseShellCommand(text);
+      if (!sessionId || !parsed) return false;
+      const id = `shell-${++shellSeq.current}`;
+      const ctrl = new AbortController();
+      sideCtrls.current.add(ctrl);
+      apply({ type: "shell_start", id, ...parsed, timestamp: Date.now() });
+      let accepted = false;
+      try {
+        const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
+        accepted = true;
+        if (!res.body || isQueuedResponse(res)) throw new Error("The server did not run the command");
+        await consumeShellStream(res.body, id, apply);
+      } catch (err) {
+        if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
+      } finally {
+        apply({ type: "shell_closed", id });
+        sideCtrls.current.delete(ctrl);
+      }
+      return accepted;
+    },
     [sessionId, apply],
   );
 
-  const abort = useCallback(async () => {
-    if (!sessionId) return;
+  const abort = useCallback(async (): Promise<string[]> => {
+    if (!sessionId) return [];
     setAborting(true);
+    let undelivered: string[] = [];
     try {
-      await Promise.race([abortSession(sessionId), sleep(5000)]);
+      const answer = await Promise.race([abortSession(sessionId), sleep(5000).then(() => null)]);
+      if (answer) undelivered = answer.undelivered;
     } catch (err) {
       apply({ type: "local_error", message: `Abort failed: ${describeError(err)}` });
     }
+    apply({ type: "queue_cleared" });
     // Let the stream deliver the final (aborted) message, then cut it.
     if (runDone.current) await Promise.race([runDone.current, sleep(1500)]);
     fetchCtrl.current?.abort();
     setAborting(false);
+    return undelivered;
   }, [sessionId, apply]);
 
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
-  return { state, loading, loadError, aborting, send, abort, reload };
+  return { state, loading, loadError, aborting, send, queue, shell, abort, reload };
 }

@@ -1,0 +1,57 @@
+/**
+ * Reading the event streams of `POST /api/sessions/:id/prompt` into chat actions: a run's stream (agent
+ * events, compaction outcomes, queue updates) and a `!command`'s stream (its `bashExecution` message).
+ */
+import type { BashExecutionMessage } from "@/lib/agent/messages";
+import { toAgentEvent } from "./events";
+import type { ChatAction } from "./reduce-events";
+import { readSseStream } from "./sse";
+
+/** Applies an action; returns the state before it (for `changedPathsOf`). */
+export type Apply<S> = (action: ChatAction) => S;
+
+/**
+ * Reads a run's stream to its end, applying each agent event. Resolves whether a compaction happened
+ * (the server's context changed: re-read it afterwards). Rejects with the reader's error.
+ */
+export async function consumeRunStream<S>(
+  body: ReadableStream<Uint8Array>,
+  apply: Apply<S>,
+  onEvent?: (prev: S, action: ChatAction) => void,
+): Promise<{ compacted: boolean }> {
+  let compacted = false;
+  await readSseStream(body, (sse) => {
+    if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
+      compacted = true;
+      const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
+      if (end.errorMessage) apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
+      else if (end.skipped === "nothing") apply({ type: "local_error", message: "Nothing to compact yet." });
+      return;
+    }
+    const event = toAgentEvent(sse.event, sse.data);
+    if (!event) return;
+    const prev = apply(event);
+    onEvent?.(prev, event);
+  });
+  return { compacted };
+}
+
+/** Reads a `!command`'s stream: its `bashExecution` message (start, end) and any error. */
+export async function consumeShellStream<S>(
+  body: ReadableStream<Uint8Array>,
+  id: string,
+  apply: Apply<S>,
+): Promise<void> {
+  await readSseStream(body, (sse) => {
+    const event = toAgentEvent(sse.event, sse.data);
+    if (!event) return;
+    if (event.type === "error") apply({ type: "local_error", message: event.message });
+    else if (
+      (event.type === "message_start" || event.type === "message_end") &&
+      event.message.role === "bashExecution"
+    ) {
+      const message: BashExecutionMessage = event.message;
+      apply({ type: "shell_message", id, message, final: event.type === "message_end" });
+    }
+  });
+}
