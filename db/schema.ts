@@ -160,6 +160,35 @@ export const sessionRuns = pgTable(
 );
 
 /**
+ * Messages queued for a session's live run from other requests (pi `steer` / `followUp` across tabs and
+ * server instances), and shell results waiting for the run to end (`append`). The run claims steer and
+ * follow-up rows at pi's delivery points (after a tool batch; when it would stop); `POST /abort` cancels the
+ * unclaimed ones and hands their texts back. Rows are inserted only while the session row is locked and a
+ * run is live, and a run finishes only after seeing no unclaimed row under the same lock: nothing is lost.
+ */
+export const sessionQueue = pgTable(
+  "session_queue",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: uuid("id").notNull().unique().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** `steer`, `followUp` or `append` (a message persisted after the run, e.g. a `!command` result). */
+    kind: text("kind").notNull(),
+    /** What the user typed (handed back on abort). */
+    inputText: text("input_text").notNull(),
+    /** The AgentMessage to deliver (after `input` hooks, `/skill:` and template expansion). */
+    message: json("message").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a run took the message (delivered) or an abort handed it back (cancelled). */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    cancelled: boolean("cancelled").notNull().default(false),
+  },
+  (t) => [index("session_queue_pending_idx").on(t.sessionId, t.claimedAt)],
+);
+
+/**
  * Stored project trust decisions (pi `trust.json`, 2.12), per user and workspace, keyed by canonical
  * absolute VFS directory. A lookup takes the decision of the directory or its nearest ancestor.
  */

@@ -60,6 +60,16 @@ export interface AgentOptions extends AgentHooks {
   };
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
+  /**
+   * Strata: messages queued outside this process (another request, tab or server instance), consulted
+   * when the in-memory queue of that kind is empty, with the queue's drain mode.
+   */
+  queueSource?: ExternalQueue;
+}
+
+/** A queue the `Agent` drains after its own (e.g. `session_queue` in Postgres). */
+export interface ExternalQueue {
+  take(kind: "steer" | "followUp", mode: QueueMode): Promise<AgentMessage[]>;
 }
 
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => void | Promise<void>;
@@ -79,10 +89,12 @@ export class Agent {
   private controller: AbortController | undefined;
   private activeRun: Promise<void> | undefined;
   private skipInitialSteeringPoll = false;
+  private readonly queueSource: ExternalQueue | undefined;
 
   constructor(options: AgentOptions) {
-    const { stream, initialState = {}, steeringMode, followUpMode, ...hooks } = options;
+    const { stream, initialState = {}, steeringMode, followUpMode, queueSource, ...hooks } = options;
     this.streamFn = stream;
+    this.queueSource = queueSource;
     this.hooks = hooks;
     this.steeringQueue = new PendingMessageQueue(steeringMode);
     this.followUpQueue = new PendingMessageQueue(followUpMode);
@@ -236,10 +248,19 @@ export class Agent {
           this.skipInitialSteeringPoll = false;
           return [];
         }
-        return this.steeringQueue.drain();
+        return this.drainWithSource(this.steeringQueue, "steer");
       },
-      getFollowUpMessages: () => this.followUpQueue.drain(),
+      getFollowUpMessages: () => this.drainWithSource(this.followUpQueue, "followUp"),
     };
+  }
+
+  private drainWithSource(
+    queue: PendingMessageQueue,
+    kind: "steer" | "followUp",
+  ): AgentMessage[] | Promise<AgentMessage[]> {
+    const local = queue.drain();
+    if (local.length > 0 || !this.queueSource) return local;
+    return this.queueSource.take(kind, queue.mode);
   }
 
   private async run(

@@ -1,9 +1,11 @@
 /**
- * One prompt on a stored session, end to end: load the branch from Postgres, rebuild the system
- * state (resources in effect for the session → sections → SystemMessage patch), expand `/skill:` and
- * prompt-template commands, run the agent loop against the model with
- * the coding tools on the project's VFS, persist every message as it ends, and checkpoint file changes
- * with a git commit on the session's branch ref after each tool batch.
+ * One prompt on a stored session, end to end (pi's `AgentSession.prompt` on a session file, with Postgres as
+ * the file): load the branch, open the session runtime (resources in effect, tools, extensions), run pi's
+ * input pipeline (`processPrompt`: extension command → `input` hook → `/skill:` → `/template` → model check →
+ * compaction check → `before_agent_start` → system patch + user message), then pi's `Agent` with the coding
+ * tools on the project's VFS. Every message is persisted as it ends, file changes are checkpointed with a git
+ * commit on the session's branch ref after each tool batch, steering and follow-up messages queued by other
+ * requests (`session_queue`) are delivered at pi's points, and the run finishes only when nothing waits.
  *
  * Connections: the `DbScope` is released before every model request, so a stream never holds a
  * database connection while it waits on the model.
@@ -11,33 +13,27 @@
 
 import { convertToLlm } from "@/lib/context/convert-to-llm";
 import { DbScope } from "@/lib/db/client";
-import { defaultModel, modelConfigHelp, resolveModel } from "@/lib/llm/models";
+import type { ExtensionModule } from "@/lib/extensions/types";
+import { defaultModel, type Model, modelConfigHelp, resolveModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
-import type { SystemMessage, ToolResultMessage, UserMessage } from "@/lib/llm/types";
-import { getProject } from "@/lib/projects/projects";
-import { loadSessionResources } from "@/lib/projects/session-resources";
-import { buildSystemPromptSections } from "@/lib/prompt/sections";
-import {
-  diffSystemPromptSections,
-  diffTools,
-  getCurrentSystemMessage,
-  getSystemMessageText,
-} from "@/lib/prompt/system-message";
-import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
-import { expandSkillCommand } from "@/lib/resources/skills";
+import type { AssistantMessage, Message } from "@/lib/llm/types";
+import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { NewEntry } from "@/lib/session/entries";
+import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
 import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
-import { createCodingTools } from "@/lib/tools";
-import { toolParametersJsonSchema } from "@/lib/tools/types";
-import { checkpoint } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import type { AgentTool } from "@/lib/tools/types";
+import { Agent } from "./agent";
+import { createCheckpointer } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
-import { runAgentLoop } from "./loop";
+import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
+import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
-import type { AgentEvent } from "./types";
+import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
+import { buildSessionSections, buildSystemPatch, declareToolsForPrompt } from "./system-state";
+import type { AgentEvent, LlmRequestContext } from "./types";
 
-/** Events a prompt run streams: pi's agent events plus Strata's `files_changed` and `error`. */
+/** Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`. */
 export type RunEvent =
   | AgentEvent
   | { type: "files_changed"; paths: string[]; commit?: string }
@@ -50,6 +46,12 @@ export type RunEvent =
       skipped?: "nothing" | "pending";
       errorMessage?: string;
     }
+  /** pi's `queue_update`: the steer and follow-up texts still waiting, oldest first. */
+  | { type: "queue_update"; steering: string[]; followUp: string[] }
+  /** Queued texts the run will never deliver (abort or failure); the client gives them back to the user. */
+  | { type: "queue_returned"; texts: string[] }
+  /** pi's extension error report (`{ extensionPath, event, error }`). */
+  | { type: "extension_error"; extensionPath: string; event: string; error: string }
   | { type: "error"; message: string };
 
 export interface PromptRunInput {
@@ -62,6 +64,14 @@ export interface PromptRunInput {
   signal?: AbortSignal;
   /** Author of checkpoint commits. */
   author?: { name: string; email: string };
+  /**
+   * The caller's `session_runs` lock. When given, the run delivers messages queued for it by other requests
+   * and finishes the lock itself (only when nothing waits); without it, queued messages are still taken at
+   * pi's delivery points but the lock is the caller's business.
+   */
+  runId?: string;
+  /** Extensions registered for this run, in load order (Strata's built-ins and code-registered modules). */
+  extensions?: readonly ExtensionModule[];
 }
 
 /** Why a compaction ran: `/compact`, the context threshold, or a provider's context overflow. */
@@ -72,18 +82,20 @@ const COMPACTION_EVENTS = {
   auto: ["auto_compaction_start", "auto_compaction_end"],
 } as const;
 
-const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
-
-/** Persisted roles: `custom` becomes a custom_message entry (pi 6.9); the rest are message entries. */
-function toEntry(message: AgentMessage): NewEntry | null {
-  if (message.role === "custom") return null;
-  if (message.role === "branchSummary" || message.role === "compactionSummary") return null;
-  return { type: "message", message };
+/** The request pi builds from the converted transcript: the current system message's text and tools. */
+export function buildRequestFromTranscript(messages: Message[]): LlmRequestContext {
+  const current = getCurrentSystemMessage(messages);
+  return {
+    systemPrompt: current ? getSystemMessageText(current) : "",
+    messages: messages.filter((m) => m.role !== "system"),
+    tools: current?.toolsAdded ?? [],
+  };
 }
 
 /**
- * Run `text` as a prompt on session `sessionId` until the model stops calling tools.
- * @throws Error when the session or its project does not exist (before any event is emitted).
+ * Run `text` as a prompt on session `sessionId` until the model stops calling tools and no queued
+ * message waits.
+ * @throws SessionUnavailableError when the session or its project does not exist (before any event is emitted).
  */
 export async function runPrompt(input: PromptRunInput): Promise<void> {
   const scope = new DbScope();
@@ -96,33 +108,30 @@ export async function runPrompt(input: PromptRunInput): Promise<void> {
 
 async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void> {
   const { env, emit, signal } = input;
-  const session = await getSession(scope, input.sessionId);
-  if (!session) throw new Error(`Session ${input.sessionId} not found`);
-  const project = await getProject(scope, session.projectId);
-  if (!project) throw new Error(`Project ${session.projectId} not found`);
-  const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
-  const root = project.rootPath;
+  const runtime = await openSessionRuntime(scope, input.sessionId, {
+    extensions: input.extensions,
+    onExtensionError: (error) =>
+      void emit({
+        type: "extension_error",
+        extensionPath: error.extensionPath,
+        event: error.event,
+        error: error.error,
+      }),
+  });
+  const { session } = runtime;
 
   // The projection of the current leaf (compactions and context edits applied), read from Postgres
   // without walking past the latest compaction's first kept entry.
   const loaded = await loadSessionContext(scope, session.id, session.leafId);
-  const settings = { thinkingLevel: loaded.thinkingLevel, model: loaded.model };
-  let history = loaded.messages;
   const ref =
-    input.modelRef ?? (settings.model ? `${settings.model.provider}/${settings.model.modelId}` : undefined);
-  const model =
+    input.modelRef ?? (loaded.model ? `${loaded.model.provider}/${loaded.model.modelId}` : undefined);
+  const model: Model | undefined =
     (ref ? resolveModel(ref, env) : undefined) ?? (input.modelRef ? undefined : defaultModel(env));
-  if (!model) {
-    const help = modelConfigHelp();
-    await emit({
-      type: "error",
-      message: input.modelRef ? `Model ${input.modelRef} is not available.\n\n${help}` : help,
-    });
-    return;
-  }
+  const modelError = () =>
+    input.modelRef ? `Model ${input.modelRef} is not available.\n\n${modelConfigHelp()}` : modelConfigHelp();
 
-  /** Compact the session with its model; emits start/end events; true when an entry was written. */
   const compactNow = async (reason: CompactionReason, focus?: string): Promise<boolean> => {
+    if (!model) return false;
     const [start, end] = reason === "manual" ? COMPACTION_EVENTS.manual : COMPACTION_EVENTS.auto;
     await emit({ type: start, reason });
     try {
@@ -138,164 +147,207 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       return false;
     }
   };
-  const reloadHistory = async () => {
+  const reloadHistory = async (): Promise<AgentMessage[]> => {
     const current = await getSession(scope, session.id);
-    history = (await loadSessionContext(scope, session.id, current?.leafId ?? null)).messages;
+    return (await loadSessionContext(scope, session.id, current?.leafId ?? null)).messages;
   };
 
   // `/compact [focus]` (pi's command): summarise now, no model turn.
   const manual = /^\/compact(?:\s+([\s\S]*))?$/.exec(input.text.trim());
   if (manual) {
-    await compactNow("manual", manual[1]?.trim() || undefined);
+    if (!model) await emit({ type: "error", message: modelError() });
+    else await compactNow("manual", manual[1]?.trim() || undefined);
+    await finishQueue(scope, input, async () => {});
     return;
   }
-  // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
-  const lastAnswer = [...history].reverse().find((m) => m.role === "assistant");
-  if (
-    lastAnswer?.role === "assistant" &&
-    lastAnswer.stopReason !== "error" &&
-    lastAnswer.stopReason !== "aborted" &&
-    shouldAutoCompact(calculateContextTokens(lastAnswer.usage), model) &&
-    (await compactNow("threshold"))
-  ) {
-    await reloadHistory();
+
+  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
+  const persist = async (message: AgentMessage) => {
+    const entry = messageToEntry(message);
+    if (entry) await append(entry);
+  };
+  const checkpointer = createCheckpointer(runtime, { author: input.author, emit });
+  let forcedSystemPrompt: string | undefined;
+  const agent = new Agent({
+    stream: (context, s, options) => {
+      const target = options?.model ?? model;
+      if (!target) throw new Error(modelError());
+      return streamAssistant(target, context, {
+        env,
+        signal: s,
+        thinkingLevel: options?.thinkingLevel ?? "off",
+        onPayload: runtime.extensions.createOnPayload(),
+      });
+    },
+    initialState: {
+      model,
+      thinkingLevel: loaded.thinkingLevel,
+      tools: runtime.tools,
+      messages: loaded.messages,
+    },
+    convertToLlm,
+    buildRequest: buildRequestFromTranscript,
+    transformContext: async (messages) =>
+      applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
+    beforeRequest: () => scope.release(),
+    afterToolExecution: () => checkpointer.flush(),
+    afterToolResults: () => checkpointer.checkpoint(),
+    queueSource: {
+      take: async (kind, mode) =>
+        (await claimQueued(scope, session.id, kind, mode)).map((queued) => queued.message),
+    },
+  });
+  agent.subscribe(async (event) => {
+    if (event.type === "message_end") await persist(event.message);
+    await emit(event);
+  });
+  const onAbort = () => agent.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) agent.abort();
+
+  const sectionsFor = (tools: AgentTool[]) =>
+    buildSessionSections({ cwd: session.cwd, resources: runtime.resources, tools });
+  const toolsFor = (options: Record<string, unknown>) => {
+    const selected = options.selectedTools;
+    return Array.isArray(selected) ? runtime.tools.filter((t) => selected.includes(t.name)) : runtime.tools;
+  };
+  const lastAssistant = (messages: AgentMessage[]) =>
+    [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
+
+  try {
+    await processPrompt(
+      input.text,
+      {},
+      {
+        state: createInputState(),
+        extensions: runtime.extensions,
+        isStreaming: () => agent.state.isStreaming,
+        expandSkill: runtime.expandSkill,
+        expandTemplate: runtime.expandTemplate,
+        steer: (message) => agent.steer(message),
+        followUp: (message) => agent.followUp(message),
+        appendMessage: async (message) => {
+          await persist(message);
+          agent.state.messages.push(message);
+          await emit({ type: "message_start", message });
+          await emit({ type: "message_end", message });
+        },
+        checkModel: () => {
+          if (!model) throw new Error(modelError());
+        },
+        // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
+        checkCompaction: async () => {
+          const last = lastAssistant(agent.state.messages);
+          if (
+            model &&
+            last &&
+            last.stopReason !== "error" &&
+            last.stopReason !== "aborted" &&
+            shouldAutoCompact(calculateContextTokens(last.usage), model) &&
+            (await compactNow("threshold"))
+          )
+            agent.state.messages = await reloadHistory();
+        },
+        systemPromptOptions: () => ({ selectedTools: runtime.tools.map((t) => t.name) }),
+        renderSystemPrompt: (options) =>
+          getSystemMessageText({ content: "", sections: sectionsFor(toolsFor(options)) }),
+        buildSystemPatch: (options) => {
+          const tools = toolsFor(options);
+          agent.state.tools = tools;
+          return buildSystemPatch(
+            agent.state.messages,
+            sectionsFor(tools),
+            declareToolsForPrompt(tools),
+            Date.now(),
+          );
+        },
+        run: async (messages, options) => {
+          forcedSystemPrompt = options.forceSystemPrompt;
+          await recordSettings(scope, input, session, loaded, model as Model);
+          await agent.prompt(messages);
+        },
+      },
+    );
+  } catch (error) {
+    await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
+    await finishQueue(scope, input, async () => {});
+    return;
   }
 
-  const tools = createCodingTools({ fs: vfs, cwd: session.cwd, projectRoot: root });
-  const declarations = tools.map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: toolParametersJsonSchema(t),
-  }));
-  // Resources in effect (pi's loader): context files, SYSTEM/APPEND_SYSTEM, skills and templates, with
-  // project trust from the session's "this session only" override or the user's stored decision.
-  const { resources, agentFs } = await loadSessionResources(scope, { session, project, vfs });
-  const sections = buildSystemPromptSections({
-    cwd: session.cwd,
-    customPrompt: resources.systemPrompt,
-    appendSystemPrompt:
-      resources.appendSystemPrompt.length > 0 ? resources.appendSystemPrompt.join("\n\n") : undefined,
-    selectedTools: tools.map((t) => t.name),
-    toolSnippets: Object.fromEntries(
-      tools.filter((t) => t.promptSnippet).map((t) => [t.name, t.promptSnippet!]),
-    ),
-    toolGuidelines: Object.fromEntries(tools.map((t) => [t.name, t.promptGuidelines ?? []])),
-    contextFiles: resources.agentsFiles,
-    skills: resources.skills,
-  });
+  // pi's compaction check after a run (AgentSession._checkCompaction): a context overflow from this
+  // model compacts and retries once; a context over the threshold compacts without a retry.
+  const last = lastAssistant(agent.state.messages);
+  if (model && last && !signal?.aborted) {
+    const overflow =
+      isContextOverflow(last, model.contextWindow) &&
+      last.provider === model.provider &&
+      last.model === model.id;
+    const threshold =
+      !overflow &&
+      last.stopReason !== "error" &&
+      last.stopReason !== "aborted" &&
+      shouldAutoCompact(calculateContextTokens(last.usage), model);
+    if ((overflow || threshold) && (await compactNow(overflow ? "overflow" : "threshold")) && overflow) {
+      const history = await reloadHistory();
+      // Retry from the history without the failed answer (pi removes it before `agent.continue()`).
+      const tail = history[history.length - 1];
+      agent.state.messages =
+        tail?.role === "assistant" && tail.stopReason === "error" ? history.slice(0, -1) : history;
+      await agent.continue();
+    }
+  }
 
-  // pi prompt order (6.1 steps 4–5): `/skill:name args`, then `/template args`, before the user message.
-  const skillExpansion = await expandSkillCommand(input.text, resources.skills, (skill) =>
-    skill.source === "user" ? agentFs : vfs,
-  );
-  if (skillExpansion.error)
-    await emit({
-      type: "error",
-      message: `Extension "${skillExpansion.error.extensionPath}" ${skillExpansion.error.event} error: ${skillExpansion.error.error}`,
-    });
-  const text = expandPromptTemplate(skillExpansion.text, resources.promptTemplates);
+  // Messages queued after the agent's last follow-up poll: run them as follow-ups (pi `continue()` with a
+  // queue), until the run can finish with nothing waiting.
+  await finishQueue(scope, input, async (messages) => agent.prompt(messages));
+  signal?.removeEventListener("abort", onAbort);
+}
 
-  // Settings entries: a new session starts with model and thinking level (pi 6.9); a switch adds a model_change.
+/**
+ * Deliver what waits in `session_queue` and finish the run lock (when the caller holds one): appends are
+ * persisted, steering (else follow-ups) start another agent run, an abort hands queued texts back.
+ */
+async function finishQueue(
+  scope: DbScope,
+  input: PromptRunInput,
+  runAgain: (messages: AgentMessage[]) => Promise<void>,
+): Promise<void> {
+  const { sessionId, runId, signal, emit } = input;
+  if (!runId) return;
+  for (;;) {
+    for (const queued of await claimQueued(scope, sessionId, "append")) {
+      const entry = messageToEntry(queued.message);
+      // Streamed by the request that ran the command; stored here, after the run's own messages.
+      if (entry) await appendEntry(scope, sessionId, entry);
+    }
+    if (signal?.aborted) {
+      const texts = await cancelQueued(scope, sessionId);
+      if (texts.length > 0) await emit({ type: "queue_returned", texts });
+    }
+    if ((await finishRunIfIdle(scope, sessionId, runId)).finished) return;
+    if (signal?.aborted) continue;
+    const steering = await claimQueued(scope, sessionId, "steer", "one-at-a-time");
+    const next =
+      steering.length > 0 ? steering : await claimQueued(scope, sessionId, "followUp", "one-at-a-time");
+    if (next.length > 0) await runAgain(next.map((m) => m.message));
+  }
+}
+
+/** pi 6.9: a new session starts with model and thinking-level entries; a switch adds a `model_change`; first prompt titles it. */
+async function recordSettings(
+  scope: DbScope,
+  input: PromptRunInput,
+  session: SessionRuntime["session"],
+  loaded: Awaited<ReturnType<typeof loadSessionContext>>,
+  model: Model,
+): Promise<void> {
   const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
   if (session.leafId === null) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
-    await append({ type: "thinking_level_change", thinkingLevel: settings.thinkingLevel });
-  } else if (settings.model?.provider !== model.provider || settings.model?.modelId !== model.id) {
+    await append({ type: "thinking_level_change", thinkingLevel: loaded.thinkingLevel });
+  } else if (loaded.model?.provider !== model.provider || loaded.model?.modelId !== model.id) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
   }
   if (!session.title)
     await setSessionTitle(scope, session.id, input.text.replace(/\s+/g, " ").trim().slice(0, 80));
-
-  const now = Date.now();
-  const prompts: AgentMessage[] = [];
-  const head = getCurrentSystemMessage(history);
-  const patch = diffSystemPromptSections(head?.sections ?? {}, sections);
-  const toolDelta = diffTools(head?.toolsAdded ?? [], declarations);
-  if (patch || toolDelta.toolsAdded || toolDelta.toolsRemoved) {
-    const system: SystemMessage = {
-      role: "system",
-      content: "",
-      ...(patch ? { sections: patch } : {}),
-      ...toolDelta,
-      timestamp: now,
-    };
-    prompts.push(system);
-  }
-  const user: UserMessage = { role: "user", content: [{ type: "text", text }], timestamp: now };
-  prompts.push(user);
-
-  const changed = new Set<string>();
-  let flushing: Promise<unknown> = Promise.resolve();
-  const flush = () => {
-    flushing = flushing.then(async () => {
-      for (const p of vfs.dirtyPaths())
-        if (p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`)
-          changed.add(p);
-      await vfs.flush();
-    });
-    return flushing;
-  };
-
-  const loopConfig: Parameters<typeof runAgentLoop>[2] = {
-    tools,
-    stream: (context, s) =>
-      streamAssistant(model, context, { env, signal: s, thinkingLevel: settings.thinkingLevel }),
-    convertToLlm,
-    buildRequest(messages) {
-      const current = getCurrentSystemMessage(messages);
-      return {
-        systemPrompt: current ? getSystemMessageText(current) : "",
-        messages: messages.filter((m) => m.role !== "system"),
-        tools: current?.toolsAdded ?? [],
-      };
-    },
-    beforeRequest: () => scope.release(),
-    afterToolExecution: async () => {
-      await flush();
-    },
-    async afterToolResults(_results: ToolResultMessage[]) {
-      await flush();
-      if (changed.size === 0) return;
-      const paths = [...changed].sort();
-      changed.clear();
-      const result = await checkpoint(vfs, root, {
-        changedPaths: paths,
-        ref: `refs/heads/strata/session-${session.id}`,
-        message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
-        author: input.author ?? DEFAULT_AUTHOR,
-      });
-      await vfs.flush();
-      await emit({
-        type: "files_changed",
-        paths: paths.map((p) => p.slice(root.length + 1)),
-        commit: result?.oid,
-      });
-    },
-  };
-  const onEvent = async (event: AgentEvent) => {
-    if (event.type === "message_end") {
-      const entry = toEntry(event.message);
-      if (entry) await append(entry);
-    }
-    await emit(event);
-  };
-  const added = await runAgentLoop(prompts, history, loopConfig, onEvent, signal);
-
-  // pi's compaction check after a run (AgentSession._checkCompaction): a context overflow from this
-  // model compacts and retries once; a context over the threshold compacts without a retry.
-  const last = [...added].reverse().find((m) => m.role === "assistant");
-  if (last?.role !== "assistant" || signal?.aborted) return;
-  const overflow =
-    isContextOverflow(last, model.contextWindow) &&
-    last.provider === model.provider &&
-    last.model === model.id;
-  const threshold =
-    !overflow &&
-    last.stopReason !== "error" &&
-    last.stopReason !== "aborted" &&
-    shouldAutoCompact(calculateContextTokens(last.usage), model);
-  if (!overflow && !threshold) return;
-  if (!(await compactNow(overflow ? "overflow" : "threshold")) || !overflow) return;
-  await reloadHistory();
-  await runAgentLoop([], history, loopConfig, onEvent, signal);
 }

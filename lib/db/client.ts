@@ -68,6 +68,9 @@ export function openDb(options: { url?: string; max?: number } = {}): DbHandle {
   return { db, pool, close: () => pool.end() };
 }
 
+/** Raw SQL inside a {@link DbScope.transaction}: `$1` placeholders, rows as plain objects. */
+export type Query = <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>;
+
 /**
  * A lazily opened connection scope: one dedicated connection, opened on first use and closed by
  * `release()`, so a streaming request holds no connection while it waits on the model. Operations are
@@ -100,9 +103,7 @@ export class DbScope {
   /**
    * Run `fn` inside BEGIN/COMMIT; ROLLBACK and rethrow when it throws. `q` runs raw SQL in the transaction.
    */
-  async transaction<T>(
-    fn: (q: <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>) => Promise<T>,
-  ): Promise<T> {
+  async transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
     return this.serial(async () => {
       const client = await this.connect();
       await client.query("BEGIN");

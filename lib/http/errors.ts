@@ -4,6 +4,7 @@
  */
 import { ZodError } from "zod";
 import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
+import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError } from "@/lib/session/runs";
@@ -46,7 +47,11 @@ export function errorResponse(error: unknown): Response {
     status = 400;
     code = "invalid_session_file";
     message = error.message;
-  } else if (error instanceof EntryNotFoundError || error instanceof SessionNotFoundError) {
+  } else if (
+    error instanceof EntryNotFoundError ||
+    error instanceof SessionNotFoundError ||
+    error instanceof SessionUnavailableError
+  ) {
     status = 404;
     code = "not_found";
     message = error.message;

@@ -69,6 +69,69 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
 
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
 
+/** What one just-bash run produced: stdout followed by stderr, the exit code, and why it stopped early. */
+export interface ShellRun {
+  output: string;
+  exitCode: number;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/**
+ * Run `script` in a fresh just-bash shell over the project-confined VFS (no network, no python/js-exec,
+ * bounded execution limits), with `cwd` = `ctx.cwd` and `HOME` = the project root. Never throws for a
+ * command failure: a filesystem refusal that aborts the script is reported as `bash: <message>` with exit 1.
+ * Shared by pi's `bash` tool and the user's `!command` (pi `executeBash`).
+ * @param options.timeoutMs stop after this many ms (`timedOut` is then true); capped at 10 minutes.
+ */
+export async function runShell(
+  ctx: ToolContext,
+  script: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<ShellRun> {
+  const { signal, timeoutMs } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+  const shell = new Bash({
+    fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
+    cwd: ctx.cwd,
+    env: { HOME: ctx.projectRoot, ...options.env },
+    python: false,
+    javascript: false,
+    executionLimits: {
+      maxCommandCount: 100_000,
+      maxLoopIterations: 100_000,
+      maxCallDepth: 100,
+      maxExecutionTimeMs: Math.min(timeoutMs ?? 10 * 60_000, 10 * 60_000),
+    },
+  });
+  let output: string;
+  let exitCode: number;
+  try {
+    const result = await shell.exec(script, { signal: controller.signal, rawScript: true });
+    output = result.stdout + result.stderr;
+    exitCode = result.exitCode;
+  } catch (error) {
+    // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
+    // outside the project); report it like a shell error: message on stderr, exit code 1.
+    output = `bash: ${error instanceof Error ? error.message : String(error)}\n`;
+    exitCode = 1;
+  } finally {
+    if (timer) clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+  return { output, exitCode, timedOut, aborted: signal?.aborted ?? false };
+}
+
 /**
  * Creates pi's `bash` tool. Each call runs in a fresh just-bash shell (no network, no python/js-exec,
  * bounded execution limits) with `cwd` = the tool's cwd; reads and writes are confined to the project.
@@ -97,45 +160,11 @@ export function createBashTool(
       } catch {
         throw new Error(`Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`);
       }
-      const controller = new AbortController();
-      let timedOut = false;
-      const onAbort = () => controller.abort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              timedOut = true;
-              controller.abort();
-            }, timeoutMs);
-      const shell = new Bash({
-        fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
-        cwd: ctx.cwd,
-        env: { HOME: ctx.projectRoot, ...options.env },
-        python: false,
-        javascript: false,
-        executionLimits: {
-          maxCommandCount: 100_000,
-          maxLoopIterations: 100_000,
-          maxCallDepth: 100,
-          maxExecutionTimeMs: Math.min(timeoutMs ?? 10 * 60_000, 10 * 60_000),
-        },
+      const { output, exitCode, timedOut } = await runShell(ctx, resolved, {
+        signal,
+        timeoutMs,
+        env: options.env,
       });
-      let output: string;
-      let exitCode: number;
-      try {
-        const result = await shell.exec(resolved, { signal: controller.signal, rawScript: true });
-        output = result.stdout + result.stderr;
-        exitCode = result.exitCode;
-      } catch (error) {
-        // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
-        // outside the project); report it like a shell error: message on stderr, exit code 1.
-        output = `bash: ${error instanceof Error ? error.message : String(error)}\n`;
-        exitCode = 1;
-      } finally {
-        if (timer) clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      }
       if (signal?.aborted) throw new Error(appendStatus(formatOutput(output, "").text, "Command aborted"));
       if (timedOut) {
         throw new Error(

@@ -1,0 +1,75 @@
+/**
+ * The user's `!command` / `!!command` on a stored session (pi `AgentSession.executeBash` +
+ * `recordBashResult`): run in the session's cwd by the VFS shell, file changes flushed and checkpointed,
+ * the `bashExecution` message streamed, and stored as a `message` entry — at once when the caller holds the
+ * session's run lock, else queued for the live run to append when it ends (pi's pending bash messages).
+ */
+import { DbScope } from "@/lib/db/client";
+import { enqueueForRun } from "@/lib/session/queue";
+import { finishRun, RunActiveError, startRun } from "@/lib/session/runs";
+import { appendEntry } from "@/lib/session/store";
+import { createCheckpointer } from "./checkpointer";
+import type { AgentMessage } from "./messages";
+import type { RunEvent } from "./session-run";
+import { openSessionRuntime } from "./session-runtime";
+import { executeUserBash, type UserBashCommand } from "./user-bash";
+
+export interface UserBashRunInput {
+  sessionId: string;
+  command: UserBashCommand;
+  emit: (event: RunEvent) => Promise<void>;
+  signal?: AbortSignal;
+  /** The caller's run lock, when it holds one; without it the entry is queued behind the live run. */
+  runId?: string;
+  author?: { name: string; email: string };
+}
+
+/**
+ * Run the command and record it. Emits `message_start` / `message_end` for the `bashExecution` message and
+ * `files_changed` when it wrote project files.
+ * @throws SessionUnavailableError for an unknown session.
+ */
+export async function runUserBash(input: UserBashRunInput): Promise<void> {
+  const scope = new DbScope();
+  try {
+    const runtime = await openSessionRuntime(scope, input.sessionId);
+    await scope.release();
+    const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
+    await createCheckpointer(runtime, { author: input.author, emit: input.emit }).checkpoint();
+    await record(scope, input, message);
+    await input.emit({ type: "message_start", message });
+    await input.emit({ type: "message_end", message });
+  } finally {
+    await scope.release();
+  }
+}
+
+/** Append now under a run lock; else queue for the live run; else (it just ended) take the lock and append. */
+async function record(scope: DbScope, input: UserBashRunInput, message: AgentMessage): Promise<void> {
+  const entry = { type: "message" as const, message };
+  if (input.runId) {
+    await appendEntry(scope, input.sessionId, entry);
+    return;
+  }
+  for (;;) {
+    const queued = await enqueueForRun(scope, input.sessionId, {
+      kind: "append",
+      inputText: `!${message.role === "bashExecution" ? message.command : ""}`,
+      message,
+    });
+    if (queued) return;
+    let runId: string;
+    try {
+      runId = await startRun(scope, input.sessionId);
+    } catch (error) {
+      if (error instanceof RunActiveError) continue;
+      throw error;
+    }
+    try {
+      await appendEntry(scope, input.sessionId, entry);
+    } finally {
+      await finishRun(scope, runId);
+    }
+    return;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * pi's `steer(text)` / `followUp(text)` (6.6) for a session whose run lives in another request, tab or
+ * server instance: the text goes through the session's input pipeline (extension-command refusal, `input`
+ * hooks, `/skill:` then `/template` expansion) and the resulting user message is queued in Postgres for the
+ * live run, which delivers it at pi's points (steering after the current tool batch, follow-ups when it
+ * would stop).
+ */
+import type { DbScope } from "@/lib/db/client";
+import type { ExtensionModule } from "@/lib/extensions/types";
+import { enqueueForRun, type QueuedMessage } from "@/lib/session/queue";
+import { createInputState, queueInput } from "./input-pipeline";
+import { openSessionRuntime } from "./session-runtime";
+
+/** What {@link queuePrompt} did: queued for the live run, handled by an `input` hook, or no run is live. */
+export type QueuePromptOutcome =
+  | { status: "queued"; queued: QueuedMessage }
+  | { status: "handled" }
+  | { status: "idle" };
+
+/**
+ * Queue `text` as a steering or follow-up message of the session's live run.
+ * @returns `idle` when no run is live any more (the caller runs the text as a prompt instead).
+ * @throws Error pi's `Extension command "/<name>" cannot be queued. …` for a registered extension command;
+ *   SessionUnavailableError for an unknown session.
+ */
+export async function queuePrompt(
+  scope: DbScope,
+  input: {
+    sessionId: string;
+    kind: "steer" | "followUp";
+    text: string;
+    extensions?: readonly ExtensionModule[];
+  },
+): Promise<QueuePromptOutcome> {
+  const runtime = await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions });
+  const message = await queueInput(input.kind, input.text, undefined, {
+    state: createInputState(),
+    extensions: runtime.extensions,
+    isStreaming: () => true,
+    expandSkill: runtime.expandSkill,
+    expandTemplate: runtime.expandTemplate,
+    steer: () => {},
+    followUp: () => {},
+    appendMessage: () => {},
+    run: () => {},
+  });
+  if (!message) return { status: "handled" };
+  const queued = await enqueueForRun(scope, input.sessionId, {
+    kind: input.kind,
+    inputText: input.text,
+    message,
+  });
+  return queued ? { status: "queued", queued } : { status: "idle" };
+}

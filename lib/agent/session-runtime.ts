@@ -1,0 +1,85 @@
+/**
+ * Everything a request needs to act on one stored session: the session and project rows, the project's
+ * VFS, the resources in effect (pi's `DefaultResourceLoader` with project trust), the coding tools bound to
+ * the session's cwd, the extension runner with Strata's registered extensions, and pi's `/skill:` and
+ * template expansions. Shared by a prompt run, a queued steer/follow-up and a `!command`.
+ */
+import type { DbScope } from "@/lib/db/client";
+import { ExtensionRunner } from "@/lib/extensions/runner";
+import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
+import { getProject, type Project } from "@/lib/projects/projects";
+import { loadSessionResources } from "@/lib/projects/session-resources";
+import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
+import type { LoadedResources } from "@/lib/resources/resource-loader";
+import { expandSkillCommand } from "@/lib/resources/skills";
+import { getSession, type SessionRow } from "@/lib/session/store";
+import { createCodingTools } from "@/lib/tools";
+import type { AgentTool, ToolContext } from "@/lib/tools/types";
+import type { Vfs } from "@/lib/vfs/vfs";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+
+/** A session not found (or its project gone); the message is `Session <id> not found` / `Project <id> not found`. */
+export class SessionUnavailableError extends Error {
+  override name = "SessionUnavailableError";
+}
+
+export interface SessionRuntime {
+  session: SessionRow;
+  project: Project;
+  vfs: Vfs;
+  /** The project's root directory in the VFS. */
+  root: string;
+  /** The tool context of the session: its VFS, cwd and project root. */
+  toolContext: ToolContext;
+  resources: LoadedResources;
+  /** pi's coding tools in pi's order, bound to the session's cwd. */
+  tools: AgentTool[];
+  extensions: ExtensionRunner;
+  /** pi 4.16 `/skill:name args` → the skill block; a read failure comes back as `error` (pi's extension error shape). */
+  expandSkill(text: string): Promise<{
+    text: string;
+    error?: { extensionPath: string; event: string; error: string };
+  }>;
+  /** pi 5.15 `/template args` → the template's text with arguments. */
+  expandTemplate(text: string): string;
+}
+
+/**
+ * Open `sessionId`'s runtime on `scope`.
+ * @param options.extensions modules registered in order (Strata never loads code from a project);
+ * @param options.onExtensionError receives every handler failure in pi's `{ extensionPath, event, error }` shape.
+ * @throws SessionUnavailableError when the session or its project does not exist.
+ */
+export async function openSessionRuntime(
+  scope: DbScope,
+  sessionId: string,
+  options: {
+    extensions?: readonly ExtensionModule[];
+    onExtensionError?: (error: ExtensionError) => void;
+  } = {},
+): Promise<SessionRuntime> {
+  const session = await getSession(scope, sessionId);
+  if (!session) throw new SessionUnavailableError(`Session ${sessionId} not found`);
+  const project = await getProject(scope, session.projectId);
+  if (!project) throw new SessionUnavailableError(`Project ${session.projectId} not found`);
+  const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
+  const root = project.rootPath;
+  const toolContext: ToolContext = { fs: vfs, cwd: session.cwd, projectRoot: root };
+  const { resources, agentFs } = await loadSessionResources(scope, { session, project, vfs });
+  const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));
+  if (options.onExtensionError) extensions.onError(options.onExtensionError);
+  for (const module of options.extensions ?? []) await extensions.registerExtension(module);
+  return {
+    session,
+    project,
+    vfs,
+    root,
+    toolContext,
+    resources,
+    tools: createCodingTools(toolContext),
+    extensions,
+    expandSkill: (text) =>
+      expandSkillCommand(text, resources.skills, (skill) => (skill.source === "user" ? agentFs : vfs)),
+    expandTemplate: (text) => expandPromptTemplate(text, resources.promptTemplates),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The user's own shell commands in the chat: `!command` (its output joins the model's context) and
+ * `!!command` (shown and stored, never sent to the model). pi's `AgentSession.executeBash` +
+ * `bash-executor.ts`, running in Strata's just-bash shell on the project VFS instead of a host process.
+ */
+import { runShell } from "@/lib/tools/bash";
+import { truncateTail } from "@/lib/tools/truncate";
+import type { ToolContext } from "@/lib/tools/types";
+import type { BashExecutionMessage } from "./messages";
+
+/** A parsed `!` / `!!` input. */
+export interface UserBashCommand {
+  command: string;
+  excludeFromContext: boolean;
+}
+
+/**
+ * `!cmd` → `{ command: "cmd", excludeFromContext: false }`, `!!cmd` → `{ …, excludeFromContext: true }`
+ * (pi's interactive editor rule, applied before the input pipeline); anything else, or a bare `!` / `!!`
+ * with nothing after it, → undefined.
+ */
+export function parseUserBash(text: string): UserBashCommand | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("!")) return undefined;
+  const excludeFromContext = trimmed.startsWith("!!");
+  const command = trimmed.slice(excludeFromContext ? 2 : 1).trim();
+  return command ? { command, excludeFromContext } : undefined;
+}
+
+/**
+ * Run `command` in the session's cwd and build the `bashExecution` message pi stores for it: output is
+ * stdout then stderr, tail-truncated to pi's 2000 lines / 50KB (`truncated` set); an abort gives
+ * `cancelled: true` and no `exitCode`. `fullOutputPath` is never set (Strata keeps no temp files).
+ */
+export async function executeUserBash(
+  ctx: ToolContext,
+  input: UserBashCommand,
+  options: { signal?: AbortSignal; now?: () => number } = {},
+): Promise<BashExecutionMessage> {
+  const run = await runShell(ctx, input.command, { signal: options.signal });
+  const truncation = truncateTail(run.output);
+  return {
+    role: "bashExecution",
+    command: input.command,
+    output: truncation.truncated ? truncation.content : run.output,
+    ...(run.aborted ? {} : { exitCode: run.exitCode }),
+    cancelled: run.aborted,
+    truncated: truncation.truncated,
+    ...(input.excludeFromContext ? { excludeFromContext: true } : {}),
+    timestamp: (options.now ?? Date.now)(),
+  };
+}

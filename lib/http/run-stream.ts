@@ -1,0 +1,92 @@
+/**
+ * The SSE response of a run (a prompt or a `!command`): events as `text/event-stream`, and while the run
+ * holds the session's lock, a heartbeat every 500 ms that also picks up a cross-instance abort request and
+ * reports the session's waiting steer/follow-up texts as pi's `queue_update`. When the run ends the lock is
+ * released and any text still queued for it is handed back in a `queue_returned` event.
+ */
+import type { RunEvent } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { cancelQueued, listQueued } from "@/lib/session/queue";
+import { finishRun, heartbeatRun } from "@/lib/session/runs";
+import { encodeSse } from "./sse";
+
+const POLL_MS = 500;
+
+/**
+ * @param options.runId the run lock the request holds (none: no heartbeat, no queue reports).
+ * @param options.run the work; gets the event sink and an abort signal (client gone, or abort requested).
+ */
+export function runEventStream(options: {
+  request: Request;
+  sessionId: string;
+  runId?: string;
+  run: (emit: (event: RunEvent) => Promise<void>, signal: AbortSignal) => Promise<void>;
+}): Response {
+  const { request, sessionId, runId } = options;
+  const abort = new AbortController();
+  request.signal.addEventListener("abort", () => abort.abort());
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = async (event: RunEvent) => {
+        if (open) controller.enqueue(encodeSse(event));
+      };
+      let lastQueue = JSON.stringify({ steering: [], followUp: [] });
+      let polling = false;
+      const poll = runId
+        ? setInterval(async () => {
+            if (polling) return;
+            polling = true;
+            const s = new DbScope();
+            try {
+              if (await heartbeatRun(s, runId)) abort.abort();
+              const queue = await listQueued(s, sessionId);
+              const json = JSON.stringify(queue);
+              if (json !== lastQueue) {
+                lastQueue = json;
+                await send({ type: "queue_update", ...queue });
+              }
+            } catch {
+              // a missed heartbeat is retried on the next tick
+            } finally {
+              await s.release();
+              polling = false;
+            }
+          }, POLL_MS)
+        : undefined;
+      try {
+        await options.run(send, abort.signal);
+      } catch (error) {
+        await send({ type: "error", message: error instanceof Error ? error.message : String(error) });
+      } finally {
+        if (poll) clearInterval(poll);
+        if (runId) {
+          const s = new DbScope();
+          try {
+            await finishRun(s, runId);
+            const texts = await cancelQueued(s, sessionId);
+            if (texts.length > 0) await send({ type: "queue_returned", texts });
+            if (lastQueue !== JSON.stringify({ steering: [], followUp: [] }))
+              await send({ type: "queue_update", steering: [], followUp: [] });
+          } catch {
+            // the lock goes stale after RUN_STALE_MS and is then taken over
+          } finally {
+            await s.release();
+          }
+        }
+        open = false;
+        controller.close();
+      }
+    },
+    cancel() {
+      abort.abort();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}

@@ -1,0 +1,311 @@
+/**
+ * Steering, follow-ups, abort and `!command` across requests, through the real route handlers, Postgres and
+ * the mock provider: a prompt sent while another request's run is live is queued in `session_queue` and
+ * delivered by that run at pi's points; an abort hands the undelivered texts back.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
+import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
+import { readSseStream, type SseEvent } from "@/components/chat/sse";
+import type { AgentMessage } from "@/lib/agent/messages";
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { claimQueued, enqueueForRun, finishRunIfIdle } from "@/lib/session/queue";
+import { finishRun, startRun } from "@/lib/session/runs";
+import { createSession, getSession, loadBranch } from "@/lib/session/store";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+const STEER_REQUIRED =
+  "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+
+let scope: DbScope;
+let mock: MockProvider;
+const saved: Record<string, string | undefined> = {};
+const ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "STRATA_DEFAULT_MODEL"] as const;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  mock = await startMockProvider();
+  for (const k of ENV) saved[k] = process.env[k];
+  process.env.ANTHROPIC_API_KEY = "k";
+  process.env.ANTHROPIC_BASE_URL = `${mock.url}/v1`;
+  process.env.STRATA_DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+});
+afterAll(async () => {
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }) {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "queue", source: null });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await initRepository(vfs, project.rootPath);
+  for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
+  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  await s.release();
+  return createSession(scope, { projectId: project.id, cwd: project.rootPath });
+}
+
+const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
+const prompt = (id: string, body: Record<string, unknown>) =>
+  postPrompt(
+    new Request(`http://t/api/sessions/${id}/prompt`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    ctx(id),
+  );
+const abort = async (id: string) =>
+  (await postAbort(new Request(`http://t/api/sessions/${id}/abort`, { method: "POST" }), ctx(id))).json();
+
+/** Read a run's SSE stream in the background; `waitFor` resolves on the first event matching. */
+function follow(res: Response) {
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  const waiters: { test: (e: SseEvent) => boolean; resolve: () => void }[] = [];
+  const done = readSseStream(res.body as ReadableStream<Uint8Array>, (e) => {
+    events.push({ event: e.event, data: JSON.parse(e.data) });
+    for (const w of waiters.filter((w) => w.test(e))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  return {
+    events,
+    done,
+    waitFor: (test: (e: SseEvent) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (events.some((e) => test({ event: e.event, data: JSON.stringify(e.data) } as SseEvent)))
+          return resolve();
+        waiters.push({ test, resolve });
+      }),
+  };
+}
+
+async function waitForRequests(n: number) {
+  while (mock.requests.length < n) await new Promise((r) => setTimeout(r, 10));
+}
+
+async function messagesOf(sessionId: string): Promise<AgentMessage[]> {
+  const session = await getSession(scope, sessionId);
+  const branch = await loadBranch(scope, sessionId, session?.leafId ?? null);
+  return branch
+    .filter((e) => e.type === "message")
+    .map((e) => (e as { message: AgentMessage }).message)
+    .filter((m) => m.role !== "system");
+}
+
+const summary = (m: AgentMessage) => {
+  if (m.role === "user")
+    return `user:${typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : c.type)).join("|")}`;
+  if (m.role === "assistant")
+    return `assistant:${m.content.map((c) => (c.type === "text" ? c.text : c.type === "toolCall" ? `call ${c.name}` : c.type)).join("|")}`;
+  if (m.role === "toolResult") return `toolResult:${m.toolName}`;
+  if (m.role === "bashExecution") return `bash:${m.command}`;
+  return m.role;
+};
+
+describe("prompt while a run is live", () => {
+  it("steer: queued (202), reported in queue_update, delivered after the tool batch", async () => {
+    const session = await newSession();
+    mock.enqueue(
+      { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "a.txt" } }], holdUntilReleased: "g" },
+      { text: "Read it, and b too." },
+    );
+    const run = follow(await prompt(session.id, { text: "read a" }));
+    await waitForRequests(1);
+
+    const refused = await prompt(session.id, { text: "no behaviour" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: { code: "run_active", message: STEER_REQUIRED } });
+
+    const queued = await prompt(session.id, { text: "also read b", streamingBehavior: "steer" });
+    expect(queued.status).toBe(202);
+    const body = await queued.json();
+    expect(body.queued).toMatchObject({ kind: "steer", text: "also read b" });
+
+    await run.waitFor((e) => e.event === "queue_update" && e.data.includes("also read b"));
+    mock.release("g");
+    await run.done;
+
+    expect((await messagesOf(session.id)).map(summary)).toEqual([
+      "user:read a",
+      "assistant:call read",
+      "toolResult:read",
+      "user:also read b",
+      "assistant:Read it, and b too.",
+    ]);
+    expect(mock.requests).toHaveLength(2);
+    const sent = mock.requests[1].body as {
+      messages: { role: string; content: { type: string; text?: string }[] }[];
+    };
+    const last = sent.messages[sent.messages.length - 1];
+    expect(last.role).toBe("user");
+    expect(last.content.map((c) => c.type)).toEqual(["tool_result", "text"]);
+    expect(last.content[1].text).toBe("also read b");
+    const updates = run.events.filter((e) => e.event === "queue_update").map((e) => e.data);
+    expect(updates).toEqual([
+      { type: "queue_update", steering: ["also read b"], followUp: [] },
+      { type: "queue_update", steering: [], followUp: [] },
+    ]);
+    // The lock is free again.
+    const next = follow(await prompt(session.id, { text: "thanks" }));
+    await next.done;
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it("followUp: delivered only when the agent would stop", async () => {
+    const session = await newSession();
+    mock.enqueue(
+      { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "a.txt" } }], holdUntilReleased: "g" },
+      { text: "alpha." },
+      { text: "Followed up." },
+    );
+    const run = follow(await prompt(session.id, { text: "read a" }));
+    await waitForRequests(1);
+    expect((await prompt(session.id, { text: "then summarise", streamingBehavior: "followUp" })).status).toBe(
+      202,
+    );
+    await run.waitFor((e) => e.event === "queue_update" && e.data.includes("then summarise"));
+    mock.release("g");
+    await run.done;
+    expect((await messagesOf(session.id)).map(summary)).toEqual([
+      "user:read a",
+      "assistant:call read",
+      "toolResult:read",
+      "assistant:alpha.",
+      "user:then summarise",
+      "assistant:Followed up.",
+    ]);
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it("abort hands back the undelivered steer and follow-up texts; nothing more reaches the model", async () => {
+    const session = await newSession();
+    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" }, { text: "never" });
+    const run = follow(await prompt(session.id, { text: "go" }));
+    await waitForRequests(1);
+    expect((await prompt(session.id, { text: "steer me", streamingBehavior: "steer" })).status).toBe(202);
+    expect((await prompt(session.id, { text: "and later", streamingBehavior: "followUp" })).status).toBe(202);
+    expect(await abort(session.id)).toEqual({ aborted: true, undelivered: ["steer me", "and later"] });
+    await run.done;
+    mock.release("g");
+    expect(mock.requests).toHaveLength(1);
+    const stored = await messagesOf(session.id);
+    expect(stored.map(summary)).toEqual(["user:go", expect.stringMatching(/^assistant:/)]);
+    expect(stored[1].role === "assistant" && stored[1].stopReason).toBe("aborted");
+    // Nothing is queued any more and the session takes prompts again.
+    expect(await abort(session.id)).toEqual({ aborted: false, undelivered: [] });
+    mock.enqueue({ text: "back" });
+    await follow(await prompt(session.id, { text: "again" })).done;
+    expect(mock.requests).toHaveLength(2);
+  });
+});
+
+describe("session_queue", () => {
+  it("a run finishes only when nothing waits; nothing is queued once it has finished", async () => {
+    const session = await newSession();
+    const runId = await startRun(scope, session.id);
+    const message: AgentMessage = { role: "user", content: [{ type: "text", text: "late" }], timestamp: 1 };
+    const queued = await enqueueForRun(scope, session.id, { kind: "followUp", inputText: "late", message });
+    expect(queued).toMatchObject({ kind: "followUp", inputText: "late", message });
+    expect(await finishRunIfIdle(scope, session.id, runId)).toEqual({ finished: false });
+    expect(
+      (await claimQueued(scope, session.id, "followUp", "one-at-a-time")).map((q) => q.inputText),
+    ).toEqual(["late"]);
+    expect(await claimQueued(scope, session.id, "followUp")).toEqual([]);
+    expect(await finishRunIfIdle(scope, session.id, runId)).toEqual({ finished: true });
+    expect(await enqueueForRun(scope, session.id, { kind: "steer", inputText: "x", message })).toBeNull();
+  });
+
+  it("one-at-a-time claims oldest first; concurrent claims never share a row", async () => {
+    const session = await newSession();
+    const runId = await startRun(scope, session.id);
+    for (const text of ["1", "2", "3", "4"])
+      await enqueueForRun(scope, session.id, {
+        kind: "steer",
+        inputText: text,
+        message: { role: "user", content: text, timestamp: 1 },
+      });
+    expect((await claimQueued(scope, session.id, "steer", "one-at-a-time")).map((q) => q.inputText)).toEqual([
+      "1",
+    ]);
+    const scopes = [new DbScope(), new DbScope(), new DbScope()];
+    const claims = await Promise.all(scopes.map((s) => claimQueued(s, session.id, "steer", "one-at-a-time")));
+    await Promise.all(scopes.map((s) => s.release()));
+    expect(
+      claims
+        .flat()
+        .map((q) => q.inputText)
+        .sort(),
+    ).toEqual(["2", "3", "4"]);
+    await finishRun(scope, runId);
+  });
+});
+
+describe("!command", () => {
+  it("runs on the VFS, streams and stores a bashExecution; !! stays out of the model's context", async () => {
+    const session = await newSession();
+    const bash = follow(await prompt(session.id, { text: "!echo hi > b.txt; cat b.txt a.txt" }));
+    await bash.done;
+    const end = bash.events.find((e) => e.event === "message_end")?.data.message as Record<string, unknown>;
+    expect(end).toEqual({
+      role: "bashExecution",
+      command: "echo hi > b.txt; cat b.txt a.txt",
+      output: "hi\nalpha\n",
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+      timestamp: expect.any(Number),
+    });
+    expect(bash.events.find((e) => e.event === "files_changed")?.data).toMatchObject({ paths: ["b.txt"] });
+    await follow(await prompt(session.id, { text: "!!cat missing.txt" })).done;
+    mock.enqueue({ text: "ok" });
+    await follow(await prompt(session.id, { text: "what did I run?" })).done;
+    const sent = mock.requests[0].body as {
+      messages: { role: string; content: { type: string; text?: string }[] }[];
+    };
+    expect(sent.messages.map((m) => [m.role, m.content.map((c) => c.text)])).toEqual([
+      ["user", ["Ran `echo hi > b.txt; cat b.txt a.txt`\n```\nhi\nalpha\n\n```", "what did I run?"]],
+    ]);
+    const stored = await messagesOf(session.id);
+    expect(stored.map(summary)).toEqual([
+      "bash:echo hi > b.txt; cat b.txt a.txt",
+      "bash:cat missing.txt",
+      "user:what did I run?",
+      "assistant:ok",
+    ]);
+    const excluded = stored[1] as Extract<AgentMessage, { role: "bashExecution" }>;
+    expect(excluded.excludeFromContext).toBe(true);
+    expect(excluded.exitCode).toBe(1);
+  });
+
+  it("during a live run: runs at once, stored after the run's messages", async () => {
+    const session = await newSession();
+    mock.enqueue({ text: ["thinking", " done"], holdUntilReleased: "g" });
+    const run = follow(await prompt(session.id, { text: "go" }));
+    await waitForRequests(1);
+    const bash = follow(await prompt(session.id, { text: "!cat a.txt" }));
+    await bash.done;
+    const end = bash.events.find((e) => e.event === "message_end");
+    expect((end?.data.message as { output?: string } | undefined)?.output).toBe("alpha\n");
+    mock.release("g");
+    await run.done;
+    expect((await messagesOf(session.id)).map(summary)).toEqual([
+      "user:go",
+      "assistant:thinking done",
+      "bash:cat a.txt",
+    ]);
+  });
+});
