@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
+import type { ExtensionModule } from "@/lib/extensions/types";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession, getSession, loadBranch } from "@/lib/session/store";
@@ -191,7 +192,8 @@ describe("runPrompt", () => {
       env,
       signal: abort.signal,
       emit: async (e) => {
-        if (e.type === "message_update") abort.abort();
+        // After the first text delta (the mock then holds the stream until released).
+        if (e.type === "message_update" && e.assistantMessageEvent.type === "text_delta") abort.abort();
       },
     });
     await run;
@@ -274,5 +276,85 @@ describe("runPrompt", () => {
     );
     const stored = await getSession(scope, session.id);
     expect((await loadBranch(scope, session.id, stored!.leafId)).at(-1)!.type).toBe("compaction");
+  });
+
+  it("extensions registered in code shape a real run: command, input, before_agent_start, context, payload", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    const seen: string[] = [];
+    const extension: ExtensionModule = {
+      path: "test:shaper",
+      setup(api) {
+        api.registerCommand("hello", { handler: (args) => void seen.push(`hello ${args}`) });
+        api.on("input", (event) => ({ action: "transform", text: event.text.toUpperCase() }));
+        api.on("before_agent_start", () => ({
+          message: { customType: "note", content: "from hook", display: true },
+          systemPrompt: "FORCED PROMPT",
+        }));
+        api.on("context", (event) => {
+          const last = event.messages.at(-1);
+          if (last?.role === "custom" && typeof last.content === "string") last.content += " [ctx]";
+        });
+        api.on("before_provider_request", (event) => ({
+          ...(event.payload as object),
+          metadata: { user_id: "strata-test" },
+        }));
+      },
+    };
+    const failing: ExtensionModule = {
+      path: "test:failing",
+      setup(api) {
+        api.on("context", () => {
+          throw new Error("boom");
+        });
+      },
+    };
+    const events: RunEvent[] = [];
+    const run = (text: string) =>
+      runPrompt({
+        sessionId: session.id,
+        text,
+        env,
+        emit: async (e) => void events.push(e),
+        extensions: [extension, failing],
+      });
+    await run("/hello world");
+    expect(seen).toEqual(["hello world"]);
+    expect(mock.requests).toHaveLength(0);
+
+    mock.enqueue({ text: "ok" });
+    await run("shout this");
+    const body = mock.requests[0].body as {
+      system: { text: string }[];
+      messages: { role: string; content: { text: string }[] }[];
+      metadata: unknown;
+    };
+    expect(body.system.map((b) => b.text)).toEqual(["FORCED PROMPT"]);
+    expect(body.messages.map((m) => [m.role, m.content.map((c) => c.text)])).toEqual([
+      ["user", ["SHOUT THIS", "from hook [ctx]"]],
+    ]);
+    expect(body.metadata).toEqual({ user_id: "strata-test" });
+    expect(events.filter((e) => e.type === "extension_error")).toEqual([
+      { type: "extension_error", extensionPath: "test:failing", event: "context", error: "boom" },
+    ]);
+    // Stored: the real system patch (not the forced prompt), the transformed text, the hook's message unchanged.
+    const stored = await getSession(scope, session.id);
+    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    const messages = branch.map((e) =>
+      e.type === "message"
+        ? (e as { message: { role: string; content: unknown } }).message
+        : e.type === "custom_message"
+          ? { role: `custom_message:${(e as { content: string }).content}` }
+          : { role: e.type },
+    );
+    expect(messages.map((m) => m.role)).toEqual([
+      "model_change",
+      "thinking_level_change",
+      "system",
+      "user",
+      "custom_message:from hook",
+      "assistant",
+    ]);
+    expect(messages[3].content).toEqual([{ type: "text", text: "SHOUT THIS" }]);
+    expect(JSON.stringify(messages[2])).not.toContain("FORCED PROMPT");
   });
 });
