@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Api } from "./types";
 
 /** The providers Strata talks to through the AI SDK. */
-export type ProviderId = "anthropic" | "openai" | "google" | "openai-compatible";
+export type ProviderId = "anthropic" | "openai" | "google" | "mistral" | "openai-compatible";
 
 /** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
 export interface Model {
@@ -34,11 +34,18 @@ export const PROVIDER_API: Record<ProviderId, Api> = {
   anthropic: "anthropic-messages",
   openai: "openai-responses",
   google: "google-generative-ai",
+  mistral: "mistral-conversations",
   "openai-compatible": "openai-completions",
 };
 
 /** Provider order: the order of {@link getAvailableModels} and of the first-available default. */
-export const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai", "google", "openai-compatible"];
+export const PROVIDERS: readonly ProviderId[] = [
+  "anthropic",
+  "openai",
+  "google",
+  "mistral",
+  "openai-compatible",
+];
 
 /** The environment variables of each provider: API key, base URL, and which one makes the provider configured. */
 export const PROVIDER_ENV: Record<
@@ -52,6 +59,7 @@ export const PROVIDER_ENV: Record<
     baseURL: "GOOGLE_GENERATIVE_AI_BASE_URL",
     requires: "apiKey",
   },
+  mistral: { apiKey: "MISTRAL_API_KEY", baseURL: "MISTRAL_BASE_URL", requires: "apiKey" },
   "openai-compatible": {
     apiKey: "OPENAI_COMPATIBLE_API_KEY",
     baseURL: "OPENAI_COMPATIBLE_BASE_URL",
@@ -85,6 +93,11 @@ const PER_MILLION = (input: number, output: number, cacheRead: number, cacheWrit
  *   no per-token cache-write price.
  * - Google: ai.google.dev/gemini-api/docs/models and /pricing, prompts <= 200K tokens (2.5 Pro and 3 Pro bill
  *   more above 200K; not modelled). Context caching storage is billed per hour, so cacheWrite is 0.
+ * - Mistral: docs.mistral.ai model cards and mistral.ai/pricing. Pinned versions, not `-latest` aliases (an alias
+ *   moves to a model with other figures): Mistral Large 3 (`mistral-large-2512`, 256K context, vision), Mistral
+ *   Medium 3.1 (`mistral-medium-2508`, 128K, vision), Devstral Medium (`devstral-medium-2507`, 128K, text only).
+ *   Mistral publishes no separate output limit (output shares the context), so maxTokens is Strata's cap (32K).
+ *   No published cached-input discount or cache-write price: cacheRead = input, cacheWrite = 0.
  */
 export const MODEL_CATALOG: readonly Model[] = [
   {
@@ -186,6 +199,39 @@ export const MODEL_CATALOG: readonly Model[] = [
     maxTokens: 65_536,
     cost: PER_MILLION(2, 12, 0.2, 0),
   },
+  {
+    id: "mistral-large-2512",
+    name: "Mistral Large 3",
+    provider: "mistral",
+    api: "mistral-conversations",
+    reasoning: false,
+    input: ["text", "image"],
+    contextWindow: 262_144,
+    maxTokens: 32_768,
+    cost: PER_MILLION(0.5, 1.5, 0.5, 0),
+  },
+  {
+    id: "mistral-medium-2508",
+    name: "Mistral Medium 3.1",
+    provider: "mistral",
+    api: "mistral-conversations",
+    reasoning: false,
+    input: ["text", "image"],
+    contextWindow: 131_072,
+    maxTokens: 32_768,
+    cost: PER_MILLION(0.4, 2, 0.4, 0),
+  },
+  {
+    id: "devstral-medium-2507",
+    name: "Devstral Medium",
+    provider: "mistral",
+    api: "mistral-conversations",
+    reasoning: false,
+    input: ["text"],
+    contextWindow: 131_072,
+    maxTokens: 32_768,
+    cost: PER_MILLION(0.4, 2, 0.4, 0),
+  },
 ];
 
 /** Defaults of a custom model entry, as in pi's `models.json` custom models. */
@@ -198,7 +244,7 @@ const CUSTOM_DEFAULTS = {
 };
 
 const customModelSchema = z.object({
-  provider: z.enum(["anthropic", "openai", "google", "openai-compatible"]),
+  provider: z.enum(["anthropic", "openai", "google", "mistral", "openai-compatible"]),
   id: z.string().min(1),
   name: z.string().min(1).optional(),
   reasoning: z.boolean().optional(),
@@ -271,11 +317,11 @@ function applyCustom(base: Model | undefined, custom: CustomModel): Model {
 }
 
 /**
- * The models of every configured provider, in provider order (anthropic, openai, google, openai-compatible),
+ * The models of every configured provider, in provider order (anthropic, openai, google, mistral, openai-compatible),
  * each provider's catalog models first, then its custom additions in `STRATA_MODELS` order.
  *
- * - Anthropic, OpenAI and Google are configured by their API key (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
- *   `GOOGLE_GENERATIVE_AI_API_KEY`) and offer their {@link MODEL_CATALOG} models.
+ * - Anthropic, OpenAI, Google and Mistral are configured by their API key (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
+ *   `GOOGLE_GENERATIVE_AI_API_KEY`, `MISTRAL_API_KEY`) and offer their {@link MODEL_CATALOG} models.
  * - openai-compatible is configured by `OPENAI_COMPATIBLE_BASE_URL` and offers exactly the ids listed in
  *   `OPENAI_COMPATIBLE_MODELS` (comma-separated; none by default: the server's model list is never queried).
  * - `STRATA_MODELS` (JSON array of partial models with `provider` and `id`) overrides fields of a known model or
@@ -350,6 +396,7 @@ export function modelConfigHelp(): string {
     "  ANTHROPIC_API_KEY=sk-ant-...            Claude models (optional ANTHROPIC_BASE_URL, must end in /v1)",
     "  OPENAI_API_KEY=sk-...                   GPT models (optional OPENAI_BASE_URL, must end in /v1)",
     "  GOOGLE_GENERATIVE_AI_API_KEY=...        Gemini models (optional GOOGLE_GENERATIVE_AI_BASE_URL)",
+    "  MISTRAL_API_KEY=...                     Mistral models (optional MISTRAL_BASE_URL, must end in /v1)",
     "  OPENAI_COMPATIBLE_BASE_URL=http://localhost:11434/v1",
     "  OPENAI_COMPATIBLE_MODELS=llama3.3,qwen3 any OpenAI-compatible server; list its model ids (none by default)",
     "  OPENAI_COMPATIBLE_API_KEY=...           optional key for that server",

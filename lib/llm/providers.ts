@@ -3,6 +3,7 @@
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createMistral } from "@ai-sdk/mistral";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
@@ -19,6 +20,7 @@ export const DEFAULT_BASE_URLS: Record<Exclude<ProviderId, "openai-compatible">,
   anthropic: "https://api.anthropic.com/v1",
   openai: "https://api.openai.com/v1",
   google: "https://generativelanguage.googleapis.com/v1beta",
+  mistral: "https://api.mistral.ai/v1",
 };
 
 /** The name of the openai-compatible provider instance; also its `providerOptions` key. */
@@ -31,9 +33,10 @@ function setting(env: Env, name: string): string | undefined {
 
 /**
  * The AI SDK model for `model`: `createAnthropic(...)(id)`, `createOpenAI(...).responses(id)`,
- * `createGoogleGenerativeAI(...)(id)` or `createOpenAICompatible(...).chatModel(id)`, with the API key and base
- * URL read from `env` (see `PROVIDER_ENV`). `ANTHROPIC_BASE_URL` and `OPENAI_BASE_URL` must include the `/v1`
- * path segment, because the SDK posts to `${baseURL}/messages` and `${baseURL}/responses`
+ * `createGoogleGenerativeAI(...)(id)`, `createMistral(...)(id)` or `createOpenAICompatible(...).chatModel(id)`,
+ * with the API key and base URL read from `env` (see `PROVIDER_ENV`). `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` and
+ * `MISTRAL_BASE_URL` must include the `/v1` path segment, because the SDK posts to `${baseURL}/messages`,
+ * `${baseURL}/responses` and `${baseURL}/chat/completions`
  * (e.g. `http://127.0.0.1:4010/v1`). `options.fetch` replaces the HTTP client (the payload hook of
  * `streamAssistant` and tests use it). Counterpart of pi's per-API client construction in `packages/ai/src/api/*`.
  *
@@ -62,6 +65,8 @@ export function createLanguageModel(
       return createGoogleGenerativeAI({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.google, fetch })(
         model.id,
       );
+    case "mistral":
+      return createMistral({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.mistral, fetch })(model.id);
     case "openai-compatible":
       if (baseURL === undefined) {
         throw new ModelConfigError(`${vars.baseURL} is not set; cannot call ${model.provider}/${model.id}.`);

@@ -108,6 +108,7 @@ export function outputBudget(
  *   thinking is on.
  * - Google: `thinkingConfig` with `includeThoughts` and the budget (Gemini 3: `thinkingLevel` low/high).
  * - openai-compatible: `reasoningEffort`.
+ * - Mistral: no provider options (the catalog's Mistral models do not reason).
  */
 export function requestSettings(
   model: Model,
@@ -145,6 +146,8 @@ export function requestSettings(
         maxOutputTokens: maxTokens,
         providerOptions: level ? { [OPENAI_COMPATIBLE_NAME]: { reasoningEffort: level } } : {},
       };
+    case "mistral":
+      return { maxOutputTokens: maxTokens, providerOptions: {} };
   }
 }
 

@@ -5,7 +5,12 @@
  */
 
 /** Provider API families Strata can talk to through the AI SDK. */
-export type Api = "anthropic-messages" | "openai-responses" | "openai-completions" | "google-generative-ai";
+export type Api =
+  | "anthropic-messages"
+  | "openai-responses"
+  | "openai-completions"
+  | "google-generative-ai"
+  | "mistral-conversations";
 
 export interface TextContent {
   type: "text";

@@ -8,6 +8,7 @@ import {
   modelRef,
   resolveModel,
 } from "@/lib/llm/models";
+import { createLanguageModel } from "@/lib/llm/providers";
 
 const refs = (env: Record<string, string | undefined>) => getAvailableModels(env).map(modelRef);
 
@@ -32,7 +33,34 @@ describe("model registry", () => {
       "google/gemini-2.5-flash",
       "google/gemini-3-pro-preview",
     ]);
-    expect(MODEL_CATALOG).toHaveLength(9);
+    expect(refs({ MISTRAL_API_KEY: "k", GOOGLE_GENERATIVE_AI_API_KEY: " " })).toEqual([
+      "mistral/mistral-large-2512",
+      "mistral/mistral-medium-2508",
+      "mistral/devstral-medium-2507",
+    ]);
+    expect(MODEL_CATALOG).toHaveLength(12);
+  });
+
+  it("returns the Mistral catalog figures and creates a Mistral chat model", () => {
+    expect(resolveModel("mistral/devstral-medium-2507", { MISTRAL_API_KEY: "k" })).toEqual({
+      id: "devstral-medium-2507",
+      name: "Devstral Medium",
+      provider: "mistral",
+      api: "mistral-conversations",
+      reasoning: false,
+      input: ["text"],
+      contextWindow: 131_072,
+      maxTokens: 32_768,
+      cost: { input: 0.4, output: 2, cacheRead: 0.4, cacheWrite: 0 },
+    });
+    const mistral = resolveModel("mistral/mistral-large-2512", { MISTRAL_API_KEY: "k" })!;
+    expect(mistral.input).toEqual(["text", "image"]);
+    expect(mistral.contextWindow).toBe(262_144);
+    const instance = createLanguageModel(mistral, { MISTRAL_API_KEY: "k" });
+    expect([instance.provider, instance.modelId]).toEqual(["mistral.chat", "mistral-large-2512"]);
+    expect(() => createLanguageModel(mistral, {})).toThrow(
+      "MISTRAL_API_KEY is not set; cannot call mistral/mistral-large-2512.",
+    );
   });
 
   it("returns the catalog figures", () => {
