@@ -199,6 +199,92 @@ function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
   return out;
 }
 
+type ToolModelMessage = Extract<ModelMessage, { role: "tool" }>;
+type UserPart = Exclude<Extract<ModelMessage, { role: "user" }>["content"], string>[number];
+
+/** pi's bridge before a user message that follows tool results (14.16, `requiresAssistantAfterToolResult`). */
+export const TOOL_RESULTS_BRIDGE = "I have processed the tool results.";
+/** pi's lead text of the user message carrying tool-result images on Chat Completions (14.15). */
+export const TOOL_RESULT_IMAGES_TEXT = "Attached image(s) from tool result:";
+
+/**
+ * Chat Completions and Mistral (pi 14.15 and `mistral-conversations.ts`): a tool message carries text only — the
+ * AI SDK would put a result with images into the tool message as JSON text, base64 included. Each image result
+ * becomes its texts joined with "\n" (`(see attached image)` when it has none), and the images of one run of
+ * tool results follow as one user message `[{text: "Attached image(s) from tool result:"}, ...images]`.
+ * Only vision models get here with images (`transformMessages` replaced them by placeholders otherwise).
+ */
+export function moveToolResultImages(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.role !== "tool") {
+      out.push(message);
+      continue;
+    }
+    const images: UserPart[] = [];
+    const content = message.content.map((part) => {
+      if (part.type !== "tool-result" || part.output.type !== "content") return part;
+      const texts: string[] = [];
+      for (const item of part.output.value) {
+        if (item.type === "text") texts.push(item.text);
+        else if (item.type === "image-data")
+          images.push({ type: "image", image: item.data, mediaType: item.mediaType });
+      }
+      return { ...part, output: { type: "text" as const, value: texts.join("\n") } };
+    }) as ToolModelMessage["content"];
+    out.push({ ...message, content });
+    if (images.length > 0)
+      out.push({ role: "user", content: [{ type: "text", text: TOOL_RESULT_IMAGES_TEXT }, ...images] });
+  }
+  return out;
+}
+
+/**
+ * Mistral rejects a user message right after tool results (`Unexpected role 'user' after role 'tool'`): pi's
+ * bridge assistant message `I have processed the tool results.` is inserted there (14.16).
+ */
+export function bridgeToolResultsToUser(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    if (message.role === "user" && out.at(-1)?.role === "tool")
+      out.push({ role: "assistant", content: [{ type: "text", text: TOOL_RESULTS_BRIDGE }] });
+    out.push(message);
+  }
+  return out;
+}
+
+/**
+ * Chat Completions (pi 14.16): an assistant message with neither text nor tool calls (e.g. only reasoning) is
+ * dropped; it would go out with empty content.
+ */
+export function dropContentlessAssistants(messages: ModelMessage[]): ModelMessage[] {
+  return messages.filter(
+    (message) =>
+      message.role !== "assistant" ||
+      (typeof message.content === "string"
+        ? message.content.trim() !== ""
+        : message.content.some((part) => part.type === "text" || part.type === "tool-call")),
+  );
+}
+
+/**
+ * Google: consecutive assistant messages become one model turn (parts in order). Gemini rejects a function call
+ * turn that does not come right after a user turn or a function response turn, which a text-only assistant turn
+ * followed by a calling one would produce.
+ */
+export function mergeConsecutiveAssistants(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    const last = out.at(-1);
+    if (message.role === "assistant" && last?.role === "assistant") {
+      const parts = (content: AssistantModelMessage["content"]): AssistantPart[] =>
+        typeof content === "string" ? [{ type: "text", text: content }] : content;
+      out[out.length - 1] = { ...last, content: [...parts(last.content), ...parts(message.content)] };
+    } else out.push(message);
+  }
+  return out;
+}
+
 function startsWithAnthropicThinking(message: ModelMessage | undefined): boolean {
   if (message?.role !== "assistant" || typeof message.content === "string") return false;
   const first = message.content[0];
@@ -231,7 +317,10 @@ function anthropicThinkingAllowed(messages: ModelMessage[]): boolean {
  *    copy, with Strata's repairs;
  * 2. system messages: kept in place where {@link keepsMidConversationSystemMessages}, else folded into one system
  *    prompt with `collapseSystemMessages` (always for Google);
- * 3. `toModelMessages`, then for OpenAI Responses the reasoning / item-id rules, for Anthropic the thinking check;
+ * 3. `toModelMessages`, then for OpenAI Responses the reasoning / item-id rules; Chat Completions and Mistral:
+ *    tool-result images moved to a user message ({@link moveToolResultImages}); Completions: assistant messages
+ *    without text or tool calls dropped; Mistral: the bridge assistant between tool results and a user message;
+ *    Google: consecutive assistant messages merged; Anthropic: the thinking check;
  * 4. unpaired surrogates in the system prompt and tool declarations replaced by U+FFFD.
  *
  * Throws {@link EmptyRequestError} when no message is left. Never changes `context`.
@@ -259,6 +348,12 @@ export function prepareRequest(
   }
   let messages = prepared.messages;
   if (model.api === "openai-responses") messages = enforceResponsesItems(messages);
+  if (model.api === "openai-completions" || model.api === "mistral-conversations") {
+    messages = moveToolResultImages(messages);
+  }
+  if (model.api === "openai-completions") messages = dropContentlessAssistants(messages);
+  if (model.api === "mistral-conversations") messages = bridgeToolResultsToUser(messages);
+  if (model.api === "google-generative-ai") messages = mergeConsecutiveAssistants(messages);
   if (!messages.some((message) => message.role !== "system")) throw new EmptyRequestError();
   const thinkingAllowed =
     model.api === "anthropic-messages" && options.thinking !== false

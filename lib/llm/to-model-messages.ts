@@ -157,8 +157,9 @@ function userMessage(message: UserMessage): ModelMessage {
 
 /**
  * Google's documented placeholder thought signature that tells Gemini to skip signature validation
- * (ai.google.dev/gemini-api/docs/thought-signatures, FAQ); Strata puts it on function calls replayed from another
- * model (docs/pi-differences.md). pi's `SKIP_THOUGHT_SIGNATURE` in google-shared.ts holds the same value.
+ * (ai.google.dev/gemini-api/docs/thought-signatures, FAQ); Strata puts it on every function call without a
+ * signature of its own: calls replayed from another model, and same-model calls whose signature is missing or
+ * not valid base64 (docs/pi-differences.md). pi's `SKIP_THOUGHT_SIGNATURE` in google-shared.ts holds the same value.
  */
 export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
 
@@ -190,6 +191,10 @@ function thinkingPart(
       ? { type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: signature } } }
       : undefined;
   }
+  // Strata: Google rejects blank text parts; a blank thought is dropped even when signed (only function-call
+  // signatures are mandatory), where pi keeps it for its signature (14.19).
+  if (model.api === "google-generative-ai" && (!block.thinking || block.thinking.trim() === ""))
+    return undefined;
   const openAIItem = parseOpenAIReasoningItem(signature);
   if (signature) {
     let providerOptions: ProviderOptions | undefined;
@@ -243,11 +248,10 @@ function assistantMessage(message: AssistantMessage, model: Model): ModelMessage
         input: isRecord(block.arguments) ? block.arguments : {},
       };
       if (model.api === "google-generative-ai") {
-        const sameModel = message.provider === model.provider && message.model === model.id;
-        const thought = sameModel
-          ? googleSignature(message, model, block.thoughtSignature)
-          : SKIP_THOUGHT_SIGNATURE;
-        if (thought) part.providerOptions = { google: { thoughtSignature: thought } };
+        // Every function call carries a signature: its own (same model, valid base64), else Google's skip value
+        // (also for a same-model call Gemini left unsigned, e.g. the second call of a parallel batch).
+        const thought = googleSignature(message, model, block.thoughtSignature) ?? SKIP_THOUGHT_SIGNATURE;
+        part.providerOptions = { google: { thoughtSignature: thought } };
       }
       content.push(part);
     }
