@@ -37,6 +37,11 @@ export interface MemorySeedNode {
   mtimeMs?: number;
 }
 
+/** A fresh copy (a Node `Buffer`'s `slice()` would share memory). */
+function copy(data: Uint8Array): Uint8Array {
+  return new Uint8Array(data);
+}
+
 function parentOf(path: string): string {
   const i = path.lastIndexOf("/");
   return i <= 0 ? "/" : path.slice(0, i);
@@ -93,7 +98,7 @@ export class MemoryVfsStore implements VfsStore {
           ? null
           : typeof node.data === "string"
             ? encoder.encode(node.data)
-            : (node.data ?? new Uint8Array()).slice();
+            : copy(node.data ?? new Uint8Array());
       const mode = node.mode ?? (kind === "dir" ? DIR_MODE : kind === "symlink" ? LINK_MODE : FILE_MODE);
       const previous = this.nodes.get(path);
       this.set(path, { kind, mode, data, mtimeMs, version: (previous?.version ?? 0) + 1 });
@@ -141,7 +146,7 @@ export class MemoryVfsStore implements VfsStore {
       mtimeMs: node.mtimeMs,
       version: node.version,
     };
-    if (withData) row.data = node.data ? node.data.slice() : null;
+    if (withData) row.data = node.data ? copy(node.data) : null;
     return row;
   }
 
@@ -166,7 +171,7 @@ export class MemoryVfsStore implements VfsStore {
     const out = new Map<string, Uint8Array>();
     for (const path of paths) {
       const node = this.nodes.get(path);
-      if (node) out.set(path, node.data ? node.data.slice() : new Uint8Array());
+      if (node) out.set(path, node.data ? copy(node.data) : new Uint8Array());
     }
     return out;
   }
@@ -230,7 +235,7 @@ export class MemoryVfsStore implements VfsStore {
     this.set(c.path, {
       kind: c.kind,
       mode: c.mode,
-      data: c.kind === "dir" ? null : (c.data ?? new Uint8Array()).slice(),
+      data: c.kind === "dir" ? null : copy(c.data ?? new Uint8Array()),
       mtimeMs: c.mtimeMs,
       version,
     });
