@@ -5,6 +5,7 @@ import { CliError, write } from "./lib/runtime.mjs";
 
 const COMMANDS = {
   session: () => import("./commands/session.mjs"),
+  preview: () => import("./commands/preview.mjs"),
 };
 
 const help = `Usage: strata <command> [...]
@@ -12,9 +13,10 @@ const help = `Usage: strata <command> [...]
 Commands:
   session import <file.jsonl> --project <id>   import a pi session file
   session export <sessionId> [-o <file>]       export a session as a pi JSONL file
+  preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
 
-Environment: DATABASE_URL (Strata's Postgres); STRATA_DB_PROXY (its WebSocket proxy, host:port; when
-unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
+Environment: DATABASE_URL (Strata's Postgres, for the session commands); STRATA_DB_PROXY (its WebSocket
+proxy, host:port; when unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
 
 async function main(argv) {
   const [command, ...args] = argv;

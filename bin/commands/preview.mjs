@@ -1,0 +1,203 @@
+// `strata preview`: the context of one prompt (system prompt, sections, agent / LLM / transformed messages and the
+// provider payload), built by the live pipeline and stopped before the network. The host directory becomes an
+// in-memory workspace at /workspace; no database, no API key. See docs/cli.md.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import ignore from "ignore";
+import { CliError, loadTs, write } from "../lib/runtime.mjs";
+
+const LIB = "lib/cli/preview.ts";
+
+/** Directories never read (git metadata, dependencies). */
+const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
+/** Larger files are left out of the workspace (reported on stderr). */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** The whole workspace must stay below these. */
+export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+export const MAX_FILES = 50_000;
+
+export const usage = `Usage:
+  strata preview [--dir <hostdir>] [--cwd <vfs path>] [--agent-dir <hostdir>]
+                 [--session <file.jsonl> [--leaf <entryId>]] [--model <provider/id>]
+                 [--trust | --no-trust] [--tools <read,bash,...|none>] [--thinking <level>]
+                 --text <input | -> [--pretty]
+      Build the context of one prompt exactly as a run would send it, without sending it, and print
+      one JSON object: model, systemPrompt, sections, systemPatch, agentMessages, llmMessages,
+      transformedMessages, payload {url, body}, diagnostics. The host directory (default ".",
+      .gitignore respected) is the workspace at /workspace; --cwd is a VFS path (default /workspace,
+      relative paths are under it). --text - reads the input from stdin. No API key or database is used.`;
+
+/** Whether `rel` is ignored by the stacked .gitignore matchers (deeper files win, `!` re-includes). */
+function gitIgnored(matchers, rel, isDir) {
+  let ignored = false;
+  for (const { base, ig } of matchers) {
+    if (base !== "" && !rel.startsWith(`${base}/`)) continue;
+    const local = base === "" ? rel : rel.slice(base.length + 1);
+    const result = ig.test(isDir ? `${local}/` : local);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/**
+ * Read a host directory as `HostFile`s (paths relative to it, sorted walk): regular files and symlinks;
+ * `.git` and `node_modules` skipped; with `gitignore`, each directory's `.gitignore` applies below it, except
+ * to the paths pi reads regardless (`keep(rel)`). Files over MAX_FILE_BYTES are skipped and listed.
+ */
+export async function readHostTree(root, { gitignore, keep }) {
+  const files = [];
+  const skipped = [];
+  let total = 0;
+  const walk = async (abs, rel, matchers) => {
+    let dirents;
+    try {
+      dirents = await fs.readdir(abs, { withFileTypes: true });
+    } catch (error) {
+      throw new CliError(`Cannot read directory ${abs}: ${error.message}`);
+    }
+    let here = matchers;
+    if (gitignore) {
+      const text = await fs.readFile(path.join(abs, ".gitignore"), "utf8").catch(() => undefined);
+      if (text !== undefined) here = [...matchers, { base: rel, ig: ignore().add(text) }];
+    }
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of dirents) {
+      if (ALWAYS_SKIPPED.has(d.name)) continue;
+      const childRel = rel === "" ? d.name : `${rel}/${d.name}`;
+      const childAbs = path.join(abs, d.name);
+      const isDir = d.isDirectory();
+      if (gitignore && !keep(childRel) && gitIgnored(here, childRel, isDir)) continue;
+      if (d.isSymbolicLink()) {
+        files.push({ path: childRel, kind: "symlink", data: await fs.readlink(childAbs) });
+      } else if (isDir) {
+        await walk(childAbs, childRel, here);
+      } else if (d.isFile()) {
+        const stat = await fs.stat(childAbs);
+        if (stat.size > MAX_FILE_BYTES) {
+          skipped.push({ path: childRel, size: stat.size });
+          continue;
+        }
+        total += stat.size;
+        if (files.length >= MAX_FILES || total > MAX_TOTAL_BYTES)
+          throw new CliError(
+            `${root} is too large for a preview (limits: ${MAX_FILES} files, ${MAX_TOTAL_BYTES / 1024 / 1024} MiB); point --dir at a smaller directory or ignore more in .gitignore`,
+          );
+        let data;
+        try {
+          data = await fs.readFile(childAbs);
+        } catch (error) {
+          throw new CliError(`Cannot read ${childAbs}: ${error.message}`);
+        }
+        files.push({
+          path: childRel,
+          kind: "file",
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+          mode: stat.mode & 0o111 ? 0o100755 : 0o100644,
+          mtimeMs: Math.trunc(stat.mtimeMs),
+        });
+      }
+    }
+  };
+  await walk(root, "", []);
+  return { files, skipped };
+}
+
+async function directory(flag, dir) {
+  const stat = await fs.stat(dir).catch((error) => {
+    throw new CliError(`Cannot read ${flag} ${dir}: ${error.message}`);
+  });
+  if (!stat.isDirectory()) throw new CliError(`${flag} ${dir} is not a directory`);
+  return path.resolve(dir);
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Run `strata preview <args…>`. */
+export async function run(args) {
+  if (args[0] === "help" || args.includes("--help") || args.includes("-h")) {
+    await write(process.stdout, `${usage}\n`);
+    return;
+  }
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      dir: { type: "string" },
+      cwd: { type: "string" },
+      "agent-dir": { type: "string" },
+      session: { type: "string" },
+      leaf: { type: "string" },
+      model: { type: "string" },
+      trust: { type: "boolean" },
+      "no-trust": { type: "boolean" },
+      tools: { type: "string" },
+      thinking: { type: "string" },
+      text: { type: "string" },
+      pretty: { type: "boolean" },
+    },
+  });
+  if (positionals.length > 0) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${usage}`, 2);
+  if (values.trust && values["no-trust"]) throw new CliError(`--trust and --no-trust exclude each other`, 2);
+  if (values.text === undefined)
+    throw new CliError(`preview needs --text (or --text - for stdin)\n\n${usage}`, 2);
+  if (values.leaf !== undefined && values.session === undefined)
+    throw new CliError("--leaf needs --session", 2);
+
+  // stdin: one trailing line break (as `echo` adds) is not part of the input.
+  const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;
+  let session;
+  if (values.session !== undefined) {
+    try {
+      session = { text: await fs.readFile(values.session, "utf8"), path: values.session };
+    } catch (error) {
+      throw new CliError(`Cannot read ${values.session}: ${error.message}`);
+    }
+  }
+  const lib = await loadTs(LIB);
+  const dir = await directory("--dir", values.dir ?? ".");
+  const workspace = await readHostTree(dir, { gitignore: true, keep: lib.isPiResourcePath });
+  const agent =
+    values["agent-dir"] === undefined
+      ? undefined
+      : await readHostTree(await directory("--agent-dir", values["agent-dir"]), {
+          gitignore: false,
+          keep: () => true,
+        });
+  for (const s of [...workspace.skipped, ...(agent?.skipped ?? [])])
+    await write(process.stderr, `strata: skipped ${s.path} (${s.size} bytes, over ${MAX_FILE_BYTES})\n`);
+
+  let result;
+  try {
+    result = await lib.runPreview({
+      workspace: workspace.files,
+      ...(agent ? { agentDir: agent.files } : {}),
+      ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
+      ...(session ? { session } : {}),
+      ...(values.leaf !== undefined ? { leaf: values.leaf } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values.trust ? { trust: true } : values["no-trust"] ? { trust: false } : {}),
+      ...(values.tools !== undefined ? { tools: values.tools } : {}),
+      ...(values.thinking !== undefined ? { thinking: values.thinking } : {}),
+      text,
+      env: process.env,
+    });
+  } catch (error) {
+    if (
+      error instanceof lib.PreviewCommandError ||
+      error instanceof lib.ContextPreviewError ||
+      error instanceof lib.InvalidSessionFileError ||
+      error?.name === "ModelConfigError"
+    )
+      throw new CliError(error.message);
+    throw error;
+  }
+  for (const d of result.warnings)
+    await write(process.stderr, `${values.session}:${d.line}: ${d.kind}: ${d.message}\n`);
+  await write(process.stdout, `${JSON.stringify(result.preview, null, values.pretty ? 2 : undefined)}\n`);
+}

@@ -1,0 +1,226 @@
+/**
+ * The library side of `strata preview` (bin/commands/preview.mjs), loaded through tsx: host files already read
+ * by the bin side become in-memory workspaces (`MemoryVfsStore`), the session text is parsed, the model and
+ * flags are resolved, and `buildContextPreview` runs. No database, no API key, no network. Edge-safe like the
+ * rest of `lib/`: file and process I/O stay in `bin/`.
+ */
+import {
+  buildContextPreview,
+  type ContextPreview,
+  ContextPreviewError,
+  type PreviewDiagnostic,
+} from "@/lib/agent/context-preview";
+import { captureEnv } from "@/lib/llm/capture-payload";
+import {
+  defaultModel,
+  type Env,
+  getAvailableModels,
+  type Model,
+  modelRef,
+  resolveModel,
+} from "@/lib/llm/models";
+import type { ThinkingLevel } from "@/lib/llm/types";
+import { AGENT_DIR } from "@/lib/projects/agent-dir";
+import { parseDefaultTools } from "@/lib/prompt/sections";
+import { CONTEXT_FILE_CANDIDATES } from "@/lib/resources/context-files";
+import type { SessionEntry } from "@/lib/session/entries";
+import { type JsonlDiagnostic, parseSessionJsonl } from "@/lib/session/jsonl";
+import { buildSessionContext } from "@/lib/session/projection";
+import { type MemorySeedNode, MemoryVfsStore } from "@/lib/vfs/memory-store";
+import { joinPosix, normalizePosix } from "@/lib/vfs/paths";
+import { Vfs } from "@/lib/vfs/vfs";
+
+export { InvalidSessionFileError } from "@/lib/session/jsonl";
+export { ContextPreviewError };
+
+/** Where the host directory is mounted in the preview's workspace VFS. */
+export const WORKSPACE_ROOT = "/workspace";
+
+/** pi's thinking levels, accepted by `--thinking`. */
+export const THINKING_LEVELS: readonly ThinkingLevel[] = [
+  "off",
+  "minimal",
+  "low",
+  "medium",
+  "high",
+  "xhigh",
+  "max",
+];
+
+/**
+ * Whether a host path (relative, POSIX) is one pi reads whatever `.gitignore` says, so the bin side keeps it
+ * even when ignored: a context file (`AGENTS.md`, `CLAUDE.md`, … at any depth) or anything under a `.pi` or
+ * `.agents` directory (settings, SYSTEM.md, skills, prompt templates).
+ */
+export function isPiResourcePath(relativePath: string): boolean {
+  const parts = relativePath.split("/");
+  if (parts.some((p) => p === ".pi" || p === ".agents")) return true;
+  return CONTEXT_FILE_CANDIDATES.includes(parts[parts.length - 1] ?? "");
+}
+
+/** Parse diagnostics that make the session unusable for a preview (the others are warnings). */
+const FATAL_JSONL: readonly JsonlDiagnostic["kind"][] = ["invalid-json", "torn-last-line", "schema"];
+
+/** A file read from the host by the bin side: a POSIX path relative to the mounted directory. */
+export interface HostFile {
+  path: string;
+  kind: "file" | "symlink";
+  /** File bytes, or a symlink's target. */
+  data: Uint8Array | string;
+  /** Git-style mode (0o100755 for executables); default by kind. */
+  mode?: number;
+  mtimeMs?: number;
+}
+
+/** Input of {@link runPreview}: the parsed flags and what the bin side read. */
+export interface PreviewCommandInput {
+  /** The workspace directory's files (`--dir`), mounted at {@link WORKSPACE_ROOT}. */
+  workspace: HostFile[];
+  /** The agent dir's files (`--agent-dir`), mounted at `/.pi/agent` of an agent VFS; absent = no agent dir. */
+  agentDir?: HostFile[];
+  /** `--cwd`: an absolute VFS path, or a path relative to {@link WORKSPACE_ROOT}; default the root. */
+  cwd?: string;
+  /** `--session`: the JSONL text and its file name (for messages). */
+  session?: { text: string; path: string };
+  /** `--leaf` entry id. */
+  leaf?: string;
+  /** `--model` `<provider>/<id>`; default the session's model, else the default model. */
+  model?: string;
+  /** `--trust` / `--no-trust`; absent = the loader's default. */
+  trust?: boolean;
+  /** `--tools`: comma-separated names, `+name` / `-name` against pi's defaults, or `none`. */
+  tools?: string;
+  /** `--thinking` level; default the session's. */
+  thinking?: string;
+  /** `--text`. */
+  text: string;
+  /** The process environment (base URLs, `STRATA_MODELS`, `STRATA_DEFAULT_MODEL`); keys are never used. */
+  env: Env;
+  /** Timestamp of the new messages (tests); default now. */
+  now?: number;
+}
+
+/** {@link runPreview} result: the preview, and session parse warnings for stderr. */
+export interface PreviewCommandResult {
+  preview: ContextPreview;
+  warnings: JsonlDiagnostic[];
+}
+
+/** A user-facing failure of the command; the CLI prints its message without a stack (exit 1). */
+export class PreviewCommandError extends Error {
+  override name = "PreviewCommandError";
+}
+
+/** Seed nodes for host files mounted at `root`. */
+function seedNodes(root: string, files: readonly HostFile[]): MemorySeedNode[] {
+  const rootNode: MemorySeedNode = { path: root, kind: "dir" };
+  return [
+    rootNode,
+    ...files.map((f) => ({
+      path: joinPosix(root, f.path),
+      kind: f.kind,
+      data: f.data,
+      ...(f.mode !== undefined ? { mode: f.mode } : {}),
+      ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
+    })),
+  ];
+}
+
+/**
+ * The model `ref` names (with every provider configured by placeholder keys: no real key is needed), the
+ * session's model when `ref` is absent and it resolves (a live run's rule), else the default model.
+ * @throws PreviewCommandError `Unknown model: <ref>. Available: <refs>`.
+ */
+export function resolvePreviewModel(
+  ref: string | undefined,
+  sessionModel: { provider: string; modelId: string } | null,
+  env: Env,
+): Model {
+  const configured = captureEnv(env);
+  if (ref !== undefined) {
+    const model = resolveModel(ref, configured);
+    if (!model)
+      throw new PreviewCommandError(
+        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
+      );
+    return model;
+  }
+  const fromSession = sessionModel
+    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, configured)
+    : undefined;
+  const model = fromSession ?? defaultModel(configured);
+  if (!model) throw new PreviewCommandError("No model available");
+  return model;
+}
+
+/**
+ * Run the preview for the `strata preview` flags.
+ * @throws PreviewCommandError for a malformed session (`<file>:<line>: <kind>: <message>` per fatal diagnostic:
+ *   invalid JSON, a torn last line, a schema mismatch), an unknown model or thinking level;
+ *   InvalidSessionFileError for a text without a pi header; ContextPreviewError for an unknown leaf or tool or a
+ *   cwd that is not a workspace directory.
+ */
+export async function runPreview(input: PreviewCommandInput): Promise<PreviewCommandResult> {
+  let entries: SessionEntry[] = [];
+  let warnings: JsonlDiagnostic[] = [];
+  let sessionModel: { provider: string; modelId: string } | null = null;
+  if (input.session) {
+    const parsed = parseSessionJsonl(input.session.text, input.session.path);
+    const fatal = parsed.diagnostics.filter((d) => FATAL_JSONL.includes(d.kind));
+    if (fatal.length > 0)
+      throw new PreviewCommandError(
+        `Malformed session file ${input.session.path}:\n${fatal
+          .map((d) => `${input.session?.path}:${d.line}: ${d.kind}: ${d.message}`)
+          .join("\n")}`,
+      );
+    warnings = parsed.diagnostics;
+    entries = parsed.entries;
+    // The branch's model (pi's settings of the leaf's path), as a run defaults to it.
+    if (input.leaf === undefined || entries.some((e) => e.id === input.leaf))
+      sessionModel = buildSessionContext(entries, input.leaf).model;
+  }
+  if (input.thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(input.thinking))
+    throw new PreviewCommandError(
+      `Unknown thinking level: ${input.thinking} (known: ${THINKING_LEVELS.join(", ")})`,
+    );
+  const model = resolvePreviewModel(input.model, sessionModel, input.env);
+  const tools =
+    input.tools === undefined
+      ? undefined
+      : input.tools.trim() === "none"
+        ? []
+        : parseDefaultTools(input.tools);
+  const cwd =
+    input.cwd === undefined
+      ? WORKSPACE_ROOT
+      : input.cwd.startsWith("/")
+        ? normalizePosix(input.cwd)
+        : joinPosix(WORKSPACE_ROOT, input.cwd);
+
+  const fs = new Vfs(new MemoryVfsStore(seedNodes(WORKSPACE_ROOT, input.workspace)));
+  const agentFs = input.agentDir
+    ? new Vfs(new MemoryVfsStore(seedNodes(AGENT_DIR, input.agentDir)))
+    : undefined;
+  const preview = await buildContextPreview({
+    fs,
+    cwd,
+    projectRoot: WORKSPACE_ROOT,
+    ...(agentFs ? { agentFs } : {}),
+    entries,
+    ...(input.leaf !== undefined ? { leafId: input.leaf } : {}),
+    model,
+    ...(input.trust !== undefined ? { trust: input.trust } : {}),
+    ...(tools ? { tools } : {}),
+    text: input.text,
+    ...(input.thinking !== undefined ? { thinkingLevel: input.thinking as ThinkingLevel } : {}),
+    env: input.env,
+    ...(input.now !== undefined ? { now: input.now } : {}),
+  });
+  const sessionNotes: PreviewDiagnostic[] = warnings.map((d) => ({
+    source: "session",
+    type: "warning",
+    message: `${input.session?.path}:${d.line}: ${d.kind}: ${d.message}`,
+  }));
+  preview.diagnostics.unshift(...sessionNotes);
+  return { preview, warnings };
+}
