@@ -6,7 +6,7 @@ export interface BenchContext {
   createVfs: typeof createTestVfs;
   /** Wall time of `fn`, ms. */
   time(fn: () => Promise<unknown>): Promise<number>;
-  /** Print `name: <median> ms (n runs, min..max) target ≤ X ms`. */
+  /** Print `name: <median> ms (n runs, min..max) target ≤ X ms met|MISSED` (the median against the target). */
   report(name: string, samplesMs: number[], targetMs?: number): void;
 }
 

@@ -10,18 +10,20 @@ import { setNodeWebSocket } from "@/lib/db/client";
 import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
+import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
 import { sessionSection } from "./sections/session";
 import { vfsSection } from "./sections/vfs";
 
-const SECTIONS: BenchSection[] = [vfsSection, resourcesSection, sessionSection];
+const SECTIONS: BenchSection[] = [vfsSection, resourcesSection, sessionSection, pipelineSection];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   const f = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-  const target = targetMs === undefined ? "" : ` target ≤ ${targetMs} ms`;
+  const target =
+    targetMs === undefined ? "" : ` target ≤ ${targetMs} ms ${median <= targetMs ? "met" : "MISSED"}`;
   return `${name}: ${f(median)} ms (${sorted.length} runs, ${f(sorted[0])}..${f(sorted[sorted.length - 1])})${target}`;
 }
 

@@ -18,6 +18,7 @@ import {
   type ProviderKind,
   type RecordedRequest,
   type SseFrame,
+  type StreamTiming,
   type Turn,
   turnSchema,
   ValidationError,
@@ -127,6 +128,14 @@ function publicHeaders(req: IncomingMessage): Record<string, string> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Epoch milliseconds with sub-millisecond precision (comparable across processes on one machine). */
+const now = () => performance.timeOrigin + performance.now();
+
+/** A content delta frame (Anthropic `content_block_delta`, OpenAI `response.*.delta`). */
+const isDeltaFrame = (frame: SseFrame) =>
+  frame.event === "content_block_delta" ||
+  (frame.event.startsWith("response.") && frame.event.endsWith(".delta"));
+
 /**
  * Start the mock provider on 127.0.0.1. Resolves once it listens.
  *
@@ -158,7 +167,9 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     record: RecordedRequest,
     frames: SseFrame[],
     turn: Turn,
+    timing: StreamTiming,
   ): Promise<void> {
+    record.timing = timing;
     let closed = false;
     const onClose = new Promise<void>((resolve) => {
       res.on("close", () => {
@@ -178,11 +189,23 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       if (closed) return;
       if (i > 0 && turn.delayMs) await Promise.race([sleep(turn.delayMs), onClose]);
       if (closed) return;
-      res.write(`event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+      const text = `event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
+      if (isDeltaFrame(frame)) {
+        // the write callback runs once the bytes are handed to the socket (Node corks a response's writes
+        // until the next tick, so the time of the `write` call would be too early for a burst of frames)
+        timing.deltas += 1;
+        res.write(text, () => {
+          timing.lastDeltaAt = now();
+          timing.firstDeltaAt ??= timing.lastDeltaAt;
+        });
+      } else res.write(text);
       if (frame.hold && turn.holdUntilReleased)
         await Promise.race([gates.wait(turn.holdUntilReleased), onClose]);
     }
-    if (!closed) res.end();
+    if (!closed)
+      res.end(() => {
+        timing.endedAt = now();
+      });
   }
 
   async function handleProvider(
@@ -190,6 +213,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     res: ServerResponse,
     provider: ProviderKind,
   ): Promise<void> {
+    const timing: StreamTiming = { receivedAt: now(), deltas: 0 };
     const path = (req.url ?? "/").split("?")[0];
     const body = parseJson(await readBody(req));
     seq += 1;
@@ -237,7 +261,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     const frames =
       provider === "anthropic" ? renderAnthropicTurn(turn, body) : renderOpenAITurn(turn, body, openai);
-    await stream(res, record, frames, turn);
+    await stream(res, record, frames, turn, timing);
   }
 
   async function handleControl(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {

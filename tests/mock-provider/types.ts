@@ -80,6 +80,26 @@ export interface RecordedRequest {
   turn?: Turn;
   /** The client disconnected before the stream finished. */
   aborted?: boolean;
+  /** When the stream's writes happened (see {@link StreamTiming}); set for streamed answers only. */
+  timing?: StreamTiming;
+}
+
+/**
+ * Wall-clock instants of a streamed answer, in epoch milliseconds with sub-millisecond precision
+ * (`performance.timeOrigin + performance.now()`), so another process on the same machine can compare them
+ * with its own clock (e.g. the bench's relay overhead: first delta written here → relayed by the app).
+ */
+export interface StreamTiming {
+  /** The request reached the handler. */
+  receivedAt: number;
+  /** The first content delta (`content_block_delta` / `*.delta`) was handed to the socket. */
+  firstDeltaAt?: number;
+  /** The last content delta was handed to the socket. */
+  lastDeltaAt?: number;
+  /** Number of content-delta frames written. */
+  deltas: number;
+  /** The response was ended (its last bytes handed to the socket). */
+  endedAt?: number;
 }
 
 /** The text answered when a request arrives with an empty queue. */
