@@ -155,6 +155,8 @@ export const sessionRuns = pgTable(
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     abortRequested: boolean("abort_requested").notNull().default(false),
+    /** What holds the session: `prompt` (an agent run), `compaction`, `branch_summary` or `bash`. */
+    kind: text("kind").notNull().default("prompt"),
   },
   (t) => [index("session_runs_session_idx").on(t.sessionId, t.finishedAt)],
 );

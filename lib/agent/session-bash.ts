@@ -60,7 +60,7 @@ async function record(scope: DbScope, input: UserBashRunInput, message: AgentMes
     if (queued) return;
     let runId: string;
     try {
-      runId = await startRun(scope, input.sessionId);
+      runId = await startRun(scope, input.sessionId, "bash");
     } catch (error) {
       if (error instanceof RunActiveError) continue;
       throw error;

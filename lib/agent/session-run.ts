@@ -21,6 +21,7 @@ import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/syst
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
+import { setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
 import { Agent } from "./agent";
@@ -134,6 +135,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     if (!model) return false;
     const [start, end] = reason === "manual" ? COMPACTION_EVENTS.manual : COMPACTION_EVENTS.auto;
     await emit({ type: start, reason });
+    // While it compacts, other requests get pi's "compaction in progress" refusal instead of queueing.
+    if (input.runId) await setRunKind(scope, input.runId, "compaction");
     try {
       const result = await compactSession({ scope, sessionId: session.id, model, env, signal, focus });
       await emit({
@@ -145,6 +148,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     } catch (error) {
       await emit({ type: end, reason, errorMessage: error instanceof Error ? error.message : String(error) });
       return false;
+    } finally {
+      if (input.runId) await setRunKind(scope, input.runId, "prompt");
     }
   };
   const reloadHistory = async (): Promise<AgentMessage[]> => {

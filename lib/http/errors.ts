@@ -57,7 +57,7 @@ export function errorResponse(error: unknown): Response {
     message = error.message;
   } else if (error instanceof RunActiveError) {
     status = 409;
-    code = "run_active";
+    code = error.kind === "compaction" ? "compacting" : "run_active";
     message = error.message;
   } else if (error instanceof CompactionPendingError) {
     status = 409;

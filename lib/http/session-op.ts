@@ -6,13 +6,13 @@
 
 import { SessionNotFoundError } from "@/lib/agent/session-tree";
 import { DbScope } from "@/lib/db/client";
-import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
+import { finishRun, heartbeatRun, type RunKind, startRun } from "@/lib/session/runs";
 import { getSession } from "@/lib/session/store";
 
 const ABORT_POLL_MS = 500;
 
 /**
- * Run `fn` as the session's run. `fn` gets a scope (released afterwards) and a signal that aborts when
+ * Run `fn` as the session's run of `kind` (default `compaction`). `fn` gets a scope (released afterwards) and a signal that aborts when
  * an abort is requested or `requestSignal` aborts.
  * @throws SessionNotFoundError; RunActiveError when a run is live on the session.
  */
@@ -20,6 +20,7 @@ export async function withSessionRun<T>(
   sessionId: string,
   fn: (ctx: { scope: DbScope; signal: AbortSignal }) => Promise<T>,
   requestSignal?: AbortSignal,
+  kind: RunKind = "compaction",
 ): Promise<T> {
   const scope = new DbScope();
   const abort = new AbortController();
@@ -29,7 +30,7 @@ export async function withSessionRun<T>(
   let poll: ReturnType<typeof setInterval> | undefined;
   try {
     if (!(await getSession(scope, sessionId))) throw new SessionNotFoundError(sessionId);
-    runId = await startRun(scope, sessionId);
+    runId = await startRun(scope, sessionId, kind);
     const id = runId;
     poll = setInterval(async () => {
       const s = new DbScope();

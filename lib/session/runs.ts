@@ -11,18 +11,27 @@ export const RUN_STALE_MS = 60_000;
 export const ALREADY_PROCESSING =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 
+/** pi 6.1 step 2: a prompt (or a queued one) while the session is being compacted. */
+export const COMPACTION_IN_PROGRESS =
+  "Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.";
+
+/** What holds a session's run lock. */
+export type RunKind = "prompt" | "compaction" | "branch_summary" | "bash";
+
+/** A live run holds the session; `kind` says what it is doing (`compaction` → pi's compaction text). */
 export class RunActiveError extends Error {
-  constructor() {
-    super(ALREADY_PROCESSING);
+  constructor(readonly kind: RunKind = "prompt") {
+    super(kind === "compaction" ? COMPACTION_IN_PROGRESS : ALREADY_PROCESSING);
     this.name = "RunActiveError";
   }
 }
 
 /**
- * Start a run on `sessionId`, or throw `RunActiveError` when a live one exists (stale runs are closed).
+ * Start a run of `kind` on `sessionId`, or throw `RunActiveError` (with the live run's kind) when a live one
+ * exists (stale runs are closed).
  * @returns the run id.
  */
-export async function startRun(scope: DbScope, sessionId: string): Promise<string> {
+export async function startRun(scope: DbScope, sessionId: string, kind: RunKind = "prompt"): Promise<string> {
   return scope.transaction(async (q) => {
     await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
     await q(
@@ -30,13 +39,15 @@ export async function startRun(scope: DbScope, sessionId: string): Promise<strin
        AND heartbeat_at < now() - ($2::int * interval '1 millisecond')`,
       [sessionId, RUN_STALE_MS],
     );
-    const live = await q("SELECT id FROM session_runs WHERE session_id = $1 AND finished_at IS NULL", [
-      sessionId,
-    ]);
-    if (live.length > 0) throw new RunActiveError();
-    const [row] = await q<{ id: string }>("INSERT INTO session_runs (session_id) VALUES ($1) RETURNING id", [
-      sessionId,
-    ]);
+    const live = await q<{ kind: RunKind }>(
+      "SELECT kind FROM session_runs WHERE session_id = $1 AND finished_at IS NULL",
+      [sessionId],
+    );
+    if (live.length > 0) throw new RunActiveError(live[0].kind);
+    const [row] = await q<{ id: string }>(
+      "INSERT INTO session_runs (session_id, kind) VALUES ($1, $2) RETURNING id",
+      [sessionId, kind],
+    );
     return row.id;
   });
 }
@@ -48,6 +59,11 @@ export async function heartbeatRun(scope: DbScope, runId: string): Promise<boole
     [runId],
   );
   return rows[0]?.abort_requested ?? true;
+}
+
+/** Say what the run is doing now (e.g. `compaction` while a prompt run compacts). */
+export async function setRunKind(scope: DbScope, runId: string, kind: RunKind): Promise<void> {
+  await scope.query("UPDATE session_runs SET kind = $2 WHERE id = $1", [runId, kind]);
 }
 
 /** Mark the run finished. */

@@ -339,7 +339,7 @@ describe("runPrompt", () => {
     // Stored: the real system patch (not the forced prompt), the transformed text, the hook's message unchanged.
     const stored = await getSession(scope, session.id);
     const branch = await loadBranch(scope, session.id, stored!.leafId);
-    const messages = branch.map((e) =>
+    const messages: { role: string; content?: unknown }[] = branch.map((e) =>
       e.type === "message"
         ? (e as { message: { role: string; content: unknown } }).message
         : e.type === "custom_message"

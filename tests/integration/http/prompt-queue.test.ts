@@ -213,6 +213,26 @@ describe("prompt while a run is live", () => {
   });
 });
 
+describe("prompt while the session compacts", () => {
+  it("is refused with pi's compaction text, also with a streamingBehavior; !command still runs", async () => {
+    const session = await newSession();
+    const runId = await startRun(scope, session.id, "compaction");
+    for (const body of [{ text: "hi" }, { text: "hi", streamingBehavior: "steer" }]) {
+      const res = await prompt(session.id, body);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        error: {
+          code: "compacting",
+          message:
+            "Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.",
+        },
+      });
+    }
+    await finishRun(scope, runId);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
+
 describe("session_queue", () => {
   it("a run finishes only when nothing waits; nothing is queued once it has finished", async () => {
     const session = await newSession();

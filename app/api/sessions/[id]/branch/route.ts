@@ -33,5 +33,6 @@ export const POST = route(async (request: Request, { params }: { params: Promise
       return Response.json(result);
     },
     request.signal,
+    body.summarize ? "branch_summary" : "prompt",
   );
 });

@@ -37,7 +37,8 @@ export const POST = route(async (request: Request, { params }: { params: Promise
       } catch (error) {
         if (!(error instanceof RunActiveError)) throw error;
         if (bash) break;
-        if (!body.streamingBehavior || attempt > 0) throw new ApiError(409, "run_active", error.message);
+        // pi 6.1: refused during compaction (before any queueing); else queued only with a behaviour.
+        if (error.kind === "compaction" || !body.streamingBehavior || attempt > 0) throw error;
         const outcome = await queuePrompt(scope, {
           sessionId: id,
           kind: body.streamingBehavior,
