@@ -14,7 +14,6 @@ import { transformMessages } from "@/lib/llm/transform-messages";
 import type { Message, SystemMessage, ThinkingLevel, UserMessage } from "@/lib/llm/types";
 import { AGENT_DIR, AGENT_HOME } from "@/lib/projects/agent-dir";
 import { DEFAULT_SELECTED_TOOLS, type SystemPromptSections } from "@/lib/prompt/sections";
-import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import { loadResources, type ResourceProvenance } from "@/lib/resources/resource-loader";
 import { expandSkillCommand } from "@/lib/resources/skills";
@@ -25,7 +24,12 @@ import type { AgentTool } from "@/lib/tools/types";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
 import type { AgentMessage } from "./messages";
-import { buildSessionSections, buildSystemPatch, declareToolsForPrompt } from "./system-state";
+import {
+  buildRequestFromTranscript,
+  buildSessionSections,
+  buildSystemPatch,
+  declareToolsForPrompt,
+} from "./system-state";
 
 /** Tool names the preview can activate, in pi's `createAllTools` order. */
 export const PREVIEW_TOOL_NAMES: readonly ToolName[] = [
@@ -209,13 +213,7 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
   const agentMessages: AgentMessage[] = [...history, ...(systemPatch ? [systemPatch] : []), user];
 
   const llmMessages = convertToLlm(agentMessages);
-  // The request of a run (session-run.ts `buildRequest`).
-  const current = getCurrentSystemMessage(llmMessages);
-  const request = {
-    systemPrompt: current ? getSystemMessageText(current) : "",
-    messages: llmMessages.filter((m) => m.role !== "system"),
-    tools: current?.toolsAdded ?? [],
-  };
+  const request = buildRequestFromTranscript(llmMessages);
   const transformedMessages = transformMessages(request.messages, model, toolCallIdNormalizerFor(model));
   const capture = await capturePayload(model, request, { env, thinkingLevel });
   let payload: CapturedPayload | null = null;

@@ -16,8 +16,8 @@ import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { defaultModel, type Model, modelConfigHelp, resolveModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
-import type { AssistantMessage, Message } from "@/lib/llm/types";
-import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
+import type { AssistantMessage } from "@/lib/llm/types";
+import { getSystemMessageText } from "@/lib/prompt/system-message";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
@@ -31,8 +31,13 @@ import { applyForcedSystemPrompt, createInputState, processPrompt } from "./inpu
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
-import { buildSessionSections, buildSystemPatch, declareToolsForPrompt } from "./system-state";
-import type { AgentEvent, LlmRequestContext } from "./types";
+import {
+  buildRequestFromTranscript,
+  buildSessionSections,
+  buildSystemPatch,
+  declareToolsForPrompt,
+} from "./system-state";
+import type { AgentEvent } from "./types";
 
 /** Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`. */
 export type RunEvent =
@@ -82,16 +87,6 @@ const COMPACTION_EVENTS = {
   manual: ["compaction_start", "compaction_end"],
   auto: ["auto_compaction_start", "auto_compaction_end"],
 } as const;
-
-/** The request pi builds from the converted transcript: the current system message's text and tools. */
-export function buildRequestFromTranscript(messages: Message[]): LlmRequestContext {
-  const current = getCurrentSystemMessage(messages);
-  return {
-    systemPrompt: current ? getSystemMessageText(current) : "",
-    messages: messages.filter((m) => m.role !== "system"),
-    tools: current?.toolsAdded ?? [],
-  };
-}
 
 /**
  * Run `text` as a prompt on session `sessionId` until the model stops calling tools and no queued

@@ -4,9 +4,14 @@
  * `AgentSession`), and the patch a prompt starts with when sections or tools differ from the transcript's
  * replayed system state (pi 3.x: SystemMessage with `sections`, `toolsAdded` / `toolsRemoved`).
  */
-import type { SystemMessage, ToolDeclaration } from "@/lib/llm/types";
+import type { Message, SystemMessage, ToolDeclaration } from "@/lib/llm/types";
 import { buildSystemPromptSections, type SystemPromptSections } from "@/lib/prompt/sections";
-import { diffSystemPromptSections, diffTools, getCurrentSystemMessage } from "@/lib/prompt/system-message";
+import {
+  diffSystemPromptSections,
+  diffTools,
+  getCurrentSystemMessage,
+  getSystemMessageText,
+} from "@/lib/prompt/system-message";
 import type { LoadedResources } from "@/lib/resources/resource-loader";
 import { type AgentTool, toolParametersJsonSchema } from "@/lib/tools/types";
 
@@ -64,5 +69,22 @@ export function buildSystemPatch(
     ...(patch ? { sections: patch } : {}),
     ...toolDelta,
     timestamp,
+  };
+}
+
+/**
+ * The request pi builds from the converted transcript (9.2): the current system message's text as the system
+ * prompt, its `toolsAdded` as the declarations, and the conversation without system messages.
+ */
+export function buildRequestFromTranscript(messages: Message[]): {
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolDeclaration[];
+} {
+  const current = getCurrentSystemMessage(messages);
+  return {
+    systemPrompt: current ? getSystemMessageText(current) : "",
+    messages: messages.filter((m) => m.role !== "system"),
+    tools: current?.toolsAdded ?? [],
   };
 }
