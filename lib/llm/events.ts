@@ -61,19 +61,22 @@ export class AssistantMessageEventStream implements AsyncIterable<AssistantMessa
     return this.final;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
-    while (true) {
-      const next = this.queue.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.finished) return;
-      const result = await new Promise<IteratorResult<AssistantMessageEvent>>((resolve) => {
-        this.waiting.push(resolve);
-      });
-      if (result.done) return;
-      yield result.value;
-    }
+  /**
+   * A plain iterator rather than an async generator: a queued event is handed out with one resolved promise
+   * (a generator's `yield` costs several more microtask turns per event, which shows at thousands of deltas).
+   */
+  [Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
+    return {
+      next: (): Promise<IteratorResult<AssistantMessageEvent>> => {
+        const next = this.queue.shift();
+        if (next) return Promise.resolve({ value: next, done: false });
+        if (this.finished) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => {
+          this.waiting.push(resolve);
+        });
+      },
+      return: (): Promise<IteratorResult<AssistantMessageEvent>> =>
+        Promise.resolve({ value: undefined, done: true }),
+    };
   }
 }
