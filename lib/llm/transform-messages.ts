@@ -42,18 +42,26 @@ export interface TransformOptions {
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Any surrogate: a cheap first scan (no lookaround), so text without one is returned as is. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Replace every unpaired UTF-16 surrogate of `text` by U+FFFD (Strata fix d; pi's `sanitizeSurrogates` deletes). */
 export function replaceUnpairedSurrogates(text: string): string {
-  return text.replace(UNPAIRED_SURROGATE, REPLACEMENT_CHARACTER);
+  return ANY_SURROGATE.test(text) ? text.replace(UNPAIRED_SURROGATE, REPLACEMENT_CHARACTER) : text;
 }
 
 /** Deep copy of a JSON-like value with every string (keys included) passed through {@link replaceUnpairedSurrogates}. */
 export function sanitizeDeep<T>(value: T): T {
   if (typeof value === "string") return replaceUnpairedSurrogates(value) as T;
-  if (Array.isArray(value)) return value.map((item) => sanitizeDeep(item)) as T;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = sanitizeDeep(value[i]);
+    return out as T;
+  }
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[replaceUnpairedSurrogates(key)] = sanitizeDeep(item);
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) out[replaceUnpairedSurrogates(key)] = sanitizeDeep(record[key]);
     return out as T;
   }
   return value;
