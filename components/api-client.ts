@@ -246,9 +246,14 @@ export async function postPrompt(
   return res;
 }
 
-/** Whether a prompt response is a queued message (`202` JSON) rather than an event stream. */
-export function isQueuedResponse(res: Response): boolean {
-  return res.status === 202;
+/**
+ * What a prompt response is: an event stream (a run or a `!command`), a queued message (`202`), or another
+ * JSON answer (the server handled the text without a stream).
+ */
+export function promptAnswerKind(res: Response): "stream" | "queued" | "handled" {
+  if (res.status === 202) return "queued";
+  const type = res.headers.get("content-type") ?? "";
+  return type.includes("text/event-stream") || !type.includes("json") ? "stream" : "handled";
 }
 
 /** `POST /abort`: `undelivered` are the texts of queued messages the run never got (queue order). */

@@ -5,8 +5,8 @@ import {
   abortSession,
   describeError,
   getSession,
-  isQueuedResponse,
   postPrompt,
+  promptAnswerKind,
   type QueuedPrompt,
   type StreamingBehavior,
 } from "@/components/api-client";
@@ -169,7 +169,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
         return false;
       }
-      if (isQueuedResponse(res)) {
+      const answer = promptAnswerKind(res);
+      if (answer === "handled") return true;
+      if (answer === "queued") {
         const body = (await res.json().catch(() => null)) as QueuedPrompt | null;
         const queued = body?.queued;
         const message = {
@@ -199,7 +201,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       try {
         const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
         accepted = true;
-        if (!res.body || isQueuedResponse(res)) throw new Error("The server did not run the command");
+        if (!res.body || promptAnswerKind(res) !== "stream")
+          throw new Error("The server did not run the command");
         await consumeShellStream(res.body, id, apply);
       } catch (err) {
         if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
