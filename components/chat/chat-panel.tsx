@@ -64,10 +64,8 @@ export function ChatPanel({
     if (!accepted) setDraft((d) => (d === "" ? text : d));
   };
 
-  const abort = async () => {
-    const undelivered = await chat.abort();
-    if (undelivered.length > 0) setDraft((d) => restoreDraft(undelivered, d));
-  };
+  // Queued messages the run never got come back to the composer, before the draft.
+  const abort = () => chat.abort((undelivered) => setDraft((d) => restoreDraft(undelivered, d)));
 
   return (
     <section className="chat-pane" aria-label="Chat">

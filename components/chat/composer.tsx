@@ -13,7 +13,7 @@ const RUNNING_PLACEHOLDER = "Steer the agent, or queue a follow-up…";
 
 function hintText(running: boolean, shell: boolean): string {
   if (shell) return "Enter to run the command · Shift+Enter for a new line";
-  if (running) return "Enter to steer · Alt+Enter to follow up · Shift+Enter for a new line";
+  if (running) return "Enter to steer · Alt+Enter to follow up";
   return "Enter to send · Shift+Enter for a new line";
 }
 
@@ -75,40 +75,48 @@ export function Composer({
         <span id={hintId} className="hint">
           {hintText(running, shell)}
         </span>
-        {running ? (
-          <button type="button" className="btn btn-danger" onClick={onAbort} disabled={aborting}>
-            {aborting ? "Aborting…" : "Abort"}
-          </button>
-        ) : null}
-        {shell ? (
-          <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
-            Run
-          </button>
-        ) : running ? (
-          <>
+        <div className="composer-buttons">
+          {running ? (
             <button
               type="button"
-              className="btn"
-              disabled={!canSubmit}
-              onClick={() => submit("followUp")}
-              title="Deliver when the agent has finished (Alt+Enter)"
+              className="btn btn-danger"
+              onClick={onAbort}
+              disabled={aborting}
+              aria-busy={aborting || undefined}
             >
-              Follow up
+              Abort
             </button>
-            <button
-              type="submit"
-              className="btn btn-primary"
-              disabled={!canSubmit}
-              title="Deliver after the current tool calls (Enter)"
-            >
-              Steer
+          ) : null}
+          {shell ? (
+            <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+              Run
             </button>
-          </>
-        ) : (
-          <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
-            Send
-          </button>
-        )}
+          ) : running ? (
+            <>
+              <button
+                type="button"
+                className="btn"
+                disabled={!canSubmit}
+                onClick={() => submit("followUp")}
+                title="Deliver when the agent has finished (Alt+Enter)"
+              >
+                Follow up
+              </button>
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={!canSubmit}
+                title="Deliver after the current tool calls (Enter)"
+              >
+                Steer
+              </button>
+            </>
+          ) : (
+            <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+              Send
+            </button>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -17,8 +17,8 @@ import {
   initialChatState,
   reduceChat,
 } from "./reduce-events";
-import { consumeRunStream, consumeShellStream } from "./run-stream";
-import { parseShellCommand } from "./shell-state";
+import { consumeRunStream } from "./run-stream";
+import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
   /** Paths (as the agent named them) that an event reports changed. */
@@ -38,8 +38,11 @@ export interface ChatApi {
   queue(text: string, kind: StreamingBehavior, model?: string): Promise<boolean>;
   /** Runs `!command` / `!!command` on the project's shell; false when it was not accepted. */
   shell(text: string): Promise<boolean>;
-  /** Aborts the run; resolves the texts of queued messages it never delivered (queue order). */
-  abort(): Promise<string[]>;
+  /**
+   * Aborts the run. The texts of queued messages it never delivered (queue order) go to `onUndelivered` as
+   * soon as the server answers, and the promise resolves them once the run's stream has ended.
+   */
+  abort(onUndelivered?: (texts: string[]) => void): Promise<string[]>;
   /** Re-read the session from the server (after a branch move, a fork or a compaction). */
   reload(): void;
 }
@@ -58,10 +61,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const fetchCtrl = useRef<AbortController | null>(null);
-  const sideCtrls = useRef(new Set<AbortController>());
   const runDone = useRef<Promise<void> | null>(null);
   const runSeq = useRef(0);
-  const shellSeq = useRef(0);
 
   const apply = useCallback((action: ChatAction) => {
     const prev = stateRef.current;
@@ -70,6 +71,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     setState(next);
     return prev;
   }, []);
+  const shells = useShellCommands(sessionId, apply, stateRef);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloadSeq` is the trigger of `reload()`.
   useEffect(() => {
@@ -89,7 +91,6 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     return () => {
       ctrl.abort();
       fetchCtrl.current?.abort();
-      for (const side of sideCtrls.current) side.abort();
     };
   }, [sessionId, apply, reloadSeq]);
 
@@ -147,12 +148,14 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const send = useCallback(
     async (text: string, model?: string): Promise<boolean> => {
       if (!sessionId || stateRef.current.running || !text.trim()) return false;
+      // An idle `!command` holds the run until its stream closes: start the prompt after it.
+      await shells.settled();
       const ctrl = new AbortController();
       return streamRun(sessionId, text, ctrl, () =>
         postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal),
       );
     },
-    [sessionId, streamRun],
+    [sessionId, streamRun, shells],
   );
 
   const queue = useCallback(
@@ -189,50 +192,28 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     [sessionId, send, streamRun, apply],
   );
 
-  const shell = useCallback(
-    async (text: string): Promise<boolean> => {
-      const parsed = parseShellCommand(text);
-      if (!sessionId || !parsed) return false;
-      const id = `shell-${++shellSeq.current}`;
-      const ctrl = new AbortController();
-      sideCtrls.current.add(ctrl);
-      apply({ type: "shell_start", id, ...parsed, timestamp: Date.now() });
-      let accepted = false;
+  const abort = useCallback(
+    async (onUndelivered?: (texts: string[]) => void): Promise<string[]> => {
+      if (!sessionId) return [];
+      setAborting(true);
+      let undelivered: string[] = [];
       try {
-        const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
-        accepted = true;
-        if (!res.body || promptAnswerKind(res) !== "stream")
-          throw new Error("The server did not run the command");
-        await consumeShellStream(res.body, id, apply);
+        const answer = await Promise.race([abortSession(sessionId), sleep(5000).then(() => null)]);
+        if (answer) undelivered = answer.undelivered;
       } catch (err) {
-        if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
-      } finally {
-        apply({ type: "shell_closed", id });
-        sideCtrls.current.delete(ctrl);
+        apply({ type: "local_error", message: `Abort failed: ${describeError(err)}` });
       }
-      return accepted;
+      apply({ type: "queue_cleared" });
+      if (undelivered.length > 0) onUndelivered?.(undelivered);
+      // Let the stream deliver the final (aborted) message, then cut it.
+      if (runDone.current) await Promise.race([runDone.current, sleep(1500)]);
+      fetchCtrl.current?.abort();
+      setAborting(false);
+      return undelivered;
     },
     [sessionId, apply],
   );
 
-  const abort = useCallback(async (): Promise<string[]> => {
-    if (!sessionId) return [];
-    setAborting(true);
-    let undelivered: string[] = [];
-    try {
-      const answer = await Promise.race([abortSession(sessionId), sleep(5000).then(() => null)]);
-      if (answer) undelivered = answer.undelivered;
-    } catch (err) {
-      apply({ type: "local_error", message: `Abort failed: ${describeError(err)}` });
-    }
-    apply({ type: "queue_cleared" });
-    // Let the stream deliver the final (aborted) message, then cut it.
-    if (runDone.current) await Promise.race([runDone.current, sleep(1500)]);
-    fetchCtrl.current?.abort();
-    setAborting(false);
-    return undelivered;
-  }, [sessionId, apply]);
-
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
-  return { state, loading, loadError, aborting, send, queue, shell, abort, reload };
+  return { state, loading, loadError, aborting, send, queue, shell: shells.run, abort, reload };
 }

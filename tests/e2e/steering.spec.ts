@@ -45,7 +45,7 @@ test("steering a running agent: delivered right after the tool result", async ({
   await expect(composer(page)).toBeEnabled();
   await expect(page.getByRole("button", { name: "Steer", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Follow up", exact: true })).toBeVisible();
-  await expect(page.getByText("Enter to steer · Alt+Enter to follow up")).toBeVisible();
+  await expect(page.getByText("Enter to steer · Alt+Enter to follow up", { exact: true })).toBeVisible();
 
   await composer(page).fill(steer);
   await composer(page).press("Enter");

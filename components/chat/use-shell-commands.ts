@@ -1,0 +1,70 @@
+"use client";
+
+import { type RefObject, useCallback, useEffect, useMemo, useRef } from "react";
+import { describeError, postPrompt, promptAnswerKind } from "@/components/api-client";
+import type { ChatAction, ChatState } from "./reduce-events";
+import { consumeShellStream } from "./run-stream";
+import { parseShellCommand } from "./shell-state";
+
+const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
+
+/**
+ * `!command` / `!!command` of one session: each runs on the server's VFS shell with its own event stream,
+ * beside a running agent or on its own. `settled()` waits for the open streams: an idle command holds the
+ * session's run until its stream closes, so a prompt sent right after it would be refused.
+ */
+export function useShellCommands(
+  sessionId: string | null,
+  apply: (action: ChatAction) => ChatState,
+  stateRef: RefObject<ChatState>,
+) {
+  const seq = useRef(0);
+  const open = useRef(new Map<Promise<boolean>, AbortController>());
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: switching sessions ends the previous one's commands.
+  useEffect(() => {
+    const streams = open.current;
+    return () => {
+      for (const ctrl of streams.values()) ctrl.abort();
+    };
+  }, [sessionId]);
+
+  /** Runs the command; resolves false when the server did not take it (the text goes back to the composer). */
+  const run = useCallback(
+    async (text: string): Promise<boolean> => {
+      const parsed = parseShellCommand(text);
+      if (!sessionId || !parsed) return false;
+      const id = `shell-${++seq.current}`;
+      const ctrl = new AbortController();
+      apply({ type: "shell_start", id, ...parsed, timestamp: Date.now() });
+      const work = (async () => {
+        try {
+          const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
+          if (!res.body || promptAnswerKind(res) !== "stream") {
+            throw new Error("The server did not run the command");
+          }
+          await consumeShellStream(res.body, id, apply);
+          return true;
+        } catch (err) {
+          if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
+          return stateRef.current.shells[id]?.received === true;
+        } finally {
+          apply({ type: "shell_closed", id });
+        }
+      })();
+      open.current.set(work, ctrl);
+      try {
+        return await work;
+      } finally {
+        open.current.delete(work);
+      }
+    },
+    [sessionId, apply, stateRef],
+  );
+
+  const settled = useCallback(async () => {
+    await Promise.allSettled([...open.current.keys()]);
+  }, []);
+
+  return useMemo(() => ({ run, settled }), [run, settled]);
+}
