@@ -2,18 +2,10 @@
  * One streaming model call through the AI SDK, reported in pi's event protocol and shapes: Strata's
  * counterpart of pi-ai's `streamSimple(model, context, options)`.
  */
-import {
-  APICallError,
-  type FinishReason,
-  jsonSchema,
-  type LanguageModelUsage,
-  parsePartialJson,
-  RetryError,
-  streamText,
-  type Tool,
-  tool,
-} from "ai";
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { APICallError, type FinishReason, type LanguageModelUsage, parsePartialJson, RetryError } from "ai";
 import { type AssistantMessageEvent, AssistantMessageEventStream } from "./events";
+import { languageModelUsage, toFunctionTools, toLanguageModelPrompt } from "./language-model-call";
 import type { Env, Model } from "./models";
 import { prepareRequest } from "./prepare-request";
 import { createLanguageModel, OPENAI_COMPATIBLE_NAME } from "./providers";
@@ -57,7 +49,8 @@ export interface StreamAssistantOptions {
 }
 
 /**
- * Retries inside the SDK: none. A failed request ends the stream with an `error` event and the agent layer
+ * Retries of a request: none (the provider is called directly, once). A failed request ends the stream with an
+ * `error` event and the agent layer
  * decides (pi's coding agent retries overloaded/5xx errors itself, visibly).
  */
 export const MAX_RETRIES = 0;
@@ -214,18 +207,6 @@ function payloadFetch(base: typeof fetch, onPayload: StreamAssistantOptions["onP
   return hooked as typeof fetch;
 }
 
-/** AI SDK tool declarations without `execute`: the model may call them, Strata's agent loop runs them. */
-function toolSet(tools: ToolDeclaration[]): Record<string, Tool> {
-  const set: Record<string, Tool> = {};
-  for (const declaration of tools) {
-    set[declaration.name] = tool({
-      description: declaration.description,
-      inputSchema: jsonSchema(declaration.parameters as Parameters<typeof jsonSchema>[0]),
-    });
-  }
-  return set;
-}
-
 type Metadata = Record<string, Record<string, unknown> | undefined> | undefined;
 
 function metaString(metadata: Metadata, provider: string, key: string): string | undefined {
@@ -247,8 +228,9 @@ function asArguments(input: unknown): Record<string, unknown> {
 }
 
 /**
- * Stream one assistant response (pi-ai's `streamSimple` + `AssistantMessageEventStream`). Calls the model once
- * through `streamText` (one step, tools declared without `execute`, {@link MAX_RETRIES} retries) and reports
+ * Stream one assistant response (pi-ai's `streamSimple` + `AssistantMessageEventStream`). Calls the provider's
+ * `doStream` once (the prompt and function tools built as `streamText` would, without its per-request prompt
+ * validation and stream stages: lib/llm/language-model-call.ts; {@link MAX_RETRIES} retries) and reports
  * `start`, then `text_*` / `thinking_*` / `toolcall_*` events, then `done` with the final message — or `error`.
  *
  * The final `AssistantMessage` carries `api`, `provider`, `model` (the model id), `usage` with cost in US$ from
@@ -311,6 +293,141 @@ async function run(
     return index;
   };
 
+  /** One provider stream part → pi events on `output`; a promise only while a partial tool input is parsed. */
+  const handle = (part: LanguageModelV3StreamPart): Promise<void> | undefined => {
+    switch (part.type) {
+      case "text-start": {
+        const block: TextContent = { type: "text", text: "" };
+        const itemId = metaString(part.providerMetadata, "openai", "itemId");
+        if (itemId) block.textSignature = JSON.stringify({ v: 1, id: itemId });
+        emit({ type: "text_start", contentIndex: open(`text:${part.id}`, block), partial: output });
+        break;
+      }
+      case "text-delta": {
+        const index = blocks.get(`text:${part.id}`);
+        const block = index === undefined ? undefined : output.content[index];
+        if (index === undefined || block?.type !== "text") break;
+        const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+        if (thought) block.textSignature = thought;
+        if (part.delta === "") break;
+        block.text += part.delta;
+        emit({ type: "text_delta", contentIndex: index, delta: part.delta, partial: output });
+        break;
+      }
+      case "text-end": {
+        const index = blocks.get(`text:${part.id}`);
+        const block = index === undefined ? undefined : output.content[index];
+        if (index === undefined || block?.type !== "text") break;
+        const phase = metaString(part.providerMetadata, "openai", "phase");
+        const itemId = metaString(part.providerMetadata, "openai", "itemId");
+        if (itemId)
+          block.textSignature = JSON.stringify(phase ? { v: 1, id: itemId, phase } : { v: 1, id: itemId });
+        emit({ type: "text_end", contentIndex: index, content: block.text, partial: output });
+        break;
+      }
+      case "reasoning-start": {
+        const redactedData = metaString(part.providerMetadata, "anthropic", "redactedData");
+        const block: ThinkingContent = redactedData
+          ? {
+              type: "thinking",
+              thinking: "[Reasoning redacted]",
+              thinkingSignature: redactedData,
+              redacted: true,
+            }
+          : { type: "thinking", thinking: "" };
+        emit({
+          type: "thinking_start",
+          contentIndex: open(`reasoning:${part.id}`, block),
+          partial: output,
+        });
+        break;
+      }
+      case "reasoning-delta": {
+        const index = blocks.get(`reasoning:${part.id}`);
+        const block = index === undefined ? undefined : output.content[index];
+        if (index === undefined || block?.type !== "thinking") break;
+        const signature = metaString(part.providerMetadata, "anthropic", "signature");
+        if (signature) block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
+        const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+        if (thought) block.thinkingSignature = thought;
+        if (part.delta === "") break;
+        block.thinking += part.delta;
+        emit({ type: "thinking_delta", contentIndex: index, delta: part.delta, partial: output });
+        break;
+      }
+      case "reasoning-end": {
+        const index = blocks.get(`reasoning:${part.id}`);
+        const block = index === undefined ? undefined : output.content[index];
+        if (index === undefined || block?.type !== "thinking") break;
+        const itemId = metaString(part.providerMetadata, "openai", "itemId");
+        if (itemId) {
+          const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
+          block.thinkingSignature = JSON.stringify({
+            type: "reasoning",
+            id: itemId,
+            ...(typeof encrypted === "string" ? { encrypted_content: encrypted } : {}),
+            summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }],
+          });
+        }
+        const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+        if (thought) block.thinkingSignature = thought;
+        emit({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: output });
+        break;
+      }
+      case "tool-input-start": {
+        const block: ToolCall = { type: "toolCall", id: part.id, name: part.toolName, arguments: {} };
+        toolJson.set(part.id, "");
+        emit({ type: "toolcall_start", contentIndex: open(`tool:${part.id}`, block), partial: output });
+        break;
+      }
+      case "tool-input-delta": {
+        const index = blocks.get(`tool:${part.id}`);
+        const block = index === undefined ? undefined : output.content[index];
+        if (index === undefined || block?.type !== "toolCall") break;
+        const json = (toolJson.get(part.id) ?? "") + part.delta;
+        toolJson.set(part.id, json);
+        return parsePartialJson(json).then((parsed) => {
+          if (parsed.value !== undefined) block.arguments = asArguments(parsed.value);
+          emit({ type: "toolcall_delta", contentIndex: index, delta: part.delta, partial: output });
+        });
+      }
+      case "tool-call": {
+        let index = blocks.get(`tool:${part.toolCallId}`);
+        if (index === undefined) {
+          const block: ToolCall = {
+            type: "toolCall",
+            id: part.toolCallId,
+            name: part.toolName,
+            arguments: {},
+          };
+          index = open(`tool:${part.toolCallId}`, block);
+          emit({ type: "toolcall_start", contentIndex: index, partial: output });
+        }
+        const block = output.content[index];
+        if (block?.type !== "toolCall") break;
+        block.name = part.toolName;
+        block.arguments = asArguments(part.input);
+        const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
+        if (thought) block.thoughtSignature = thought;
+        emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: output });
+        break;
+      }
+      case "response-metadata":
+        if (part.id) output.responseId = part.id;
+        break;
+      case "finish":
+        finishReason = part.finishReason.unified;
+        output.usage = usageFromSdk(model, languageModelUsage(part.usage));
+        break;
+      case "error":
+        failure ??= part.error;
+        break;
+      default:
+        break;
+    }
+    return undefined;
+  };
+
   try {
     const languageModel = createLanguageModel(model, options.env, {
       fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload),
@@ -321,153 +438,35 @@ async function run(
       model,
       thinkingAllowed ? options : { ...options, thinkingLevel: "off" as ThinkingLevel },
     );
-    const result = streamText({
-      model: languageModel,
-      system: system === "" ? undefined : system,
-      messages,
-      tools: tools.length > 0 ? toolSet(tools) : undefined,
+    if (languageModel.specificationVersion !== "v3")
+      throw new Error(`Unsupported model specification ${languageModel.specificationVersion}`);
+    // The provider's own stream, without streamText (see lib/llm/language-model-call.ts).
+    const { stream: parts } = await (languageModel as LanguageModelV3).doStream({
+      prompt: toLanguageModelPrompt(system, messages),
+      tools: tools.length > 0 ? toFunctionTools(tools) : undefined,
+      toolChoice: tools.length > 0 ? { type: "auto" } : undefined,
       maxOutputTokens: settings.maxOutputTokens,
-      providerOptions: settings.providerOptions as Parameters<typeof streamText>[0]["providerOptions"],
-      maxRetries: MAX_RETRIES,
+      providerOptions: settings.providerOptions as Parameters<
+        LanguageModelV3["doStream"]
+      >[0]["providerOptions"],
       abortSignal: options.signal,
-      onError: () => {},
+      includeRawChunks: false,
     });
-
-    for await (const part of result.fullStream) {
-      switch (part.type) {
-        case "text-start": {
-          const block: TextContent = { type: "text", text: "" };
-          const itemId = metaString(part.providerMetadata, "openai", "itemId");
-          if (itemId) block.textSignature = JSON.stringify({ v: 1, id: itemId });
-          emit({ type: "text_start", contentIndex: open(`text:${part.id}`, block), partial: output });
-          break;
-        }
-        case "text-delta": {
-          const index = blocks.get(`text:${part.id}`);
-          const block = index === undefined ? undefined : output.content[index];
-          if (index === undefined || block?.type !== "text") break;
-          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
-          if (thought) block.textSignature = thought;
-          if (part.text === "") break;
-          block.text += part.text;
-          emit({ type: "text_delta", contentIndex: index, delta: part.text, partial: output });
-          break;
-        }
-        case "text-end": {
-          const index = blocks.get(`text:${part.id}`);
-          const block = index === undefined ? undefined : output.content[index];
-          if (index === undefined || block?.type !== "text") break;
-          const phase = metaString(part.providerMetadata, "openai", "phase");
-          const itemId = metaString(part.providerMetadata, "openai", "itemId");
-          if (itemId)
-            block.textSignature = JSON.stringify(phase ? { v: 1, id: itemId, phase } : { v: 1, id: itemId });
-          emit({ type: "text_end", contentIndex: index, content: block.text, partial: output });
-          break;
-        }
-        case "reasoning-start": {
-          const redactedData = metaString(part.providerMetadata, "anthropic", "redactedData");
-          const block: ThinkingContent = redactedData
-            ? {
-                type: "thinking",
-                thinking: "[Reasoning redacted]",
-                thinkingSignature: redactedData,
-                redacted: true,
-              }
-            : { type: "thinking", thinking: "" };
-          emit({
-            type: "thinking_start",
-            contentIndex: open(`reasoning:${part.id}`, block),
-            partial: output,
-          });
-          break;
-        }
-        case "reasoning-delta": {
-          const index = blocks.get(`reasoning:${part.id}`);
-          const block = index === undefined ? undefined : output.content[index];
-          if (index === undefined || block?.type !== "thinking") break;
-          const signature = metaString(part.providerMetadata, "anthropic", "signature");
-          if (signature) block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
-          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
-          if (thought) block.thinkingSignature = thought;
-          if (part.text === "") break;
-          block.thinking += part.text;
-          emit({ type: "thinking_delta", contentIndex: index, delta: part.text, partial: output });
-          break;
-        }
-        case "reasoning-end": {
-          const index = blocks.get(`reasoning:${part.id}`);
-          const block = index === undefined ? undefined : output.content[index];
-          if (index === undefined || block?.type !== "thinking") break;
-          const itemId = metaString(part.providerMetadata, "openai", "itemId");
-          if (itemId) {
-            const encrypted = part.providerMetadata?.openai?.reasoningEncryptedContent;
-            block.thinkingSignature = JSON.stringify({
-              type: "reasoning",
-              id: itemId,
-              ...(typeof encrypted === "string" ? { encrypted_content: encrypted } : {}),
-              summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }],
-            });
-          }
-          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
-          if (thought) block.thinkingSignature = thought;
-          emit({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: output });
-          break;
-        }
-        case "tool-input-start": {
-          const block: ToolCall = { type: "toolCall", id: part.id, name: part.toolName, arguments: {} };
-          toolJson.set(part.id, "");
-          emit({ type: "toolcall_start", contentIndex: open(`tool:${part.id}`, block), partial: output });
-          break;
-        }
-        case "tool-input-delta": {
-          const index = blocks.get(`tool:${part.id}`);
-          const block = index === undefined ? undefined : output.content[index];
-          if (index === undefined || block?.type !== "toolCall") break;
-          const json = (toolJson.get(part.id) ?? "") + part.delta;
-          toolJson.set(part.id, json);
-          const parsed = await parsePartialJson(json);
-          if (parsed.value !== undefined) block.arguments = asArguments(parsed.value);
-          emit({ type: "toolcall_delta", contentIndex: index, delta: part.delta, partial: output });
-          break;
-        }
-        case "tool-call": {
-          let index = blocks.get(`tool:${part.toolCallId}`);
-          if (index === undefined) {
-            const block: ToolCall = {
-              type: "toolCall",
-              id: part.toolCallId,
-              name: part.toolName,
-              arguments: {},
-            };
-            index = open(`tool:${part.toolCallId}`, block);
-            emit({ type: "toolcall_start", contentIndex: index, partial: output });
-          }
-          const block = output.content[index];
-          if (block?.type !== "toolCall") break;
-          block.name = part.toolName;
-          block.arguments = asArguments(part.input);
-          const thought = metaString(part.providerMetadata, "google", "thoughtSignature");
-          if (thought) block.thoughtSignature = thought;
-          emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: output });
-          break;
-        }
-        case "finish-step":
-          if (part.response.id) output.responseId = part.response.id;
-          output.usage = usageFromSdk(model, part.usage);
-          break;
-        case "finish":
-          finishReason = part.finishReason;
-          output.usage = usageFromSdk(model, part.totalUsage);
-          break;
-        case "error":
-          failure ??= part.error;
-          break;
-        case "abort":
-          aborted = true;
-          break;
-        default:
-          break;
+    const reader = parts.getReader();
+    const cancel = () => {
+      aborted = true;
+      reader.cancel().catch(() => {});
+    };
+    options.signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) break;
+        const pending = handle(next.value);
+        if (pending) await pending;
       }
+    } finally {
+      options.signal?.removeEventListener("abort", cancel);
     }
   } catch (error) {
     failure ??= error;
