@@ -2,7 +2,8 @@
  * Talking to a running agent, end to end in Chromium against the mock provider: a steering message
  * (Enter while the agent works) reaches the model right after the current tool result; a follow-up
  * (Alt+Enter) only once the agent would have stopped; an Abort during a tool call hands the queued texts
- * back to the composer and nothing more reaches the model.
+ * back to the composer and nothing more reaches the model; a second tab that sends a prompt meanwhile gets
+ * the 409 shown and keeps its draft.
  */
 import { expect, test } from "@playwright/test";
 import { mockProviderClient } from "../mock-provider";
@@ -166,4 +167,32 @@ test("abort during a tool call: the queued texts come back to the composer", asy
 
   // The restored text is a normal prompt again.
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
+});
+
+test("a prompt from a second tab while the agent runs: the 409 is shown and the draft kept", async ({
+  page,
+  context,
+}) => {
+  await mock.script({ text: ["Working on it.", " Done."], holdUntilReleased: "tab-gate" });
+  await openZipProject(page, uniqueName("tabs"), { "README.md": README });
+  await composer(page).fill("First prompt.");
+  await composer(page).press("Enter");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it.");
+
+  // The same session in another tab, which does not know about the run.
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("message-user")).toHaveText(["First prompt."], { timeout: 30_000 });
+  await composer(other).fill("Second prompt.");
+  await other.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(other.getByRole("log", { name: "Conversation" }).getByRole("alert")).toHaveText(
+    "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message. (run_active)",
+  );
+  await expect(composer(other)).toHaveValue("Second prompt.");
+  await expect(other.getByTestId("message-user")).toHaveText(["First prompt."]);
+
+  await mock.release("tab-gate");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it. Done.");
+  await expectIdle(page);
+  expect(await mock.requests()).toHaveLength(1);
 });
