@@ -75,3 +75,34 @@ test("!command and !!command: shown, stored, and only ! reaches the model", asyn
   expect(raw).not.toContain("cat secret.txt");
   expect(raw).not.toContain("top secret");
 });
+
+test("!command while the agent runs: runs at once, stored after the run", async ({ page }) => {
+  await mock.reset();
+  await mock.script({ text: ["Thinking about it.", " Finished."], holdUntilReleased: "bash-gate" });
+  await openZipProject(page, uniqueName("bash-live"), { "README.md": "# Demo\n" });
+
+  await composer(page).fill("Take a look.");
+  await composer(page).press("Enter");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Thinking about it.");
+  await composer(page).fill("!echo meanwhile");
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+  await composer(page).press("Enter");
+  const block = page.getByTestId("message-bashExecution");
+  await expect(block.locator("pre")).toHaveText("meanwhile");
+  await expect(block.locator(".shell-status")).toHaveText("exit 0");
+  // The run is still held: the command did not wait for it, and nothing was queued.
+  await expect(page.getByRole("button", { name: "Abort", exact: true })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Queued messages" })).toHaveCount(0);
+
+  await mock.release("bash-gate");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Thinking about it. Finished.");
+  await expectIdle(page);
+  expect(await mock.requests()).toHaveLength(1);
+
+  // Stored after the run's messages.
+  await page.reload();
+  const articles = page.getByRole("log", { name: "Conversation" }).locator("article");
+  await expect(articles.last()).toHaveAttribute("data-testid", "message-bashExecution");
+  await expect(articles.last().locator("pre")).toHaveText("meanwhile");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Thinking about it. Finished.");
+});
