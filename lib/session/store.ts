@@ -17,6 +17,7 @@ import {
   type CompactionSettings,
   prepareCompaction,
 } from "./compaction/compaction";
+import { ContextPathCache, joinCachedPath } from "./context-cache";
 import {
   type CompactionEntry,
   type ContextEditEntry,
@@ -216,9 +217,11 @@ async function contextQuery(
   q: Query,
   sessionId: string,
   leafId: string | null | undefined,
-): Promise<ContextPath> {
+  stopAt?: string,
+): Promise<ContextPath & { firstKept: string | null }> {
   const [row] = await q<{
     entries: SessionEntry[] | null;
+    first_kept: string | null;
     thinking_level: string | null;
     model_provider: string | null;
     model_id: string | null;
@@ -237,14 +240,16 @@ async function contextQuery(
        UNION ALL
        SELECT e.id, e.parent_id, e.entry, w.depth + 1 FROM walk w
          JOIN session_entries e ON e.session_id = $1 AND e.id = w.parent_id
-        WHERE w.id IS DISTINCT FROM (SELECT first_kept FROM stop)
+        WHERE w.id IS DISTINCT FROM (SELECT first_kept FROM stop) AND w.id IS DISTINCT FROM $4
      )
      SELECT (SELECT json_agg(entry ORDER BY depth DESC) FROM walk) AS entries,
+            (SELECT first_kept FROM stop) AS first_kept,
             l.thinking_level, l.model_provider, l.model_id FROM leaf l`,
-    [sessionId, leafId ?? null, leafId === undefined],
+    [sessionId, leafId ?? null, leafId === undefined, stopAt ?? null],
   );
   return {
     path: row?.entries ?? [],
+    firstKept: row?.first_kept ?? null,
     settings: {
       thinkingLevel: (row?.thinking_level ?? "off") as ThinkingLevel,
       model:
@@ -255,17 +260,31 @@ async function contextQuery(
   };
 }
 
+/** Context paths this instance loaded last (see `context-cache.ts`). */
+export const contextPathCache = new ContextPathCache();
+
 /**
  * The entries and settings `loadSessionContext` projects, for `leafId` (default: the session's leaf).
- * One query; reads the entries from the leaf back to the latest compaction's `firstKeptEntryId`.
+ * One query; reads the entries from the leaf back to the latest compaction's `firstKeptEntryId` — or only
+ * back to the leaf this instance loaded last for the session, reusing that path (`options.cache`, default true).
  */
 export async function loadContextPath(
   scope: DbScope,
   sessionId: string,
   leafId?: string | null,
+  options: { cache?: boolean } = {},
 ): Promise<ContextPath> {
   if (leafId === null) return { path: [], settings: { thinkingLevel: "off", model: null } };
-  return contextQuery((t, p) => scope.query(t, p), sessionId, leafId);
+  const q: Query = (t, p) => scope.query(t, p);
+  const cached = options.cache === false ? undefined : contextPathCache.get(sessionId);
+  const result = await contextQuery(q, sessionId, leafId, cached?.leafId);
+  let path = result.path;
+  if (cached && path[0]?.id === cached.leafId && path[0].id !== result.firstKept) {
+    const joined = joinCachedPath(cached, path, result.firstKept);
+    path = joined ?? (await contextQuery(q, sessionId, leafId)).path;
+  }
+  if (options.cache !== false) contextPathCache.set(sessionId, path);
+  return { path, settings: result.settings };
 }
 
 /**
