@@ -44,7 +44,13 @@ import { insertProject } from "@/lib/projects/projects";
 import { buildSystemPromptSections } from "@/lib/prompt/sections";
 import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
 import type { SessionEntry } from "@/lib/session/entries";
-import { createSession, deriveColumns, loadSessionContext } from "@/lib/session/store";
+import {
+  appendEntry,
+  contextPathCache,
+  createSession,
+  deriveColumns,
+  loadSessionContext,
+} from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import { toolParametersJsonSchema } from "@/lib/tools/types";
 import { mockProviderClient } from "../../tests/mock-provider";
@@ -294,7 +300,20 @@ interface PipelineSample {
   messages: number;
 }
 
-async function pipelineOnce(scope: DbScope, sessionId: string, model: Model): Promise<PipelineSample> {
+async function pipelineOnce(
+  scope: DbScope,
+  sessionId: string,
+  model: Model,
+  cold = false,
+): Promise<PipelineSample> {
+  // Warm: what the next prompt of a session finds — this instance's cached path plus one new entry since.
+  // Cold: a fresh instance, the whole branch read from Postgres.
+  if (cold) contextPathCache.clear();
+  else
+    await appendEntry(scope, sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "and then?" }], timestamp: Date.now() },
+    });
   let sentAt = 0;
   let bodyBytes = 0;
   const fetchHook = (async (_input: RequestInfo | URL, init?: RequestInit) => {
@@ -364,14 +383,18 @@ export async function pipeline(ctx: BenchContext, scope: DbScope, projectId: str
     if (!model) throw new Error(`no model ${TARGET_MODEL}`);
     for (let i = 0; i < 10; i++) await pipelineOnce(scope, sessionId, model);
     const samples: PipelineSample[] = [];
-    for (let i = 0; i < PIPELINE_RUNS; i++) samples.push(await pipelineOnce(scope, sessionId, model));
+    const coldSamples: PipelineSample[] = [];
+    for (let i = 0; i < PIPELINE_RUNS; i++) {
+      samples.push(await pipelineOnce(scope, sessionId, model));
+      coldSamples.push(await pipelineOnce(scope, sessionId, model, true));
+    }
     const first = samples[0];
     const stored = rows.reduce((n, r) => n + JSON.stringify(r.entry).length, 0);
     console.log(
       `branch: ${first.messages} messages in ${rows.length} entries, ${(stored / 1e6).toFixed(2)} MB stored JSON → ${(first.bodyBytes / 1e6).toFixed(2)} MB payload`,
     );
     const pick = (k: keyof PipelineSample) => samples.map((s) => s[k]);
-    ctx.report("entries → payload, total", pick("total"), 10);
+    ctx.report("entries → payload, total (warm: cached path + 1 new entry)", pick("total"), 10);
     ctx.report("  load (loadSessionContext: Postgres + projection)", pick("load"));
     ctx.report("  convertToLlm", pick("convert"));
     ctx.report("  request build (current system message)", pick("build"));
@@ -379,6 +402,9 @@ export async function pipeline(ctx: BenchContext, scope: DbScope, projectId: str
     ctx.report("    of which prepareRequest (timed apart)", pick("prepare"));
     ctx.report("      transformMessages (timed apart)", pick("transform"));
     ctx.report("      toModelMessages (timed apart)", pick("toModel"));
+    const coldPick = (k: keyof PipelineSample) => coldSamples.map((s) => s[k]);
+    ctx.report("entries → payload, total (cold: whole branch from Postgres)", coldPick("total"));
+    ctx.report("  load (loadSessionContext: Postgres + projection)", coldPick("load"));
   } finally {
     await vfs.cleanup();
   }
