@@ -37,6 +37,8 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
     const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
     await createCheckpointer(runtime, { author: input.author, emit: input.emit }).checkpoint();
     await record(scope, input, message);
+    // Free the session before the client sees the result, so its next prompt is not refused.
+    if (input.runId) await finishRun(scope, input.runId);
     await input.emit({ type: "message_start", message });
     await input.emit({ type: "message_end", message });
   } finally {

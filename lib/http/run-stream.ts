@@ -6,8 +6,8 @@
  */
 import type { RunEvent } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
-import { cancelQueued, listQueued } from "@/lib/session/queue";
-import { finishRun, heartbeatRun } from "@/lib/session/runs";
+import { closeRun, listQueued } from "@/lib/session/queue";
+import { heartbeatRun } from "@/lib/session/runs";
 import { encodeSse } from "./sse";
 
 const POLL_MS = 500;
@@ -63,8 +63,7 @@ export function runEventStream(options: {
         if (runId) {
           const s = new DbScope();
           try {
-            await finishRun(s, runId);
-            const texts = await cancelQueued(s, sessionId);
+            const texts = await closeRun(s, sessionId, runId);
             if (texts.length > 0) await send({ type: "queue_returned", texts });
             if (lastQueue !== JSON.stringify({ steering: [], followUp: [] }))
               await send({ type: "queue_update", steering: [], followUp: [] });

@@ -144,3 +144,27 @@ export async function finishRunIfIdle(
     return { finished: true };
   });
 }
+
+/**
+ * Close run `runId` if it is still live and hand back what was queued for it (under the session lock, so no
+ * other run can own those rows). A run that `finishRunIfIdle` already closed had nothing waiting, and nothing
+ * can be queued for it afterwards: then this is a no-op returning `[]`, and rows queued for a newer run stay.
+ * @returns the typed texts handed back, oldest first.
+ */
+export async function closeRun(scope: DbScope, sessionId: string, runId: string): Promise<string[]> {
+  return scope.transaction(async (q) => {
+    await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
+    const closed = await q(
+      "UPDATE session_runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING id",
+      [runId],
+    );
+    if (closed.length === 0) return [];
+    const rows = await q<Row>(
+      `UPDATE session_queue SET claimed_at = now(), cancelled = true
+       WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp')
+       RETURNING seq, id, kind, input_text, message`,
+      [sessionId],
+    );
+    return toQueued(rows).map((m) => m.inputText);
+  });
+}

@@ -311,6 +311,21 @@ describe("!command", () => {
     expect(excluded.exitCode).toBe(1);
   });
 
+  it("frees the session before the result reaches the client: a prompt right after it is not refused", async () => {
+    const session = await newSession();
+    const bash = follow(await prompt(session.id, { text: "!cat a.txt" }));
+    await bash.waitFor((e) => e.event === "message_end");
+    mock.enqueue({ text: "next" });
+    const next = await prompt(session.id, { text: "and now?" });
+    expect(next.status).toBe(200);
+    await Promise.all([bash.done, follow(next).done]);
+    expect((await messagesOf(session.id)).map(summary)).toEqual([
+      "bash:cat a.txt",
+      "user:and now?",
+      "assistant:next",
+    ]);
+  });
+
   it("during a live run: runs at once, stored after the run's messages", async () => {
     const session = await newSession();
     mock.enqueue({ text: ["thinking", " done"], holdUntilReleased: "g" });
