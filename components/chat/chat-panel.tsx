@@ -10,6 +10,7 @@ import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
+import { SessionStatsLine } from "./session-stats-line";
 import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
 import { useModelChoice } from "./use-model-choice";
@@ -139,6 +140,10 @@ export function ChatPanel({
         running={running}
         aborting={chat.aborting}
         disabled={!sessions.sessionId || chat.loading}
+      />
+      <SessionStatsLine
+        messages={chat.state.messages}
+        contextWindow={config?.models.find((m) => m.id === model)?.contextWindow}
       />
     </section>
   );
