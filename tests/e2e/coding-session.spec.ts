@@ -33,7 +33,11 @@ test("a coding session: import, read, edit, stream, reload", async ({ page }) =>
         },
       ],
     },
-    { text: ["I read AGENTS.md ", "and updated ", "the README heading."], delayMs: 40 },
+    {
+      text: ["I read AGENTS.md ", "and updated ", "the README heading."],
+      delayMs: 40,
+      usage: { input: 1200, output: 340, cacheRead: 12_000 },
+    },
   );
 
   await page.goto("/");
@@ -73,6 +77,8 @@ test("a coding session: import, read, edit, stream, reload", async ({ page }) =>
   );
   await page.getByRole("treeitem", { name: "README.md" }).click();
   await expect(editor).toContainText("(edited by the agent)");
+  // pi's footer: 10+10+1200 in, 5+5+340 out, 12k cache read at Sonnet 4.5's prices; the last answer's context.
+  await expect(page.getByLabel("Session usage")).toHaveText("↑1.2k ↓350 R12k $0.013 · 6.8%/200k");
 
   const requests = (await mock.requests()).filter((r) => r.path === "/v1/messages");
   expect(requests).toHaveLength(3);
