@@ -6,6 +6,7 @@
 // Then: migrations, `next build` when there is no build yet, and `next start`.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startDbProxy } from "./db-proxy.mjs";
@@ -60,7 +61,24 @@ function hostPort(url) {
   return `${u.hostname}:${u.port || 5432}`;
 }
 
+/** Fail early, with the fix, when the port is taken (instead of after the database and the build). */
+async function assertPortFree() {
+  const server = net.createServer();
+  await new Promise((resolve, reject) => {
+    server.once("error", (error) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`${host}:${port} is already in use. Start on another port: PORT=${port + 1} npm start`)
+          : error,
+      ),
+    );
+    server.listen(port, host, resolve);
+  });
+  await new Promise((resolve) => server.close(resolve));
+}
+
 async function main() {
+  await assertPortFree();
   let url = process.env.DATABASE_URL;
   let proxy;
   if (!url) {
@@ -78,7 +96,7 @@ async function main() {
   log(`migrations applied in ${Math.round(ms)} ms`);
 
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.env.STRATA_REBUILD === "1") {
-    log("building the app (first run)…");
+    log("building the app (first run only; 2–3 minutes on a small machine)…");
     const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
       cwd: root,
       stdio: "inherit",

@@ -78,6 +78,8 @@ export interface PromptRunInput {
   runId?: string;
   /** Extensions registered for this run, in load order (Strata's built-ins and code-registered modules). */
   extensions?: readonly ExtensionModule[];
+  /** An open scope to continue on (saves a connection set-up); `runPrompt` releases it when done. */
+  scope?: DbScope;
 }
 
 /** Why a compaction ran: `/compact`, the context threshold, or a provider's context overflow. */
@@ -94,7 +96,7 @@ const COMPACTION_EVENTS = {
  * @throws SessionUnavailableError when the session or its project does not exist (before any event is emitted).
  */
 export async function runPrompt(input: PromptRunInput): Promise<void> {
-  const scope = new DbScope();
+  const scope = input.scope ?? new DbScope();
   try {
     await runWithScope(scope, input);
   } finally {
@@ -189,7 +191,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     buildRequest: buildRequestFromTranscript,
     transformContext: async (messages) =>
       applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
-    beforeRequest: () => scope.release(),
+    beforeRequest: async () => scope.detach(),
     afterToolExecution: () => checkpointer.flush(),
     afterToolResults: () => checkpointer.checkpoint(),
     queueSource: {

@@ -68,6 +68,8 @@ export function openDb(options: { url?: string; max?: number } = {}): DbHandle {
   return { db, pool, close: () => pool.end() };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
 /** Raw SQL inside a {@link DbScope.transaction}: `$1` placeholders, rows as plain objects. */
 export type Query = <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>;
 
@@ -134,6 +136,19 @@ export class DbScope {
       ]);
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Give the connection up without waiting for it to close: queued operations finish on it first, the next
+   * operation opens a new one, and the close runs in the background (bounded like {@link release}). For the
+   * moment before a model request, where waiting for the server's goodbye only delays the request.
+   */
+  detach(): void {
+    void this.serial(async () => {
+      const client = this.client;
+      this.drop();
+      if (client) void Promise.race([client.end().catch(() => undefined), sleep(RELEASE_TIMEOUT_MS)]);
+    });
   }
 
   private drop(): void {

@@ -7,7 +7,7 @@ import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/ag
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
-import { RunActiveError } from "@/lib/session/runs";
+import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
 import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
 import { PathEscapeError, VfsConflictError, VfsError } from "@/lib/vfs/errors";
 
@@ -50,7 +50,8 @@ export function errorResponse(error: unknown): Response {
   } else if (
     error instanceof EntryNotFoundError ||
     error instanceof SessionNotFoundError ||
-    error instanceof SessionUnavailableError
+    error instanceof SessionUnavailableError ||
+    error instanceof RunSessionNotFoundError
   ) {
     status = 404;
     code = "not_found";

@@ -15,6 +15,14 @@ export const ALREADY_PROCESSING =
 export const COMPACTION_IN_PROGRESS =
   "Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.";
 
+/** `startRun` on a session that does not exist. */
+export class RunSessionNotFoundError extends Error {
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} not found`);
+    this.name = "RunSessionNotFoundError";
+  }
+}
+
 /** What holds a session's run lock. */
 export type RunKind = "prompt" | "compaction" | "branch_summary" | "bash";
 
@@ -30,24 +38,27 @@ export class RunActiveError extends Error {
  * Start a run of `kind` on `sessionId`, or throw `RunActiveError` (with the live run's kind) when a live one
  * exists (stale runs are closed).
  * @returns the run id.
+ * @throws RunSessionNotFoundError (`Session <id> not found`) when there is no such session.
  */
 export async function startRun(scope: DbScope, sessionId: string, kind: RunKind = "prompt"): Promise<string> {
   return scope.transaction(async (q) => {
-    await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
-    await q(
-      `UPDATE session_runs SET finished_at = now() WHERE session_id = $1 AND finished_at IS NULL
-       AND heartbeat_at < now() - ($2::int * interval '1 millisecond')`,
-      [sessionId, RUN_STALE_MS],
+    const session = await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
+    if (session.length === 0) throw new RunSessionNotFoundError(sessionId);
+    // After the lock, one statement (its snapshot sees every committed run): close stale runs, find a live
+    // one, else insert ours.
+    const [row] = await q<{ id: string | null; live_kind: RunKind | null }>(
+      `WITH stale AS (
+         UPDATE session_runs SET finished_at = now() WHERE session_id = $1 AND finished_at IS NULL
+           AND heartbeat_at < now() - ($2::int * interval '1 millisecond') RETURNING id
+       ), live AS (
+         SELECT kind FROM session_runs WHERE session_id = $1 AND finished_at IS NULL
+           AND id NOT IN (SELECT id FROM stale)
+       ), ins AS (
+         INSERT INTO session_runs (session_id, kind) SELECT $1, $3 WHERE NOT EXISTS (SELECT 1 FROM live) RETURNING id
+       ) SELECT (SELECT id FROM ins) AS id, (SELECT kind FROM live LIMIT 1) AS live_kind`,
+      [sessionId, RUN_STALE_MS, kind],
     );
-    const live = await q<{ kind: RunKind }>(
-      "SELECT kind FROM session_runs WHERE session_id = $1 AND finished_at IS NULL",
-      [sessionId],
-    );
-    if (live.length > 0) throw new RunActiveError(live[0].kind);
-    const [row] = await q<{ id: string }>(
-      "INSERT INTO session_runs (session_id, kind) VALUES ($1, $2) RETURNING id",
-      [sessionId, kind],
-    );
+    if (!row?.id) throw new RunActiveError(row?.live_kind ?? "prompt");
     return row.id;
   });
 }

@@ -371,7 +371,8 @@ async function appendWith(
   }>,
   options: { expectedLeaf?: string | null; now?: Date } = {},
 ): Promise<SessionEntry> {
-  return scope.transaction(async (q) => {
+  let derived: DerivedColumns | undefined;
+  const appended = await scope.transaction(async (q) => {
     const [session] = await q<{ leaf_id: string | null }>(
       "SELECT leaf_id FROM sessions WHERE id = $1 FOR UPDATE",
       [sessionId],
@@ -420,15 +421,78 @@ async function appendWith(
       ]);
       if (inserted.length === 0) continue;
       await q("UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1", [sessionId, id]);
+      derived = d;
       return entry;
     }
     throw new Error(`Could not allocate a unique entry id in session ${sessionId}`);
   });
+  if (derived) rememberLeaf(sessionId, appended.id, derived);
+  return appended;
+}
+
+/**
+ * The leaf this instance appended last per session, with its derived columns (entries are immutable, so they
+ * stay true). Lets the next append skip reading them: see {@link appendFast}. Bounded; oldest forgotten first.
+ */
+const lastAppended = new Map<string, { leafId: string; derived: DerivedColumns }>();
+const LAST_APPENDED_MAX = 512;
+
+function rememberLeaf(sessionId: string, leafId: string, derived: DerivedColumns): void {
+  lastAppended.delete(sessionId);
+  lastAppended.set(sessionId, { leafId, derived });
+  if (lastAppended.size > LAST_APPENDED_MAX) {
+    const oldest = lastAppended.keys().next().value;
+    if (oldest !== undefined) lastAppended.delete(oldest);
+  }
+}
+
+const APPEND_UNDER_LEAF = `WITH ok AS (
+    SELECT id FROM sessions WHERE id = $1 AND leaf_id = $3 FOR UPDATE
+  ), ins AS (
+    INSERT INTO session_entries
+      (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM ok
+    ON CONFLICT (session_id, id) DO NOTHING RETURNING id
+  ), upd AS (
+    UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id
+  ) SELECT count(*)::int AS n FROM upd`;
+
+/**
+ * One-statement append under a known leaf: inserts and moves the leaf only if the session's leaf is still
+ * `known.leafId` (checked under the row lock, so a concurrent append or branch move makes it a no-op).
+ * @returns the entry, or undefined when the leaf moved (or the id collided): the caller takes the full path.
+ */
+async function appendFast(
+  scope: DbScope,
+  sessionId: string,
+  type: string,
+  fields: Record<string, unknown>,
+  known: { leafId: string; derived: DerivedColumns },
+  now?: Date,
+): Promise<SessionEntry | undefined> {
+  const id = generateEntryId(() => false);
+  const entry = orderEntry(type, id, known.leafId, (now ?? new Date()).toISOString(), fields);
+  const d = deriveColumns(entry, known.derived);
+  const [row] = await scope.query<{ n: number }>(APPEND_UNDER_LEAF, [
+    sessionId,
+    id,
+    known.leafId,
+    type,
+    JSON.stringify(entry),
+    d.compactionId,
+    d.thinkingLevel,
+    d.modelProvider,
+    d.modelId,
+  ]);
+  if (row?.n !== 1) return undefined;
+  rememberLeaf(sessionId, id, d);
+  return entry;
 }
 
 /**
  * Append one entry (message, model_change, thinking_level_change, usage, custom, custom_message) under
- * the current leaf and move the leaf to it, in one transaction; keys are ordered as pi writes them.
+ * the current leaf and move the leaf to it, atomically; keys are ordered as pi writes them. When this instance
+ * appended the session's current leaf itself, that is one statement (see `appendFast`), else one transaction.
  * `expectedLeaf` (when not undefined) must equal the stored leaf.
  * @throws LeafMovedError when the leaf moved concurrently; Error when the session does not exist.
  */
@@ -439,6 +503,11 @@ export async function appendEntry(
   options: { expectedLeaf?: string | null; now?: Date } = {},
 ): Promise<SessionEntry> {
   const { type, ...fields } = entry;
+  const known = lastAppended.get(sessionId);
+  if (known && (options.expectedLeaf === undefined || options.expectedLeaf === known.leafId)) {
+    const fast = await appendFast(scope, sessionId, type, fields, known, options.now);
+    if (fast) return fast;
+  }
   return appendWith(scope, sessionId, async () => ({ type, fields }), options);
 }
 

@@ -148,3 +148,28 @@ describe("joinCachedPath", () => {
     expect(lru.get("s1")).toBeUndefined();
   });
 });
+
+describe("appendEntry under a known leaf (one statement)", () => {
+  it("concurrent appends from several instances' scopes form one chain; a branch move is respected", async () => {
+    const s = await createSession(scope, { projectId, cwd: "/cache" });
+    await appendEntry(scope, s.id, { type: "message", message: message(0) });
+    const scopes = [new DbScope(), new DbScope(), new DbScope()];
+    await Promise.all(
+      scopes.map(async (sc, k) => {
+        for (let i = 0; i < 10; i++)
+          await appendEntry(sc, s.id, { type: "message", message: message(k * 100 + i) });
+      }),
+    );
+    await Promise.all(scopes.map((sc) => sc.release()));
+    const all = await loadAllEntries(scope, s.id);
+    expect(all).toHaveLength(31);
+    // Every entry's parent is the entry appended just before it: a single chain, no fork.
+    all.forEach((e, i) => expect(e.parentId).toBe(i === 0 ? null : all[i - 1].id));
+    expect((await getSession(scope, s.id))?.leafId).toBe(all[30].id);
+
+    await branch(scope, s.id, all[5].id);
+    const next = await appendEntry(scope, s.id, { type: "message", message: message(999) });
+    expect(next.parentId).toBe(all[5].id);
+    expect((await getSession(scope, s.id))?.leafId).toBe(next.id);
+  });
+});

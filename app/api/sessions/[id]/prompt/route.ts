@@ -8,7 +8,6 @@ import { isUuid } from "@/lib/db/ids";
 import { ApiError, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import { RunActiveError, startRun } from "@/lib/session/runs";
-import { getSession } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -27,13 +26,14 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { id } = await params;
   const body = Body.parse(await request.json().catch(() => ({})));
   const bash = parseUserBash(body.text);
+  if (!isUuid(id)) throw notFound(`Session ${id}`);
   const scope = new DbScope();
   let runId: string | undefined;
+  let handedOver = false;
   try {
-    if (!isUuid(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
     for (let attempt = 0; runId === undefined; attempt++) {
       try {
-        runId = await startRun(scope, id);
+        runId = await startRun(scope, id, bash ? "bash" : "prompt");
       } catch (error) {
         if (!(error instanceof RunActiveError)) throw error;
         if (bash) break;
@@ -55,8 +55,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         // The run ended meanwhile: run the text as a prompt.
       }
     }
+    // A prompt run continues on this connection (a shell command opens its own while it works).
+    handedOver = !bash;
   } finally {
-    await scope.release();
+    if (!handedOver) await scope.release();
   }
   return runEventStream({
     request,
@@ -73,6 +75,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             emit,
             signal,
             runId,
+            scope,
           }),
   });
 });
