@@ -290,14 +290,16 @@ export async function loadContextPath(
 /**
  * pi's `buildSessionContext()` for a stored session: `{ messages, thinkingLevel, model }` of `leafId`
  * (default: the session's leaf; null → empty), equal to `buildSessionContext(allEntries, leafId)` but
- * reading only the entries the projection needs (see `loadContextPath`).
+ * reading only the entries the projection needs (see `loadContextPath`; `options.cache: false` reads the whole
+ * path without this instance's cached prefix).
  */
 export async function loadSessionContext(
   scope: DbScope,
   sessionId: string,
   leafId?: string | null,
+  options: { cache?: boolean } = {},
 ): Promise<SessionContext> {
-  const { path, settings } = await loadContextPath(scope, sessionId, leafId);
+  const { path, settings } = await loadContextPath(scope, sessionId, leafId, options);
   const { messages, thinkingLevel, model } = projectPath(path, settings);
   return { messages, thinkingLevel, model };
 }
