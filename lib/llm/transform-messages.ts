@@ -67,6 +67,45 @@ export function sanitizeDeep<T>(value: T): T {
   return value;
 }
 
+/**
+ * {@link sanitizeDeep} with structural sharing: a value without an unpaired surrogate anywhere is returned as is
+ * (same reference), and only the objects on the way to a changed string are copied. For values nobody mutates:
+ * the transform passes build new messages and blocks instead of changing them.
+ */
+export function sanitizeShared<T>(value: T): T {
+  if (typeof value === "string") return replaceUnpairedSurrogates(value) as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = sanitizeShared(value[i]);
+      if (item !== value[i]) {
+        out ??= value.slice();
+        out[i] = item;
+      }
+    }
+    return (out ?? value) as T;
+  }
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(record)) {
+      const item = sanitizeShared(record[key]);
+      const safeKey = replaceUnpairedSurrogates(key);
+      if (item !== record[key] || safeKey !== key) {
+        if (!out) {
+          // Rebuild in key order so a renamed key keeps its place.
+          out = {};
+          for (const k of Object.keys(record)) out[replaceUnpairedSurrogates(k)] = record[k];
+        }
+        if (safeKey !== key) delete out[key];
+        out[safeKey] = item;
+      }
+    }
+    return (out ?? value) as T;
+  }
+  return value;
+}
+
 /** pi's `replaceImagesWithPlaceholder`: each run of images → one placeholder; a placeholder text also ends a run. */
 function replaceImagesWithPlaceholder(
   content: (TextContent | ImageContent)[],
@@ -212,14 +251,17 @@ function dropBlankText(message: Message): Message | undefined {
     case "user": {
       if (typeof message.content === "string") return isBlank(message.content) ? undefined : message;
       const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
+      if (content.length === message.content.length && content.length > 0) return message;
       return content.length > 0 ? ({ ...message, content } as UserMessage) : undefined;
     }
     case "assistant": {
       const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
+      if (content.length === message.content.length && content.length > 0) return message;
       return content.length > 0 ? { ...message, content } : undefined;
     }
     case "toolResult": {
       const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
+      if (content.length === message.content.length && content.length > 0) return message;
       return {
         ...message,
         content: content.length > 0 ? content : [{ type: "text", text: NO_TOOL_OUTPUT }],
@@ -292,8 +334,9 @@ function repair(messages: Message[], model: TransformTarget): Message[] {
 }
 
 /**
- * pi's `transformMessages(messages, model, normalizeToolCallId?)` for one target model, on a deep copy (the stored
- * session is never changed):
+ * pi's `transformMessages(messages, model, normalizeToolCallId?)` for one target model, never changing its input
+ * (the stored session): rewritten messages and blocks are new objects, untouched ones are shared with the input
+ * (`piCompatible` works on a deep copy, as pi does):
  * - 13.1/15.1 null or missing `content` → `[]`;
  * - 13.2–13.4 without image input, each run of images in user / tool-result arrays → one placeholder text;
  * - 13.5–13.7 assistant messages of another model (provider, api or id differ): redacted and blank thinking
@@ -319,7 +362,7 @@ export function transformMessages(
 ): Message[] {
   const copy = options.piCompatible
     ? (structuredClone(messages) as Message[])
-    : sanitizeDeep(messages as Message[]);
+    : sanitizeShared(messages as Message[]);
   const piResult = piTransform(copy, model, normalizeToolCallId);
   return options.piCompatible ? piResult : repair(piResult, model);
 }

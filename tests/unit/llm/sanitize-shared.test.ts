@@ -1,0 +1,56 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sanitizeDeep, sanitizeShared, transformMessages } from "@/lib/llm/transform-messages";
+import type { Message } from "@/lib/llm/types";
+
+/** Strings that often hold lone or paired surrogates. */
+const text = fc.oneof(fc.string(), fc.constantFrom("\uD83D\uDE00", "\uD83D", "\uDE00x", "a\uD800b", "ok"));
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    text,
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+describe("sanitizeShared", () => {
+  it("equals sanitizeDeep, never changes its input, and shares what had no unpaired surrogate", () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const before = JSON.stringify(value);
+        const out = sanitizeShared(value);
+        expect(out).toEqual(sanitizeDeep(value));
+        expect(JSON.stringify(value)).toBe(before);
+        if (JSON.stringify(sanitizeDeep(value)) === before) expect(out).toBe(value);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("copies only the path to a changed string", () => {
+    const clean = { type: "text", text: "fine" };
+    const input = [{ role: "user", content: [clean, { type: "text", text: "bad \uD800" }] }];
+    const out = sanitizeShared(input);
+    expect(out[0].content[0]).toBe(clean);
+    expect(out[0].content[1]).toEqual({ type: "text", text: "bad \uFFFD" });
+    expect(input[0].content[1].text).toBe("bad \uD800");
+  });
+
+  it("transformMessages leaves a stored history untouched and shares untouched messages", () => {
+    const user: Message = { role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 };
+    const history: Message[] = [user];
+    const snapshot = structuredClone(history);
+    const out = transformMessages(history, {
+      provider: "anthropic",
+      api: "anthropic-messages",
+      id: "claude-sonnet-4-5",
+      input: ["text", "image"],
+    });
+    expect(history).toEqual(snapshot);
+    expect(out[0]).toBe(user);
+  });
+});
