@@ -16,6 +16,7 @@ export function SessionStatsLine({
   return (
     <p
       className="session-stats"
+      role="status"
       aria-label="Session usage"
       title="Input ↑, output ↓, cache read R / write W, cost, context used of the window"
     >

@@ -164,7 +164,7 @@ describe("appendEntry under a known leaf (one statement)", () => {
     const all = await loadAllEntries(scope, s.id);
     expect(all).toHaveLength(31);
     // Every entry's parent is the entry appended just before it: a single chain, no fork.
-    all.forEach((e, i) => expect(e.parentId).toBe(i === 0 ? null : all[i - 1].id));
+    expect(all.map((e) => e.parentId)).toEqual([null, ...all.slice(0, -1).map((e) => e.id)]);
     expect((await getSession(scope, s.id))?.leafId).toBe(all[30].id);
 
     await branch(scope, s.id, all[5].id);
