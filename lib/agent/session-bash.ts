@@ -46,13 +46,22 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
   }
 }
 
-/** Append now under a run lock; else queue for the live run; else (it just ended) take the lock and append. */
+/** How long a `!command` result waits for the session to be free when no prompt run can take it (ms). */
+const RECORD_WAIT_MS = 60_000;
+const RECORD_RETRY_MS = 100;
+
+/**
+ * Append now under a run lock; else queue it for the live prompt run (stored when that run ends); else take the
+ * lock and append; when something else holds the session (a compaction), wait for it, at most a minute, then
+ * append anyway (an append is atomic on its own; only its place among the run's entries is at stake).
+ */
 async function record(scope: DbScope, input: UserBashRunInput, message: AgentMessage): Promise<void> {
   const entry = { type: "message" as const, message };
   if (input.runId) {
     await appendEntry(scope, input.sessionId, entry);
     return;
   }
+  const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
     const queued = await enqueueForRun(scope, input.sessionId, {
       kind: "append",
@@ -60,12 +69,17 @@ async function record(scope: DbScope, input: UserBashRunInput, message: AgentMes
       message,
     });
     if (queued) return;
-    let runId: string;
+    let runId: string | undefined;
     try {
       runId = await startRun(scope, input.sessionId, "bash");
     } catch (error) {
-      if (error instanceof RunActiveError) continue;
-      throw error;
+      if (!(error instanceof RunActiveError)) throw error;
+      if (Date.now() > deadline) {
+        await appendEntry(scope, input.sessionId, entry);
+        return;
+      }
+      if (error.kind !== "prompt") await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+      continue;
     }
     try {
       await appendEntry(scope, input.sessionId, entry);

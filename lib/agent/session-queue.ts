@@ -11,6 +11,9 @@ import { enqueueForRun, type QueuedMessage } from "@/lib/session/queue";
 import { createInputState, queueInput } from "./input-pipeline";
 import { openSessionRuntime } from "./session-runtime";
 
+/** `/compact` is a command of the idle session, not a message: it is never queued. */
+export const COMPACT_NOT_QUEUEABLE = "/compact cannot be queued. Run it when the agent has finished.";
+
 /** What {@link queuePrompt} did: queued for the live run, handled by an `input` hook, or no run is live. */
 export type QueuePromptOutcome =
   | { status: "queued"; queued: QueuedMessage }
@@ -20,7 +23,8 @@ export type QueuePromptOutcome =
 /**
  * Queue `text` as a steering or follow-up message of the session's live run.
  * @returns `idle` when no run is live any more (the caller runs the text as a prompt instead).
- * @throws Error pi's `Extension command "/<name>" cannot be queued. …` for a registered extension command;
+ * @throws Error pi's `Extension command "/<name>" cannot be queued. …` for a registered extension command,
+ *   {@link COMPACT_NOT_QUEUEABLE} for `/compact`;
  *   SessionUnavailableError for an unknown session.
  */
 export async function queuePrompt(
@@ -32,6 +36,7 @@ export async function queuePrompt(
     extensions?: readonly ExtensionModule[];
   },
 ): Promise<QueuePromptOutcome> {
+  if (/^\/compact(\s|$)/.test(input.text.trim())) throw new Error(COMPACT_NOT_QUEUEABLE);
   const runtime = await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions });
   const message = await queueInput(input.kind, input.text, undefined, {
     state: createInputState(),

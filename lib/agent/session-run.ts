@@ -21,7 +21,7 @@ import { getSystemMessageText } from "@/lib/prompt/system-message";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
-import { setRunKind } from "@/lib/session/runs";
+import { finishRun, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, loadSessionContext, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
 import { Agent } from "./agent";
@@ -80,6 +80,8 @@ export interface PromptRunInput {
   extensions?: readonly ExtensionModule[];
   /** An open scope to continue on (saves a connection set-up); `runPrompt` releases it when done. */
   scope?: DbScope;
+  /** True when the client that started the run is gone: queued texts are then left for the next run to hand back. */
+  clientGone?: () => boolean;
 }
 
 /** Why a compaction ran: `/compact`, the context threshold, or a provider's context overflow. */
@@ -323,6 +325,11 @@ async function finishQueue(
       if (entry) await appendEntry(scope, sessionId, entry);
     }
     if (signal?.aborted) {
+      if (input.clientGone?.()) {
+        // Nobody to hand them to: leave them for the next prompt run to give back (`startPromptRun`).
+        await finishRun(scope, runId);
+        return;
+      }
       const texts = await cancelQueued(scope, sessionId);
       if (texts.length > 0) await emit({ type: "queue_returned", texts });
     }

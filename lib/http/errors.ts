@@ -58,7 +58,8 @@ export function errorResponse(error: unknown): Response {
     message = error.message;
   } else if (error instanceof RunActiveError) {
     status = 409;
-    code = error.kind === "compaction" ? "compacting" : "run_active";
+    code =
+      error.kind === "compaction" ? "compacting" : error.kind === "prompt" ? "run_active" : "session_busy";
     message = error.message;
   } else if (error instanceof CompactionPendingError) {
     status = 409;

@@ -20,17 +20,34 @@ export function runEventStream(options: {
   request: Request;
   sessionId: string;
   runId?: string;
-  run: (emit: (event: RunEvent) => Promise<void>, signal: AbortSignal) => Promise<void>;
+  /** Texts an earlier run left undelivered, handed back first (`queue_returned`). */
+  returned?: string[];
+  run: (
+    emit: (event: RunEvent) => Promise<void>,
+    signal: AbortSignal,
+    context: { clientGone(): boolean },
+  ) => Promise<void>;
 }): Response {
   const { request, sessionId, runId } = options;
   const abort = new AbortController();
+  let open = true;
+  const clientGone = () => !open || request.signal.aborted;
   request.signal.addEventListener("abort", () => abort.abort());
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let open = true;
+      // Never let a gone client stop the run's bookkeeping: events to a closed stream are dropped.
       const send = async (event: RunEvent) => {
-        if (open) controller.enqueue(encodeSse(event));
+        if (!open) return;
+        try {
+          controller.enqueue(encodeSse(event));
+        } catch {
+          open = false;
+        }
       };
+      // Headers and a first byte at once, before any slow work (an SSE comment; parsers skip it).
+      controller.enqueue(new TextEncoder().encode(": strata\n\n"));
+      if (options.returned && options.returned.length > 0)
+        await send({ type: "queue_returned", texts: options.returned });
       let lastQueue = JSON.stringify({ steering: [], followUp: [] });
       let polling = false;
       const poll = runId
@@ -55,7 +72,7 @@ export function runEventStream(options: {
           }, POLL_MS)
         : undefined;
       try {
-        await options.run(send, abort.signal);
+        await options.run(send, abort.signal, { clientGone });
       } catch (error) {
         await send({ type: "error", message: error instanceof Error ? error.message : String(error) });
       } finally {
@@ -63,7 +80,7 @@ export function runEventStream(options: {
         if (runId) {
           const s = new DbScope();
           try {
-            const texts = await closeRun(s, sessionId, runId);
+            const texts = await closeRun(s, sessionId, runId, { handBack: !clientGone() });
             if (texts.length > 0) await send({ type: "queue_returned", texts });
             if (lastQueue !== JSON.stringify({ steering: [], followUp: [] }))
               await send({ type: "queue_update", steering: [], followUp: [] });
@@ -73,11 +90,14 @@ export function runEventStream(options: {
             await s.release();
           }
         }
-        open = false;
-        controller.close();
+        if (open) {
+          open = false;
+          controller.close();
+        }
       }
     },
     cancel() {
+      open = false;
       abort.abort();
     },
   });

@@ -43,7 +43,7 @@ const toQueued = (rows: Row[]): QueuedMessage[] =>
 
 async function liveRunId(q: Query, sessionId: string): Promise<string | undefined> {
   const rows = await q<{ id: string }>(
-    `SELECT id FROM session_runs WHERE session_id = $1 AND finished_at IS NULL
+    `SELECT id FROM session_runs WHERE session_id = $1 AND finished_at IS NULL AND kind = 'prompt'
      AND heartbeat_at >= now() - ($2::int * interval '1 millisecond')`,
     [sessionId, RUN_STALE_MS],
   );
@@ -51,8 +51,8 @@ async function liveRunId(q: Query, sessionId: string): Promise<string | undefine
 }
 
 /**
- * Queue `message` for the session's live run.
- * @returns the queued row, or null when no run is live (the caller then starts a run itself).
+ * Queue `message` for the session's live prompt run (only a prompt run drains the queue when it ends).
+ * @returns the queued row, or null when no prompt run is live (the caller then starts a run itself).
  */
 export async function enqueueForRun(
   scope: DbScope,
@@ -147,18 +147,24 @@ export async function finishRunIfIdle(
 
 /**
  * Close run `runId` if it is still live and hand back what was queued for it (under the session lock, so no
- * other run can own those rows). A run that `finishRunIfIdle` already closed had nothing waiting, and nothing
+ * other run can own those rows); with `handBack: false` the rows stay for the next prompt run to hand back. A run that `finishRunIfIdle` already closed had nothing waiting, and nothing
  * can be queued for it afterwards: then this is a no-op returning `[]`, and rows queued for a newer run stay.
  * @returns the typed texts handed back, oldest first.
  */
-export async function closeRun(scope: DbScope, sessionId: string, runId: string): Promise<string[]> {
+export async function closeRun(
+  scope: DbScope,
+  sessionId: string,
+  runId: string,
+  options: { handBack?: boolean } = {},
+): Promise<string[]> {
   return scope.transaction(async (q) => {
     await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
     const closed = await q(
       "UPDATE session_runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING id",
       [runId],
     );
-    if (closed.length === 0) return [];
+    // No one to hand them to (the client went away): the next prompt run takes them back (`startPromptRun`).
+    if (closed.length === 0 || options.handBack === false) return [];
     const rows = await q<Row>(
       `UPDATE session_queue SET claimed_at = now(), cancelled = true
        WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp')

@@ -26,10 +26,19 @@ export class RunSessionNotFoundError extends Error {
 /** What holds a session's run lock. */
 export type RunKind = "prompt" | "compaction" | "branch_summary" | "bash";
 
-/** A live run holds the session; `kind` says what it is doing (`compaction` → pi's compaction text). */
+/** Strata's text when something other than an agent run (a shell command, a branch summary) holds the session. */
+export const SESSION_BUSY =
+  "The session is busy with another operation (a shell command or a branch summary). Send again when it has finished.";
+
+/**
+ * A live run holds the session; `kind` says what it is doing: `prompt` → pi's "already processing" text,
+ * `compaction` → pi's compaction text, otherwise {@link SESSION_BUSY}.
+ */
 export class RunActiveError extends Error {
   constructor(readonly kind: RunKind = "prompt") {
-    super(kind === "compaction" ? COMPACTION_IN_PROGRESS : ALREADY_PROCESSING);
+    super(
+      kind === "compaction" ? COMPACTION_IN_PROGRESS : kind === "prompt" ? ALREADY_PROCESSING : SESSION_BUSY,
+    );
     this.name = "RunActiveError";
   }
 }
@@ -41,6 +50,28 @@ export class RunActiveError extends Error {
  * @throws RunSessionNotFoundError (`Session <id> not found`) when there is no such session.
  */
 export async function startRun(scope: DbScope, sessionId: string, kind: RunKind = "prompt"): Promise<string> {
+  return (await openRun(scope, sessionId, kind, false)).id;
+}
+
+/**
+ * {@link startRun} for a prompt run that also takes back, in the same locked step, the steer and follow-up texts
+ * an earlier run left undelivered (its client went away, or its server died): they are never given to this
+ * run, but handed back (`returned`, oldest first) for the client to put back into the composer.
+ */
+export async function startPromptRun(
+  scope: DbScope,
+  sessionId: string,
+  kind: RunKind = "prompt",
+): Promise<{ id: string; returned: string[] }> {
+  return openRun(scope, sessionId, kind, true);
+}
+
+async function openRun(
+  scope: DbScope,
+  sessionId: string,
+  kind: RunKind,
+  reclaim: boolean,
+): Promise<{ id: string; returned: string[] }> {
   return scope.transaction(async (q) => {
     const session = await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
     if (session.length === 0) throw new RunSessionNotFoundError(sessionId);
@@ -59,7 +90,14 @@ export async function startRun(scope: DbScope, sessionId: string, kind: RunKind 
       [sessionId, RUN_STALE_MS, kind],
     );
     if (!row?.id) throw new RunActiveError(row?.live_kind ?? "prompt");
-    return row.id;
+    if (!reclaim) return { id: row.id, returned: [] };
+    const left = await q<{ seq: string; input_text: string }>(
+      `UPDATE session_queue SET claimed_at = now(), cancelled = true
+       WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp') RETURNING seq, input_text`,
+      [sessionId],
+    );
+    const returned = left.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.input_text);
+    return { id: row.id, returned };
   });
 }
 

@@ -69,6 +69,8 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
 
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
 
+const JUST_BASH_ABORTED = "bash: execution aborted\n";
+
 /** What one just-bash run produced: stdout followed by stderr, the exit code, and why it stopped early. */
 export interface ShellRun {
   output: string;
@@ -122,13 +124,19 @@ export async function runShell(
     exitCode = result.exitCode;
   } catch (error) {
     // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
-    // outside the project); report it like a shell error: message on stderr, exit code 1.
-    output = `bash: ${error instanceof Error ? error.message : String(error)}\n`;
+    // outside the project); report it like a shell error: message on stderr, exit code 1. An abort
+    // (ours or the timeout's) is reported by the caller, not as shell output.
+    output = controller.signal.aborted
+      ? ""
+      : `bash: ${error instanceof Error ? error.message : String(error)}\n`;
     exitCode = 1;
   } finally {
     if (timer) clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+  // just-bash's own abort notice is not the command's output; the caller reports the abort.
+  if (controller.signal.aborted && output.endsWith(JUST_BASH_ABORTED))
+    output = output.slice(0, -JUST_BASH_ABORTED.length);
   return { output, exitCode, timedOut, aborted: signal?.aborted ?? false };
 }
 

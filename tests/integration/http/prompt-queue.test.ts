@@ -213,6 +213,85 @@ describe("prompt while a run is live", () => {
   });
 });
 
+describe("edges of the queue", () => {
+  it("a client gone mid-run leaves its queued texts to the next run, which hands them back and never sends them", async () => {
+    const session = await newSession();
+    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
+    const gone = new AbortController();
+    const first = await postPrompt(
+      new Request(`http://t/api/sessions/${session.id}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "go" }),
+        signal: gone.signal,
+      }),
+      ctx(session.id),
+    );
+    const run = follow(first);
+    await waitForRequests(1);
+    expect((await prompt(session.id, { text: "from tab B", streamingBehavior: "followUp" })).status).toBe(
+      202,
+    );
+    gone.abort();
+    await run.done.catch(() => undefined);
+    mock.release("g");
+    // The lock is released once the aborted run has stored its message.
+    for (;;) {
+      const live = await scope.query(
+        "SELECT 1 FROM session_runs WHERE session_id = $1 AND finished_at IS NULL",
+        [session.id],
+      );
+      if (live.length === 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const next = follow(await prompt(session.id, { text: "next" }));
+    await next.done;
+    expect(next.events[0]).toEqual({
+      event: "queue_returned",
+      data: { type: "queue_returned", texts: ["from tab B"] },
+    });
+    const sent = JSON.stringify(mock.requests.map((r) => r.body));
+    expect(sent).not.toContain("from tab B");
+    expect((await messagesOf(session.id)).map(summary).filter((m) => m.startsWith("user:"))).not.toContain(
+      "user:from tab B",
+    );
+  });
+
+  it("refuses blank text, a body that is not JSON, a queued /compact, and queueing behind a shell command", async () => {
+    const session = await newSession();
+    const blank = await prompt(session.id, { text: "  \n " });
+    expect(blank.status).toBe(400);
+    expect((await blank.json()).error.message).toBe("text: must contain more than white space");
+    const notJson = await postPrompt(
+      new Request(`http://t/api/sessions/${session.id}/prompt`, { method: "POST", body: "{" }),
+      ctx(session.id),
+    );
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error.message).toBe("The request body is not valid JSON");
+
+    mock.enqueue({ text: ["held", " answer"], holdUntilReleased: "g" });
+    const run = follow(await prompt(session.id, { text: "go" }));
+    await waitForRequests(1);
+    const compact = await prompt(session.id, { text: "/compact now", streamingBehavior: "steer" });
+    expect(compact.status).toBe(400);
+    expect(await compact.json()).toEqual({
+      error: {
+        code: "not_queueable",
+        message: "/compact cannot be queued. Run it when the agent has finished.",
+      },
+    });
+    mock.release("g");
+    await run.done;
+
+    const shell = follow(await prompt(session.id, { text: "!sleep 1; echo slept" }));
+    await new Promise((r) => setTimeout(r, 200));
+    const behind = await prompt(session.id, { text: "hello", streamingBehavior: "followUp" });
+    expect(behind.status).toBe(409);
+    expect((await behind.json()).error.code).toBe("session_busy");
+    await shell.done;
+  });
+});
+
 describe("prompt while the session compacts", () => {
   it("is refused with pi's compaction text, also with a streamingBehavior; !command still runs", async () => {
     const session = await newSession();
@@ -324,6 +403,29 @@ describe("!command", () => {
       "user:and now?",
       "assistant:next",
     ]);
+  });
+
+  it("a client gone mid-command still gets the command stored (cancelled) with the files it wrote", async () => {
+    const session = await newSession();
+    const gone = new AbortController();
+    const res = await postPrompt(
+      new Request(`http://t/api/sessions/${session.id}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "!echo w > w.txt; sleep 2; echo more >> w.txt" }),
+        signal: gone.signal,
+      }),
+      ctx(session.id),
+    );
+    const stream = follow(res);
+    setTimeout(() => gone.abort(), 300);
+    await stream.done.catch(() => undefined);
+    for (let i = 0; i < 100 && (await messagesOf(session.id)).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const stored = await messagesOf(session.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ role: "bashExecution", cancelled: true, output: "" });
+    expect(stored[0]).not.toHaveProperty("exitCode");
   });
 
   it("during a live run: runs at once, stored after the run's messages", async () => {

@@ -5,40 +5,52 @@ import { runPrompt } from "@/lib/agent/session-run";
 import { parseUserBash } from "@/lib/agent/user-bash";
 import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
-import { ApiError, notFound, route } from "@/lib/http/errors";
+import { ApiError, badRequest, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
-import { RunActiveError, startRun } from "@/lib/session/runs";
+import { RunActiveError, startPromptRun } from "@/lib/session/runs";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
 const Body = z.object({
-  text: z.string().min(1).max(200_000),
+  text: z
+    .string()
+    .max(200_000)
+    .refine((text) => text.trim() !== "", "must contain more than white space"),
   model: z.string().max(200).optional(),
   streamingBehavior: z.enum(["steer", "followUp"]).optional(),
 });
 
+/** Queued texts find the run within a few tries even when runs start and end around them. */
+const MAX_ATTEMPTS = 5;
+
 /**
- * Run a prompt (or a `!command`) and stream its events as SSE. While another run is live: a `!command`
- * runs alongside it; a prompt with `streamingBehavior` is queued for that run (202); without, 409.
+ * Run a prompt (or a `!command`) and stream its events as SSE. While another request's agent run is live: a
+ * `!command` runs alongside it; a prompt with `streamingBehavior` is queued for that run (202); without, 409.
+ * While a compaction, a shell command or a branch summary holds the session: 409.
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await request.json().catch(() => ({})));
+  const raw = await request.json().catch(() => {
+    throw badRequest("The request body is not valid JSON");
+  });
+  const body = Body.parse(raw);
   const bash = parseUserBash(body.text);
   if (!isUuid(id)) throw notFound(`Session ${id}`);
   const scope = new DbScope();
-  let runId: string | undefined;
+  let run: { id: string; returned: string[] } | undefined;
   let handedOver = false;
   try {
-    for (let attempt = 0; runId === undefined; attempt++) {
+    for (let attempt = 0; run === undefined; attempt++) {
       try {
-        runId = await startRun(scope, id, bash ? "bash" : "prompt");
+        run = await startPromptRun(scope, id, bash ? "bash" : "prompt");
       } catch (error) {
         if (!(error instanceof RunActiveError)) throw error;
+        // pi 6.1: refused during compaction (before any queueing).
+        if (error.kind === "compaction") throw error;
+        if (error.kind !== "prompt") throw error;
         if (bash) break;
-        // pi 6.1: refused during compaction (before any queueing); else queued only with a behaviour.
-        if (error.kind === "compaction" || !body.streamingBehavior || attempt > 0) throw error;
+        if (!body.streamingBehavior || attempt >= MAX_ATTEMPTS) throw error;
         const outcome = await queuePrompt(scope, {
           sessionId: id,
           kind: body.streamingBehavior,
@@ -52,7 +64,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             { status: 202 },
           );
         if (outcome.status === "handled") return Response.json({ handled: true });
-        // The run ended meanwhile: run the text as a prompt.
+        // The run ended meanwhile: start one (or queue into the one that just started).
       }
     }
     // A prompt run continues on this connection (a shell command opens its own while it works).
@@ -60,11 +72,13 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   } finally {
     if (!handedOver) await scope.release();
   }
+  const runId = run?.id;
   return runEventStream({
     request,
     sessionId: id,
     runId,
-    run: (emit, signal) =>
+    returned: run?.returned,
+    run: (emit, signal, { clientGone }) =>
       bash
         ? runUserBash({ sessionId: id, command: bash, emit, signal, runId })
         : runPrompt({
@@ -76,6 +90,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             signal,
             runId,
             scope,
+            clientGone,
           }),
   });
 });
