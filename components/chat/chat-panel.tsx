@@ -49,6 +49,7 @@ export function ChatPanel({
       void sessions.refresh();
       void refreshResources();
     },
+    onQueueReturned: (texts) => setDraft((d) => restoreDraft(texts, d)),
   });
   const { running } = chat.state;
 

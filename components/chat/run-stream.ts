@@ -18,9 +18,16 @@ export async function consumeRunStream<S>(
   body: ReadableStream<Uint8Array>,
   apply: Apply<S>,
   onEvent?: (prev: S, action: ChatAction) => void,
+  onReturned?: (texts: string[]) => void,
 ): Promise<{ compacted: boolean }> {
   let compacted = false;
   await readSseStream(body, (sse) => {
+    if (sse.event === "queue_returned") {
+      // Queued texts no run will deliver (an abort, a failure, or a run whose tab went away): back to the user.
+      const texts = (JSON.parse(sse.data || "{}") as { texts?: unknown }).texts;
+      if (Array.isArray(texts)) onReturned?.(texts.filter((t): t is string => typeof t === "string"));
+      return;
+    }
     if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
       compacted = true;
       const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };

@@ -25,6 +25,8 @@ export interface UseChatOptions {
   onPathsChanged?: (paths: string[]) => void;
   /** Called when a run's stream has closed. */
   onRunEnd?: () => void;
+  /** Queued texts the server hands back undelivered (`queue_returned`), oldest first. */
+  onQueueReturned?: (texts: string[]) => void;
 }
 
 export interface ChatApi {
@@ -111,10 +113,17 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         const res = await open();
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
-        ({ compacted } = await consumeRunStream(res.body, apply, (prev, event) => {
-          const paths = changedPathsOf(prev, event);
-          if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
-        }));
+        ({ compacted } = await consumeRunStream(
+          res.body,
+          apply,
+          (prev, event) => {
+            const paths = changedPathsOf(prev, event);
+            if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
+          },
+          (texts) => {
+            if (texts.length > 0) optionsRef.current.onQueueReturned?.(texts);
+          },
+        ));
       } catch (err) {
         if (!isAbortError(err)) {
           failed = true;
