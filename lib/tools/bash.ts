@@ -5,7 +5,7 @@
 
 import { Bash } from "just-bash/browser";
 import { z } from "zod";
-import { ProjectBashFs } from "@/lib/vfs/bash-fs";
+import { ProjectBashFs, projectShellCommands } from "@/lib/vfs/bash-fs";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -69,6 +69,20 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
 
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
 
+/**
+ * just-bash's limits for every shell run. The interpreter shares the server's event loop, so a long script
+ * stalls other requests: loops and command counts are bounded to about five seconds of interpretation, and
+ * live/input bytes to 64 MiB (a doubling string or a huge pipe fails instead of exhausting memory).
+ */
+export const SHELL_LIMITS = (timeoutMs?: number) => ({
+  maxCommandCount: 10_000,
+  maxLoopIterations: 10_000,
+  maxCallDepth: 100,
+  maxLiveBytes: 64 * 1024 * 1024,
+  maxInputBytes: 64 * 1024 * 1024,
+  maxExecutionTimeMs: Math.min(timeoutMs ?? 10 * 60_000, 10 * 60_000),
+});
+
 const JUST_BASH_ABORTED = "bash: execution aborted\n";
 
 /** What one just-bash run produced: stdout followed by stderr, the exit code, and why it stopped early. */
@@ -105,16 +119,12 @@ export async function runShell(
         }, timeoutMs);
   const shell = new Bash({
     fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
+    customCommands: projectShellCommands,
     cwd: ctx.cwd,
     env: { HOME: ctx.projectRoot, ...options.env },
     python: false,
     javascript: false,
-    executionLimits: {
-      maxCommandCount: 100_000,
-      maxLoopIterations: 100_000,
-      maxCallDepth: 100,
-      maxExecutionTimeMs: Math.min(timeoutMs ?? 10 * 60_000, 10 * 60_000),
-    },
+    executionLimits: SHELL_LIMITS(timeoutMs),
   });
   let output: string;
   let exitCode: number;
