@@ -4,8 +4,8 @@
  */
 import type { DbScope } from "@/lib/db/client";
 
-/** A run whose heartbeat is older than this is considered dead (ms). */
-export const RUN_STALE_MS = 60_000;
+/** A run whose heartbeat (every 500 ms) is older than this is considered dead (ms); shell limits keep a live run from going silent this long. */
+export const RUN_STALE_MS = 15_000;
 
 /** pi's text for a prompt sent while a run is active without a queueing behaviour (pi 6.3). */
 export const ALREADY_PROCESSING =
