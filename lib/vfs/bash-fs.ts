@@ -4,10 +4,10 @@
  * `EACCES` `PathEscapeError` that the shell reports on stderr with a non-zero exit code.
  */
 
-import type { FsStat, IFileSystem } from "just-bash/browser";
+import { type Command, defineCommand, type FsStat, type IFileSystem } from "just-bash/browser";
 import { assertNoSymlinkEscape } from "./confine";
 import { PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
-import { dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
+import { basenamePosix, dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { FileSystem, VfsStat } from "./types";
 
 type Encoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | "hex" | "latin1";
@@ -26,7 +26,8 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Re-labels a VFS error Node-style ("ENOENT: no such file or directory, open '/p'"), which just-bash parses. */
 function asNodeError(error: unknown, op: string, path: string): Error {
-  if (error instanceof PathEscapeError) return error;
+  // Refusals (outside the root, inside `.git`) keep their own message.
+  if (error instanceof VfsError && error.code === "EACCES") return error;
   const code = (error instanceof VfsError ? error.code : (error as { code?: string })?.code) as
     | VfsErrorCode
     | undefined;
@@ -100,7 +101,9 @@ const DEV_NULL = "/dev/null";
  * (the VFS sets mtimes itself) and `chmod` rewrites the file with the new mode.
  */
 /** Operation names (as passed to `run`) that change the filesystem. */
-const MUTATING_OPS = new Set(["mkdir", "rm", "chmod", "utimes", "write"]);
+const MUTATING_OPS = new Set(["mkdir", "rm", "chmod", "utime", "write"]);
+/** Mutating operations on the entry itself: a final symlink is changed, not followed. */
+const ENTRY_OPS = new Set(["mkdir", "rm"]);
 
 export class ProjectBashFs implements IFileSystem {
   constructor(
@@ -117,10 +120,19 @@ export class ProjectBashFs implements IFileSystem {
     return abs;
   }
 
-  /** `confine` for a write: the project's `.git` directory is managed by Strata, not the shell. */
-  private async confineWrite(path: string): Promise<string> {
+  /**
+   * `confine` for a write: the project's `.git` directory is managed by Strata, not the shell.
+   * Refused when the path, its entry with the directory's symlinks resolved, or (with `followLast`,
+   * for operations that write through a final symlink) its fully resolved target lies in `.git`.
+   */
+  private async confineWrite(path: string, followLast = true): Promise<string> {
     const abs = await this.confine(path);
-    refuseGitWrite(normalizePosix(this.projectRoot), abs);
+    const root = normalizePosix(this.projectRoot);
+    refuseGitWrite(root, abs);
+    if (abs === root) return abs;
+    const dir = await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs));
+    refuseGitWrite(root, joinPosix(dir, basenamePosix(abs)));
+    if (followLast) refuseGitWrite(root, await assertNoSymlinkEscape(this.fs, root, abs));
     return abs;
   }
 
@@ -130,7 +142,7 @@ export class ProjectBashFs implements IFileSystem {
     fn: (abs: string) => Promise<T>,
     write = MUTATING_OPS.has(op),
   ): Promise<T> {
-    const abs = write ? await this.confineWrite(path) : await this.confine(path);
+    const abs = write ? await this.confineWrite(path, !ENTRY_OPS.has(op)) : await this.confine(path);
     try {
       return await fn(abs);
     } catch (error) {
@@ -264,7 +276,7 @@ export class ProjectBashFs implements IFileSystem {
       const files = entries.filter((e) => e.stat.kind === "file").map((e) => e.path);
       const contents = await this.fs.readFiles(files);
       for (const entry of entries) {
-        const target = joinPosix(to, entry.path.slice(from.length + 1));
+        const target = await this.confineWrite(joinPosix(to, entry.path.slice(from.length + 1)));
         if (entry.stat.kind === "dir") await this.fs.mkdir(target, { recursive: true });
         else if (entry.stat.kind === "symlink")
           await this.fs.symlink(await this.fs.readlink(entry.path), target);
@@ -279,8 +291,8 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   async mv(src: string, dest: string): Promise<void> {
-    const from = await this.confineWrite(src);
-    const to = await this.confineWrite(dest);
+    const from = await this.confineWrite(src, false);
+    const to = await this.confineWrite(dest, false);
     try {
       await this.fs.rename(from, to);
     } catch (error) {
@@ -307,13 +319,12 @@ export class ProjectBashFs implements IFileSystem {
 
   async symlink(target: string, linkPath: string): Promise<void> {
     const abs = normalizePosix(linkPath);
-    if (!isInsideRoot(this.projectRoot, abs))
-      throw new PathEscapeError(abs, normalizePosix(this.projectRoot));
+    const root = normalizePosix(this.projectRoot);
+    if (!isInsideRoot(root, abs)) throw new PathEscapeError(abs, root);
+    // A link may point into `.git` (reading through it is fine; every write through it is refused).
     const resolved = target.startsWith("/") ? normalizePosix(target) : joinPosix(dirnamePosix(abs), target);
-    if (!isInsideRoot(this.projectRoot, resolved)) {
-      throw new PathEscapeError(abs, normalizePosix(this.projectRoot), `symlink target ${resolved}`);
-    }
-    refuseGitWrite(normalizePosix(this.projectRoot), abs);
+    if (!isInsideRoot(root, resolved)) throw new PathEscapeError(resolved, root, `target of symlink ${abs}`);
+    await this.confineWrite(linkPath, false);
     try {
       await this.fs.symlink(target, abs);
     } catch (error) {
@@ -359,3 +370,124 @@ export class ProjectBashFs implements IFileSystem {
     });
   }
 }
+
+/** Parses `-abc` / `--long` boolean flags; `--` ends them. Returns the usage error as a result. */
+function parseFlags(
+  name: string,
+  args: string[],
+  short: Record<string, string>,
+  long: Record<string, string>,
+): { flags: Set<string>; operands: string[] } | { stdout: string; stderr: string; exitCode: number } {
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  let options = true;
+  for (const arg of args) {
+    if (!options || !arg.startsWith("-") || arg === "-") operands.push(arg);
+    else if (arg === "--") options = false;
+    else if (arg.startsWith("--")) {
+      const flag = long[arg.slice(2)];
+      if (!flag) return { stdout: "", stderr: `${name}: unrecognized option '${arg}'\n`, exitCode: 1 };
+      flags.add(flag);
+    } else {
+      for (const c of arg.slice(1)) {
+        const flag = short[c];
+        if (!flag) return { stdout: "", stderr: `${name}: invalid option -- '${c}'\n`, exitCode: 1 };
+        flags.add(flag);
+      }
+    }
+  }
+  return { flags, operands };
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * just-bash's `rm`, except that `-f` (like GNU's) ignores only missing operands: a refusal (a write
+ * into `.git` or outside the project) still fails with its message instead of exiting 0. Like GNU's,
+ * it removes a symlink itself (just-bash's follows it: "Is a directory" for a link to a directory).
+ */
+const rmCommand = defineCommand("rm", async (args, ctx) => {
+  const parsed = parseFlags(
+    "rm",
+    args,
+    { r: "recursive", R: "recursive", f: "force", v: "verbose" },
+    { recursive: "recursive", force: "force", verbose: "verbose" },
+  );
+  if (!("flags" in parsed)) return parsed;
+  const { flags, operands } = parsed;
+  const force = flags.has("force");
+  if (operands.length === 0)
+    return { stdout: "", stderr: force ? "" : "rm: missing operand\n", exitCode: force ? 0 : 1 };
+  let stdout = "";
+  let stderr = "";
+  let exitCode = 0;
+  for (const operand of operands) {
+    try {
+      const path = ctx.fs.resolvePath(ctx.cwd, operand);
+      if ((await ctx.fs.lstat(path)).isDirectory && !flags.has("recursive")) {
+        stderr += `rm: cannot remove '${operand}': Is a directory\n`;
+        exitCode = 1;
+        continue;
+      }
+      await ctx.fs.rm(path, { recursive: flags.has("recursive"), force });
+      if (flags.has("verbose")) stdout += `removed '${operand}'\n`;
+    } catch (error) {
+      const text = message(error);
+      const missing = text.includes("ENOENT") || text.includes("no such file");
+      if (force && missing) continue;
+      const reason = missing
+        ? "No such file or directory"
+        : text.includes("ENOTEMPTY") || text.includes("not empty")
+          ? "Directory not empty"
+          : text;
+      stderr += `rm: cannot remove '${operand}': ${reason}\n`;
+      exitCode = 1;
+    }
+  }
+  return { stdout, stderr, exitCode };
+});
+
+/**
+ * just-bash's `ln`, except that a refusal is reported verbatim: just-bash masks paths such as
+ * `/etc/passwd` or `/tmp/x` in its message as `<path>`, hiding which symlink target was refused.
+ */
+const lnCommand = defineCommand("ln", async (args, ctx) => {
+  const parsed = parseFlags(
+    "ln",
+    args,
+    { s: "symbolic", f: "force", v: "verbose", n: "no-dereference" },
+    { symbolic: "symbolic", force: "force", verbose: "verbose", "no-dereference": "no-dereference" },
+  );
+  if (!("flags" in parsed)) return parsed;
+  const { flags, operands } = parsed;
+  if (operands.length < 2) return { stdout: "", stderr: "ln: missing file operand\n", exitCode: 1 };
+  if (operands.length > 2) return { stdout: "", stderr: `ln: extra operand '${operands[2]}'\n`, exitCode: 1 };
+  const [target, name] = operands;
+  const symbolic = flags.has("symbolic");
+  const link = ctx.fs.resolvePath(ctx.cwd, name);
+  const fail = (stderr: string) => ({ stdout: "", stderr, exitCode: 1 });
+  if (await ctx.fs.exists(link)) {
+    if (!flags.has("force"))
+      return fail(`ln: failed to create ${symbolic ? "symbolic " : ""}link '${name}': File exists\n`);
+    try {
+      await ctx.fs.rm(link, { force: true });
+    } catch {
+      return fail(`ln: cannot remove '${name}': Permission denied\n`);
+    }
+  }
+  try {
+    if (symbolic) await ctx.fs.symlink(target, link);
+    else {
+      const existing = ctx.fs.resolvePath(ctx.cwd, target);
+      if (!(await ctx.fs.exists(existing)))
+        return fail(`ln: failed to access '${target}': No such file or directory\n`);
+      await ctx.fs.link(existing, link);
+    }
+  } catch (error) {
+    return fail(`ln: ${message(error)}\n`);
+  }
+  return { stdout: flags.has("verbose") ? `'${name}' -> '${target}'\n` : "", stderr: "", exitCode: 0 };
+});
+
+/** Commands that replace just-bash built-ins for a shell over `ProjectBashFs` (pass as `customCommands`). */
+export const projectShellCommands: Command[] = [rmCommand, lnCommand];

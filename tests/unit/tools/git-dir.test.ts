@@ -32,10 +32,15 @@ describe(".git is read-only for the agent", () => {
     await expect(bash.execute("t", { command: "cat .git/HEAD" })).resolves.toMatchObject({
       content: [{ type: "text", text: "ref: refs/heads/main\n" }],
     });
-    for (const command of ["echo x > .git/HEAD", "rm -r .git", "mv a.txt .git/a", "mkdir .git/hooks"]) {
+    for (const command of [
+      "echo x > .git/HEAD",
+      "rm -r .git",
+      "rm -rf .git",
+      "mv a.txt .git/a",
+      "mkdir .git/hooks",
+    ]) {
       await expect(bash.execute("t", { command })).rejects.toThrow(/permission denied|EACCES/);
     }
-    await bash.execute("t", { command: "rm -rf .git" }); // -f hides the refusal; nothing is removed
     expect(await ctx.fs.readText(`${ROOT}/.git/HEAD`)).toBe("ref: refs/heads/main\n");
     expect(await ctx.fs.readText(`${ROOT}/a.txt`)).toBe("a");
   });
