@@ -118,36 +118,69 @@ async function readStdin() {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The options of `strata preview`; every `string` one takes exactly one value, given at most once. */
+const OPTIONS = {
+  dir: { type: "string" },
+  cwd: { type: "string" },
+  "agent-dir": { type: "string" },
+  session: { type: "string" },
+  leaf: { type: "string" },
+  model: { type: "string" },
+  trust: { type: "boolean" },
+  "no-trust": { type: "boolean" },
+  tools: { type: "string" },
+  thinking: { type: "string" },
+  text: { type: "string" },
+  pretty: { type: "boolean" },
+};
+
+/** A usage error: `strata: <message>`, the usage, exit 2. */
+function usageError(message) {
+  return new CliError(`${message}\n\n${usage}`, 2);
+}
+
+/**
+ * Parse the arguments; every problem is a usage error (exit 2): an unknown option, a value missing (`--text`
+ * at the end, or followed by another option), a value option given twice (`--text a --text b`), an empty
+ * value of any value option but `--text` (`--cwd ''`: a forgotten shell variable, not the default), a
+ * `--tools` list without a tool name (`--tools ''`, `--tools ,`; no tools is `--tools none`).
+ */
+export function parseOptions(args) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, tokens: true, options: OPTIONS });
+  } catch (error) {
+    if (typeof error?.code === "string" && error.code.startsWith("ERR_PARSE_ARGS_"))
+      throw usageError(error.message);
+    throw error;
+  }
+  const seen = new Set();
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || OPTIONS[token.name]?.type !== "string") continue;
+    if (seen.has(token.name)) throw usageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
+    if (token.name !== "text" && token.name !== "tools" && token.value.trim() === "")
+      throw usageError(`--${token.name} needs a non-empty value`);
+  }
+  const tools = parsed.values.tools;
+  if (tools?.split(",").every((t) => t.trim().replace(/^[+-]/, "").trim() === ""))
+    throw usageError(
+      `--tools needs tool names (read,bash,edit,write,grep,find,ls, +name / -name against the defaults) or none; got '${tools}'`,
+    );
+  return { values: parsed.values, positionals: parsed.positionals };
+}
+
 /** Run `strata preview <args…>`. */
 export async function run(args) {
   if (args[0] === "help" || args.includes("--help") || args.includes("-h")) {
     await write(process.stdout, `${usage}\n`);
     return;
   }
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      dir: { type: "string" },
-      cwd: { type: "string" },
-      "agent-dir": { type: "string" },
-      session: { type: "string" },
-      leaf: { type: "string" },
-      model: { type: "string" },
-      trust: { type: "boolean" },
-      "no-trust": { type: "boolean" },
-      tools: { type: "string" },
-      thinking: { type: "string" },
-      text: { type: "string" },
-      pretty: { type: "boolean" },
-    },
-  });
-  if (positionals.length > 0) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${usage}`, 2);
-  if (values.trust && values["no-trust"]) throw new CliError(`--trust and --no-trust exclude each other`, 2);
-  if (values.text === undefined)
-    throw new CliError(`preview needs --text (or --text - for stdin)\n\n${usage}`, 2);
-  if (values.leaf !== undefined && values.session === undefined)
-    throw new CliError("--leaf needs --session", 2);
+  const { values, positionals } = parseOptions(args);
+  if (positionals.length > 0) throw usageError(`Unexpected argument: ${positionals[0]}`);
+  if (values.trust && values["no-trust"]) throw usageError("--trust and --no-trust exclude each other");
+  if (values.text === undefined) throw usageError("preview needs --text (or --text - for stdin)");
+  if (values.leaf !== undefined && values.session === undefined) throw usageError("--leaf needs --session");
 
   // stdin: one trailing line break (as `echo` adds) is not part of the input.
   const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;

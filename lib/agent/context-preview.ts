@@ -110,7 +110,7 @@ export interface ContextPreview {
   llmMessages: Message[];
   /** The request's messages (system messages removed) after `transformMessages` for the target model. */
   transformedMessages: Message[];
-  /** The request as the provider would receive it (URL without user info, JSON body), or null when none was built. */
+  /** The request as the provider would receive it (URL without user info, query string as `?[redacted]`; JSON body), or null when none was built. */
   payload: CapturedPayload | null;
   diagnostics: PreviewDiagnostic[];
 }
@@ -132,8 +132,10 @@ export class ContextPreviewError extends Error {
  * without system messages, tools = current `toolsAdded`) → `transformMessages` with the target's tool-call id
  * normalizer → `capturePayload` (`streamAssistant` through `prepareRequest` and the provider SDK).
  *
- * Every string of the result that contains one of `env`'s provider API keys has it replaced by `[redacted]`
- * (the capture uses placeholder keys, so none should appear).
+ * The result is passed through {@link redactSecrets}: `payload.url` loses its user info and its query string
+ * (`?[redacted]`), and every string containing a secret of `env` (provider API keys, any `*_KEY`, `*_TOKEN`,
+ * `*_SECRET` value, the query and user info of a `*_BASE_URL`) has it replaced by `[redacted]` (the capture
+ * uses placeholder keys, so no key should appear).
  * @throws ContextPreviewError `Unknown leaf entry id: <id>`, `Unknown tool: <name> (known: …)`,
  *   `Working directory <cwd> is not a directory of the workspace`.
  */
@@ -238,19 +240,94 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
     payload,
     diagnostics,
   };
-  return redactKeys(preview, env);
+  return redactSecrets(preview, env);
 }
 
-/** `value` with every occurrence of a provider API key from `env` (4+ characters) replaced by `[redacted]`. */
-function redactKeys<T>(value: T, env: Env): T {
-  const keys = PROVIDERS.map((p) => env[PROVIDER_ENV[p].apiKey]?.trim() ?? "").filter((k) => k.length >= 4);
-  if (keys.length === 0) return value;
+/** Environment variables whose values are secrets: names ending in `_KEY`, `_TOKEN` or `_SECRET`. */
+const SECRET_ENV_NAME = /_(?:KEY|TOKEN|SECRET)$/i;
+/** Environment variables holding a base URL: their query string and user info are secrets. */
+const BASE_URL_ENV_NAME = /_BASE_URL$/i;
+/** Shorter values are not redacted (they would rewrite ordinary words and numbers of the output). */
+const MIN_SECRET_LENGTH = 4;
+
+/** The query string (whole and per value) and the user info of a URL, raw and percent-decoded. */
+function urlSecrets(url: string): string[] {
+  const out: string[] = [];
+  const add = (v: string) => {
+    out.push(v);
+    try {
+      out.push(decodeURIComponent(v.replace(/\+/g, " ")));
+    } catch {
+      // not percent-encoded
+    }
+  };
+  const hash = url.indexOf("#");
+  const noHash = hash === -1 ? url : url.slice(0, hash);
+  const q = noHash.indexOf("?");
+  if (q !== -1) {
+    const query = noHash.slice(q + 1);
+    add(query);
+    for (const pair of query.split("&")) {
+      const eq = pair.indexOf("=");
+      if (eq !== -1) add(pair.slice(eq + 1));
+    }
+  }
+  if (hash !== -1) add(url.slice(hash + 1));
+  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
+  if (userInfo) {
+    add(userInfo);
+    for (const part of userInfo.split(":")) add(part);
+  }
+  return out;
+}
+
+/**
+ * The secrets of `env` that must never be printed, longest first: every provider API key, the value of every
+ * variable whose name ends in `_KEY`, `_TOKEN` or `_SECRET`, and the query string, fragment and user info of
+ * every `*_BASE_URL` (raw and decoded); values shorter than 4 characters are left out.
+ */
+export function envSecrets(env: Env): string[] {
+  const out = new Set<string>();
+  for (const p of PROVIDERS) {
+    const key = env[PROVIDER_ENV[p].apiKey];
+    if (key) out.add(key.trim());
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (SECRET_ENV_NAME.test(name)) {
+      out.add(value);
+      out.add(value.trim());
+    } else if (BASE_URL_ENV_NAME.test(name)) for (const v of urlSecrets(value.trim())) out.add(v);
+  }
+  return [...out].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** A URL for printing: without user info, its query string replaced by `?[redacted]`, no fragment. */
+export function redactUrl(url: string): string {
+  const hash = url.indexOf("#");
+  const noHash = hash === -1 ? url : url.slice(0, hash);
+  const q = noHash.indexOf("?");
+  const base = (q === -1 ? noHash : noHash.slice(0, q)).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1");
+  return q === -1 ? base : `${base}?[redacted]`;
+}
+
+/**
+ * `value` (a JSON value) with its `payload.url` passed through {@link redactUrl} and every occurrence of a secret
+ * of `env` ({@link envSecrets}) in any string or object key replaced by `[redacted]`. Returns a new value.
+ */
+export function redactSecrets<T>(value: T, env: Env): T {
+  let out: unknown = value;
+  const payload = (value as { payload?: unknown } | null)?.payload;
+  if (payload && typeof payload === "object" && typeof (payload as CapturedPayload).url === "string")
+    out = { ...value, payload: { ...payload, url: redactUrl((payload as CapturedPayload).url) } };
+  const secrets = envSecrets(env);
+  if (secrets.length === 0) return out as T;
   const redact = (v: unknown): unknown => {
-    if (typeof v === "string") return keys.reduce((s, k) => s.split(k).join("[redacted]"), v);
+    if (typeof v === "string") return secrets.reduce((s, k) => s.split(k).join("[redacted]"), v);
     if (Array.isArray(v)) return v.map(redact);
     if (v && typeof v === "object")
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), redact(x)]));
     return v;
   };
-  return redact(value) as T;
+  return redact(out) as T;
 }

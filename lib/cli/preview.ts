@@ -8,7 +8,9 @@ import {
   buildContextPreview,
   type ContextPreview,
   ContextPreviewError,
+  PREVIEW_TOOL_NAMES,
   type PreviewDiagnostic,
+  redactSecrets,
 } from "@/lib/agent/context-preview";
 import { captureEnv } from "@/lib/llm/capture-payload";
 import {
@@ -154,11 +156,55 @@ export function resolvePreviewModel(
 }
 
 /**
+ * The session cwd of `--cwd`: absolute, or relative to {@link WORKSPACE_ROOT}, normalised; it must be the
+ * workspace root or below it (`..`, `/`, `/workspace/..`, `/etc` are not), whether or not it exists.
+ * @throws ContextPreviewError `Working directory <normalised cwd> is not a directory of the workspace`.
+ */
+export function previewCwd(cwd: string | undefined): string {
+  if (cwd === undefined) return WORKSPACE_ROOT;
+  const resolved = cwd.startsWith("/") ? normalizePosix(cwd) : joinPosix(WORKSPACE_ROOT, cwd);
+  if (resolved !== WORKSPACE_ROOT && !resolved.startsWith(`${WORKSPACE_ROOT}/`))
+    throw new ContextPreviewError(`Working directory ${resolved} is not a directory of the workspace`);
+  return resolved;
+}
+
+/**
+ * Refuse a cwd whose symlinks lead out of the workspace (`--cwd up` with `up -> ..`): each component is resolved
+ * with `lstat` / `readlink` (40 links at most); a missing component ends the check (buildContextPreview then
+ * refuses the cwd as not a directory).
+ * @throws ContextPreviewError `Working directory <cwd> is not a directory of the workspace`.
+ */
+async function assertInsideWorkspace(fs: Vfs, cwd: string): Promise<void> {
+  const refuse = () =>
+    new ContextPreviewError(`Working directory ${cwd} is not a directory of the workspace`);
+  const pending = cwd.split("/").filter(Boolean);
+  let real = "/";
+  for (let links = 0; pending.length > 0; ) {
+    const next = joinPosix(real, pending.shift() as string);
+    const stat = await fs.lstat(next).catch(() => undefined);
+    if (!stat) return;
+    if (stat.kind === "symlink") {
+      if (++links > 40) throw refuse();
+      const target = await fs.readlink(next);
+      pending.unshift(...target.split("/").filter(Boolean));
+      // A relative target continues from the link's directory (`real`); `..` is resolved against it as it comes.
+      if (target.startsWith("/")) real = "/";
+      continue;
+    }
+    real = next;
+  }
+  if (real !== WORKSPACE_ROOT && !real.startsWith(`${WORKSPACE_ROOT}/`)) throw refuse();
+}
+
+/**
  * Run the preview for the `strata preview` flags.
  * @throws PreviewCommandError for a malformed session (`<file>:<line>: <kind>: <message>` per fatal diagnostic:
- *   invalid JSON, a torn last line, a schema mismatch), an unknown model or thinking level;
- *   InvalidSessionFileError for a text without a pi header; ContextPreviewError for an unknown leaf or tool or a
- *   cwd that is not a workspace directory.
+ *   invalid JSON, a torn last line, a schema mismatch),
+ *   an unknown model or thinking level, a `tools` list without a tool name; InvalidSessionFileError for a text
+ *   without a pi header (InvalidSessionTreeError for entries that are not a tree: duplicate id, self-parent,
+ *   parent cycle); ContextPreviewError for an unknown leaf or tool or a cwd that is not `/workspace` or a
+ *   directory below it (normalised, symlinks followed). The preview is passed through `redactSecrets` (again,
+ *   for the session notes added here).
  */
 export async function runPreview(input: PreviewCommandInput): Promise<PreviewCommandResult> {
   let entries: SessionEntry[] = [];
@@ -184,20 +230,20 @@ export async function runPreview(input: PreviewCommandInput): Promise<PreviewCom
       `Unknown thinking level: ${input.thinking} (known: ${THINKING_LEVELS.join(", ")})`,
     );
   const model = resolvePreviewModel(input.model, sessionModel, input.env);
+  if (input.tools !== undefined && !/[^\s,+-]/.test(input.tools))
+    throw new PreviewCommandError(
+      `--tools names no tool: '${input.tools}' (a list of ${PREVIEW_TOOL_NAMES.join(",")}, +name / -name, or none)`,
+    );
   const tools =
     input.tools === undefined
       ? undefined
       : input.tools.trim() === "none"
         ? []
         : parseDefaultTools(input.tools);
-  const cwd =
-    input.cwd === undefined
-      ? WORKSPACE_ROOT
-      : input.cwd.startsWith("/")
-        ? normalizePosix(input.cwd)
-        : joinPosix(WORKSPACE_ROOT, input.cwd);
+  const cwd = previewCwd(input.cwd);
 
   const fs = new Vfs(new MemoryVfsStore(seedNodes(WORKSPACE_ROOT, input.workspace)));
+  await assertInsideWorkspace(fs, cwd);
   const agentFs = input.agentDir
     ? new Vfs(new MemoryVfsStore(seedNodes(AGENT_DIR, input.agentDir)))
     : undefined;
@@ -222,5 +268,5 @@ export async function runPreview(input: PreviewCommandInput): Promise<PreviewCom
     message: `${input.session?.path}:${d.line}: ${d.kind}: ${d.message}`,
   }));
   preview.diagnostics.unshift(...sessionNotes);
-  return { preview, warnings };
+  return { preview: redactSecrets(preview, input.env), warnings };
 }

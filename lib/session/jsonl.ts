@@ -10,9 +10,25 @@ import { validateSessionEntry } from "./schema";
 /** A problem found while parsing; the line is 1-based in the input text. */
 export interface JsonlDiagnostic {
   line: number;
-  kind: "blank" | "invalid-json" | "torn-last-line" | "missing-final-newline" | "extra-header" | "schema";
+  kind:
+    | "blank"
+    | "invalid-json"
+    | "torn-last-line"
+    | "missing-final-newline"
+    | "extra-header"
+    | "schema"
+    | "duplicate-id"
+    | "self-parent"
+    | "parent-cycle";
   message: string;
 }
+
+/** Diagnostics of a broken entry tree: {@link parseSessionJsonl} refuses the file ({@link InvalidSessionTreeError}). */
+export const TREE_DIAGNOSTIC_KINDS: readonly JsonlDiagnostic["kind"][] = [
+  "duplicate-id",
+  "self-parent",
+  "parent-cycle",
+];
 
 /** `parseSessionJsonl` result. */
 export interface ParsedSessionJsonl {
@@ -32,6 +48,83 @@ export class InvalidSessionFileError extends Error {
     super(`Session file is not a valid pi session: ${path}`);
     this.name = "InvalidSessionFileError";
   }
+}
+
+/**
+ * A session file whose entries do not form a tree: an id used twice (the store keys entries by id, and pi's
+ * lookup would silently hide the first), an entry that is its own parent, or a parent cycle (pi's branch walk
+ * would not end). The message names the file and lists `<path>:<line>: <kind>: <message>` per problem;
+ * `diagnostics` holds every diagnostic of the parse (the tree ones included), by line.
+ */
+export class InvalidSessionTreeError extends InvalidSessionFileError {
+  readonly diagnostics: JsonlDiagnostic[];
+  constructor(path: string, diagnostics: JsonlDiagnostic[]) {
+    super(path);
+    this.name = "InvalidSessionTreeError";
+    this.diagnostics = diagnostics;
+    this.message = `Session file entries do not form a tree: ${path}\n${diagnostics
+      .filter((d) => TREE_DIAGNOSTIC_KINDS.includes(d.kind))
+      .map((d) => `${path}:${d.line}: ${d.kind}: ${d.message}`)
+      .join("\n")}`;
+  }
+}
+
+/**
+ * The tree problems of `entries` (with their 1-based file lines): a second use of an id (`duplicate-id`, at the
+ * later line), an entry whose `parentId` is its own id (`self-parent`), and each parent cycle of two or more
+ * entries once (`parent-cycle`, at its first line in the file, listing the cycle in parent order). Entries
+ * without a string id and parents that do not exist are not tree problems (the schema check and pi's walk
+ * handle them); for a cycle the first entry of a duplicated id counts.
+ */
+export function findTreeProblems(entries: readonly { line: number; value: Mutable }[]): JsonlDiagnostic[] {
+  const out: JsonlDiagnostic[] = [];
+  const byId = new Map<string, { line: number; parentId: string | null }>();
+  for (const { line, value } of entries) {
+    if (typeof value.id !== "string") continue;
+    const parentId = typeof value.parentId === "string" ? value.parentId : null;
+    const first = byId.get(value.id);
+    if (first) {
+      out.push({
+        line,
+        kind: "duplicate-id",
+        message: `Line ${line}: entry id ${JSON.stringify(value.id)} is already used on line ${first.line}`,
+      });
+      continue;
+    }
+    byId.set(value.id, { line, parentId });
+    if (parentId === value.id)
+      out.push({
+        line,
+        kind: "self-parent",
+        message: `Line ${line}: entry ${JSON.stringify(value.id)} is its own parent`,
+      });
+  }
+  // Walk each entry's parent chain; a chain that comes back to an entry of the same walk is a cycle.
+  const state = new Map<string, number>(); // walk number; -1 = done
+  let walk = 0;
+  for (const start of byId.keys()) {
+    walk++;
+    const path: string[] = [];
+    let id: string | null = start;
+    while (id !== null && byId.has(id) && !state.has(id)) {
+      state.set(id, walk);
+      path.push(id);
+      const parent: string | null = byId.get(id)?.parentId ?? null;
+      id = parent === id ? null : parent; // a self-parent is reported above
+    }
+    if (id !== null && state.get(id) === walk) {
+      const cycle = path.slice(path.indexOf(id));
+      const lines = cycle.map((c) => byId.get(c)?.line ?? 0);
+      const line = Math.min(...lines);
+      out.push({
+        line,
+        kind: "parent-cycle",
+        message: `Line ${line}: entries ${[...cycle, cycle[0]].map((c) => JSON.stringify(c)).join(" → ")} (lines ${lines.join(", ")}) form a parent cycle`,
+      });
+    }
+    for (const p of path) state.set(p, -1);
+  }
+  return out;
 }
 
 /**
@@ -103,10 +196,13 @@ export function migrateSessionEntries(fileEntries: Mutable[]): boolean {
  * pi repairs it) and otherwise reported as `torn-last-line` and dropped — it is never joined to
  * anything. The first parsed line must be a header (`type:"session"`, string `id`); later header lines
  * are skipped. Entries are migrated v1→v2→v3 exactly as pi does, then checked against `./schema.ts`
- * (mismatches are reported as `schema` and the entry is kept as it is).
+ * (mismatches are reported as `schema` and the entry is kept as it is). The entries must form a tree
+ * ({@link findTreeProblems}): a duplicate id, a self-parent or a parent cycle refuses the file.
  * @param path name used in the error text (default `"<input>"`).
  * @throws InvalidSessionFileError (`Session file is not a valid pi session: <path>`) when the text has
- *   no valid header (an empty text included).
+ *   no valid header (an empty text included); its subclass InvalidSessionTreeError (`Session file entries do
+ *   not form a tree: <path>` and one `<path>:<line>: <kind>: <message>` line per problem) when the entries do
+ *   not form a tree.
  */
 export function parseSessionJsonl(text: string, path = "<input>"): ParsedSessionJsonl {
   const diagnostics: JsonlDiagnostic[] = [];
@@ -173,7 +269,10 @@ export function parseSessionJsonl(text: string, path = "<input>"): ParsedSession
         message: `Line ${p.line}: ${check.error.replace(/\n/g, "; ")}`,
       });
   }
+  const tree = findTreeProblems(kept.slice(1));
+  diagnostics.push(...tree);
   diagnostics.sort((a, b) => a.line - b.line);
+  if (tree.length > 0) throw new InvalidSessionTreeError(path, diagnostics);
   return {
     header: first as unknown as SessionHeader,
     entries: fileEntries.slice(1) as unknown as SessionEntry[],

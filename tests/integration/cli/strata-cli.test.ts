@@ -116,6 +116,21 @@ describe("strata session", () => {
     expect(bad.stderr).toBe(`strata: Session file is not a valid pi session: ${file}\n`);
     expect(bad.stdout).toBe("");
 
+    // Entries that are not a tree are refused before anything is stored, with their lines.
+    const dup = path.join(dir, "dup.jsonl");
+    const e = (id: string, parentId: string | null) =>
+      JSON.stringify({ type: "thinking_level_change", id, parentId, timestamp: "t", thinkingLevel: "low" });
+    writeFileSync(
+      dup,
+      `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}\n${e("a", null)}\n${e("a", "a")}\n`,
+    );
+    const tree = await strata(["session", "import", dup, "--project", projectId]);
+    expect(tree).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `strata: Session file entries do not form a tree: ${dup}\n${dup}:3: duplicate-id: Line 3: entry id "a" is already used on line 2\n`,
+    });
+
     const project = await strata(["session", "import", fixturePath, "--project", "nope"]);
     expect(project).toMatchObject({ code: 1, stderr: "strata: Project nope not found\n" });
     const missing = "00000000-0000-4000-8000-000000000000";

@@ -4,7 +4,12 @@
  * image. Exact sections, patch, agent / LLM / transformed messages and provider payload; the key never shows.
  */
 import { describe, expect, it } from "vitest";
-import { buildContextPreview, type ContextPreviewInput } from "@/lib/agent/context-preview";
+import {
+  buildContextPreview,
+  type ContextPreviewInput,
+  envSecrets,
+  redactUrl,
+} from "@/lib/agent/context-preview";
 import { declareToolsForPrompt } from "@/lib/agent/system-state";
 import { CAPTURE_API_KEY, captureEnv } from "@/lib/llm/capture-payload";
 import { type Model, resolveModel } from "@/lib/llm/models";
@@ -374,5 +379,38 @@ describe("buildContextPreview", () => {
     await expect(buildContextPreview(input({ cwd: "/elsewhere" }))).rejects.toThrow(
       "Working directory /elsewhere is not a directory of the workspace",
     );
+  });
+
+  it("redacts the query and user info of payload.url and every secret-looking env value anywhere", async () => {
+    const env = {
+      ...ENV,
+      OPENAI_BASE_URL: "https://ada:pw-9876@x.invalid/v1?key=SECRET-Q%2B1&v=2",
+      MY_SERVICE_TOKEN: "tok-123456",
+      OTHER_SECRET: "hush-hush",
+      SIGNING_KEY: "sig-key-value",
+    };
+    const text =
+      "SECRET-Q+1 SECRET-Q%2B1 key=SECRET-Q%2B1&v=2 pw-9876 ada:pw-9876 tok-123456 hush-hush sig-key-value sk-ant-secret-value-123";
+    const preview = await buildContextPreview(
+      input({ model: resolveModel("openai/gpt-5", captureEnv(env)) as Model, env, text, entries: [] }),
+    );
+    // The AI SDK appends its path after the query of such a base URL (docs/cli.md: no query strings).
+    expect(preview.payload?.url).toBe("https://x.invalid/v1?[redacted]");
+    expect(preview.expandedText).toBe(
+      "[redacted] [redacted] [redacted] [redacted] [redacted] [redacted] [redacted] [redacted] [redacted]",
+    );
+    const json = JSON.stringify(preview);
+    for (const secret of ["SECRET-Q", "pw-9876", "tok-123456", "hush-hush", "sig-key-value", SECRET])
+      expect(json).not.toContain(secret);
+  });
+
+  it("redactUrl drops user info, query and fragment; envSecrets skips short values", () => {
+    expect(redactUrl("https://u:p@h.invalid/v1/responses")).toBe("https://h.invalid/v1/responses");
+    expect(redactUrl("https://h.invalid/v1?key=S/responses")).toBe("https://h.invalid/v1?[redacted]");
+    expect(redactUrl("http://h.invalid/a#frag")).toBe("http://h.invalid/a");
+    expect(redactUrl("http://h.invalid/a")).toBe("http://h.invalid/a");
+    expect(
+      envSecrets({ A_KEY: "abc", B_TOKEN: "abcd", X_BASE_URL: "http://h/?k=1234&z=1", PATH: "/usr/bin" }),
+    ).toEqual(["k=1234&z=1", "abcd", "1234"]);
   });
 });
