@@ -68,6 +68,10 @@ export interface SessionSummary {
 export interface SessionResponse {
   session: SessionSummary;
   messages: AgentMessage[];
+  /** The session's live run (possibly another tab's), or null. */
+  run?: { kind: "prompt" | "compaction" | "branch_summary" | "bash" } | null;
+  /** Texts queued for that run. */
+  queue?: { steering: string[]; followUp: string[] };
 }
 
 /** An error answered by the API (`{ error: { code, message } }`) or a transport failure. */

@@ -51,7 +51,8 @@ export function ChatPanel({
     },
     onQueueReturned: (texts) => setDraft((d) => restoreDraft(texts, d)),
   });
-  const { running } = chat.state;
+  // A run of this tab, or one another tab started (followed by polling): either way prompts are queued.
+  const running = chat.state.running || chat.remoteRunning;
 
   const submit = async (intent: ComposerIntent) => {
     const text = draft;
@@ -132,6 +133,11 @@ export function ChatPanel({
       ) : (
         <MessageList state={chat.state} />
       )}
+      {chat.remoteRunning && !chat.state.running ? (
+        <Notice kind="info">
+          The agent is working on this session in another tab. Enter steers it, Alt+Enter queues a follow-up.
+        </Notice>
+      ) : null}
       <QueuedList queue={chat.state.queue} />
       <Composer
         value={draft}

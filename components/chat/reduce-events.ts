@@ -39,6 +39,8 @@ export interface ChatState {
 export type LocalAction =
   | { type: "reset"; messages: AgentMessage[] }
   | { type: "local_prompt"; text: string; timestamp: number }
+  /** The server refused the prompt before a run started: its optimistic message goes away. */
+  | { type: "local_prompt_refused" }
   | { type: "stream_closed" }
   | { type: "local_error"; message: string };
 
@@ -136,6 +138,12 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case "local_error":
     case "error":
       return { ...state, errors: [...state.errors, action.message] };
+
+    case "local_prompt_refused": {
+      const at = state.pendingUserIndex;
+      if (at === null) return state;
+      return { ...state, messages: state.messages.filter((_, i) => i !== at), pendingUserIndex: null };
+    }
 
     case "stream_closed": {
       const tools: Record<string, ToolRun> = {};

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
+  ApiError,
   abortSession,
   describeError,
   getSession,
@@ -18,6 +19,7 @@ import {
   reduceChat,
 } from "./reduce-events";
 import { consumeRunStream } from "./run-stream";
+import { useRemoteRun } from "./use-remote-run";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
@@ -47,6 +49,8 @@ export interface ChatApi {
   abort(onUndelivered?: (texts: string[]) => void): Promise<string[]>;
   /** Re-read the session from the server (after a branch move, a fork or a compaction). */
   reload(): void;
+  /** True while a run started elsewhere (another tab) holds the session: prompts are queued into it. */
+  remoteRunning: boolean;
 }
 
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
@@ -74,6 +78,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     return prev;
   }, []);
   const shells = useShellCommands(sessionId, apply, stateRef);
+  const remote = useRemoteRun(sessionId, apply, stateRef, () => optionsRef.current.onRunEnd?.());
+  const remoteRef = useRef(remote);
+  remoteRef.current = remote;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloadSeq` is the trigger of `reload()`.
   useEffect(() => {
@@ -83,7 +90,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     const ctrl = new AbortController();
     setLoading(true);
     getSession(sessionId, ctrl.signal)
-      .then((res) => apply({ type: "reset", messages: res.messages }))
+      .then((res) => {
+        apply({ type: "reset", messages: res.messages });
+        remoteRef.current.observe(res);
+      })
       .catch((err) => {
         if (!ctrl.signal.aborted) setLoadError(describeError(err));
       })
@@ -125,7 +135,11 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
           },
         ));
       } catch (err) {
-        if (!isAbortError(err)) {
+        if (err instanceof ApiError && err.code === "run_active" && !started) {
+          // Another tab's run holds the session: follow it; the text goes back to the composer to queue.
+          remoteRef.current.follow();
+          apply({ type: "local_prompt_refused" });
+        } else if (!isAbortError(err)) {
           failed = true;
           apply({ type: "local_error", message: describeError(err) });
         }
@@ -170,7 +184,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const queue = useCallback(
     async (text: string, kind: StreamingBehavior, model?: string): Promise<boolean> => {
       if (!sessionId || !text.trim()) return false;
-      if (!stateRef.current.running) return send(text, model);
+      if (!stateRef.current.running && !remoteRef.current.active) return send(text, model);
       const ctrl = new AbortController();
       const sentAt = stateRef.current.queue.updates;
       let res: Response;
@@ -224,5 +238,16 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   );
 
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
-  return { state, loading, loadError, aborting, send, queue, shell: shells.run, abort, reload };
+  return {
+    state,
+    loading,
+    loadError,
+    aborting,
+    send,
+    queue,
+    shell: shells.run,
+    abort,
+    reload,
+    remoteRunning: remote.active,
+  };
 }

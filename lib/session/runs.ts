@@ -101,6 +101,16 @@ async function openRun(
   });
 }
 
+/** The session's live run (heartbeat within {@link RUN_STALE_MS}), or null. */
+export async function getLiveRun(scope: DbScope, sessionId: string): Promise<{ kind: RunKind } | null> {
+  const rows = await scope.query<{ kind: RunKind }>(
+    `SELECT kind FROM session_runs WHERE session_id = $1 AND finished_at IS NULL
+     AND heartbeat_at >= now() - ($2::int * interval '1 millisecond') LIMIT 1`,
+    [sessionId, RUN_STALE_MS],
+  );
+  return rows[0] ? { kind: rows[0].kind } : null;
+}
+
 /** Refresh the heartbeat; returns whether an abort was requested. */
 export async function heartbeatRun(scope: DbScope, runId: string): Promise<boolean> {
   const rows = await scope.query<{ abort_requested: boolean }>(

@@ -169,30 +169,35 @@ test("abort during a tool call: the queued texts come back to the composer", asy
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
 });
 
-test("a prompt from a second tab while the agent runs: the 409 is shown and the draft kept", async ({
-  page,
-  context,
-}) => {
-  await mock.script({ text: ["Working on it.", " Done."], holdUntilReleased: "tab-gate" });
+test("a second tab follows the run another tab started and steers it", async ({ page, context }) => {
+  await mock.script(
+    { text: ["Working on it.", " Done."], holdUntilReleased: "tab-gate" },
+    { text: "Steered from the other tab." },
+  );
   await openZipProject(page, uniqueName("tabs"), { "README.md": README });
   await composer(page).fill("First prompt.");
   await composer(page).press("Enter");
   await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it.");
 
-  // The same session in another tab, which does not know about the run.
+  // The same session in another tab: it sees the live run (GET answers it) and follows it.
   const other = await context.newPage();
   await other.goto(page.url());
   await expect(other.getByTestId("message-user")).toHaveText(["First prompt."], { timeout: 30_000 });
-  await composer(other).fill("Second prompt.");
-  await other.getByRole("button", { name: "Send", exact: true }).click();
-  await expect(other.getByRole("log", { name: "Conversation" }).getByRole("alert")).toHaveText(
-    "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message. (run_active)",
-  );
-  await expect(composer(other)).toHaveValue("Second prompt.");
-  await expect(other.getByTestId("message-user")).toHaveText(["First prompt."]);
+  const notice = other.getByText("The agent is working on this session in another tab.", { exact: false });
+  await expect(notice).toBeVisible();
 
+  // Enter steers the other tab's run: queued, listed, delivered by that run.
+  await composer(other).fill("Second prompt.");
+  await composer(other).press("Enter");
+  await expect(other.getByRole("listitem", { name: "Steer: Second prompt." })).toBeVisible();
+  await expect(composer(other)).toHaveValue("");
   await mock.release("tab-gate");
-  await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it. Done.");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Steered from the other tab.");
   await expectIdle(page);
-  expect(await mock.requests()).toHaveLength(1);
+  // The second tab shows what the run stored once it has ended.
+  await expect(other.getByTestId("message-user")).toHaveText(["First prompt.", "Second prompt."]);
+  await expect(notice).toHaveCount(0);
+  const requests = await mock.requests();
+  expect(requests).toHaveLength(2);
+  expect(JSON.stringify(requests[1].body)).toContain("Second prompt.");
 });

@@ -3,12 +3,17 @@ import { isUuid } from "@/lib/db/ids";
 import { notFound, route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
+import { listQueued } from "@/lib/session/queue";
+import { getLiveRun } from "@/lib/session/runs";
 import { getSession, loadBranch } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-/** The session and the messages of its current branch, root first. */
+/**
+ * The session, the messages of its current branch (root first), its live run if any (`{ kind }`, e.g. started
+ * in another tab) and the texts queued for it.
+ */
 export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const scope = new DbScope();
@@ -17,9 +22,12 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
     if (!session) throw notFound(`Session ${id}`);
     const branch = await loadBranch(scope, session.id, session.leafId);
     const { model } = getSessionContextSettings(branch);
+    const run = await getLiveRun(scope, session.id);
     return Response.json({
       session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null),
       messages: buildSessionMessages(branch),
+      run,
+      queue: run ? await listQueued(scope, session.id) : { steering: [], followUp: [] },
     });
   } finally {
     await scope.release();
