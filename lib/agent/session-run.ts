@@ -161,7 +161,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   if (manual) {
     if (!model) await emit({ type: "error", message: modelError() });
     else await compactNow("manual", manual[1]?.trim() || undefined);
-    await finishQueue(scope, input, async () => {});
+    await finishQueue(scope, input);
     return;
   }
 
@@ -198,7 +198,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     afterToolResults: () => checkpointer.checkpoint(),
     queueSource: {
       take: async (kind, mode) =>
-        (await claimQueued(scope, session.id, kind, mode)).map((queued) => queued.message),
+        (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
   });
   agent.subscribe(async (event) => {
@@ -274,7 +274,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     );
   } catch (error) {
     await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
-    await finishQueue(scope, input, async () => {});
+    await finishQueue(scope, input);
     return;
   }
 
@@ -309,12 +309,14 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
 
 /**
  * Deliver what waits in `session_queue` and finish the run lock (when the caller holds one): appends are
- * persisted, steering (else follow-ups) start another agent run, an abort hands queued texts back.
+ * persisted; steering (else follow-ups) start another agent run through `runAgain`; without `runAgain` (a run
+ * that ended without an agent: `/compact`, a failure before the model) or after an abort, queued texts are handed
+ * back (`queue_returned`) — or, when the client is gone, left for the next prompt run to hand back.
  */
 async function finishQueue(
   scope: DbScope,
   input: PromptRunInput,
-  runAgain: (messages: AgentMessage[]) => Promise<void>,
+  runAgain?: (messages: AgentMessage[]) => Promise<void>,
 ): Promise<void> {
   const { sessionId, runId, signal, emit } = input;
   if (!runId) return;
@@ -324,7 +326,8 @@ async function finishQueue(
       // Streamed by the request that ran the command; stored here, after the run's own messages.
       if (entry) await appendEntry(scope, sessionId, entry);
     }
-    if (signal?.aborted) {
+    const handBack = Boolean(signal?.aborted) || !runAgain;
+    if (handBack) {
       if (input.clientGone?.()) {
         // Nobody to hand them to: leave them for the next prompt run to give back (`startPromptRun`).
         await finishRun(scope, runId);
@@ -334,10 +337,12 @@ async function finishQueue(
       if (texts.length > 0) await emit({ type: "queue_returned", texts });
     }
     if ((await finishRunIfIdle(scope, sessionId, runId)).finished) return;
-    if (signal?.aborted) continue;
-    const steering = await claimQueued(scope, sessionId, "steer", "one-at-a-time");
+    if (handBack || !runAgain) continue;
+    const steering = await claimQueued(scope, sessionId, "steer", "one-at-a-time", runId);
     const next =
-      steering.length > 0 ? steering : await claimQueued(scope, sessionId, "followUp", "one-at-a-time");
+      steering.length > 0
+        ? steering
+        : await claimQueued(scope, sessionId, "followUp", "one-at-a-time", runId);
     if (next.length > 0) await runAgain(next.map((m) => m.message));
   }
 }

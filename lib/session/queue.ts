@@ -72,21 +72,25 @@ export async function enqueueForRun(
 }
 
 /**
- * Take the waiting messages of `kind` (oldest first; one with `one-at-a-time`) for delivery.
- * Concurrent takers never get the same row.
+ * Take the waiting messages of `kind` (oldest first; one with `one-at-a-time`) for delivery, for run `runId`
+ * when given (nothing once that run no longer holds the session). Concurrent takers never get the same row.
  */
 export async function claimQueued(
   scope: DbScope,
   sessionId: string,
   kind: QueueKind,
   mode: DrainMode = "all",
+  runId?: string,
 ): Promise<QueuedMessage[]> {
+  // With `runId`: only while that run still holds the session (a run taken over after going silent takes
+  // nothing that was queued for its successor).
   const rows = await scope.query<Row>(
     `UPDATE session_queue SET claimed_at = now() WHERE seq IN (
        SELECT seq FROM session_queue WHERE session_id = $1 AND kind = $2 AND claimed_at IS NULL
+         AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM session_runs WHERE id = $3 AND finished_at IS NULL))
        ORDER BY seq ${mode === "one-at-a-time" ? "LIMIT 1" : ""} FOR UPDATE SKIP LOCKED)
      RETURNING seq, id, kind, input_text, message`,
-    [sessionId, kind],
+    [sessionId, kind, runId ?? null],
   );
   return toQueued(rows);
 }

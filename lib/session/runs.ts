@@ -111,10 +111,13 @@ export async function getLiveRun(scope: DbScope, sessionId: string): Promise<{ k
   return rows[0] ? { kind: rows[0].kind } : null;
 }
 
-/** Refresh the heartbeat; returns whether an abort was requested. */
+/**
+ * Refresh the heartbeat; returns whether the run must stop: an abort was requested, or it no longer holds the
+ * session (finished, or taken over after going silent for {@link RUN_STALE_MS}).
+ */
 export async function heartbeatRun(scope: DbScope, runId: string): Promise<boolean> {
   const rows = await scope.query<{ abort_requested: boolean }>(
-    "UPDATE session_runs SET heartbeat_at = now() WHERE id = $1 RETURNING abort_requested",
+    "UPDATE session_runs SET heartbeat_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING abort_requested",
     [runId],
   );
   return rows[0]?.abort_requested ?? true;

@@ -77,6 +77,8 @@ const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` :
 export const SHELL_LIMITS = (timeoutMs?: number) => ({
   maxCommandCount: 10_000,
   maxLoopIterations: 10_000,
+  maxAwkIterations: 10_000,
+  maxSedIterations: 10_000,
   maxCallDepth: 100,
   maxLiveBytes: 64 * 1024 * 1024,
   maxInputBytes: 64 * 1024 * 1024,

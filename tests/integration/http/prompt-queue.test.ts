@@ -8,11 +8,12 @@ import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream, type SseEvent } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
+import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { claimQueued, enqueueForRun, finishRunIfIdle } from "@/lib/session/queue";
-import { finishRun, startRun } from "@/lib/session/runs";
+import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
 import { createSession, getSession, loadBranch } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
@@ -289,6 +290,71 @@ describe("edges of the queue", () => {
     expect(behind.status).toBe(409);
     expect((await behind.json()).error.code).toBe("session_busy");
     await shell.done;
+  });
+});
+
+describe("runs that end without an agent, runs taken over", () => {
+  const followUp = (text: string): AgentMessage => ({
+    role: "user",
+    content: [{ type: "text", text }],
+    timestamp: 1,
+  });
+
+  it("/compact and a failing prompt hand queued texts back instead of dropping them", async () => {
+    for (const input of [
+      { text: "/compact", env: {} },
+      { text: "hello", env: {}, modelRef: "nope/nope" },
+    ]) {
+      const session = await newSession();
+      const runId = await startRun(scope, session.id);
+      await enqueueForRun(scope, session.id, {
+        kind: "followUp",
+        inputText: "later",
+        message: followUp("later"),
+      });
+      const events: RunEvent[] = [];
+      await runPrompt({ sessionId: session.id, ...input, runId, emit: async (e) => void events.push(e) });
+      expect(events.filter((e) => e.type === "queue_returned")).toEqual([
+        { type: "queue_returned", texts: ["later"] },
+      ]);
+      expect(await abort(session.id)).toEqual({ aborted: false, undelivered: [] });
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("a run taken over is told to stop and takes nothing queued for its successor", async () => {
+    const session = await newSession();
+    const old = await startRun(scope, session.id);
+    await finishRun(scope, old); // what a takeover does to a silent run
+    expect(await heartbeatRun(scope, old)).toBe(true);
+    const next = await startRun(scope, session.id);
+    await enqueueForRun(scope, session.id, { kind: "steer", inputText: "mine", message: followUp("mine") });
+    expect(await claimQueued(scope, session.id, "steer", "all", old)).toEqual([]);
+    expect((await claimQueued(scope, session.id, "steer", "all", next)).map((q) => q.inputText)).toEqual([
+      "mine",
+    ]);
+    await finishRun(scope, next);
+  });
+
+  it("texts left by a gone client come back on the next prompt run, not on a shell command's stream", async () => {
+    const session = await newSession();
+    const runId = await startRun(scope, session.id);
+    await enqueueForRun(scope, session.id, {
+      kind: "followUp",
+      inputText: "left",
+      message: followUp("left"),
+    });
+    await finishRun(scope, runId); // the run ended without handing it back (its client was gone)
+    const shell = follow(await prompt(session.id, { text: "!echo hi" }));
+    await shell.done;
+    expect(shell.events.map((e) => e.event)).toEqual(["message_start", "message_end"]);
+    mock.enqueue({ text: "ok" });
+    const next = follow(await prompt(session.id, { text: "go on" }));
+    await next.done;
+    expect(next.events[0]).toEqual({
+      event: "queue_returned",
+      data: { type: "queue_returned", texts: ["left"] },
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { ApiError, badRequest, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
-import { RunActiveError, startPromptRun } from "@/lib/session/runs";
+import { RunActiveError, startPromptRun, startRun } from "@/lib/session/runs";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -43,7 +43,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   try {
     for (let attempt = 0; run === undefined; attempt++) {
       try {
-        run = await startPromptRun(scope, id, bash ? "bash" : "prompt");
+        // Only a prompt run hands back texts an earlier run left (a shell stream has no composer to fill).
+        run = bash
+          ? { id: await startRun(scope, id, "bash"), returned: [] }
+          : await startPromptRun(scope, id);
       } catch (error) {
         if (!(error instanceof RunActiveError)) throw error;
         // pi 6.1: refused during compaction (before any queueing).
