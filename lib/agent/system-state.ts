@@ -5,13 +5,12 @@
  * replayed system state (pi 3.x: SystemMessage with `sections`, `toolsAdded` / `toolsRemoved`).
  */
 import type { Message, SystemMessage, ToolDeclaration } from "@/lib/llm/types";
-import { buildSystemPromptSections, type SystemPromptSections } from "@/lib/prompt/sections";
 import {
+  buildSystemPromptSections,
   diffSystemPromptSections,
-  diffTools,
-  getCurrentSystemMessage,
-  getSystemMessageText,
-} from "@/lib/prompt/system-message";
+  type SystemPromptSections,
+} from "@/lib/prompt/sections";
+import { diffTools, getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
 import type { LoadedResources } from "@/lib/resources/resource-loader";
 import { type AgentTool, toolParametersJsonSchema } from "@/lib/tools/types";
 

@@ -5,8 +5,6 @@
  */
 import type { Message, SystemMessage, ToolDeclaration } from "@/lib/llm/types";
 
-export { diffSystemPromptSections } from "./sections";
-
 /** Any message list; only `role: "system"` entries are read. */
 export type TranscriptMessages = readonly { role: string }[];
 

@@ -1,0 +1,78 @@
+/**
+ * The layout's rules, checked on the source: no runtime import cycles in `lib/` and `components/`, and `lib/`
+ * free of Node-only modules (it runs on the edge runtime).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const IMPORT = /^(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gm;
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sources(rel));
+    else if (/\.tsx?$/.test(e.name)) out.push(rel);
+  }
+  return out;
+}
+
+function resolveImport(from: string, spec: string): string | undefined {
+  let base: string;
+  if (spec.startsWith("@/")) base = spec.slice(2);
+  else if (spec.startsWith(".")) base = path.join(path.dirname(from), spec);
+  else return undefined;
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((c) =>
+    fs.existsSync(path.join(ROOT, c)),
+  );
+}
+
+/** Runtime imports (`import type` is erased and cannot form a cycle). */
+function imports(file: string): { specs: string[]; local: string[] } {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const specs: string[] = [];
+  const local: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    if (m[1]) continue;
+    const spec = m[2] ?? m[3];
+    specs.push(spec);
+    const target = resolveImport(file, spec);
+    if (target) local.push(target);
+  }
+  return { specs, local };
+}
+
+describe("architecture", () => {
+  const files = [...sources("lib"), ...sources("components")];
+
+  it("has no runtime import cycle in lib/ and components/", () => {
+    const graph = new Map(files.map((f) => [f, imports(f).local]));
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const cycles: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, "open");
+      stack.push(file);
+      for (const dep of graph.get(file) ?? []) {
+        if (state.get(dep) === "open") cycles.push([...stack.slice(stack.indexOf(dep)), dep].join(" -> "));
+        else if (!state.has(dep)) visit(dep);
+      }
+      stack.pop();
+      state.set(file, "done");
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it("keeps lib/ edge-safe: no fs, child_process, net or ws imports", () => {
+    const banned = /^(node:)?(fs|fs\/promises|child_process|net|tls|worker_threads)$|^ws$/;
+    const offenders = sources("lib").flatMap((f) =>
+      imports(f)
+        .specs.filter((s) => banned.test(s))
+        .map((s) => `${f}: ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
