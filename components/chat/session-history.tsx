@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { describeError, type SessionSummary } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
@@ -68,6 +68,9 @@ export function SessionHistory({
   const [working, setWorking] = useState<string | null>(null);
   const [summarize, setSummarize] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
+  // Collapsed by default: the conversation needs the room; the entry count says what is inside.
+  const [open, setOpen] = useState(false);
+  const bodyId = useId();
   const [notice, setNotice] = useState<string | null>(null);
 
   const load = useCallback(
@@ -113,97 +116,118 @@ export function SessionHistory({
   };
 
   if (!sessionId) return null;
+  const compactButton = (
+    <button
+      type="button"
+      className="btn btn-small"
+      disabled={busy || working !== null}
+      onClick={() =>
+        void act("compact", async () => {
+          const result = await compactSession(sessionId);
+          setNotice(
+            result.status === "compacted"
+              ? "Compacted: older messages are now a summary."
+              : result.status === "pending"
+                ? "Tool calls are still running; compact again when they finish."
+                : "Nothing to compact.",
+          );
+          onCompacted?.(result);
+        })
+      }
+    >
+      {working === "compact" ? "Compacting…" : "Compact"}
+    </button>
+  );
   return (
     <section className="session-history" aria-label="History">
-      <div
-        className="session-history-bar"
-        style={{ display: "flex", gap: 8, alignItems: "center", padding: "4px 8px" }}
-      >
-        <strong>History</strong>
-        <label>
-          <input type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.target.checked)} />{" "}
-          Summarize the branch I leave
-        </label>
-        <label>
-          <input type="checkbox" checked={showSettings} onChange={(e) => setShowSettings(e.target.checked)} />{" "}
-          Show settings entries
-        </label>
+      <div className="context-header">
         <button
           type="button"
-          className="btn btn-small"
-          disabled={busy || working !== null}
-          onClick={() =>
-            void act("compact", async () => {
-              const result = await compactSession(sessionId);
-              setNotice(
-                result.status === "compacted"
-                  ? "Compacted: older messages are now a summary."
-                  : result.status === "pending"
-                    ? "Tool calls are still running; compact again when they finish."
-                    : "Nothing to compact.",
-              );
-              onCompacted?.(result);
-            })
-          }
+          className="context-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen((o) => !o)}
         >
-          {working === "compact" ? "Compacting…" : "Compact"}
+          <span aria-hidden="true">{open ? "▾" : "▸"}</span> History
         </button>
+        {tree ? (
+          <span className="muted">
+            {shown.length} entr{shown.length === 1 ? "y" : "ies"}
+          </span>
+        ) : null}
+        <span className="session-history-spacer" />
+        {compactButton}
       </div>
       {error ? <Notice kind="error">{error}</Notice> : null}
       {notice ? <Notice kind="info">{notice}</Notice> : null}
-      {tree === null && !error ? <Spinner label="Loading history" /> : null}
-      <ul
-        className="session-history-list"
-        style={{ listStyle: "none", margin: 0, padding: "4px 8px", overflowY: "auto" }}
-      >
-        {shown.map((n) => {
-          const isLeaf = n.id === tree?.leafId;
-          const what = n.preview || n.type;
-          return (
-            <li
-              key={n.id}
-              className={onPath.has(n.id) ? "on-branch" : undefined}
-              style={{ paddingLeft: `${(indent.get(n.id) ?? 0) * 14}px` }}
-              aria-current={isLeaf ? "true" : undefined}
-            >
-              <span className="session-history-role">{n.role ?? n.type}</span>{" "}
-              <span className="session-history-preview" title={`${n.id} · ${n.timestamp}`}>
-                {what}
-              </span>
-              {n.label ? <span className="session-history-label"> [{n.label}]</span> : null}
-              {isLeaf ? <em> (current)</em> : null}{" "}
-              <button
-                type="button"
-                className="btn btn-small"
-                aria-label={`Go to: ${what}`}
-                disabled={busy || working !== null || isLeaf}
-                onClick={() =>
-                  void act(n.id, async () => {
-                    const result = await branchSession(sessionId, { entryId: n.id, summarize });
-                    onNavigated?.(result);
-                  })
-                }
-              >
-                {working === n.id ? "Moving…" : "Go here"}
-              </button>{" "}
-              <button
-                type="button"
-                className="btn btn-small"
-                aria-label={`Fork from: ${what}`}
-                disabled={busy || working !== null}
-                onClick={() =>
-                  void act(`fork:${n.id}`, async () => {
-                    const session = await forkSession(sessionId, n.id);
-                    onForked?.(session);
-                  })
-                }
-              >
-                Fork
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      {open ? (
+        <div id={bodyId} className="session-history-body">
+          <div className="session-history-options">
+            <label>
+              <input type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.target.checked)} />{" "}
+              Summarize the branch I leave
+            </label>
+            <label>
+              <input
+                type="checkbox"
+                checked={showSettings}
+                onChange={(e) => setShowSettings(e.target.checked)}
+              />{" "}
+              Show settings entries
+            </label>
+          </div>
+          {tree === null && !error ? <Spinner label="Loading history" /> : null}
+          <ul className="session-history-list">
+            {shown.map((n) => {
+              const isLeaf = n.id === tree?.leafId;
+              const what = n.preview || n.type;
+              return (
+                <li
+                  key={n.id}
+                  className={onPath.has(n.id) ? "on-branch" : undefined}
+                  style={{ paddingLeft: `${(indent.get(n.id) ?? 0) * 14}px` }}
+                  aria-current={isLeaf ? "true" : undefined}
+                >
+                  <span className="session-history-role">{n.role ?? n.type}</span>{" "}
+                  <span className="session-history-preview" title={`${n.id} · ${n.timestamp}`}>
+                    {what}
+                  </span>
+                  {n.label ? <span className="session-history-label"> [{n.label}]</span> : null}
+                  {isLeaf ? <em> (current)</em> : null}{" "}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Go to: ${what}`}
+                    disabled={busy || working !== null || isLeaf}
+                    onClick={() =>
+                      void act(n.id, async () => {
+                        const result = await branchSession(sessionId, { entryId: n.id, summarize });
+                        onNavigated?.(result);
+                      })
+                    }
+                  >
+                    {working === n.id ? "Moving…" : "Go here"}
+                  </button>{" "}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Fork from: ${what}`}
+                    disabled={busy || working !== null}
+                    onClick={() =>
+                      void act(`fork:${n.id}`, async () => {
+                        const session = await forkSession(sessionId, n.id);
+                        onForked?.(session);
+                      })
+                    }
+                  >
+                    Fork
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -12,7 +12,7 @@ export interface SessionStats {
   cacheWrite: number;
   /** US$. */
   cost: number;
-  /** Tokens of the last answer that was not aborted or an error; null before the first one. */
+  /** Tokens of the last finished answer (not aborted, not an error, usage reported); null before the first one. */
   contextTokens: number | null;
 }
 
@@ -34,8 +34,9 @@ export function computeSessionStats(messages: readonly AgentMessage[]): SessionS
     stats.cacheRead += u.cacheRead ?? 0;
     stats.cacheWrite += u.cacheWrite ?? 0;
     stats.cost += u.cost?.total ?? 0;
-    if (m.stopReason !== "aborted" && m.stopReason !== "error")
-      stats.contextTokens = (u.input ?? 0) + (u.output ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+    const total = (u.input ?? 0) + (u.output ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+    // A message still streaming has no usage yet: the context stays the last finished answer's.
+    if (m.stopReason !== "aborted" && m.stopReason !== "error" && total > 0) stats.contextTokens = total;
   }
   return stats;
 }

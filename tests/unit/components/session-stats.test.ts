@@ -24,6 +24,7 @@ describe("session stats", () => {
       { role: "user", content: "hi", timestamp: 1 },
       answer({ input: 1200, output: 340, cacheRead: 12_000, cacheWrite: 1000 }, "stop", 0.0105),
       answer({ input: 50, output: 10 }, "aborted", 0.0015),
+      answer({}), // still streaming: no usage yet
     ]);
     expect(stats).toEqual({
       input: 1250,
