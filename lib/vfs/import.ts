@@ -40,6 +40,7 @@ export const SKIP_REASONS = {
   gitDir: ".git metadata is not imported",
   hardLink: "hard links are not supported",
   exists: "path already exists",
+  duplicate: "duplicate entry: a later entry with the same path was imported",
   conflict: (code: string) => `cannot be written (${code}: another entry is in the way)`,
   tooLarge: (size: number, max: number) => `file too large (${size} bytes, limit ${max})`,
   unsupported: (type: string) => `unsupported entry type (${type})`,
@@ -288,6 +289,7 @@ export async function importArchive(
   const files: { path: string; data: Uint8Array; mode: number; name: string }[] = [];
   const dirs: string[] = [];
   const links: { path: string; target: string; name: string }[] = [];
+  const fileAt = new Map<string, number>();
   let total = 0;
   for (const { entry, parts } of valid) {
     if (parts.length === 0) continue;
@@ -326,6 +328,15 @@ export async function importArchive(
     }
     total += size;
     const mode = entry.mode !== undefined && entry.mode & 0o111 ? 0o100755 : 0o100644;
+    // The same path twice (tar allows it): the later entry wins, as tar extracts; the earlier is reported.
+    const earlier = fileAt.get(path);
+    if (earlier !== undefined) {
+      skipped.push({ path: files[earlier].name, reason: SKIP_REASONS.duplicate });
+      total -= files[earlier].data.length;
+      files[earlier] = { path, data: entry.data, mode, name: entry.name };
+      continue;
+    }
+    fileAt.set(path, files.length);
     files.push({ path, data: entry.data, mode, name: entry.name });
   }
   if (files.length + links.length > maxFiles)

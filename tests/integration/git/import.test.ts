@@ -130,6 +130,21 @@ describe("importArchive", () => {
     expect(commit.message).toBe("Import repo-main.tar.gz\n");
   });
 
+  it("reports a duplicate path: the later entry is imported (as tar extracts), the earlier listed as skipped", async () => {
+    const entry = (name: string, body: string): TarEntry => ({
+      header: { name, size: strToU8(body).length, type: "file", mode: 0o644 },
+      body,
+    });
+    const tar = await packTar([entry("a.txt", "first"), entry("b.txt", "b"), entry("a.txt", "second!")]);
+    const report = await importArchive(t.fs, dir, tar, "dup.tar");
+    expect(report).toEqual({
+      files: 2,
+      bytes: 8,
+      skipped: [{ path: "a.txt", reason: "duplicate entry: a later entry with the same path was imported" }],
+    });
+    expect(await t.fs.readText(`${dir}/a.txt`)).toBe("second!");
+  });
+
   it("keeps a top-level file (no stripping) and skips .git entries", async () => {
     const archive = zipSync({
       "a.txt": strToU8("a"),
