@@ -28,7 +28,7 @@ export type ProjectSource =
   | { kind: "archive"; fileName: string; bytes: Uint8Array };
 
 /**
- * Import a project into `workspaceId`.
+ * Import a project into `workspaceId`; a git clone reaches only hosts `options.allowHost` accepts (all by default).
  * @returns the project and what was imported (archive imports list skipped entries with reasons).
  * @throws Error with a clear message when the clone or the archive fails (nothing is kept).
  */
@@ -37,6 +37,7 @@ export async function importProject(
   workspaceId: string,
   source: ProjectSource,
   name?: string,
+  options: { allowHost?: (host: string) => boolean } = {},
 ): Promise<{ project: Project; report: ImportReport }> {
   const displayName =
     name?.trim() ||
@@ -54,7 +55,10 @@ export async function importProject(
     const { vfs } = openWorkspaceVfs(workspaceId, vfsScope);
     let report: ImportReport;
     if (source.kind === "git") {
-      await cloneRepository(vfs, project.rootPath, source.url, { ref: source.ref });
+      await cloneRepository(vfs, project.rootPath, source.url, {
+        ref: source.ref,
+        allowHost: options.allowHost,
+      });
       if (withoutCredentials(source.url) !== source.url) {
         await git.setConfig({
           fs: createGitFs(vfs),

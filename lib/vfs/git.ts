@@ -197,6 +197,42 @@ function displayUrl(url: string): string {
   }
 }
 
+const MAX_REDIRECTS = 5;
+const hostNotAllowed = (host: string) => `host ${host} is not allowed (STRATA_GIT_IMPORT_HOSTS)`;
+
+/**
+ * isomorphic-git's web client with redirects followed here rather than by `fetch`, so that every hop's host is
+ * checked before it is requested (a redirect could otherwise lead the server to an internal address).
+ */
+async function requestFollowingAllowedRedirects(
+  req: git.GitHttpRequest,
+  allowHost: (host: string) => boolean,
+  signal?: AbortSignal,
+): Promise<git.GitHttpResponse> {
+  // A body is an async iterator read once; keep its bytes for a repeated request.
+  let body: Uint8Array[] | undefined;
+  if (req.body) {
+    body = [];
+    for await (const chunk of req.body as AsyncIterable<Uint8Array>) body.push(chunk);
+  }
+  let current = req.url;
+  for (let hop = 0; ; hop++) {
+    const res = await webHttp.request({
+      ...req,
+      url: current,
+      body: body as unknown as AsyncIterableIterator<Uint8Array> | undefined,
+      signal: signal ?? undefined,
+      fetchOptions: { redirect: "manual" },
+    });
+    const location = res.headers?.location;
+    if (res.statusCode < 300 || res.statusCode >= 400 || !location) return { ...res, url: current };
+    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, current);
+    if (!allowHost(next.hostname)) throw new Error(`redirected to ${hostNotAllowed(next.hostname)}`);
+    current = next.href;
+  }
+}
+
 /** A clear `Error` for a failed clone; the original is kept as `cause`. */
 function cloneError(url: string, error: unknown, signal?: AbortSignal): Error {
   const shown = displayUrl(url);
@@ -249,7 +285,14 @@ export async function cloneRepository(
   fs: Vfs,
   dir: string,
   url: string,
-  options: { ref?: string; depth?: number; onProgress?: (p: GitProgress) => void; signal?: AbortSignal } = {},
+  options: {
+    ref?: string;
+    depth?: number;
+    onProgress?: (p: GitProgress) => void;
+    signal?: AbortSignal;
+    /** Hosts the clone may reach, the first request's and every redirect's (see `gitImportHostPolicy`). */
+    allowHost?: (host: string) => boolean;
+  } = {},
 ): Promise<void> {
   const root = normalizePosix(dir);
   let parsed: URL;
@@ -263,9 +306,14 @@ export async function cloneRepository(
   const existed = await fs.exists(root);
   if (existed && (await fs.readdir(root)).length > 0)
     throw new Error(`Cannot clone ${displayUrl(url)} into ${root}: directory is not empty`);
-  const { signal, onProgress } = options;
+  const { signal, onProgress, allowHost } = options;
+  if (allowHost && !allowHost(parsed.hostname))
+    throw new Error(`Cannot clone ${displayUrl(url)}: ${hostNotAllowed(parsed.hostname)}`);
   const http: git.HttpClient = {
-    request: (req) => webHttp.request({ ...req, signal: signal ?? undefined }),
+    request: (req) =>
+      allowHost
+        ? requestFollowingAllowedRedirects(req, allowHost, signal)
+        : webHttp.request({ ...req, signal: signal ?? undefined }),
   };
   try {
     signal?.throwIfAborted();

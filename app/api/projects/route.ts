@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DbScope } from "@/lib/db/client";
 import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
 import { toProjectView } from "@/lib/http/views";
+import { gitImportHostPolicy } from "@/lib/projects/git-hosts";
 import { getLocalActor } from "@/lib/projects/identity";
 import { importProject } from "@/lib/projects/import";
 import { listProjects } from "@/lib/projects/projects";
@@ -72,7 +73,9 @@ export const POST = route(async (request: Request) => {
     }
     const body = GitImport.parse(await request.json().catch(() => ({})));
     return imported(() =>
-      importProject(scope, actor.workspaceId, { kind: "git", url: body.gitUrl, ref: body.ref }, body.name),
+      importProject(scope, actor.workspaceId, { kind: "git", url: body.gitUrl, ref: body.ref }, body.name, {
+        allowHost: gitImportHostPolicy(process.env),
+      }),
     );
   } finally {
     await scope.release();

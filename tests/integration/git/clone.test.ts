@@ -194,3 +194,42 @@ describe("cloneRepository", () => {
     expect(t.fs.dirtyPaths()).toEqual([]);
   });
 });
+
+describe("cloneRepository with a host allow-list (STRATA_GIT_IMPORT_HOSTS)", () => {
+  let redirector: Server;
+  let redirectUrl: string;
+  beforeAll(async () => {
+    // Sends every request on to the git server under another host name (localhost instead of 127.0.0.1).
+    const target = new URL(server.url);
+    redirector = createServer((req, res) => {
+      res.writeHead(302, { location: `http://localhost:${target.port}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
+    redirectUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => redirector.close(resolve));
+  });
+
+  it("refuses a host not on the list before any request", async () => {
+    await expect(
+      cloneRepository(t.fs, "/p", `${server.url}/fixture.git`, { allowHost: (h) => h === "example.com" }),
+    ).rejects.toThrow(
+      `Cannot clone ${server.url}/fixture.git: host 127.0.0.1 is not allowed (STRATA_GIT_IMPORT_HOSTS)`,
+    );
+    expect(await t.fs.exists("/p")).toBe(false);
+  });
+
+  it("checks every redirect's host: refused when it leaves the list, followed when it stays on it", async () => {
+    await expect(
+      cloneRepository(t.fs, "/p", `${redirectUrl}/fixture.git`, { allowHost: (h) => h === "127.0.0.1" }),
+    ).rejects.toThrow(
+      `Cannot clone ${redirectUrl}/fixture.git: redirected to host localhost is not allowed (STRATA_GIT_IMPORT_HOSTS)`,
+    );
+    await cloneRepository(t.fs, "/p", `${redirectUrl}/fixture.git`, {
+      allowHost: (h) => h === "127.0.0.1" || h === "localhost",
+    });
+    expect(await t.fs.readText("/p/README.md")).toBe("# fixture v2\n");
+  });
+});
