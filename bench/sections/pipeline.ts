@@ -43,14 +43,9 @@ import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { buildSystemPromptSections } from "@/lib/prompt/sections";
 import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
+import { contextPathCache, loadSessionContext } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
-import {
-  appendEntry,
-  contextPathCache,
-  createSession,
-  deriveColumns,
-  loadSessionContext,
-} from "@/lib/session/store";
+import { appendEntry, createSession, deriveColumns } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import { toolParametersJsonSchema } from "@/lib/tools/types";
 import { mockProviderClient } from "../../tests/mock-provider";

@@ -10,7 +10,8 @@
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
-import { createSession, loadSessionContext } from "@/lib/session/store";
+import { loadSessionContext } from "@/lib/session/context-load";
+import { createSession } from "@/lib/session/store";
 import type { BenchContext, BenchSection } from "../context";
 
 const RUNS = 100;

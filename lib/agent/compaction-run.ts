@@ -19,13 +19,9 @@ import {
   type SummarizeFn,
   shouldCompact,
 } from "@/lib/session/compaction/compaction";
+import { loadContextPath } from "@/lib/session/context-load";
 import type { CompactionEntry } from "@/lib/session/entries";
-import {
-  appendCompaction,
-  CompactionPendingError,
-  loadContextPath,
-  prepareSessionCompaction,
-} from "@/lib/session/store";
+import { appendCompaction, CompactionPendingError, prepareSessionCompaction } from "@/lib/session/store";
 
 /** pi's error when a compaction's summarization was aborted through its signal. */
 export const COMPACTION_CANCELLED = "Compaction cancelled";

@@ -10,6 +10,7 @@ import {
   generateBranchSummary,
 } from "@/lib/session/compaction/branch-summarization";
 import type { SummarizeFn } from "@/lib/session/compaction/compaction";
+import { loadBranch } from "@/lib/session/context-load";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/entries";
 import {
   branch,
@@ -17,7 +18,6 @@ import {
   createBranchedSession,
   getSession,
   getTree,
-  loadBranch,
   resetLeaf,
   type SessionRow,
 } from "@/lib/session/store";

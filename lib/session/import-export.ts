@@ -4,13 +4,14 @@
  * back byte for byte (entries are stored as their JSON text, key order included).
  */
 import type { DbScope } from "@/lib/db/client";
+import { loadAllEntries } from "./context-load";
 import {
   defaultSessionFileName,
   type JsonlDiagnostic,
   parseSessionJsonl,
   serializeSessionJsonl,
 } from "./jsonl";
-import { getSessionHeader, insertImportedSession, loadAllEntries, type SessionRow } from "./store";
+import { getSessionHeader, insertImportedSession, type SessionRow } from "./store";
 import { getSessionName } from "./tree";
 
 /**

@@ -23,14 +23,8 @@ import {
   convertToLlm,
   SUMMARIZATION_SYSTEM_PROMPT,
 } from "@/lib/session/compaction/utils";
-import {
-  appendEntry,
-  createSession,
-  getSession,
-  loadAllEntries,
-  loadSessionContext,
-  prepareSessionCompaction,
-} from "@/lib/session/store";
+import { loadAllEntries, loadSessionContext } from "@/lib/session/context-load";
+import { appendEntry, createSession, getSession, prepareSessionCompaction } from "@/lib/session/store";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let mock: MockProvider;

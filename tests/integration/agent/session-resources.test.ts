@@ -16,7 +16,8 @@ import {
   TrustChoiceError,
 } from "@/lib/projects/session-resources";
 import { PgTrustStore } from "@/lib/resources/trust-store";
-import { createSession, getSession, loadBranch } from "@/lib/session/store";
+import { loadBranch } from "@/lib/session/context-load";
+import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type MockProvider, startMockProvider } from "../../mock-provider";

@@ -18,8 +18,9 @@ import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { BRANCH_SUMMARY_PREAMBLE } from "@/lib/session/compaction/branch-summarization";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "@/lib/session/compaction/utils";
+import { loadBranch } from "@/lib/session/context-load";
 import { finishRun, startRun } from "@/lib/session/runs";
-import { appendEntry, createSession, getSession, getSessionHeader, loadBranch } from "@/lib/session/store";
+import { appendEntry, createSession, getSession, getSessionHeader } from "@/lib/session/store";
 import type { SessionTreeViewNode } from "@/lib/session/tree-view";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 

@@ -11,18 +11,10 @@ import { emptyUsage } from "@/lib/llm/types";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { ContextPathCache, joinCachedPath } from "@/lib/session/context-cache";
+import { contextPathCache, loadAllEntries, loadSessionContext } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { buildSessionContext } from "@/lib/session/projection";
-import {
-  appendCompaction,
-  appendEntry,
-  branch,
-  contextPathCache,
-  createSession,
-  getSession,
-  loadAllEntries,
-  loadSessionContext,
-} from "@/lib/session/store";
+import { appendCompaction, appendEntry, branch, createSession, getSession } from "@/lib/session/store";
 
 let scope: DbScope;
 let projectId: string;

@@ -11,6 +11,7 @@ import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { compact } from "@/lib/session/compaction/compaction";
+import { loadAllEntries, loadSessionContext } from "@/lib/session/context-load";
 import { exportSessionJsonl, importSessionJsonl } from "@/lib/session/import-export";
 import { parseSessionJsonl } from "@/lib/session/jsonl";
 import { buildSessionContext } from "@/lib/session/projection";
@@ -19,8 +20,6 @@ import {
   appendEntry,
   CompactionPendingError,
   createSession,
-  loadAllEntries,
-  loadSessionContext,
   prepareSessionCompaction,
 } from "@/lib/session/store";
 

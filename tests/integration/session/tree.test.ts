@@ -9,6 +9,7 @@ import { DbScope } from "@/lib/db/client";
 import { emptyUsage, type SystemMessage } from "@/lib/llm/types";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
+import { loadAllEntries, loadBranch, loadSessionContext } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { exportSessionJsonl } from "@/lib/session/import-export";
 import { parseSessionJsonl } from "@/lib/session/jsonl";
@@ -26,9 +27,6 @@ import {
   createSession,
   getSession,
   getTree,
-  loadAllEntries,
-  loadBranch,
-  loadSessionContext,
   resetLeaf,
 } from "@/lib/session/store";
 

@@ -2,10 +2,11 @@ import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { notFound, route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
+import { loadBranch } from "@/lib/session/context-load";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
 import { listQueued } from "@/lib/session/queue";
 import { getLiveRun } from "@/lib/session/runs";
-import { getSession, loadBranch } from "@/lib/session/store";
+import { getSession } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
-import { loadContextPath } from "@/lib/session/store";
+import { loadContextPath } from "@/lib/session/context-load";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
 import { toSessionView } from "@/lib/http/views";
 import { getLocalActor } from "@/lib/projects/identity";
+import { loadContextPath } from "@/lib/session/context-load";
 import { importSessionJsonl } from "@/lib/session/import-export";
-import { loadContextPath } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
