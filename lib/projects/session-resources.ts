@@ -8,11 +8,11 @@
 
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
-import { ancestorsUp, childPath, type ResourceDiagnostic, tryStat } from "@/lib/resources/fs-util";
+import type { ResourceDiagnostic } from "@/lib/resources/fs-util";
 import {
   formatProjectTrustPrompt,
   getProjectTrustOptions,
-  TRUST_REQUIRING_PROJECT_ENTRIES,
+  listTrustRequiringProjectResources,
 } from "@/lib/resources/project-trust";
 import {
   type LoadedResources,
@@ -124,17 +124,7 @@ export async function loadSessionResources(
     trust: { trustStore, ...(override === null ? {} : { trustOverride: override }) },
   });
   const undecided = !resources.projectTrusted && override === null && (await trustStore.get(cwd)) === null;
-  const withheld: string[] = [];
-  if (!resources.projectTrusted) {
-    for (const name of TRUST_REQUIRING_PROJECT_ENTRIES) {
-      const path = childPath(childPath(cwd, ".pi"), name);
-      if (await tryStat(vfs, path)) withheld.push(path);
-    }
-    for (const dir of ancestorsUp(cwd)) {
-      const path = childPath(dir, ".agents/skills");
-      if ((await tryStat(vfs, path))?.kind === "dir") withheld.push(path);
-    }
-  }
+  const withheld = resources.projectTrusted ? [] : await listTrustRequiringProjectResources(vfs, cwd);
   return {
     resources,
     agentFs,

@@ -60,19 +60,27 @@ export const TRUST_REQUIRING_PROJECT_ENTRIES = [
 ];
 
 /**
- * True when the project has any resource that needs trust (pi `hasTrustRequiringProjectResources`, 2.9):
- * one of {@link TRUST_REQUIRING_PROJECT_ENTRIES} in `<cwd>/.pi/`, or an `.agents/skills` directory in
- * `cwd` or an ancestor (the user's agent filesystem is separate, so it never counts).
+ * The project resources that need trust (pi 2.9), in pi's order: each of {@link TRUST_REQUIRING_PROJECT_ENTRIES}
+ * present in `<cwd>/.pi/`, then every `.agents/skills` directory in `cwd` or an ancestor (the user's agent
+ * filesystem is separate, so it never counts).
+ * @returns absolute paths; empty when nothing needs trust.
  */
-export async function hasTrustRequiringProjectResources(fs: FileSystem, cwd: string): Promise<boolean> {
+export async function listTrustRequiringProjectResources(fs: FileSystem, cwd: string): Promise<string[]> {
+  const found: string[] = [];
   for (const name of TRUST_REQUIRING_PROJECT_ENTRIES) {
-    if (await tryStat(fs, childPath(childPath(cwd, ".pi"), name))) return true;
+    const path = childPath(childPath(cwd, ".pi"), name);
+    if (await tryStat(fs, path)) found.push(path);
   }
   for (const dir of ancestorsUp(cwd)) {
-    const st = await tryStat(fs, childPath(dir, ".agents/skills"));
-    if (st?.kind === "dir") return true;
+    const path = childPath(dir, ".agents/skills");
+    if ((await tryStat(fs, path))?.kind === "dir") found.push(path);
   }
-  return false;
+  return found;
+}
+
+/** Whether any project resource needs trust (pi `hasTrustRequiringProjectResources`, 2.9). */
+export async function hasTrustRequiringProjectResources(fs: FileSystem, cwd: string): Promise<boolean> {
+  return (await listTrustRequiringProjectResources(fs, cwd)).length > 0;
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope, Query } from "@/lib/db/client";
+import { cancelWaiting } from "./queue-cancel";
 import { RUN_STALE_MS } from "./runs";
 
 /** `steer` and `followUp` are pi's queues; `append` waits for the run to end and is then persisted. */
@@ -118,13 +119,7 @@ export async function listQueued(
  * @returns the typed texts, oldest first.
  */
 export async function cancelQueued(scope: DbScope, sessionId: string): Promise<string[]> {
-  const rows = await scope.query<Row>(
-    `UPDATE session_queue SET claimed_at = now(), cancelled = true
-     WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp')
-     RETURNING seq, id, kind, input_text, message`,
-    [sessionId],
-  );
-  return toQueued(rows).map((m) => m.inputText);
+  return cancelWaiting((text, params) => scope.query(text, params), sessionId);
 }
 
 /**
@@ -169,12 +164,6 @@ export async function closeRun(
     );
     // No one to hand them to (the client went away): the next prompt run takes them back (`startPromptRun`).
     if (closed.length === 0 || options.handBack === false) return [];
-    const rows = await q<Row>(
-      `UPDATE session_queue SET claimed_at = now(), cancelled = true
-       WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp')
-       RETURNING seq, id, kind, input_text, message`,
-      [sessionId],
-    );
-    return toQueued(rows).map((m) => m.inputText);
+    return cancelWaiting(q, sessionId);
   });
 }

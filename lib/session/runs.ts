@@ -3,6 +3,7 @@
  * heartbeat so a crashed run does not block the session forever, and a cross-instance abort flag.
  */
 import type { DbScope } from "@/lib/db/client";
+import { cancelWaiting } from "./queue-cancel";
 
 /** A run whose heartbeat (every 500 ms) is older than this is considered dead (ms); shell limits keep a live run from going silent this long. */
 export const RUN_STALE_MS = 15_000;
@@ -90,14 +91,7 @@ async function openRun(
       [sessionId, RUN_STALE_MS, kind],
     );
     if (!row?.id) throw new RunActiveError(row?.live_kind ?? "prompt");
-    if (!reclaim) return { id: row.id, returned: [] };
-    const left = await q<{ seq: string; input_text: string }>(
-      `UPDATE session_queue SET claimed_at = now(), cancelled = true
-       WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp') RETURNING seq, input_text`,
-      [sessionId],
-    );
-    const returned = left.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => r.input_text);
-    return { id: row.id, returned };
+    return { id: row.id, returned: reclaim ? await cancelWaiting(q, sessionId) : [] };
   });
 }
 
