@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import type { ResourceKind, ResourceProvenance, SessionResourcesResponse } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
+import { PanelToggle } from "@/components/ui/panel-toggle";
 
 const GROUPS: { kind: ResourceKind; title: string }[] = [
   { kind: "context", title: "Context files" },
@@ -34,15 +35,7 @@ export function ContextPanel({
   return (
     <section className="context-panel" aria-label="Context">
       <div className="context-header">
-        <button
-          type="button"
-          className="context-toggle"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => setOpen((o) => !o)}
-        >
-          <span aria-hidden="true">{open ? "▾" : "▸"}</span> Context
-        </button>
+        <PanelToggle label="Context" open={open} controls={bodyId} onToggle={() => setOpen((o) => !o)} />
         {data ? <span className="muted">{data.provenance.length} in effect</span> : null}
         {diagnostics.length > 0 ? (
           <span className="badge badge-warn">

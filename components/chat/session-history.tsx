@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import { describeError, type SessionSummary } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
+import { PanelToggle } from "@/components/ui/panel-toggle";
 import { Spinner } from "@/components/ui/spinner";
 import {
   type BranchResponse,
@@ -141,15 +142,7 @@ export function SessionHistory({
   return (
     <section className="session-history" aria-label="History">
       <div className="context-header">
-        <button
-          type="button"
-          className="context-toggle"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => setOpen((o) => !o)}
-        >
-          <span aria-hidden="true">{open ? "▾" : "▸"}</span> History
-        </button>
+        <PanelToggle label="History" open={open} controls={bodyId} onToggle={() => setOpen((o) => !o)} />
         {tree ? (
           <span className="muted">
             {shown.length} entr{shown.length === 1 ? "y" : "ies"}

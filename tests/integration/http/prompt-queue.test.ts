@@ -18,6 +18,7 @@ import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 const STEER_REQUIRED =
@@ -25,22 +26,15 @@ const STEER_REQUIRED =
 
 let scope: DbScope;
 let mock: MockProvider;
-const saved: Record<string, string | undefined> = {};
-const ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "STRATA_DEFAULT_MODEL"] as const;
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   scope = new DbScope();
   mock = await startMockProvider();
-  for (const k of ENV) saved[k] = process.env[k];
-  process.env.ANTHROPIC_API_KEY = "k";
-  process.env.ANTHROPIC_BASE_URL = `${mock.url}/v1`;
-  process.env.STRATA_DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
 });
 afterAll(async () => {
-  for (const k of ENV) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   await scope.release();
   await mock.close();
 });
@@ -60,12 +54,13 @@ async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }
 }
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-const prompt = (id: string, body: Record<string, unknown>) =>
+const prompt = (id: string, body: Record<string, unknown>, signal?: AbortSignal) =>
   postPrompt(
     new Request(`http://t/api/sessions/${id}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
+      signal,
     }),
     ctx(id),
   );
@@ -220,15 +215,7 @@ describe("edges of the queue", () => {
     const session = await newSession();
     mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
     const gone = new AbortController();
-    const first = await postPrompt(
-      new Request(`http://t/api/sessions/${session.id}/prompt`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ text: "go" }),
-        signal: gone.signal,
-      }),
-      ctx(session.id),
-    );
+    const first = await prompt(session.id, { text: "go" }, gone.signal);
     const run = follow(first);
     await waitForRequests(1);
     expect((await prompt(session.id, { text: "from tab B", streamingBehavior: "followUp" })).status).toBe(
@@ -475,14 +462,10 @@ describe("!command", () => {
   it("a client gone mid-command still gets the command stored (cancelled) with the files it wrote", async () => {
     const session = await newSession();
     const gone = new AbortController();
-    const res = await postPrompt(
-      new Request(`http://t/api/sessions/${session.id}/prompt`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ text: "!echo w > w.txt; sleep 2; echo more >> w.txt" }),
-        signal: gone.signal,
-      }),
-      ctx(session.id),
+    const res = await prompt(
+      session.id,
+      { text: "!echo w > w.txt; sleep 2; echo more >> w.txt" },
+      gone.signal,
     );
     const stream = follow(res);
     setTimeout(() => gone.abort(), 300);

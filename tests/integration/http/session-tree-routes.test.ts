@@ -22,6 +22,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { appendEntry, createSession, getSession, getSessionHeader } from "@/lib/session/store";
 import type { SessionTreeViewNode } from "@/lib/session/tree-view";
+import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 const fixture = readFileSync(new URL("../../fixtures/sessions/pi-tour.jsonl", import.meta.url), "utf8");
@@ -30,26 +31,19 @@ const MISSING = "00000000-0000-4000-8000-000000000000";
 let scope: DbScope;
 let mock: MockProvider;
 let projectId: string;
-const saved: Record<string, string | undefined> = {};
-const ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "STRATA_DEFAULT_MODEL"] as const;
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   scope = new DbScope();
   mock = await startMockProvider();
-  for (const k of ENV) saved[k] = process.env[k];
-  process.env.ANTHROPIC_API_KEY = "k";
-  process.env.ANTHROPIC_BASE_URL = `${mock.url}/v1`;
-  process.env.STRATA_DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
   const actor = await getLocalActor(scope);
   projectId = (
     await insertProject(scope, { workspaceId: actor.workspaceId, name: "tree-http", source: null })
   ).id;
 });
 afterAll(async () => {
-  for (const k of ENV) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   await scope.release();
   await mock.close();
 });
