@@ -10,6 +10,7 @@ export type VfsErrorCode =
   | "EACCES"
   | "ELOOP"
   | "EFBIG"
+  | "ENAMETOOLONG"
   | "ECONFLICT";
 
 /** A filesystem error with a POSIX-like `code`; the message names the path. */
