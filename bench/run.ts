@@ -10,12 +10,19 @@ import { setNodeWebSocket } from "@/lib/db/client";
 import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
+import { hostileSection } from "./sections/hostile";
 import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
 import { sessionSection } from "./sections/session";
 import { vfsSection } from "./sections/vfs";
 
-const SECTIONS: BenchSection[] = [vfsSection, resourcesSection, sessionSection, pipelineSection];
+const SECTIONS: BenchSection[] = [
+  vfsSection,
+  resourcesSection,
+  sessionSection,
+  pipelineSection,
+  hostileSection,
+];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {
   const sorted = [...samplesMs].sort((a, b) => a - b);
