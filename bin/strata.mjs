@@ -16,7 +16,7 @@ Commands:
   preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
 
 Environment: DATABASE_URL (Strata's Postgres, for the session commands); STRATA_DB_PROXY (its WebSocket
-proxy, host:port; when unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
+proxy, host:port/secret; when unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
 
 async function main(argv) {
   const [command, ...args] = argv;

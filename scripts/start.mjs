@@ -84,15 +84,15 @@ async function main() {
   if (!url) {
     const embedded = await embeddedDatabase();
     url = embedded.url;
-    proxy = await startDbProxy({ allow: [embedded.address] });
+    proxy = await startDbProxy({ target: embedded.address });
   } else if (!/\.neon\.tech$/i.test(new URL(url).hostname)) {
-    proxy = await startDbProxy({ allow: [hostPort(url)] });
+    proxy = await startDbProxy({ target: hostPort(url) });
   }
   if (proxy) {
     cleanups.push(() => proxy.close());
     log(`database proxy on ${proxy.address}`);
   }
-  const ms = await runMigrations(url, proxy?.address);
+  const ms = await runMigrations(url, proxy?.endpoint);
   log(`migrations applied in ${Math.round(ms)} ms`);
 
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.env.STRATA_REBUILD === "1") {
@@ -105,7 +105,8 @@ async function main() {
     if (build.status !== 0) throw new Error("next build failed");
   }
   const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
-  if (proxy) env.STRATA_DB_PROXY = proxy.address;
+  // The proxy's secret reaches only the app, through its environment (never a log line).
+  if (proxy) env.STRATA_DB_PROXY = proxy.endpoint;
   const next = spawn(
     process.execPath,
     [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", host],

@@ -49,8 +49,8 @@ export async function withDatabase(modulePath, fn) {
   let proxy;
   if (!process.env.STRATA_DB_PROXY && !/\.neon\.tech$/i.test(host)) {
     const { startDbProxy } = await import("../../scripts/db-proxy.mjs");
-    proxy = await startDbProxy({ allow: [hostPort(url)] });
-    process.env.STRATA_DB_PROXY = proxy.address;
+    proxy = await startDbProxy({ target: hostPort(url) });
+    process.env.STRATA_DB_PROXY = proxy.endpoint;
   }
   try {
     const [lib, { default: ws }] = await Promise.all([loadTs(modulePath), import("ws")]);

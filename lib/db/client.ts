@@ -2,7 +2,7 @@
  * The single data-access path: Drizzle over `@neondatabase/serverless` (WebSocket `Pool`), in every mode.
  *
  * - `DATABASE_URL` at Neon: the driver's defaults.
- * - `STRATA_DB_PROXY=host:port` set: a plain Postgres (or the embedded PGlite socket) reached through
+ * - `STRATA_DB_PROXY=host:port/secret` set: a plain Postgres (or the embedded PGlite socket) reached through
  *   Strata's local WebSocket→TCP proxy (`scripts/db-proxy.mjs`), plain `ws://`, no pipelining.
  *
  * Edge-safe: uses the runtime's global `WebSocket`; Node scripts call `setNodeWebSocket(ws)` first.
@@ -25,17 +25,31 @@ let configuredFor: string | undefined;
 /** How long `DbScope.release()` waits for the server to close the connection (ms). */
 const RELEASE_TIMEOUT_MS = 2000;
 
-/** Point the Neon driver at the local proxy when `STRATA_DB_PROXY` is set. Idempotent. */
+/**
+ * Point the Neon driver at the local proxy when `STRATA_DB_PROXY` is set. Idempotent.
+ *
+ * `STRATA_DB_PROXY` = `host:port/secret` (the proxy's `endpoint`, handed over by whoever started it): the
+ * driver connects to `ws://host:port/v1/<secret>`, and the proxy relays only to the database it was started
+ * for, so the driver's host/port arguments are not sent.
+ * @throws Error (without the value, which holds the secret) when it is not `host:port/secret`.
+ */
 function configureDriver(): void {
   const proxy = process.env.STRATA_DB_PROXY;
   if (configuredFor === (proxy ?? "")) return;
-  configuredFor = proxy ?? "";
   if (proxy) {
-    neonConfig.wsProxy = (host, port) => `${proxy}/v1?address=${host}:${port}`;
+    const match = /^([^/\s]+)\/([A-Za-z0-9_-]{22,})$/.exec(proxy);
+    if (!match) {
+      throw new Error(
+        "STRATA_DB_PROXY must be host:port/secret as handed over by the process that started the database proxy (npm start, the test helpers, the CLI); a bare host:port is no longer accepted.",
+      );
+    }
+    const address = `${match[1]}/v1/${match[2]}`;
+    neonConfig.wsProxy = () => address;
     neonConfig.useSecureWebSocket = false;
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }
+  configuredFor = proxy ?? "";
 }
 
 /** Node only (Node 20 has no global WebSocket): give the driver the `ws` package's constructor. */

@@ -12,6 +12,7 @@ const ADMIN_URL = process.env.STRATA_TEST_ADMIN_URL ?? `postgres://postgres@${PG
 
 export interface TestDatabase {
   url: string;
+  /** The proxy's endpoint, "127.0.0.1:port/secret": the value for STRATA_DB_PROXY. */
   proxy: string;
   close(): Promise<void>;
 }
@@ -23,12 +24,12 @@ export async function createTestDatabase(prefix = "strata_test"): Promise<TestDa
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const proxy = await startDbProxy({ allow: [`${PG_HOST}:${PG_PORT}`] });
+  const proxy = await startDbProxy({ target: `${PG_HOST}:${PG_PORT}` });
   const url = `postgres://postgres@${PG_HOST}:${PG_PORT}/${name}`;
-  await runMigrations(url, proxy.address);
+  await runMigrations(url, proxy.endpoint);
   return {
     url,
-    proxy: proxy.address,
+    proxy: proxy.endpoint,
     async close() {
       await proxy.close();
       const c = new pg.Client({ connectionString: ADMIN_URL });
