@@ -191,6 +191,39 @@ export const sessionQueue = pgTable(
 );
 
 /**
+ * A session file being imported in parts (`/api/projects/:id/sessions/import/uploads`): files larger than one
+ * request may carry are sent as byte ranges, staged here, and imported in one transaction by the commit, which
+ * deletes the upload. Nothing reaches `sessions` before the commit; an upload never committed is deleted after
+ * an hour (`lib/session/session-upload.ts`).
+ */
+export const sessionUploads = pgTable(
+  "session_uploads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** The file name, for error texts. */
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("session_uploads_project_idx").on(t.projectId, t.createdAt)],
+);
+
+/** One byte range of a {@link sessionUploads} file (`part` from 0; the commit concatenates them in order). */
+export const sessionUploadParts = pgTable(
+  "session_upload_parts",
+  {
+    uploadId: uuid("upload_id")
+      .notNull()
+      .references(() => sessionUploads.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.part] })],
+);
+
+/**
  * Stored project trust decisions (pi `trust.json`, 2.12), per user and workspace, keyed by canonical
  * absolute VFS directory. A lookup takes the decision of the directory or its nearest ancestor.
  */
