@@ -2,7 +2,7 @@
  * Creating a project from a git URL (smart HTTP clone) or an uploaded archive. The VFS is flushed only
  * when the import succeeded; on failure the project row is removed and nothing of it remains.
  */
-import git from "isomorphic-git";
+import git, { type HttpClient } from "isomorphic-git";
 import { DbScope } from "@/lib/db/client";
 import { cloneRepository } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
@@ -23,12 +23,21 @@ export function withoutCredentials(url: string): string {
   }
 }
 
+/** The git transport, or a programming error: a user's URL never goes through the unguarded default client. */
+function requireGitHttp(http: HttpClient | undefined): HttpClient {
+  if (!http)
+    throw new TypeError("importProject: a git source needs options.gitHttp (see lib/net/git-http.ts)");
+  return http;
+}
+
 export type ProjectSource =
   | { kind: "git"; url: string; ref?: string }
   | { kind: "archive"; fileName: string; bytes: Uint8Array };
 
 /**
- * Import a project into `workspaceId`; a git clone reaches only hosts `options.allowHost` accepts (all by default).
+ * Import a project into `workspaceId`. A git clone goes through `options.gitHttp`, the transport that decides what
+ * the URL may reach: the route passes `createGitImportHttp(gitImportPolicy(env))` (`lib/net/git-http.ts`, public
+ * addresses only unless STRATA_GIT_IMPORT_ALLOW_PRIVATE). A git source without one is refused (fail closed).
  * @returns the project and what was imported (archive imports list skipped entries with reasons).
  * @throws Error with a clear message when the clone or the archive fails (nothing is kept).
  */
@@ -37,8 +46,9 @@ export async function importProject(
   workspaceId: string,
   source: ProjectSource,
   name?: string,
-  options: { allowHost?: (host: string) => boolean } = {},
+  options: { gitHttp?: HttpClient } = {},
 ): Promise<{ project: Project; report: ImportReport }> {
+  const gitHttp = source.kind === "git" ? requireGitHttp(options.gitHttp) : undefined;
   const displayName =
     name?.trim() ||
     defaultProjectName(source.kind === "git" ? { gitUrl: source.url } : { fileName: source.fileName });
@@ -57,7 +67,7 @@ export async function importProject(
     if (source.kind === "git") {
       await cloneRepository(vfs, project.rootPath, source.url, {
         ref: source.ref,
-        allowHost: options.allowHost,
+        http: gitHttp,
       });
       if (withoutCredentials(source.url) !== source.url) {
         await git.setConfig({

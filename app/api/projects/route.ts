@@ -1,13 +1,18 @@
+import ws from "ws";
 import { z } from "zod";
-import { DbScope } from "@/lib/db/client";
+import { DbScope, setNodeWebSocket } from "@/lib/db/client";
 import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
 import { toProjectView } from "@/lib/http/views";
-import { gitImportHostPolicy } from "@/lib/projects/git-hosts";
+import { createGitImportHttp } from "@/lib/net/git-http";
+import { gitImportPolicy } from "@/lib/projects/git-hosts";
 import { getLocalActor } from "@/lib/projects/identity";
 import { importProject } from "@/lib/projects/import";
 import { listProjects } from "@/lib/projects/projects";
 
-export const runtime = "edge";
+// nodejs, not edge: a git import resolves the URL's host and checks every address it connects to (lib/net/git-http.ts),
+// which the edge runtime cannot do. Node 20 has no global WebSocket, so the Neon driver gets `ws` here.
+export const runtime = "nodejs";
+setNodeWebSocket(ws);
 export const dynamic = "force-dynamic";
 
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -74,7 +79,7 @@ export const POST = route(async (request: Request) => {
     const body = GitImport.parse(await request.json().catch(() => ({})));
     return imported(() =>
       importProject(scope, actor.workspaceId, { kind: "git", url: body.gitUrl, ref: body.ref }, body.name, {
-        allowHost: gitImportHostPolicy(process.env),
+        gitHttp: createGitImportHttp(gitImportPolicy(process.env)),
       }),
     );
   } finally {

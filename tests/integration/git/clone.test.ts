@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import * as git from "isomorphic-git";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createGitImportHttp } from "@/lib/net/git-http";
 import { cloneRepository, log, readTextAt } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { type GitServer, makeBareClone, startGitServer } from "../../git-server";
@@ -196,6 +197,9 @@ describe("cloneRepository", () => {
 });
 
 describe("cloneRepository with a host allow-list (STRATA_GIT_IMPORT_HOSTS)", () => {
+  // The guarded transport of a git import, loopback allowed (these servers are local): only the list decides.
+  const hosts = (allowHost: (host: string) => boolean) =>
+    createGitImportHttp({ allowHost, allowPrivate: true });
   let redirector: Server;
   let redirectUrl: string;
   beforeAll(async () => {
@@ -214,7 +218,7 @@ describe("cloneRepository with a host allow-list (STRATA_GIT_IMPORT_HOSTS)", () 
 
   it("refuses a host not on the list before any request", async () => {
     await expect(
-      cloneRepository(t.fs, "/p", `${server.url}/fixture.git`, { allowHost: (h) => h === "example.com" }),
+      cloneRepository(t.fs, "/p", `${server.url}/fixture.git`, { http: hosts((h) => h === "example.com") }),
     ).rejects.toThrow(
       `Cannot clone ${server.url}/fixture.git: host 127.0.0.1 is not allowed (STRATA_GIT_IMPORT_HOSTS)`,
     );
@@ -223,12 +227,12 @@ describe("cloneRepository with a host allow-list (STRATA_GIT_IMPORT_HOSTS)", () 
 
   it("checks every redirect's host: refused when it leaves the list, followed when it stays on it", async () => {
     await expect(
-      cloneRepository(t.fs, "/p", `${redirectUrl}/fixture.git`, { allowHost: (h) => h === "127.0.0.1" }),
+      cloneRepository(t.fs, "/p", `${redirectUrl}/fixture.git`, { http: hosts((h) => h === "127.0.0.1") }),
     ).rejects.toThrow(
       `Cannot clone ${redirectUrl}/fixture.git: redirected to host localhost is not allowed (STRATA_GIT_IMPORT_HOSTS)`,
     );
     await cloneRepository(t.fs, "/p", `${redirectUrl}/fixture.git`, {
-      allowHost: (h) => h === "127.0.0.1" || h === "localhost",
+      http: hosts((h) => h === "127.0.0.1" || h === "localhost"),
     });
     expect(await t.fs.readText("/p/README.md")).toBe("# fixture v2\n");
   });

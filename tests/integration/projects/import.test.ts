@@ -2,6 +2,7 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
+import { createGitImportHttp } from "@/lib/net/git-http";
 import { getLocalActor } from "@/lib/projects/identity";
 import { importProject, withoutCredentials } from "@/lib/projects/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
@@ -38,6 +39,7 @@ describe("importProject from a git URL with credentials", () => {
       actor.workspaceId,
       { kind: "git", url: `${url}/strata.git` },
       "creds",
+      { gitHttp: createGitImportHttp({ allowPrivate: true }) },
     );
     const [row] = await scope.query<{ source: { url: string } }>(
       "SELECT source FROM projects WHERE id = $1",
