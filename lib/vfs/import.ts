@@ -1,12 +1,26 @@
 /**
  * Archive import: a `.zip`, `.tar.gz`/`.tgz` or `.tar` unpacked into a project directory of the VFS,
  * then committed as the first commit of a fresh repository. Hostile entries (`..`, absolute paths,
- * symlinks leaving the project) and oversize files are reported, never written.
+ * symlinks leaving the project, paths over the VFS's depth/length limits) and oversize files are
+ * reported, never written. Bombs (overlapping zip entries, expansion over the limits, too many entries)
+ * refuse the whole archive before or while it is inflated (`lib/vfs/archive-limits.ts`), and what an
+ * import wrote before a failure is removed again.
  */
-import { Gunzip, unzipSync } from "fflate";
-import { unpackTar } from "modern-tar";
+
+import { ImportCommit } from "./archive-commit";
+import {
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveSource,
+  DEFAULT_ARCHIVE_LIMITS,
+  IMPORT_BATCH_BYTES,
+  IMPORT_BATCH_FILES,
+} from "./archive-limits";
+import { openTar } from "./archive-tar";
+import { openZip } from "./archive-zip";
 import { VfsError } from "./errors";
-import { commitAll, type GitAuthor, initRepository } from "./git";
+import { type GitAuthor, initRepository } from "./git";
+import { checkPathLimits } from "./limits";
 import { isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
 
@@ -20,12 +34,12 @@ export interface ImportReport {
 }
 
 export interface ImportOptions {
-  /** Largest file kept, bytes (default 10 MiB); larger ones are skipped. */
+  /** Largest file kept, bytes (default 10 MiB, `MAX_ARCHIVE_FILE_BYTES`); larger ones are skipped. */
   maxFileBytes?: number;
-  /** Largest total of kept file bytes (default 200 MiB); more is an error. */
+  /** Most bytes the archive may expand to (default 64 MiB, `MAX_ARCHIVE_TOTAL_BYTES`); more refuses it. */
   maxTotalBytes?: number;
-  /** Most entries kept (default 20,000); more is an error. */
-  maxFiles?: number;
+  /** Most entries, directories included (default 10,000, `MAX_ARCHIVE_ENTRIES`); more refuses it. */
+  maxEntries?: number;
   /** Author of the import commit (default "Strata <strata@localhost>"). */
   author?: GitAuthor;
   /** Default branch of the new repository (default "main"). */
@@ -46,174 +60,6 @@ export const SKIP_REASONS = {
   unsupported: (type: string) => `unsupported entry type (${type})`,
 } as const;
 
-interface RawEntry {
-  name: string;
-  kind: "file" | "dir" | "symlink" | "hardlink" | "other";
-  /** Unix permission bits when known. */
-  mode?: number;
-  /** Declared size (uncompressed), bytes. */
-  size: number;
-  data?: Uint8Array;
-  linkTarget?: string;
-  typeName?: string;
-}
-
-const MiB = 1024 * 1024;
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
-
-// ---- zip --------------------------------------------------------------------------------------
-
-/** Central-directory facts fflate does not expose: unix mode per entry name. */
-function zipModes(bytes: Uint8Array): Map<string, number> {
-  const modes = new Map<string, number>();
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
-    if (view.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return modes;
-  const count = view.getUint16(eocd + 10, true);
-  let p = view.getUint32(eocd + 16, true);
-  for (let n = 0; n < count && p + 46 <= bytes.length; n++) {
-    if (view.getUint32(p, true) !== 0x02014b50) break;
-    const madeBy = view.getUint16(p + 4, true) >> 8;
-    const nameLen = view.getUint16(p + 28, true);
-    const extraLen = view.getUint16(p + 30, true);
-    const commentLen = view.getUint16(p + 32, true);
-    const external = view.getUint32(p + 38, true);
-    const name = decoder.decode(bytes.subarray(p + 46, p + 46 + nameLen));
-    if (madeBy === 3 && external >>> 16 !== 0) modes.set(name, external >>> 16);
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return modes;
-}
-
-function readZip(
-  bytes: Uint8Array,
-  limits: { maxFileBytes: number; maxTotalBytes: number; maxFiles: number },
-  fileName: string,
-): RawEntry[] {
-  const { maxFileBytes } = limits;
-  if (bytes.length < 22 || bytes[0] !== 0x50 || bytes[1] !== 0x4b)
-    throw new Error(`Not a valid .zip archive: ${fileName} (no zip signature)`);
-  // First pass over the central directory only (nothing inflated): refuse a bomb before any work.
-  let declared = 0;
-  let count = 0;
-  try {
-    unzipSync(bytes, {
-      filter: (f) => {
-        count++;
-        if (f.originalSize <= maxFileBytes) declared += f.originalSize;
-        return false;
-      },
-    });
-  } catch (error) {
-    throw new Error(`Not a valid .zip archive: ${fileName} (${(error as Error).message})`, { cause: error });
-  }
-  if (count > limits.maxFiles)
-    throw new Error(`Archive too large: ${fileName} has ${count} files (limit ${limits.maxFiles})`);
-  if (declared > limits.maxTotalBytes)
-    throw new Error(
-      `Archive too large: ${fileName} holds ${declared} bytes of files (limit ${limits.maxTotalBytes})`,
-    );
-  const sizes = new Map<string, number>();
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        sizes.set(f.name, f.originalSize);
-        return f.originalSize <= maxFileBytes;
-      },
-    });
-  } catch (error) {
-    throw new Error(`Not a valid .zip archive: ${fileName} (${(error as Error).message})`, { cause: error });
-  }
-  const modes = zipModes(bytes);
-  const out: RawEntry[] = [];
-  for (const [name, size] of sizes) {
-    const mode = modes.get(name);
-    const type = mode === undefined ? undefined : mode & 0o170000;
-    if (name.endsWith("/") || type === 0o040000) out.push({ name, kind: "dir", size: 0 });
-    else if (type === 0o120000)
-      out.push({ name, kind: "symlink", size, linkTarget: files[name] ? decoder.decode(files[name]) : "" });
-    else out.push({ name, kind: "file", size, mode, data: files[name] });
-  }
-  return out;
-}
-
-// ---- tar --------------------------------------------------------------------------------------
-
-/** gunzip with a hard cap on the output (a gzip bomb fails fast). */
-function gunzipCapped(bytes: Uint8Array, cap: number, fileName: string): Uint8Array {
-  if (bytes.length < 18 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-    throw new Error(`Not a valid .tar.gz archive: ${fileName} (no gzip signature)`);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const g = new Gunzip((chunk) => {
-    total += chunk.length;
-    if (total > cap) throw new Error(`Archive too large: ${fileName} expands to more than ${cap} bytes`);
-    chunks.push(chunk);
-  });
-  const STEP = 64 * 1024;
-  try {
-    for (let i = 0; i < bytes.length; i += STEP)
-      g.push(bytes.subarray(i, i + STEP), i + STEP >= bytes.length);
-  } catch (error) {
-    if ((error as Error).message.startsWith("Archive too large")) throw error;
-    throw new Error(`Not a valid .tar.gz archive: ${fileName} (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
-}
-
-/** A ustar/gnu/pax header block has "ustar" at offset 257 and a valid checksum. */
-function looksLikeTar(bytes: Uint8Array): boolean {
-  if (bytes.length < 512) return false;
-  let sum = 0;
-  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : bytes[i];
-  const stored = Number.parseInt(decoder.decode(bytes.subarray(148, 156)).replace(/\0.*$/, "").trim(), 8);
-  return stored === sum;
-}
-
-async function readTar(tar: Uint8Array, label: string, fileName: string): Promise<RawEntry[]> {
-  if (!looksLikeTar(tar)) throw new Error(`Not a valid ${label} archive: ${fileName} (no tar header)`);
-  let entries: Awaited<ReturnType<typeof unpackTar>>;
-  try {
-    entries = await unpackTar(tar);
-  } catch (error) {
-    throw new Error(`Not a valid ${label} archive: ${fileName} (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
-  const out: RawEntry[] = [];
-  for (const { header, data } of entries) {
-    const type = header.type ?? "file";
-    if (type === "pax-global-header" || type === "pax-header") continue;
-    if (type === "gnu-long-name" || type === "gnu-long-link-name") continue;
-    if (type === "file")
-      out.push({ name: header.name, kind: "file", size: header.size, mode: header.mode, data });
-    else if (type === "directory") out.push({ name: header.name, kind: "dir", size: 0 });
-    else if (type === "symlink")
-      out.push({ name: header.name, kind: "symlink", size: 0, linkTarget: header.linkname ?? "" });
-    else if (type === "link") out.push({ name: header.name, kind: "hardlink", size: 0 });
-    else out.push({ name: header.name, kind: "other", size: 0, typeName: type });
-  }
-  return out;
-}
-
-// ---- import -----------------------------------------------------------------------------------
-
 type ArchiveKind = "zip" | "tar.gz" | "tar";
 
 function kindOf(fileName: string): ArchiveKind {
@@ -224,7 +70,7 @@ function kindOf(fileName: string): ArchiveKind {
   throw new Error(`Unsupported archive type: ${fileName} (expected .zip, .tar.gz, .tgz or .tar)`);
 }
 
-/** Entry name → "/"-separated segments, or a skip reason. */
+/** Entry name → "/"-separated segments, or a skip reason. Linear in the name's length. */
 function segmentsOf(name: string): string[] | { reason: string } {
   const n = name.replace(/\\/g, "/");
   if (n.startsWith("/") || /^[A-Za-z]:\//.test(n)) return { reason: SKIP_REASONS.absolute };
@@ -233,48 +79,31 @@ function segmentsOf(name: string): string[] | { reason: string } {
   return parts;
 }
 
+/** What the archive's entries become: files/links to read and write, directories, and what is skipped. */
+interface Plan {
+  /** Entry index → relative path, for files and zip symlinks (whose target is their data). */
+  read: Map<number, string>;
+  dirs: string[];
+  /** Tar symlinks (target known from the header). */
+  links: { rel: string; target: string; name: string }[];
+  skipped: ImportReport["skipped"];
+}
+
+function symlinkEscapes(root: string, rel: string, target: string): boolean {
+  const path = joinPosix(root, rel);
+  const resolved = normalizePosix(`${path.slice(0, path.lastIndexOf("/"))}/${target}`);
+  return target === "" || target.startsWith("/") || !isInsideRoot(root, resolved);
+}
+
 /**
- * Unpack `bytes` (named `fileName`; `.zip`, `.tar.gz`, `.tgz` or `.tar`) into absolute VFS directory
- * `dir`, then `initRepository` + `commitAll` with message "Import <fileName>". Nothing is flushed: the
- * caller flushes on success.
- *
- * - One top-level directory shared by every entry (GitHub-style archives) is stripped.
- * - Entries with a `..` segment, absolute names, symlinks resolving outside `dir`, hard links, devices,
- *   anything under a `.git` directory (any letter case, any depth), and files over `maxFileBytes` are listed in `skipped` (reasons in
- *   `SKIP_REASONS`) and never written; no file is ever truncated. Contents are kept byte for byte;
- *   executable bits become mode 100755. Symlinks are created after every file and directory.
- *
- * @returns `{ files, bytes, skipped }`.
- * @throws Error "Unsupported archive type: …", "Not a valid .zip archive: <fileName> (…)" (likewise
- *   ".tar.gz", ".tar"), "Archive too large: …" (over `maxTotalBytes` or `maxFiles`), or
- *   "Cannot import into <dir>: it already contains a git repository". Nothing is written on error.
+ * Decide every entry from the names and declared facts alone (nothing inflated): strip one common
+ * top-level directory (GitHub-style archives), skip hostile or unsupported entries, and keep only the
+ * last of duplicate paths (as tar extracts).
  */
-export async function importArchive(
-  fs: Vfs,
-  dir: string,
-  bytes: Uint8Array,
-  fileName: string,
-  options: ImportOptions = {},
-): Promise<ImportReport> {
-  const maxFileBytes = options.maxFileBytes ?? 10 * MiB;
-  const maxTotalBytes = options.maxTotalBytes ?? 200 * MiB;
-  const maxFiles = options.maxFiles ?? 20000;
-  const root = normalizePosix(dir);
-  const kind = kindOf(fileName);
-
-  let raw: RawEntry[];
-  if (kind === "zip") raw = readZip(bytes, { maxFileBytes, maxTotalBytes, maxFiles }, fileName);
-  else if (kind === "tar") raw = await readTar(bytes, ".tar", fileName);
-  else {
-    // tar overhead: 512-byte header per entry plus padding; skipped oversize files still pass through.
-    const cap = maxTotalBytes + maxFiles * 1024 + 64 * MiB;
-    raw = await readTar(gunzipCapped(bytes, cap, fileName), ".tar.gz", fileName);
-  }
-
-  // Validate names, then strip one common top-level directory.
+function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits): Plan {
   const skipped: ImportReport["skipped"] = [];
-  const valid: { entry: RawEntry; parts: string[] }[] = [];
-  for (const entry of raw) {
+  const valid: { entry: ArchiveEntry; parts: string[] }[] = [];
+  for (const entry of entries) {
     const parts = segmentsOf(entry.name);
     if (!Array.isArray(parts)) skipped.push({ path: entry.name, reason: parts.reason });
     else if (parts.length > 0) valid.push({ entry, parts });
@@ -286,103 +115,182 @@ export async function importArchive(
     valid.some(({ parts }) => parts.length > 1);
   if (strip) for (const v of valid) v.parts = v.parts.slice(1);
 
-  const files: { path: string; data: Uint8Array; mode: number; name: string }[] = [];
-  const dirs: string[] = [];
-  const links: { path: string; target: string; name: string }[] = [];
-  const fileAt = new Map<string, number>();
-  let total = 0;
+  const out: Plan = { read: new Map(), dirs: [], links: [], skipped };
+  const fileAt = new Map<string, ArchiveEntry>();
+  const skip = (entry: ArchiveEntry, reason: string) => skipped.push({ path: entry.name, reason });
   for (const { entry, parts } of valid) {
     if (parts.length === 0) continue;
-    if (parts.some((p) => p.toLowerCase() === ".git")) {
-      skipped.push({ path: entry.name, reason: SKIP_REASONS.gitDir });
-      continue;
-    }
-    const path = joinPosix(root, ...parts);
-    if (entry.kind === "dir") {
-      dirs.push(path);
-      continue;
-    }
-    if (entry.kind === "hardlink") {
-      skipped.push({ path: entry.name, reason: SKIP_REASONS.hardLink });
-      continue;
-    }
-    if (entry.kind === "other") {
-      skipped.push({ path: entry.name, reason: SKIP_REASONS.unsupported(entry.typeName ?? "unknown") });
-      continue;
-    }
-    if (entry.kind === "symlink") {
-      const target = entry.linkTarget ?? "";
-      const resolved = normalizePosix(`${path.slice(0, path.lastIndexOf("/"))}/${target}`);
-      if (target === "" || target.startsWith("/") || !isInsideRoot(root, resolved)) {
-        skipped.push({ path: entry.name, reason: SKIP_REASONS.escapingSymlink });
-        continue;
-      }
-      links.push({ path, target, name: entry.name });
-      total += encoder.encode(target).length;
-      continue;
-    }
-    const size = entry.data?.length ?? entry.size;
-    if (size > maxFileBytes || !entry.data) {
-      skipped.push({ path: entry.name, reason: SKIP_REASONS.tooLarge(size, maxFileBytes) });
-      continue;
-    }
-    total += size;
-    const mode = entry.mode !== undefined && entry.mode & 0o111 ? 0o100755 : 0o100644;
-    // The same path twice (tar allows it): the later entry wins, as tar extracts; the earlier is reported.
-    const earlier = fileAt.get(path);
-    if (earlier !== undefined) {
-      skipped.push({ path: files[earlier].name, reason: SKIP_REASONS.duplicate });
-      total -= files[earlier].data.length;
-      files[earlier] = { path, data: entry.data, mode, name: entry.name };
-      continue;
-    }
-    fileAt.set(path, files.length);
-    files.push({ path, data: entry.data, mode, name: entry.name });
-  }
-  if (files.length + links.length > maxFiles)
-    throw new Error(
-      `Archive too large: ${fileName} has ${files.length + links.length} files (limit ${maxFiles})`,
-    );
-  if (total > maxTotalBytes)
-    throw new Error(`Archive too large: ${fileName} holds ${total} bytes of files (limit ${maxTotalBytes})`);
-  if (await fs.exists(`${root}/.git`))
-    throw new Error(`Cannot import into ${root}: it already contains a git repository`);
-
-  // Write: directories and files first, symlinks last (so no file is written through an archive link).
-  await fs.prefetch([root]);
-  await fs.mkdir(root, { recursive: true });
-  for (const d of dirs) await fs.mkdir(d, { recursive: true });
-  let written = 0;
-  let bytesWritten = 0;
-  for (const f of files) {
+    const rel = parts.join("/");
     try {
-      await fs.writeFile(f.path, f.data, { mode: f.mode });
+      checkPathLimits(rel, { maxDepth: limits.maxPathDepth, maxLength: limits.maxPathLength });
     } catch (error) {
       if (!(error instanceof VfsError)) throw error;
-      skipped.push({ path: f.name, reason: SKIP_REASONS.conflict(error.code) });
+      skip(entry, error.message);
       continue;
     }
-    written++;
-    bytesWritten += f.data.length;
-  }
-  for (const l of links) {
-    const taken = await fs.lstat(l.path).then(
-      () => true,
-      (error) => !(error instanceof VfsError && error.code === "ENOENT"),
-    );
-    if (taken) {
-      skipped.push({ path: l.name, reason: SKIP_REASONS.exists });
-      continue;
+    if (parts.some((p) => p.toLowerCase() === ".git")) skip(entry, SKIP_REASONS.gitDir);
+    else if (entry.kind === "dir") out.dirs.push(rel);
+    else if (entry.kind === "hardlink") skip(entry, SKIP_REASONS.hardLink);
+    else if (entry.kind === "other") skip(entry, SKIP_REASONS.unsupported(entry.typeName ?? "unknown"));
+    else if (entry.unreadable) skip(entry, entry.unreadable);
+    else if (entry.kind === "symlink" && entry.linkTarget !== undefined) {
+      if (symlinkEscapes(root, rel, entry.linkTarget)) skip(entry, SKIP_REASONS.escapingSymlink);
+      else out.links.push({ rel, target: entry.linkTarget, name: entry.name });
+    } else {
+      const max = entry.kind === "symlink" ? limits.maxPathLength : limits.maxFileBytes;
+      if (entry.size > max) {
+        skip(entry, SKIP_REASONS.tooLarge(entry.size, max));
+        continue;
+      }
+      // The same path twice: the later entry wins, as tar extracts; the earlier is reported, never written.
+      const earlier = fileAt.get(rel);
+      if (earlier) {
+        skip(earlier, SKIP_REASONS.duplicate);
+        out.read.delete(earlier.index);
+      }
+      fileAt.set(rel, entry);
+      out.read.set(entry.index, rel);
     }
-    await fs.symlink(l.target, l.path);
-    written++;
-    bytesWritten += encoder.encode(l.target).length;
   }
+  return out;
+}
 
-  await initRepository(fs, root, { defaultBranch: options.defaultBranch });
-  await commitAll(fs, root, {
-    message: `Import ${fileName}`,
-    author: options.author ?? { name: "Strata", email: "strata@localhost" },
-  });
+async function openArchive(
+  kind: ArchiveKind,
+  bytes: Uint8Array,
+  fileName: string,
+  limits: ArchiveLimits,
+): Promise<ArchiveSource> {
+  if (kind === "zip") return openZip(bytes, fileName, limits);
+  return openTar(bytes, fileName, kind === "tar" ? ".tar" : ".tar.gz", limits);
+}
+
+/** Remove everything below `root` that an import wrote (flushed or not); `root` is recreated when it existed. */
+async function removeImport(fs: Vfs, root: string, rootExisted: boolean): Promise<void> {
+  fs.discard(root);
+  if (!(await fs.exists(root))) return;
+  await fs.preload(root, { withData: false });
+  await fs.rmdir(root, { recursive: true });
+  if (rootExisted) await fs.mkdir(root, { recursive: true });
+  await fs.flush();
+}
+
+/**
+ * Unpack `bytes` (named `fileName`; `.zip`, `.tar.gz`, `.tgz` or `.tar`) into absolute VFS directory
+ * `dir` (absent or empty), then `initRepository` and one commit "Import <fileName>" of everything written.
+ *
+ * - The archive is checked before anything is written (`openZip` / `openTar`: entry count, overlapping
+ *   zip entries, total expansion, expansion ratios) and inflated entry by entry while writing, with the
+ *   output counted (a zip entry inflating past its declared size refuses the archive).
+ * - Files are flushed in batches (`IMPORT_BATCH_BYTES` / `IMPORT_BATCH_FILES`) with their git blobs, so
+ *   no flush holds more than one batch; the trees, index, symlinks and commit go in a last flush. Use a
+ *   VFS with no other unflushed changes (they would be flushed with the first batch).
+ * - One top-level directory shared by every entry (GitHub-style archives) is stripped.
+ * - Entries with a `..` segment, absolute names, paths over the VFS's depth/length limits, symlinks
+ *   resolving outside `dir`, hard links, devices, anything under a `.git` directory (any letter case, any
+ *   depth), unreadable entries (encrypted, unknown compression), and files over `maxFileBytes` are listed
+ *   in `skipped` (reasons in `SKIP_REASONS`, or the VFS's path-limit message) and never written; no file
+ *   is ever truncated. Contents are kept byte for byte; executable bits become mode 100755. Symlinks are
+ *   created after every file and directory.
+ *
+ * @returns `{ files, bytes, skipped }`.
+ * @throws ArchiveRefusedError (a bomb or over a limit of one import; messages in `REFUSED`), Error
+ *   "Unsupported archive type: …", "Not a valid .zip archive: <fileName> (…)" (likewise ".tar.gz",
+ *   ".tar"), "Cannot import into <dir>: it already contains a git repository" / "…: it is not empty",
+ *   or a database error. On any error nothing of the import remains in the VFS (what was flushed is
+ *   deleted again).
+ */
+export async function importArchive(
+  fs: Vfs,
+  dir: string,
+  bytes: Uint8Array,
+  fileName: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
+  const limits: ArchiveLimits = {
+    ...DEFAULT_ARCHIVE_LIMITS,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_ARCHIVE_LIMITS.maxFileBytes,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_ARCHIVE_LIMITS.maxTotalBytes,
+    maxEntries: options.maxEntries ?? DEFAULT_ARCHIVE_LIMITS.maxEntries,
+  };
+  const root = normalizePosix(dir);
+  const kind = kindOf(fileName);
+  const source = await openArchive(kind, bytes, fileName, limits);
+  const planned = plan(root, source.entries, limits);
+  const { skipped } = planned;
+
+  await fs.prefetch([root, `${root}/.git`]);
+  if (await fs.exists(`${root}/.git`))
+    throw new Error(`Cannot import into ${root}: it already contains a git repository`);
+  const rootExisted = await fs.exists(root);
+  if (rootExisted && (await fs.readdir(root)).length > 0)
+    throw new Error(`Cannot import into ${root}: it is not empty`);
+
+  let written = 0;
+  let bytesWritten = 0;
+  try {
+    await fs.mkdir(root, { recursive: true });
+    for (const d of planned.dirs) await fs.mkdir(joinPosix(root, d), { recursive: true });
+    await initRepository(fs, root, { defaultBranch: options.defaultBranch });
+    const commit = new ImportCommit(fs, root);
+    const links = [...planned.links];
+    let batchBytes = 0;
+    let batchFiles = 0;
+    await source.readData(new Set(planned.read.keys()), async (entry, data) => {
+      const rel = planned.read.get(entry.index) ?? "";
+      if (entry.kind === "symlink") {
+        const target = new TextDecoder().decode(data);
+        if (symlinkEscapes(root, rel, target))
+          skipped.push({ path: entry.name, reason: SKIP_REASONS.escapingSymlink });
+        else links.push({ rel, target, name: entry.name });
+        return;
+      }
+      const mode = entry.mode !== undefined && entry.mode & 0o111 ? 0o100755 : 0o100644;
+      try {
+        await fs.writeFile(joinPosix(root, rel), data, { mode });
+      } catch (error) {
+        if (!(error instanceof VfsError)) throw error;
+        skipped.push({ path: entry.name, reason: SKIP_REASONS.conflict(error.code) });
+        return;
+      }
+      await commit.add(rel, data, mode);
+      written++;
+      bytesWritten += data.length;
+      batchBytes += data.length;
+      if (++batchFiles >= IMPORT_BATCH_FILES || batchBytes >= IMPORT_BATCH_BYTES) {
+        await fs.flush();
+        batchBytes = 0;
+        batchFiles = 0;
+      }
+    });
+    for (const l of links) {
+      const path = joinPosix(root, l.rel);
+      const taken = await fs.lstat(path).then(
+        () => true,
+        (error) => !(error instanceof VfsError && error.code === "ENOENT"),
+      );
+      if (taken) {
+        skipped.push({ path: l.name, reason: SKIP_REASONS.exists });
+        continue;
+      }
+      await fs.symlink(l.target, path);
+      await commit.add(l.rel, l.target, 0o120000);
+      written++;
+      bytesWritten += new TextEncoder().encode(l.target).length;
+    }
+    await commit.commit(
+      `Import ${fileName}`,
+      options.author ?? { name: "Strata", email: "strata@localhost" },
+    );
+    await fs.flush();
+  } catch (error) {
+    await removeImport(fs, root, rootExisted).catch((cleanup) => {
+      console.error(
+        `[strata] could not remove the failed import below ${root}:`,
+        cleanup instanceof Error ? cleanup.message : cleanup,
+      );
+    });
+    throw error;
+  }
   return { files: written, bytes: bytesWritten, skipped };
 }

@@ -180,9 +180,11 @@ describe("importArchive", () => {
     );
     await expect(
       importArchive(t.fs, dir, zipSync({ "a.txt": strToU8("a"), "b.txt": strToU8("b") }), "many.zip", {
-        maxFiles: 1,
+        maxEntries: 1,
       }),
-    ).rejects.toThrow("Archive too large: many.zip has 2 files (limit 1)");
+    ).rejects.toThrow(
+      "Archive refused: more than 1 entries (files and directories count; the limit for one import). Split it into smaller archives, or clone the repository by its git URL.",
+    );
     expect(t.fs.dirtyPaths()).toEqual([]);
   });
 
@@ -192,7 +194,9 @@ describe("importArchive", () => {
     expect(bomb.length).toBeLessThan(200_000);
     await expect(
       importArchive(t.fs, "/bomb", bomb, "bomb.zip", { maxTotalBytes: 20 * 1024 * 1024 }),
-    ).rejects.toThrow("Archive too large: bomb.zip holds 31457280 bytes of files (limit 20971520)");
+    ).rejects.toThrow(
+      "Archive refused: it expands to more than 20 MiB (limit for one import). Split it into smaller archives, or clone the repository by its git URL.",
+    );
     expect(await t.fs.exists("/bomb")).toBe(false);
   });
 
