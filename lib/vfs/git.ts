@@ -202,42 +202,6 @@ function displayUrl(url: string): string {
   }
 }
 
-const MAX_REDIRECTS = 5;
-const hostNotAllowed = (host: string) => `host ${host} is not allowed (STRATA_GIT_IMPORT_HOSTS)`;
-
-/**
- * isomorphic-git's web client with redirects followed here rather than by `fetch`, so that every hop's host is
- * checked before it is requested (a redirect could otherwise lead the server to an internal address).
- */
-async function requestFollowingAllowedRedirects(
-  req: git.GitHttpRequest,
-  allowHost: (host: string) => boolean,
-  signal?: AbortSignal,
-): Promise<git.GitHttpResponse> {
-  // A body is an async iterator read once; keep its bytes for a repeated request.
-  let body: Uint8Array[] | undefined;
-  if (req.body) {
-    body = [];
-    for await (const chunk of req.body as AsyncIterable<Uint8Array>) body.push(chunk);
-  }
-  let current = req.url;
-  for (let hop = 0; ; hop++) {
-    const res = await webHttp.request({
-      ...req,
-      url: current,
-      body: body as unknown as AsyncIterableIterator<Uint8Array> | undefined,
-      signal: signal ?? undefined,
-      fetchOptions: { redirect: "manual" },
-    });
-    const location = res.headers?.location;
-    if (res.statusCode < 300 || res.statusCode >= 400 || !location) return { ...res, url: current };
-    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-    const next = new URL(location, current);
-    if (!allowHost(next.hostname)) throw new Error(`redirected to ${hostNotAllowed(next.hostname)}`);
-    current = next.href;
-  }
-}
-
 /** A clear `Error` for a failed clone; the original is kept as `cause`. */
 function cloneError(url: string, error: unknown, signal?: AbortSignal): Error {
   const shown = displayUrl(url);
@@ -252,6 +216,9 @@ function cloneError(url: string, error: unknown, signal?: AbortSignal): Error {
     err.name = "AbortError";
     return err;
   }
+  // The guarded transport's one generic text for a refused or unreachable destination (lib/net/git-http.ts):
+  // kept as it is, so it says nothing about the URL's host or port.
+  if (e?.code === "GitImportUnreachable" && error instanceof Error) return error;
   if (e?.code === "HttpError" && e.data?.statusCode) {
     const status = `HTTP ${e.data.statusCode}${e.data.statusMessage ? ` ${e.data.statusMessage}` : ""}`;
     if (e.data.statusCode === 401 || e.data.statusCode === 403)
@@ -282,9 +249,14 @@ function cloneError(url: string, error: unknown, signal?: AbortSignal): Error {
  *
  * @param options.onProgress isomorphic-git progress events (fetch and checkout phases).
  * @param options.signal aborts the HTTP transfer and the checkout.
+ * @param options.http the transport (default: isomorphic-git's `fetch` client, which reaches any address and
+ *   follows redirects itself — for trusted URLs only). A URL from a user goes through the guarded client of
+ *   `lib/net/git-http.ts` (public addresses only, every redirect hop checked); its refusals keep their one
+ *   generic message (`GIT_IMPORT_UNREACHABLE`) instead of "Cannot clone …".
  * @throws Error "Cannot clone <url>: <reason>" (bad URL, HTTP 404/401/403, connection refused, unknown
  *   ref, non-git server), "Cannot clone <url> into <dir>: directory is not empty", or an `AbortError`
- *   "Clone of <url> was aborted". Credentials in the URL are never shown.
+ *   "Clone of <url> was aborted", or the guarded transport's `GitImportUnreachableError` as it is. Credentials
+ *   in the URL are never shown.
  */
 export async function cloneRepository(
   fs: Vfs,
@@ -295,8 +267,7 @@ export async function cloneRepository(
     depth?: number;
     onProgress?: (p: GitProgress) => void;
     signal?: AbortSignal;
-    /** Hosts the clone may reach, the first request's and every redirect's (see `gitImportHostPolicy`). */
-    allowHost?: (host: string) => boolean;
+    http?: git.HttpClient;
   } = {},
 ): Promise<void> {
   const root = normalizePosix(dir);
@@ -311,14 +282,10 @@ export async function cloneRepository(
   const existed = await fs.exists(root);
   if (existed && (await fs.readdir(root)).length > 0)
     throw new Error(`Cannot clone ${displayUrl(url)} into ${root}: directory is not empty`);
-  const { signal, onProgress, allowHost } = options;
-  if (allowHost && !allowHost(parsed.hostname))
-    throw new Error(`Cannot clone ${displayUrl(url)}: ${hostNotAllowed(parsed.hostname)}`);
+  const { signal, onProgress } = options;
+  const transport = options.http ?? webHttp;
   const http: git.HttpClient = {
-    request: (req) =>
-      allowHost
-        ? requestFollowingAllowedRedirects(req, allowHost, signal)
-        : webHttp.request({ ...req, signal: signal ?? undefined }),
+    request: (req) => transport.request({ ...req, signal: signal ?? undefined }),
   };
   try {
     signal?.throwIfAborted();
