@@ -1,5 +1,6 @@
 /**
- * The single data-access path: Drizzle over `@neondatabase/serverless` (WebSocket `Pool`), in every mode.
+ * The single data-access path: Drizzle / raw SQL over `@neondatabase/serverless` (one WebSocket `Client` per
+ * `DbScope`), in every mode.
  *
  * - `DATABASE_URL` at Neon: the driver's defaults.
  * - `STRATA_DB_PROXY=host:port/secret` set: a plain Postgres (or the embedded PGlite socket) reached through
@@ -7,18 +8,23 @@
  *
  * Edge-safe: uses the runtime's global `WebSocket`; Node scripts call `setNodeWebSocket(ws)` first.
  */
-import { Client, neonConfig, Pool } from "@neondatabase/serverless";
+import { Client, neonConfig } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import * as schema from "@/db/schema";
+import {
+  DbBusyError,
+  describeDbError,
+  isTooManyConnections,
+  queueTimeoutMessage,
+  tooManyConnectionsMessage,
+} from "./errors";
+import { acquireSlot, type IdleHolder, type Lease, setIdle } from "./limiter";
+import { retryTransient } from "./retry";
+import { dbSettings } from "./settings";
+import { isRepeatable, type Query, rowsOf, runTransaction } from "./transaction";
 
 export type Db = NeonDatabase<typeof schema>;
-
-/** A handle: Drizzle for typed queries, the Neon `Pool` for raw bulk SQL and explicit transactions. */
-export interface DbHandle {
-  db: Db;
-  pool: Pool;
-  close(): Promise<void>;
-}
+export type { Query } from "./transaction";
 
 let configuredFor: string | undefined;
 
@@ -71,128 +77,201 @@ export function databaseUrl(): string {
   return url;
 }
 
-/** A Drizzle handle on its own pool; call `close()` when done. `max` = pool size (default 1). */
-export function openDb(options: { url?: string; max?: number } = {}): DbHandle {
-  configureDriver();
-  const pool = new Pool({ connectionString: options.url ?? databaseUrl(), max: options.max ?? 1 });
-  pool.on("error", () => {
-    /* a dropped idle connection is reopened on the next query */
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms) as unknown as { unref?: () => void };
+    timer.unref?.();
   });
-  const db = drizzle({ client: pool, schema });
-  return { db, pool, close: () => pool.end() };
+
+/** How long opening a connection may take before it counts as failed (and is retried) (ms). */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** An open connection and the limiter slot it holds. */
+interface Conn {
+  client: Client;
+  lease: Lease;
+  closing?: Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
-
-/** Raw SQL inside a {@link DbScope.transaction}: `$1` placeholders, rows as plain objects. */
-export type Query = <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>;
+/** Close `conn` (bounded by {@link RELEASE_TIMEOUT_MS}), then free its slot; once, however often called. */
+function closeConn(conn: Conn): Promise<void> {
+  conn.closing ??= Promise.race([conn.client.end().catch(() => undefined), sleep(RELEASE_TIMEOUT_MS)]).then(
+    () => conn.lease.release(),
+  );
+  return conn.closing;
+}
 
 /**
  * A lazily opened connection scope: one dedicated connection, opened on first use and closed by
  * `release()`, so a streaming request holds no connection while it waits on the model. Operations are
  * serialised (a transaction never interleaves with another query of the scope).
  *
+ * Bounded and resilient (see `lib/db/limiter.ts`, `lib/db/transaction.ts`):
+ * - the connection holds one of the process's `STRATA_DB_MAX_CONNECTIONS` slots (queueing at most
+ *   `STRATA_DB_QUEUE_TIMEOUT_MS`, then `DbBusyError`; Postgres's 53300 is a `DbBusyError` too); while the
+ *   scope runs no statement and someone waits for a slot, it gives its connection up (the next statement
+ *   reopens one), so a scope kept across slow work cannot starve or deadlock the others;
+ * - a dropped or refused connection is retried with backoff within `STRATA_DB_RETRY_MS` for what is safe to
+ *   repeat: opening, reads, whole transactions (exactly once, checked with `txid_status` when COMMIT broke),
+ *   and writes (run as one-statement transactions unless marked repeatable); then `DbUnavailableError`.
+ *
  * One `Client` rather than a `Pool`: in the edge runtime, `Pool.connect()` after `Pool.query()` on a
  * one-connection pool never resolves.
  */
-export class DbScope {
-  private client: Client | undefined;
-  private connecting: Promise<Client> | undefined;
-  private drizzleDb: Db | undefined;
+export class DbScope implements IdleHolder {
+  private conn: Conn | undefined;
+  private connecting: Promise<Conn> | undefined;
+  private drizzleDb: { client: Client; db: Db } | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  private pending = 0;
   constructor(private readonly url?: string) {}
 
-  /** Run `fn` with a Drizzle handle on the scope's connection. */
+  /** Run `fn` with a Drizzle handle on the scope's connection (opening it is retried; `fn` runs once). */
   async run<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     return this.serial(async () => {
-      const client = await this.connect();
-      this.drizzleDb ??= drizzle({ client, schema });
-      return fn(this.drizzleDb);
+      const client = await retryTransient(() => this.connect());
+      if (this.drizzleDb?.client !== client) this.drizzleDb = { client, db: drizzle({ client, schema }) };
+      return fn(this.drizzleDb.db);
     });
   }
 
-  /** Run raw SQL (`$1` placeholders) on the scope's connection. */
-  async query<R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
-    return this.serial(async () => (await (await this.connect()).query(text, params)).rows as R[]);
+  /**
+   * Run raw SQL (`$1` placeholders) on the scope's connection. A read (or, with `repeatable: true`, a
+   * statement that is safe to run twice) is repeated after a dropped connection; any other statement runs as
+   * a one-statement transaction, applied exactly once.
+   * @throws DbBusyError, DbUnavailableError, or the statement's SQL error.
+   */
+  async query<R = Record<string, unknown>>(
+    text: string,
+    params: unknown[] = [],
+    options: { repeatable?: boolean } = {},
+  ): Promise<R[]> {
+    if (options.repeatable ?? isRepeatable(text)) {
+      return this.serial(() =>
+        retryTransient(async () => rowsOf<R>(await (await this.connect()).query(text, params))),
+      );
+    }
+    return this.serial(() => this.transact((q) => q<R>(text, params)));
   }
 
   /**
    * Run `fn` inside BEGIN/COMMIT; ROLLBACK and rethrow when it throws. `q` runs raw SQL in the transaction.
+   * `fn` must be pure database work: after a dropped connection it runs again (see `runTransaction`).
+   * @throws fn's errors, DbBusyError, DbUnavailableError.
    */
   async transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
-    return this.serial(async () => {
-      const client = await this.connect();
-      await client.query("BEGIN");
-      try {
-        const result = await fn(async (text, params = []) => (await client.query(text, params)).rows);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => this.drop());
-        throw error;
-      }
-    });
+    return this.serial(() => this.transact(fn));
   }
 
-  /** Close the connection (no-op when not open). The next operation reopens it. */
+  /** Close the connection (no-op when not open) and free its slot. The next operation reopens it. */
   async release(): Promise<void> {
     await this.chain.catch(() => undefined);
-    const client = this.client;
-    this.drop();
-    if (client) {
-      // Never let a server that does not close on Terminate hang the request.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        client.end().catch(() => undefined),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, RELEASE_TIMEOUT_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    const conn = this.take();
+    if (conn) await closeConn(conn);
   }
 
   /**
    * Give the connection up without waiting for it to close: queued operations finish on it first, the next
-   * operation opens a new one, and the close runs in the background (bounded like {@link release}). For the
-   * moment before a model request, where waiting for the server's goodbye only delays the request.
+   * operation opens a new one, and the close runs in the background (bounded like {@link release}; the slot
+   * is freed when it has finished). For the moment before a model request, where waiting for the server's
+   * goodbye only delays the request.
    */
   detach(): void {
     void this.serial(async () => {
-      const client = this.client;
-      this.drop();
-      if (client) void Promise.race([client.end().catch(() => undefined), sleep(RELEASE_TIMEOUT_MS)]);
+      const conn = this.take();
+      if (conn) void closeConn(conn);
     });
   }
 
-  private drop(): void {
-    this.client = undefined;
-    this.connecting = undefined;
+  /** Limiter callback: the scope is idle and someone waits for a slot, so close the connection. */
+  yieldConnection(): void {
+    if (this.pending > 0) return;
+    const conn = this.take();
+    if (conn) void closeConn(conn);
+  }
+
+  private transact<T>(fn: (q: Query) => Promise<T>): Promise<T> {
+    return runTransaction(
+      () => this.connect(),
+      fn,
+      () => this.lost(),
+    );
+  }
+
+  /** Detach the current connection from the scope (the caller closes it). */
+  private take(): Conn | undefined {
+    const conn = this.conn;
+    this.conn = undefined;
     this.drizzleDb = undefined;
+    setIdle(this, false);
+    return conn;
+  }
+
+  /** The connection failed: forget it and close it. */
+  private lost(conn = this.conn): void {
+    if (!conn) return;
+    if (this.conn === conn) this.take();
+    void closeConn(conn);
   }
 
   private serial<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(op, op);
+    this.pending++;
+    setIdle(this, false);
+    const run = async () => {
+      try {
+        return await op();
+      } finally {
+        this.pending--;
+        if (this.pending === 0 && this.conn) setIdle(this, true);
+      }
+    };
+    const next = this.chain.then(run, run);
     this.chain = next.catch(() => undefined);
     return next;
   }
 
   private async connect(): Promise<Client> {
-    if (this.client) return this.client;
-    configureDriver();
-    this.connecting ??= (async () => {
-      const client = new Client({ connectionString: this.url ?? databaseUrl() });
-      client.on("error", () => this.drop());
-      await client.connect();
-      this.client = client;
-      return client;
-    })();
-    try {
-      return await this.connecting;
-    } catch (error) {
+    if (this.conn) return this.conn.client;
+    this.connecting ??= this.open().finally(() => {
       this.connecting = undefined;
+    });
+    return (await this.connecting).client;
+  }
+
+  /**
+   * Take a slot, then open a connection.
+   * @throws DbBusyError (no slot in time, or Postgres's 53300); the driver's error when it cannot connect.
+   */
+  private async open(): Promise<Conn> {
+    configureDriver();
+    const { maxConnections, queueTimeoutMs } = dbSettings();
+    const lease = await acquireSlot({
+      max: maxConnections,
+      waitMs: queueTimeoutMs,
+      onTimeout: () => new DbBusyError(queueTimeoutMessage(maxConnections, queueTimeoutMs)),
+    });
+    let conn: Conn;
+    try {
+      const client = new Client({
+        connectionString: this.url ?? databaseUrl(),
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      });
+      conn = { client, lease };
+    } catch (error) {
+      lease.release();
       throw error;
     }
+    conn.client.on("error", () => this.lost(conn));
+    try {
+      await conn.client.connect();
+    } catch (error) {
+      void closeConn(conn);
+      if (isTooManyConnections(error))
+        throw new DbBusyError(tooManyConnectionsMessage(describeDbError(error)));
+      throw error;
+    }
+    this.conn = conn;
+    return conn;
   }
 }
 
