@@ -6,6 +6,7 @@ import { ZodError } from "zod";
 import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
 import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
@@ -30,8 +31,16 @@ export function errorResponse(error: unknown): Response {
   let status = 500;
   let code = "internal";
   let message = "Internal error";
-  if (error instanceof ApiError) ({ status, code, message } = error);
-  else if (error instanceof ZodError) {
+  let headers: Record<string, string> | undefined;
+  if (error instanceof ApiError) {
+    ({ status, code, message } = error);
+  } else if (error instanceof DbBusyError || error instanceof DbUnavailableError) {
+    // No connection in time / the database unreachable: the client may retry, nothing was changed.
+    status = 503;
+    code = error instanceof DbBusyError ? "database_busy" : "database_unavailable";
+    message = error.message;
+    headers = { "retry-after": String(error.retryAfterSeconds) };
+  } else if (error instanceof ZodError) {
     status = 400;
     code = "bad_request";
     message = error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
@@ -84,7 +93,7 @@ export function errorResponse(error: unknown): Response {
       error instanceof Error ? (error.stack ?? error.message) : error,
     );
   }
-  return Response.json({ error: { code, message } }, { status });
+  return Response.json({ error: { code, message } }, { status, headers });
 }
 
 /** Wrap a handler so every error becomes `errorResponse`. */
