@@ -191,6 +191,26 @@ export const sessionQueue = pgTable(
 );
 
 /**
+ * Project files a run is about to flush to the VFS and has not yet committed in a checkpoint: recorded
+ * before the flush, deleted once the checkpoint commit is stored. What a run that died (or ended on a
+ * database error) leaves here is committed as a recovery checkpoint by the session's next prompt run.
+ */
+export const sessionPendingPaths = pgTable(
+  "session_pending_paths",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** Absolute VFS path of a project file (or a deleted one). */
+    path: text("path").notNull(),
+    /** The `session_runs` row of the writer; null for a writer without a run lock. */
+    runId: uuid("run_id"),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.path] })],
+);
+
+/**
  * A session file being imported in parts (`/api/projects/:id/sessions/import/uploads`): files larger than one
  * request may carry are sent as byte ranges, staged here, and imported in one transaction by the commit, which
  * deletes the upload. Nothing reaches `sessions` before the commit; an upload never committed is deleted after
