@@ -284,8 +284,22 @@ export async function cloneRepository(
     throw new Error(`Cannot clone ${displayUrl(url)} into ${root}: directory is not empty`);
   const { signal, onProgress } = options;
   const transport = options.http ?? webHttp;
+  // isomorphic-git's pkt-line reader swallows an error thrown while a response body streams (it sees a short
+  // body): keep the first one, so the clone fails with it (a size limit, a reset) and never succeeds on a cut body.
+  let bodyError: unknown;
+  async function* watched(body: AsyncIterableIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+    try {
+      yield* body;
+    } catch (error) {
+      bodyError ??= error;
+      throw error;
+    }
+  }
   const http: git.HttpClient = {
-    request: (req) => transport.request({ ...req, signal: signal ?? undefined }),
+    request: async (req) => {
+      const res = await transport.request({ ...req, signal: signal ?? undefined });
+      return res.body ? { ...res, body: watched(res.body) } : res;
+    },
   };
   try {
     signal?.throwIfAborted();
@@ -305,10 +319,11 @@ export async function cloneRepository(
       },
     });
     signal?.throwIfAborted();
+    if (bodyError) throw bodyError;
   } catch (error) {
     fs.discard(root);
     if (existed) await fs.mkdir(root, { recursive: true });
-    throw cloneError(url, error, signal);
+    throw cloneError(url, bodyError ?? error, signal);
   }
 }
 
