@@ -28,6 +28,8 @@ async function main() {
     OPENAI_API_KEY: "test-openai-key",
     OPENAI_BASE_URL: `${mock.url}/v1`,
     STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+    // The e2e git server is on loopback, which a git import refuses by default (lib/net/git-http.ts).
+    STRATA_GIT_IMPORT_ALLOW_PRIVATE: "1",
   };
   const next = spawn(
     process.execPath,
