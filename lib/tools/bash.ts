@@ -5,7 +5,8 @@
 
 import { Bash } from "just-bash/browser";
 import { z } from "zod";
-import { ProjectBashFs, projectShellCommands } from "@/lib/vfs/bash-fs";
+import { projectShellCommands } from "@/lib/vfs/bash-commands";
+import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,

@@ -4,10 +4,18 @@
  * `EACCES` `PathEscapeError` that the shell reports on stderr with a non-zero exit code.
  */
 
-import { type Command, defineCommand, type FsStat, type IFileSystem } from "just-bash/browser";
+import type { FsStat, IFileSystem } from "just-bash/browser";
 import { assertNoSymlinkEscape } from "./confine";
-import { PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
-import { basenamePosix, dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
+import { formatBytesLimit, PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
+import { MAX_COMMAND_WRITE_BYTES } from "./limits";
+import {
+  basenamePosix,
+  checkPathBelowRoot,
+  dirnamePosix,
+  isInsideRoot,
+  joinPosix,
+  normalizePosix,
+} from "./paths";
 import type { FileSystem, VfsStat } from "./types";
 
 type Encoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | "hex" | "latin1";
@@ -24,10 +32,13 @@ const DESCRIPTIONS: Record<string, string> = {
   EACCES: "permission denied",
 };
 
+/** Codes whose message is Strata's own (it names the limit or the refusal) and is kept as is. */
+const KEEP_MESSAGE = new Set<VfsErrorCode>(["EACCES", "EFBIG", "ENAMETOOLONG"]);
+
 /** Re-labels a VFS error Node-style ("ENOENT: no such file or directory, open '/p'"), which just-bash parses. */
 function asNodeError(error: unknown, op: string, path: string): Error {
-  // Refusals (outside the root, inside `.git`) keep their own message.
-  if (error instanceof VfsError && error.code === "EACCES") return error;
+  // Refusals (outside the root, inside `.git`) and limits (size, path depth/length) keep their own message.
+  if (error instanceof VfsError && KEEP_MESSAGE.has(error.code)) return error;
   const code = (error instanceof VfsError ? error.code : (error as { code?: string })?.code) as
     | VfsErrorCode
     | undefined;
@@ -106,10 +117,35 @@ const MUTATING_OPS = new Set(["mkdir", "rm", "chmod", "utime", "write"]);
 const ENTRY_OPS = new Set(["mkdir", "rm"]);
 
 export class ProjectBashFs implements IFileSystem {
+  /** Bytes this shell (one command: a bash tool call or a `!command`) has written so far. */
+  private written = 0;
+
+  /**
+   * @param options.maxWriteBytes total bytes one shell may write (default `MAX_COMMAND_WRITE_BYTES`,
+   *   64 MiB); every write counts, overwrites included.
+   */
   constructor(
     private readonly fs: FileSystem,
     private readonly projectRoot: string,
+    private readonly options: { maxWriteBytes?: number } = {},
   ) {}
+
+  /** Bytes written so far by this shell. */
+  get bytesWritten(): number {
+    return this.written;
+  }
+
+  /** Count `n` more bytes against the shell's write limit, or refuse them (nothing of them is written). */
+  private charge(n: number): void {
+    const limit = this.options.maxWriteBytes ?? MAX_COMMAND_WRITE_BYTES;
+    if (this.written + n > limit) {
+      throw new VfsError(
+        "EFBIG",
+        `EFBIG: this command would write ${this.written + n} bytes; the limit for one command is ${formatBytesLimit(limit)}. Nothing more was written; write less in one command.`,
+      );
+    }
+    this.written += n;
+  }
 
   /** Normalises `path` and refuses it unless it (and any symlink along it) stays inside the root. */
   private async confine(path: string): Promise<string> {
@@ -128,6 +164,7 @@ export class ProjectBashFs implements IFileSystem {
   private async confineWrite(path: string, followLast = true): Promise<string> {
     const abs = await this.confine(path);
     const root = normalizePosix(this.projectRoot);
+    checkPathBelowRoot(root, abs);
     refuseGitWrite(root, abs);
     if (abs === root) return abs;
     const dir = await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs));
@@ -171,6 +208,7 @@ export class ProjectBashFs implements IFileSystem {
           .stat(abs)
           .then((s) => s.mode)
           .catch(() => undefined);
+        this.charge(data.byteLength);
         await this.fs.writeFile(abs, data, mode ? { mode } : undefined);
       },
       true,
@@ -188,6 +226,7 @@ export class ProjectBashFs implements IFileSystem {
           if ((e as { code?: string }).code === "ENOENT") return new Uint8Array(0);
           throw e;
         });
+        this.charge(data.byteLength);
         const merged = new Uint8Array(existing.length + data.length);
         merged.set(existing);
         merged.set(data, existing.length);
@@ -266,6 +305,7 @@ export class ProjectBashFs implements IFileSystem {
     try {
       const stat = await this.fs.stat(from);
       if (stat.kind !== "dir") {
+        this.charge(stat.size);
         await this.fs.writeFile(to, await this.fs.readFile(from), { mode: stat.mode });
         return;
       }
@@ -280,10 +320,11 @@ export class ProjectBashFs implements IFileSystem {
         if (entry.stat.kind === "dir") await this.fs.mkdir(target, { recursive: true });
         else if (entry.stat.kind === "symlink")
           await this.fs.symlink(await this.fs.readlink(entry.path), target);
-        else
-          await this.fs.writeFile(target, contents.get(entry.path) ?? new Uint8Array(0), {
-            mode: entry.stat.mode,
-          });
+        else {
+          const bytes = contents.get(entry.path) ?? new Uint8Array(0);
+          this.charge(bytes.byteLength);
+          await this.fs.writeFile(target, bytes, { mode: entry.stat.mode });
+        }
       }
     } catch (error) {
       throw asNodeError(error, "cp", src);
@@ -339,6 +380,7 @@ export class ProjectBashFs implements IFileSystem {
       if (await this.fs.exists(to))
         throw new VfsError("EEXIST", `EEXIST: file already exists, link '${newPath}'`);
       const stat = await this.fs.stat(from);
+      this.charge(stat.size);
       await this.fs.writeFile(to, await this.fs.readFile(from), { mode: stat.mode });
     } catch (error) {
       throw asNodeError(error, "link", existingPath);
@@ -370,124 +412,3 @@ export class ProjectBashFs implements IFileSystem {
     });
   }
 }
-
-/** Parses `-abc` / `--long` boolean flags; `--` ends them. Returns the usage error as a result. */
-function parseFlags(
-  name: string,
-  args: string[],
-  short: Record<string, string>,
-  long: Record<string, string>,
-): { flags: Set<string>; operands: string[] } | { stdout: string; stderr: string; exitCode: number } {
-  const flags = new Set<string>();
-  const operands: string[] = [];
-  let options = true;
-  for (const arg of args) {
-    if (!options || !arg.startsWith("-") || arg === "-") operands.push(arg);
-    else if (arg === "--") options = false;
-    else if (arg.startsWith("--")) {
-      const flag = long[arg.slice(2)];
-      if (!flag) return { stdout: "", stderr: `${name}: unrecognized option '${arg}'\n`, exitCode: 1 };
-      flags.add(flag);
-    } else {
-      for (const c of arg.slice(1)) {
-        const flag = short[c];
-        if (!flag) return { stdout: "", stderr: `${name}: invalid option -- '${c}'\n`, exitCode: 1 };
-        flags.add(flag);
-      }
-    }
-  }
-  return { flags, operands };
-}
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * just-bash's `rm`, except that `-f` (like GNU's) ignores only missing operands: a refusal (a write
- * into `.git` or outside the project) still fails with its message instead of exiting 0. Like GNU's,
- * it removes a symlink itself (just-bash's follows it: "Is a directory" for a link to a directory).
- */
-const rmCommand = defineCommand("rm", async (args, ctx) => {
-  const parsed = parseFlags(
-    "rm",
-    args,
-    { r: "recursive", R: "recursive", f: "force", v: "verbose" },
-    { recursive: "recursive", force: "force", verbose: "verbose" },
-  );
-  if (!("flags" in parsed)) return parsed;
-  const { flags, operands } = parsed;
-  const force = flags.has("force");
-  if (operands.length === 0)
-    return { stdout: "", stderr: force ? "" : "rm: missing operand\n", exitCode: force ? 0 : 1 };
-  let stdout = "";
-  let stderr = "";
-  let exitCode = 0;
-  for (const operand of operands) {
-    try {
-      const path = ctx.fs.resolvePath(ctx.cwd, operand);
-      if ((await ctx.fs.lstat(path)).isDirectory && !flags.has("recursive")) {
-        stderr += `rm: cannot remove '${operand}': Is a directory\n`;
-        exitCode = 1;
-        continue;
-      }
-      await ctx.fs.rm(path, { recursive: flags.has("recursive"), force });
-      if (flags.has("verbose")) stdout += `removed '${operand}'\n`;
-    } catch (error) {
-      const text = message(error);
-      const missing = text.includes("ENOENT") || text.includes("no such file");
-      if (force && missing) continue;
-      const reason = missing
-        ? "No such file or directory"
-        : text.includes("ENOTEMPTY") || text.includes("not empty")
-          ? "Directory not empty"
-          : text;
-      stderr += `rm: cannot remove '${operand}': ${reason}\n`;
-      exitCode = 1;
-    }
-  }
-  return { stdout, stderr, exitCode };
-});
-
-/**
- * just-bash's `ln`, except that a refusal is reported verbatim: just-bash masks paths such as
- * `/etc/passwd` or `/tmp/x` in its message as `<path>`, hiding which symlink target was refused.
- */
-const lnCommand = defineCommand("ln", async (args, ctx) => {
-  const parsed = parseFlags(
-    "ln",
-    args,
-    { s: "symbolic", f: "force", v: "verbose", n: "no-dereference" },
-    { symbolic: "symbolic", force: "force", verbose: "verbose", "no-dereference": "no-dereference" },
-  );
-  if (!("flags" in parsed)) return parsed;
-  const { flags, operands } = parsed;
-  if (operands.length < 2) return { stdout: "", stderr: "ln: missing file operand\n", exitCode: 1 };
-  if (operands.length > 2) return { stdout: "", stderr: `ln: extra operand '${operands[2]}'\n`, exitCode: 1 };
-  const [target, name] = operands;
-  const symbolic = flags.has("symbolic");
-  const link = ctx.fs.resolvePath(ctx.cwd, name);
-  const fail = (stderr: string) => ({ stdout: "", stderr, exitCode: 1 });
-  if (await ctx.fs.exists(link)) {
-    if (!flags.has("force"))
-      return fail(`ln: failed to create ${symbolic ? "symbolic " : ""}link '${name}': File exists\n`);
-    try {
-      await ctx.fs.rm(link, { force: true });
-    } catch {
-      return fail(`ln: cannot remove '${name}': Permission denied\n`);
-    }
-  }
-  try {
-    if (symbolic) await ctx.fs.symlink(target, link);
-    else {
-      const existing = ctx.fs.resolvePath(ctx.cwd, target);
-      if (!(await ctx.fs.exists(existing)))
-        return fail(`ln: failed to access '${target}': No such file or directory\n`);
-      await ctx.fs.link(existing, link);
-    }
-  } catch (error) {
-    return fail(`ln: ${message(error)}\n`);
-  }
-  return { stdout: flags.has("verbose") ? `'${name}' -> '${target}'\n` : "", stderr: "", exitCode: 0 };
-});
-
-/** Commands that replace just-bash built-ins for a shell over `ProjectBashFs` (pass as `customCommands`). */
-export const projectShellCommands: Command[] = [rmCommand, lnCommand];

@@ -28,17 +28,20 @@ export async function assertNoSymlinkEscape(
   path: string,
 ): Promise<string> {
   const root = normalizePosix(projectRoot);
-  let pending = normalizePosix(path).split("/").filter(Boolean);
+  // Components are consumed by index (no re-slicing) and joined by concatenation (no re-normalising), so
+  // the walk is linear in the number of components; `Vfs.lstat` on a resolved parent is O(1) lookups.
+  let parts = normalizePosix(path).split("/");
+  let i = 1;
   let current = "/";
   let hops = 0;
-  while (pending.length > 0) {
-    const next = joinPosix(current, pending[0]);
-    pending = pending.slice(1);
+  while (i < parts.length && parts[i] !== "") {
+    const next = current === "/" ? `/${parts[i]}` : `${current}/${parts[i]}`;
+    i++;
     let kind: string;
     try {
       kind = (await fs.lstat(next)).kind;
     } catch {
-      return joinPosix(next, ...pending);
+      return [next, ...parts.slice(i)].join("/");
     }
     if (kind !== "symlink") {
       current = next;
@@ -52,7 +55,8 @@ export async function assertNoSymlinkEscape(
     if (!isInsideRoot(root, resolved)) {
       throw new PathEscapeError(path, root, `symlink ${next} points to ${resolved}`);
     }
-    pending = [...resolved.split("/").filter(Boolean), ...pending];
+    parts = ["", ...resolved.split("/").filter(Boolean), ...parts.slice(i)];
+    i = 1;
     current = "/";
   }
   return current;

@@ -54,6 +54,12 @@ export class VfsConflictError extends VfsError {
   }
 }
 
+/** `n` bytes as `67108864 bytes (64 MiB)` (whole MiB) or `1000 bytes`. */
+export function formatBytesLimit(n: number): string {
+  const mib = n / (1024 * 1024);
+  return Number.isInteger(mib) ? `${n} bytes (${mib} MiB)` : `${n} bytes`;
+}
+
 /** Shorthand constructors with Node-style messages (`ENOENT: no such file or directory, open '/a'`). */
 export const fsErrors = {
   notFound: (path: string, op = "open") =>
@@ -69,7 +75,11 @@ export const fsErrors = {
   loop: (path: string) =>
     new VfsError("ELOOP", `ELOOP: too many symbolic links encountered, stat '${path}'`, path),
   tooBig: (path: string, size: number, max: number) =>
-    new VfsError("EFBIG", `EFBIG: file too large, '${path}' is ${size} bytes (limit ${max})`, path),
+    new VfsError(
+      "EFBIG",
+      `EFBIG: file too large, '${path}' is ${size} bytes; the limit is ${formatBytesLimit(max)}. Write a smaller file.`,
+      path,
+    ),
 };
 
 /** True when `path` is the project's `.git` directory or inside it. Both absolute and normalised. */

@@ -231,6 +231,18 @@ export class MemoryVfsStore implements VfsStore {
     for (const apply of applied) apply();
   }
 
+  /** Delete `path` and every node below it (no version check); the number deleted. */
+  async deleteTree(path: string): Promise<number> {
+    let count = 0;
+    for (const p of [...this.nodes.keys()]) {
+      if (p !== path && !under(p, path)) continue;
+      this.remove(p);
+      this.childrenOf.delete(p);
+      count++;
+    }
+    return count;
+  }
+
   private put(c: PutChange, version: number): void {
     this.set(c.path, {
       kind: c.kind,

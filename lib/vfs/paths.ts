@@ -4,6 +4,7 @@
  */
 
 import { PathEscapeError, VfsError } from "./errors";
+import { checkPathLimits } from "./limits";
 
 /** Unicode space variants pi normalises to a plain space (pi `utils/paths.ts` `UNICODE_SPACES`). */
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -14,6 +15,7 @@ const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
  * as relative to `/`.
  */
 export function normalizePosix(path: string): string {
+  if (isNormalized(path)) return path;
   const out: string[] = [];
   for (const part of path.split("/")) {
     if (part === "" || part === ".") continue;
@@ -21,6 +23,25 @@ export function normalizePosix(path: string): string {
     else out.push(part);
   }
   return `/${out.join("/")}`;
+}
+
+/** True when `path` is absolute and already normalised: one scan, no allocation (the common case). */
+function isNormalized(path: string): boolean {
+  const n = path.length;
+  if (n === 0 || path.charCodeAt(0) !== 47) return false;
+  if (n === 1) return true;
+  if (path.charCodeAt(n - 1) === 47) return false;
+  // Every component must be non-empty and neither "." nor "..".
+  let start = 1;
+  for (let i = 1; i <= n; i++) {
+    if (i < n && path.charCodeAt(i) !== 47) continue;
+    const len = i - start;
+    if (len === 0) return false;
+    if (path.charCodeAt(start) === 46 && (len === 1 || (len === 2 && path.charCodeAt(start + 1) === 46)))
+      return false;
+    start = i + 1;
+  }
+  return true;
 }
 
 /** Joins segments and normalises (`joinPosix("/a", "b/../c") === "/a/c"`); a later absolute segment restarts. */
@@ -97,7 +118,9 @@ export function normalizePathInput(input: string, home: string): string {
  * @param input the raw path parameter from the model.
  * @returns the absolute normalised path, e.g. "/strata/src/a.ts".
  * @throws PathEscapeError (code `EACCES`) when the result lies outside `projectRoot`
- *   (`..` escapes or absolute paths elsewhere); VfsError `EINVAL` for a NUL byte. Symlinks are not inspected here.
+ *   (`..` escapes or absolute paths elsewhere); VfsError `EINVAL` for a NUL byte; VfsError
+ *   `ENAMETOOLONG` when the part below the root is over `MAX_PATH_DEPTH` (64) levels or `MAX_PATH_LENGTH`
+ *   (4096) bytes (`Path is 1601 levels deep; the limit is 64. Use a shallower path.`). Symlinks are not inspected here.
  */
 export function resolveProjectPath(projectRoot: string, cwd: string, input: string): string {
   if (input.includes("\0"))
@@ -106,5 +129,16 @@ export function resolveProjectPath(projectRoot: string, cwd: string, input: stri
   const normalized = normalizePathInput(input, root);
   const resolved = normalized.startsWith("/") ? normalizePosix(normalized) : joinPosix(cwd, normalized);
   if (!isInsideRoot(root, resolved)) throw new PathEscapeError(input, root);
+  checkPathBelowRoot(root, resolved);
   return resolved;
+}
+
+/**
+ * Refuse an absolute, normalised `path` inside `root` whose part below `root` is deeper than
+ * `MAX_PATH_DEPTH` components or longer than `MAX_PATH_LENGTH` UTF-8 bytes (lib/vfs/limits.ts).
+ * One scan of the path. @throws VfsError ENAMETOOLONG naming the depth or length and the limit.
+ */
+export function checkPathBelowRoot(root: string, path: string): void {
+  const r = normalizePosix(root);
+  checkPathLimits(path === r ? "" : path.slice(r === "/" ? 1 : r.length + 1));
 }

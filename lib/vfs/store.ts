@@ -4,6 +4,7 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import { VfsConflictError } from "./errors";
+import { FLUSH_BATCH_BYTES, FLUSH_BATCH_ROWS } from "./limits";
 import type { VfsNodeKind } from "./types";
 
 export interface NodeMeta {
@@ -56,6 +57,8 @@ export interface VfsStore {
    * @throws VfsConflictError when a checked node's version differs from its `baseVersion`; nothing is written.
    */
   commit(changes: NodeChange[]): Promise<void>;
+  /** Delete `path` and every node below it now, without a version check; resolves to the number deleted. */
+  deleteTree(path: string): Promise<number>;
 }
 
 interface RawRow {
@@ -84,35 +87,29 @@ function toRow(r: RawRow): NodeRow {
 
 const META = "path, kind, mode, size, mtime_ms, version";
 
-/** ASCII codes of the two hex digits of each byte value, high digit first. */
-const HEX_CODES = (() => {
-  const digits = "0123456789abcdef";
-  const out = new Uint8Array(512);
-  for (let i = 0; i < 256; i++) {
-    out[2 * i] = digits.charCodeAt(i >> 4);
-    out[2 * i + 1] = digits.charCodeAt(i & 15);
-  }
-  return out;
-})();
-const ascii = new TextDecoder("latin1");
-
-/**
- * Bytes as Postgres bytea hex input (`\\x…`), the one array-element form every driver build serialises.
- * Built as ASCII bytes and decoded once (a string part per byte made a multi-MB flush spend ~1 s here).
- */
-function byteaHex(data: Uint8Array | null): string | null {
-  if (data === null) return null;
-  const out = new Uint8Array(2 + 2 * data.length);
-  out[0] = 0x5c;
-  out[1] = 0x78;
-  for (let i = 0, o = 2; i < data.length; i++, o += 2) {
-    const k = data[i] << 1;
-    out[o] = HEX_CODES[k];
-    out[o + 1] = HEX_CODES[k + 1];
-  }
-  return ascii.decode(out);
-}
 const CHUNK = 1000;
+
+/** Puts grouped into statements of at most `FLUSH_BATCH_ROWS` rows and `FLUSH_BATCH_BYTES` of content. */
+function* putBatches(puts: PutChange[]): Generator<PutChange[]> {
+  let batch: PutChange[] = [];
+  let bytes = 0;
+  for (const c of puts) {
+    const n = c.data?.byteLength ?? 0;
+    if (batch.length > 0 && (batch.length >= FLUSH_BATCH_ROWS || bytes + n > FLUSH_BATCH_BYTES)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(c);
+    bytes += n;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** `ARRAY[$first::bytea, …]`: one bytea parameter per row of `chunk`, numbered from `first`. */
+function dataArray(chunk: PutChange[], first: number): string {
+  return `ARRAY[${chunk.map((_, i) => `$${first + i}::bytea`).join(", ")}]::bytea[]`;
+}
 
 function parentOf(path: string): string {
   const i = path.lastIndexOf("/");
@@ -180,6 +177,12 @@ export class PgVfsStore implements VfsStore {
     return rows.map(toRow);
   }
 
+  /**
+   * Apply `changes` in one transaction, in bounded statements: deletes in chunks of 1000 paths, puts in
+   * batches of at most `FLUSH_BATCH_ROWS` rows and `FLUSH_BATCH_BYTES` of content (a larger file alone),
+   * each content passed as its own bytea parameter (binary, never hex text or one giant string).
+   * @throws VfsConflictError when a checked node's version differs from its `baseVersion`; nothing is written.
+   */
   async commit(changes: NodeChange[]): Promise<void> {
     if (changes.length === 0) return;
     const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
@@ -189,23 +192,23 @@ export class PgVfsStore implements VfsStore {
     const ws = this.workspaceId;
     await this.scope.transaction(async (q) => {
       const conflicts: string[] = [];
-      if (deletes.length > 0) {
+      for (let i = 0; i < deletes.length; i += CHUNK) {
+        const chunk = deletes.slice(i, i + CHUNK);
         const rows = await q<{ path: string }>(
           `DELETE FROM vfs_nodes n USING unnest($2::text[], $3::bigint[]) AS d(path, version)
            WHERE n.workspace_id = $1 AND n.path = d.path AND n.version = d.version RETURNING n.path`,
-          [ws, deletes.map((d) => d.path), deletes.map((d) => d.baseVersion)],
+          [ws, chunk.map((d) => d.path), chunk.map((d) => d.baseVersion)],
         );
         const done = new Set(rows.map((r) => r.path));
-        for (const d of deletes) if (!done.has(d.path)) conflicts.push(d.path);
+        for (const d of chunk) if (!done.has(d.path)) conflicts.push(d.path);
       }
-      for (let i = 0; i < updates.length; i += CHUNK) {
-        const chunk = updates.slice(i, i + CHUNK);
+      for (const chunk of putBatches(updates)) {
         const rows = await q<{ path: string }>(
           `UPDATE vfs_nodes n SET kind = u.kind, mode = u.mode, size = u.size, data = u.data, mtime_ms = u.mtime_ms,
              version = n.version + 1
-           FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::bytea[], $7::bigint[], $8::bigint[])
+           FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], ${dataArray(chunk, 8)}, $6::bigint[], $7::bigint[])
              AS u(path, kind, mode, size, data, mtime_ms, version)
-           WHERE n.workspace_id = $1 AND n.path = u.path AND (n.version = u.version OR NOT $9::boolean)
+           WHERE n.workspace_id = $1 AND n.path = u.path AND n.version = u.version
            RETURNING n.path`,
           [
             ws,
@@ -213,21 +216,19 @@ export class PgVfsStore implements VfsStore {
             chunk.map((c) => c.kind),
             chunk.map((c) => c.mode),
             chunk.map((c) => c.data?.byteLength ?? 0),
-            chunk.map((c) => byteaHex(c.data)),
             chunk.map((c) => c.mtimeMs),
             chunk.map((c) => c.baseVersion),
-            true,
+            ...chunk.map((c) => c.data),
           ],
         );
         const done = new Set(rows.map((r) => r.path));
         for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
       }
-      for (let i = 0; i < inserts.length; i += CHUNK) {
-        const chunk = inserts.slice(i, i + CHUNK);
+      for (const chunk of putBatches(inserts)) {
         const rows = await q<{ path: string }>(
           `INSERT INTO vfs_nodes (workspace_id, path, parent, kind, mode, size, data, mtime_ms, version)
            SELECT $1, u.path, u.parent, u.kind, u.mode, u.size, u.data, u.mtime_ms, 1
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::bytea[], $8::bigint[])
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], ${dataArray(chunk, 8)}, $7::bigint[])
              AS u(path, parent, kind, mode, size, data, mtime_ms)
            ON CONFLICT (workspace_id, path) DO NOTHING RETURNING path`,
           [
@@ -237,8 +238,8 @@ export class PgVfsStore implements VfsStore {
             chunk.map((c) => c.kind),
             chunk.map((c) => c.mode),
             chunk.map((c) => c.data?.byteLength ?? 0),
-            chunk.map((c) => byteaHex(c.data)),
             chunk.map((c) => c.mtimeMs),
+            ...chunk.map((c) => c.data),
           ],
         );
         const done = new Set(rows.map((r) => r.path));
@@ -246,5 +247,18 @@ export class PgVfsStore implements VfsStore {
       }
       if (conflicts.length > 0) throw new VfsConflictError(conflicts);
     });
+  }
+
+  /**
+   * Delete `path` and every node below it in one statement (no version check).
+   * @returns the number of rows deleted.
+   */
+  async deleteTree(path: string): Promise<number> {
+    const rows = await this.scope.query<{ n: string | number }>(
+      `WITH d AS (DELETE FROM vfs_nodes WHERE workspace_id = $1 AND (path = $2 OR path LIKE $3) RETURNING 1)
+       SELECT count(*) AS n FROM d`,
+      [this.workspaceId, path, likePrefix(path)],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 }

@@ -1,0 +1,126 @@
+/**
+ * Shell commands that replace just-bash built-ins for a shell over `ProjectBashFs` (lib/vfs/bash-fs.ts):
+ * `rm` and `ln` with GNU-like refusal reporting.
+ */
+import { type Command, defineCommand } from "just-bash/browser";
+
+/** Parses `-abc` / `--long` boolean flags; `--` ends them. Returns the usage error as a result. */
+function parseFlags(
+  name: string,
+  args: string[],
+  short: Record<string, string>,
+  long: Record<string, string>,
+): { flags: Set<string>; operands: string[] } | { stdout: string; stderr: string; exitCode: number } {
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  let options = true;
+  for (const arg of args) {
+    if (!options || !arg.startsWith("-") || arg === "-") operands.push(arg);
+    else if (arg === "--") options = false;
+    else if (arg.startsWith("--")) {
+      const flag = long[arg.slice(2)];
+      if (!flag) return { stdout: "", stderr: `${name}: unrecognized option '${arg}'\n`, exitCode: 1 };
+      flags.add(flag);
+    } else {
+      for (const c of arg.slice(1)) {
+        const flag = short[c];
+        if (!flag) return { stdout: "", stderr: `${name}: invalid option -- '${c}'\n`, exitCode: 1 };
+        flags.add(flag);
+      }
+    }
+  }
+  return { flags, operands };
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * just-bash's `rm`, except that `-f` (like GNU's) ignores only missing operands: a refusal (a write
+ * into `.git` or outside the project) still fails with its message instead of exiting 0. Like GNU's,
+ * it removes a symlink itself (just-bash's follows it: "Is a directory" for a link to a directory).
+ */
+const rmCommand = defineCommand("rm", async (args, ctx) => {
+  const parsed = parseFlags(
+    "rm",
+    args,
+    { r: "recursive", R: "recursive", f: "force", v: "verbose" },
+    { recursive: "recursive", force: "force", verbose: "verbose" },
+  );
+  if (!("flags" in parsed)) return parsed;
+  const { flags, operands } = parsed;
+  const force = flags.has("force");
+  if (operands.length === 0)
+    return { stdout: "", stderr: force ? "" : "rm: missing operand\n", exitCode: force ? 0 : 1 };
+  let stdout = "";
+  let stderr = "";
+  let exitCode = 0;
+  for (const operand of operands) {
+    try {
+      const path = ctx.fs.resolvePath(ctx.cwd, operand);
+      if ((await ctx.fs.lstat(path)).isDirectory && !flags.has("recursive")) {
+        stderr += `rm: cannot remove '${operand}': Is a directory\n`;
+        exitCode = 1;
+        continue;
+      }
+      await ctx.fs.rm(path, { recursive: flags.has("recursive"), force });
+      if (flags.has("verbose")) stdout += `removed '${operand}'\n`;
+    } catch (error) {
+      const text = message(error);
+      const missing = text.includes("ENOENT") || text.includes("no such file");
+      if (force && missing) continue;
+      const reason = missing
+        ? "No such file or directory"
+        : text.includes("ENOTEMPTY") || text.includes("not empty")
+          ? "Directory not empty"
+          : text;
+      stderr += `rm: cannot remove '${operand}': ${reason}\n`;
+      exitCode = 1;
+    }
+  }
+  return { stdout, stderr, exitCode };
+});
+
+/**
+ * just-bash's `ln`, except that a refusal is reported verbatim: just-bash masks paths such as
+ * `/etc/passwd` or `/tmp/x` in its message as `<path>`, hiding which symlink target was refused.
+ */
+const lnCommand = defineCommand("ln", async (args, ctx) => {
+  const parsed = parseFlags(
+    "ln",
+    args,
+    { s: "symbolic", f: "force", v: "verbose", n: "no-dereference" },
+    { symbolic: "symbolic", force: "force", verbose: "verbose", "no-dereference": "no-dereference" },
+  );
+  if (!("flags" in parsed)) return parsed;
+  const { flags, operands } = parsed;
+  if (operands.length < 2) return { stdout: "", stderr: "ln: missing file operand\n", exitCode: 1 };
+  if (operands.length > 2) return { stdout: "", stderr: `ln: extra operand '${operands[2]}'\n`, exitCode: 1 };
+  const [target, name] = operands;
+  const symbolic = flags.has("symbolic");
+  const link = ctx.fs.resolvePath(ctx.cwd, name);
+  const fail = (stderr: string) => ({ stdout: "", stderr, exitCode: 1 });
+  if (await ctx.fs.exists(link)) {
+    if (!flags.has("force"))
+      return fail(`ln: failed to create ${symbolic ? "symbolic " : ""}link '${name}': File exists\n`);
+    try {
+      await ctx.fs.rm(link, { force: true });
+    } catch {
+      return fail(`ln: cannot remove '${name}': Permission denied\n`);
+    }
+  }
+  try {
+    if (symbolic) await ctx.fs.symlink(target, link);
+    else {
+      const existing = ctx.fs.resolvePath(ctx.cwd, target);
+      if (!(await ctx.fs.exists(existing)))
+        return fail(`ln: failed to access '${target}': No such file or directory\n`);
+      await ctx.fs.link(existing, link);
+    }
+  } catch (error) {
+    return fail(`ln: ${message(error)}\n`);
+  }
+  return { stdout: flags.has("verbose") ? `'${name}' -> '${target}'\n` : "", stderr: "", exitCode: 0 };
+});
+
+/** Commands that replace just-bash built-ins for a shell over `ProjectBashFs` (pass as `customCommands`). */
+export const projectShellCommands: Command[] = [rmCommand, lnCommand];
