@@ -12,8 +12,8 @@
  *    (`lib/net/addresses.ts`), a name must not be local (`localhost`, `*.internal`…), and every address the
  *    name resolves to must be public — checked inside the socket's `lookup`, so the connection goes to
  *    exactly the addresses that were checked (no DNS rebinding between check and connect);
- * 3. no connection reuse (`agent: false`), an idle timeout, credentials dropped on a cross-origin redirect,
- *    and each response body capped at `maxResponseBytes`.
+ * 3. no connection reuse (`agent: false`), an idle timeout, one deadline for the whole import, credentials
+ *    dropped on a cross-origin redirect, and each response body capped at `maxResponseBytes`.
  * Any failure before an HTTP answer (refused address or name, DNS failure, connection refused, timeout, TLS
  * error, reset) throws {@link GitImportUnreachableError} with one generic text, so an import cannot be used
  * to learn which internal hosts or ports exist.
@@ -55,6 +55,16 @@ export class GitResponseTooLargeError extends Error {
   }
 }
 
+/** The whole import (every request and body of one client) outlived `deadlineMs`. */
+export class GitImportDeadlineError extends Error {
+  constructor(readonly limitMs: number) {
+    super(
+      `the transfer took longer than ${limitMs / 1000} s (the limit for one import); try again later, or import an archive of the repository`,
+    );
+    this.name = "GitImportDeadlineError";
+  }
+}
+
 /** One resolved address, as `dns.lookup(..., { all: true })` answers. `family` is 4 or 6. */
 export interface ResolvedAddress {
   address: string;
@@ -81,6 +91,11 @@ export interface GitImportNetPolicy {
   timeoutMs?: number;
   /** Redirects followed per request (default 5). */
   maxRedirects?: number;
+  /**
+   * Time for all requests of one client (one import), bodies included, ms (default 120,000): a server that
+   * dribbles bytes under the idle timeout cannot hold the import (and its database connections) for longer.
+   */
+  deadlineMs?: number;
   /** Largest response body, bytes (default `MAX_FLUSH_BYTES`, 64 MiB: a clone is stored in one flush). */
   maxResponseBytes?: number;
 }
@@ -176,8 +191,15 @@ function asUnreachable(error: unknown, what: string): unknown {
   return new GitImportUnreachableError(`${what}: ${code}`, { cause: error });
 }
 
+/** The deadline of one client: `expired` once it passed (then every open request is destroyed with its error). */
+interface Deadline {
+  at: number;
+  ms: number;
+  expired: boolean;
+}
+
 /** The response body as isomorphic-git reads it, counted against `limit`; stream errors become unreachable errors. */
-async function* bodyOf(res: IncomingMessage, limit: number): AsyncGenerator<Uint8Array> {
+async function* bodyOf(res: IncomingMessage, limit: number, deadline: Deadline): AsyncGenerator<Uint8Array> {
   let total = 0;
   try {
     for await (const chunk of res as AsyncIterable<Buffer>) {
@@ -188,23 +210,32 @@ async function* bodyOf(res: IncomingMessage, limit: number): AsyncGenerator<Uint
       }
       yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     }
+    if (deadline.expired) throw new GitImportDeadlineError(deadline.ms);
   } catch (error) {
     if (error instanceof GitResponseTooLargeError) throw error;
+    if (deadline.expired) throw new GitImportDeadlineError(deadline.ms);
     throw asUnreachable(error, "reading the response");
   } finally {
     if (!res.complete) res.destroy();
   }
 }
 
-/** One request to one checked URL; resolves at the response head. */
+/** One request to one checked URL; resolves at the response head. The deadline also covers its body. */
 function requestOnce(
   url: URL,
   req: { method: string; headers: Record<string, string>; body?: Buffer },
   policy: GitImportNetPolicy,
+  deadline: Deadline,
   signal?: AbortSignal,
 ): Promise<IncomingMessage> {
+  const remaining = deadline.at - Date.now();
+  if (remaining <= 0) {
+    deadline.expired = true;
+    return Promise.reject(new GitImportDeadlineError(deadline.ms));
+  }
   const client = url.protocol === "https:" ? https : http;
   return new Promise<IncomingMessage>((resolve, reject) => {
+    let answered = false;
     const request = client.request(
       url,
       {
@@ -215,10 +246,26 @@ function requestOnce(
         timeout: policy.timeoutMs ?? 20_000,
         signal,
       },
-      resolve,
+      (res) => {
+        answered = true;
+        resolve(res);
+      },
     );
+    // Before an answer the deadline is one more way of not being reached (the generic text: a silent port must
+    // not read differently from a closed one); while a body streams it is the import's own limit.
+    const timer = setTimeout(() => {
+      deadline.expired = answered;
+      request.destroy(
+        answered
+          ? new GitImportDeadlineError(deadline.ms)
+          : new GitImportUnreachableError("no answer in time"),
+      );
+    }, remaining);
+    request.on("close", () => clearTimeout(timer));
     request.on("timeout", () => request.destroy(new GitImportUnreachableError("timed out")));
-    request.on("error", (error) => reject(asUnreachable(error, "request failed")));
+    request.on("error", (error) =>
+      reject(error instanceof GitImportDeadlineError ? error : asUnreachable(error, "request failed")),
+    );
     request.end(req.body);
   });
 }
@@ -227,13 +274,17 @@ function requestOnce(
  * An isomorphic-git `HttpClient` that reaches only what `policy` allows (see the module docs).
  * @returns `{ request }`; a request resolves with the final response (`url` = the last hop's URL) once its
  *   head arrived, and its body streams. The request body, if any, is read once and re-sent on redirects.
- * @throws (rejects) GitImportUnreachableError with {@link GIT_IMPORT_UNREACHABLE}; Error "host X is not allowed
+ * Create one client per import: its deadline (`deadlineMs`) starts here.
+ * @throws (rejects) GitImportUnreachableError with {@link GIT_IMPORT_UNREACHABLE}; GitImportDeadlineError,
+ *   GitResponseTooLargeError (also while a body streams); Error "host X is not allowed
  *   (STRATA_GIT_IMPORT_HOSTS)" / "redirected to host X is not allowed (STRATA_GIT_IMPORT_HOSTS)"; Error
  *   "more than N redirects"; an AbortError when `signal` aborts.
  */
 export function createGitImportHttp(policy: GitImportNetPolicy = {}): HttpClient {
   const maxRedirects = policy.maxRedirects ?? 5;
   const maxResponseBytes = policy.maxResponseBytes ?? MAX_FLUSH_BYTES;
+  const ms = policy.deadlineMs ?? 120_000;
+  const deadline: Deadline = { at: Date.now() + ms, ms, expired: false };
   return {
     async request(req: GitHttpRequest): Promise<GitHttpResponse> {
       let body: Buffer | undefined;
@@ -247,7 +298,7 @@ export function createGitImportHttp(policy: GitImportNetPolicy = {}): HttpClient
       let current = new URL(req.url);
       checkDestinationUrl(current, policy);
       for (let hop = 0; ; hop++) {
-        const res = await requestOnce(current, { method, headers, body }, policy, req.signal);
+        const res = await requestOnce(current, { method, headers, body }, policy, deadline, req.signal);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.statusCode ?? 0) || !location) {
           const flat: Record<string, string> = {};
@@ -259,7 +310,7 @@ export function createGitImportHttp(policy: GitImportNetPolicy = {}): HttpClient
             statusCode: res.statusCode ?? 0,
             statusMessage: res.statusMessage ?? "",
             headers: flat,
-            body: bodyOf(res, maxResponseBytes),
+            body: bodyOf(res, maxResponseBytes, deadline),
           };
         }
         res.destroy();

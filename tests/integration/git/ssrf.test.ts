@@ -29,6 +29,9 @@ const reached: { url: string; headers: IncomingHttpHeaders }[] = [];
 /** Accepts connections and never answers. */
 let silent: Server;
 let silentPort: number;
+/** Answers a ref advertisement whose first pkt-line announces 65,520 bytes, then sends one byte every 50 ms. */
+let dribble: Server;
+let dribblePort: number;
 /** `/to/<port>/<rest>` → 302 to http://127.0.0.1:<port>/<rest>; `/name/<port>/<rest>` → git.example.test; `/loop/...` → itself. */
 let redirector: Server;
 let redirectorPort: number;
@@ -56,6 +59,13 @@ beforeAll(async () => {
   counterPort = await listen(counter);
   silent = createServer(() => {});
   silentPort = await listen(silent);
+  dribble = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+    res.write("fff0");
+    const timer = setInterval(() => res.write("a"), 50);
+    res.on("close", () => clearInterval(timer));
+  });
+  dribblePort = await listen(dribble);
   redirector = createServer((req, res) => {
     const url = req.url ?? "/";
     const to = /^\/to\/(\d+)(\/.*)$/.exec(url);
@@ -77,7 +87,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await git?.close();
-  for (const s of [counter, silent, redirector]) {
+  for (const s of [counter, silent, dribble, redirector]) {
     s?.closeAllConnections();
     await new Promise((resolve) => s?.close(resolve));
   }
@@ -162,6 +172,27 @@ describe("git import: loopback and local destinations refused by default", () =>
     expect(await clone(`http://127.0.0.1:${silentPort}/x.git`, { allowPrivate: true, timeoutMs: 300 })).toBe(
       GIT_IMPORT_UNREACHABLE,
     );
+    expect(await t.fs.exists("/p")).toBe(false);
+  });
+
+  it("bounds the whole import: a server dribbling under the idle timeout hits the deadline", async () => {
+    expect(
+      await clone(`http://127.0.0.1:${dribblePort}/x.git`, {
+        allowPrivate: true,
+        deadlineMs: 500,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(
+      `Cannot clone http://127.0.0.1:${dribblePort}/x.git: the transfer took longer than 0.5 s (the limit for one import); try again later, or import an archive of the repository`,
+    );
+    // Before any answer the deadline is the generic text, like a closed port.
+    expect(
+      await clone(`http://127.0.0.1:${silentPort}/x.git`, {
+        allowPrivate: true,
+        deadlineMs: 300,
+        timeoutMs: 10_000,
+      }),
+    ).toBe(GIT_IMPORT_UNREACHABLE);
     expect(await t.fs.exists("/p")).toBe(false);
   });
 
