@@ -1,8 +1,12 @@
-/** The IDE's view of a project's files: a tree listing and text reads/writes, confined to the project. */
+/**
+ * The IDE's view of a project's files (and of the agent dir): a tree listing, text reads/writes and deletion,
+ * confined to the root. Paths deeper than `MAX_PATH_DEPTH` (64) or longer than `MAX_PATH_LENGTH` (4096 bytes)
+ * below the root are refused before any other work (lib/vfs/limits.ts, via `resolveProjectPath`).
+ */
 import { assertNoSymlinkEscape } from "@/lib/vfs/confine";
-import { fsErrors, PathEscapeError } from "@/lib/vfs/errors";
-import { resolveProjectPath } from "@/lib/vfs/paths";
-import type { FileSystem } from "@/lib/vfs/types";
+import { fsErrors, isInsideGitDir, PathEscapeError, VfsError } from "@/lib/vfs/errors";
+import { basenamePosix, dirnamePosix, joinPosix, resolveProjectPath } from "@/lib/vfs/paths";
+import type { FileSystem, VfsNodeKind } from "@/lib/vfs/types";
 
 export interface TreeEntry {
   /** Project-relative POSIX path. */
@@ -75,4 +79,56 @@ export async function writeProjectFile(
   const bytes = new TextEncoder().encode(content);
   await fs.writeFile(abs, bytes);
   return { path: abs, size: bytes.byteLength };
+}
+
+/** What {@link deleteProjectPath} removed. */
+export interface DeleteResult {
+  /** The path as given (relative to the root). */
+  path: string;
+  kind: VfsNodeKind;
+  /** Nodes deleted: 1 for a file or symlink, the folder plus everything below it for a folder. */
+  deleted: number;
+}
+
+/**
+ * Delete a file, a symlink (the link itself, never its target) or a folder with everything below it, in one
+ * statement (`Vfs.removeTree`), immediately (no flush needed).
+ * @param relPath path relative to `root` (e.g. `src/old`), limits as for reads and writes.
+ * @returns what was deleted.
+ * @throws VfsError ENOENT (HTTP 404) for a missing path; VfsError EACCES (400) for the root itself or the
+ *   repository's `.git` (or anything in it, also when reached through a symlinked folder); PathEscapeError
+ *   (400) for a path leaving the root; VfsError ENAMETOOLONG (400) over the path limits.
+ */
+export async function deleteProjectPath(
+  fs: FileSystem & { removeTree(path: string): Promise<number> },
+  root: string,
+  relPath: string,
+): Promise<DeleteResult> {
+  const abs = resolveProjectPath(root, root, relPath);
+  if (abs === root) {
+    throw new VfsError(
+      "EACCES",
+      `EACCES: refusing to delete '${relPath}': it is the root folder itself. Delete the files or folders inside it instead.`,
+      relPath,
+    );
+  }
+  // The folder's symlinks are resolved (they must stay inside the root); the entry itself is not followed.
+  const entry = joinPosix(await assertNoSymlinkEscape(fs, root, dirnamePosix(abs)), basenamePosix(abs));
+  if (isInsideGitDir(root, abs) || isInsideGitDir(root, entry)) {
+    throw new VfsError(
+      "EACCES",
+      `EACCES: refusing to delete '${relPath}': the repository's .git directory is managed by Strata.`,
+      relPath,
+    );
+  }
+  let kind: VfsNodeKind;
+  try {
+    kind = (await fs.lstat(entry)).kind;
+  } catch (error) {
+    if (error instanceof VfsError && (error.code === "ENOENT" || error.code === "ENOTDIR"))
+      throw new VfsError("ENOENT", `No such file or folder: '${relPath}'`, relPath);
+    throw error;
+  }
+  const deleted = await fs.removeTree(entry);
+  return { path: relPath, kind, deleted };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { withAgentDir } from "@/lib/http/agent-context";
 import { badRequest, route } from "@/lib/http/errors";
-import { readProjectFile, writeProjectFile } from "@/lib/projects/files";
+import { deleteProjectPath, readProjectFile, writeProjectFile } from "@/lib/projects/files";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -22,4 +22,11 @@ export const PUT = route(async (req: Request) => {
     await vfs.flush();
     return Response.json({ path: body.path, size });
   });
+});
+
+/** Delete a file or a folder of the agent dir (with everything below it); 404 when missing. */
+export const DELETE = route(async (req: Request) => {
+  const path = new URL(req.url).searchParams.get("path");
+  if (!path) throw badRequest("query parameter 'path' is required");
+  return withAgentDir(async ({ vfs, root }) => Response.json(await deleteProjectPath(vfs, root, path)));
 });

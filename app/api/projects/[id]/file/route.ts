@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { badRequest, route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
-import { readProjectFile, writeProjectFile } from "@/lib/projects/files";
+import { deleteProjectPath, readProjectFile, writeProjectFile } from "@/lib/projects/files";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -25,4 +25,14 @@ export const PUT = route(async (req: Request, { params }: { params: Promise<{ id
     await vfs.flush();
     return Response.json({ path: body.path, size });
   });
+});
+
+/** Delete a file or a folder (with everything below it); 404 when missing, 400 for `.git` or the root. */
+export const DELETE = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const path = new URL(req.url).searchParams.get("path");
+  if (!path) throw badRequest("query parameter 'path' is required");
+  return withProject(id, async ({ project, vfs }) =>
+    Response.json(await deleteProjectPath(vfs, project.rootPath, path)),
+  );
 });
