@@ -4,21 +4,27 @@
  * what reaches it, one that never answers, a redirector and a closed port. Every refused or unreachable
  * destination answers the one generic text, nothing reaches the refused server, and nothing is left in the VFS.
  */
-import { rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createGitImportHttp,
   GIT_IMPORT_UNREACHABLE,
   type GitImportNetPolicy,
+  GitImportUnreachableError,
   type ResolvedAddress,
 } from "@/lib/net/git-http";
 import { cloneRepository } from "@/lib/vfs/git";
 import { type GitServer, makeBareClone, startGitServer } from "../../git-server";
 import { createTestVfs } from "../../helpers/vfs";
 
+const run = promisify(execFile);
 let git: GitServer;
 let gitPort: number;
 let bare: string;
@@ -37,7 +43,7 @@ let redirector: Server;
 let redirectorPort: number;
 let closedPort: number;
 
-async function listen(server: Server): Promise<number> {
+async function listen(server: Server | HttpsServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -316,6 +322,68 @@ describe("git import: every redirect hop is checked", () => {
     expect(await clone(`http://127.0.0.1:${redirectorPort}/loop/x.git`, { allowAddress: first() })).toBe(
       `Cannot clone http://127.0.0.1:${redirectorPort}/loop/x.git: more than 5 redirects`,
     );
+  });
+});
+
+describe("git import over https", () => {
+  let tls: HttpsServer;
+  let tlsPort: number;
+  let dir: string;
+  const connections: string[] = [];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "strata-ssrf-tls-"));
+    await run("openssl", [
+      ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=git.example.test"],
+      ...["-addext", "subjectAltName=DNS:git.example.test"],
+      ...["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+    ]);
+    tls = createHttpsServer(
+      { key: await readFile(join(dir, "key.pem")), cert: await readFile(join(dir, "cert.pem")) },
+      (_req, res) => res.end("unexpected"),
+    );
+    tls.on("connection", (socket: Socket) => connections.push(socket.remoteAddress ?? ""));
+    tlsPort = await listen(tls);
+  });
+  afterAll(async () => {
+    tls?.closeAllConnections();
+    await new Promise((resolve) => tls?.close(resolve));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("resolves through the checked lookup too, and a TLS failure (untrusted certificate) is the generic text", async () => {
+    const dns = fakeDns({ "git.example.test": ["127.0.0.1"] });
+    const url = `https://git.example.test:${tlsPort}/strata.git`;
+    expect(await clone(url, { resolve: dns.resolve })).toBe(GIT_IMPORT_UNREACHABLE);
+    expect(connections).toEqual([]);
+    expect(await clone(url, { resolve: dns.resolve, allowAddress: allowOnly(tlsPort) })).toBe(
+      GIT_IMPORT_UNREACHABLE,
+    );
+    // The second attempt connected to the TLS server at the resolver's address (pinned) and failed its handshake.
+    expect(dns.asked).toEqual(["git.example.test", "git.example.test"]);
+    expect(connections).toEqual(["127.0.0.1"]);
+    expect(await t.fs.exists("/p")).toBe(false);
+    // What the generic text stands for here (kept on the error for the server, never sent to the client).
+    const direct = createGitImportHttp({ resolve: dns.resolve, allowAddress: allowOnly(tlsPort) });
+    const failure = await direct.request({ url: `${url}/info/refs?service=git-upload-pack` }).catch((e) => e);
+    expect([failure instanceof GitImportUnreachableError, failure.message, failure.detail]).toEqual([
+      true,
+      GIT_IMPORT_UNREACHABLE,
+      "request failed: DEPTH_ZERO_SELF_SIGNED_CERT",
+    ]);
+  });
+});
+
+describe("git import: abort", () => {
+  it("stops a transfer in progress when the caller aborts", async () => {
+    const controller = new AbortController();
+    const url = `http://127.0.0.1:${dribblePort}/x.git`;
+    const cloning = cloneRepository(t.fs, "/p", url, {
+      http: createGitImportHttp({ allowPrivate: true }),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
+    await expect(cloning).rejects.toThrow(`Clone of ${url} was aborted`);
+    expect(await t.fs.exists("/p")).toBe(false);
   });
 });
 
