@@ -2,11 +2,30 @@
  * File changes of a run: tool writes are flushed to Postgres as each tool finishes, and after each tool
  * batch the changed project files are committed on the session's ref `refs/heads/strata/session-<id>`
  * (HEAD does not move), reported as a `files_changed` event.
+ *
+ * Nothing is left uncommitted by a run that dies: before a flush the project paths it writes are recorded in
+ * `session_pending_paths` (with the run's id), and cleared once their checkpoint commit is stored. The next
+ * prompt run commits what a dead run left as a recovery checkpoint ({@link recoverInterruptedRun}) and tells
+ * the user with a displayed `custom_message`.
  */
+import type { DbScope } from "@/lib/db/client";
+import {
+  clearInterruptedPaths,
+  clearPendingPaths,
+  interruptedPaths,
+  recordPendingPaths,
+} from "@/lib/session/pending-paths";
+import { appendEntry } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
+import type { CustomMessage } from "./messages";
 
 const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
+
+/** Commit message of a recovery checkpoint. */
+export const RECOVERY_COMMIT_MESSAGE = "Recovery checkpoint: files changed by an interrupted run";
+/** `customType` of the chat notice stored with a recovery checkpoint. */
+export const RECOVERY_CUSTOM_TYPE = "strata.recovery";
 
 /** What a checkpoint reports: project-relative paths, sorted, and the commit id. */
 export interface FilesChangedEvent {
@@ -16,34 +35,48 @@ export interface FilesChangedEvent {
 }
 
 export interface Checkpointer {
-  /** Flush dirty VFS nodes to Postgres, remembering the project files among them. */
+  /** Record the project files among the VFS's dirty nodes as pending, then flush them to Postgres. */
   flush(): Promise<void>;
-  /** Flush, then commit the remembered files (no-op when none changed) and emit `files_changed`. */
+  /** Flush, then commit the remembered files (no-op when none changed), clear them, emit `files_changed`. */
   checkpoint(): Promise<void>;
 }
 
+/** The checkpoint ref of a session. */
+export const sessionRef = (sessionId: string) => `refs/heads/strata/session-${sessionId}`;
+
+const isProjectPath = (root: string, p: string) =>
+  p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`;
+
 /**
  * @param target the session's VFS, project root and id.
- * @param options.author commit author (default `Strata <agent@strata.local>`); `emit` receives `files_changed`.
+ * @param options.author commit author (default `Strata <agent@strata.local>`); `emit` receives `files_changed`;
+ *   `scope` (the VFS's database scope) records pending paths, for run `runId` (none: a lock-less writer);
+ *   without `scope` nothing is recorded (a VFS not in Postgres).
  */
 export function createCheckpointer(
   target: { vfs: Vfs; root: string; session: { id: string } },
   options: {
     author?: { name: string; email: string };
     emit: (event: FilesChangedEvent) => Promise<void>;
+    scope?: DbScope;
+    runId?: string;
   },
 ): Checkpointer {
   const { vfs, root, session } = target;
+  const runId = options.runId ?? null;
   const changed = new Set<string>();
   let flushing: Promise<unknown> = Promise.resolve();
+  const flushOnce = async (): Promise<void> => {
+    const fresh = vfs.dirtyPaths().filter((p) => isProjectPath(root, p) && !changed.has(p));
+    if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
+    for (const p of fresh) changed.add(p);
+    await vfs.flush();
+  };
   const flush = async (): Promise<void> => {
-    flushing = flushing.then(async () => {
-      for (const p of vfs.dirtyPaths())
-        if (p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`)
-          changed.add(p);
-      await vfs.flush();
-    });
-    await flushing;
+    // A failed flush does not block the next one.
+    const next = flushing.then(flushOnce, flushOnce);
+    flushing = next.catch(() => undefined);
+    await next;
   };
   return {
     flush,
@@ -51,14 +84,15 @@ export function createCheckpointer(
       await flush();
       if (changed.size === 0) return;
       const paths = [...changed].sort();
-      changed.clear();
       const result = await checkpoint(vfs, root, {
         changedPaths: paths,
-        ref: `refs/heads/strata/session-${session.id}`,
+        ref: sessionRef(session.id),
         message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
         author: options.author ?? DEFAULT_AUTHOR,
       });
       await vfs.flush();
+      for (const p of paths) changed.delete(p);
+      if (options.scope) await clearPendingPaths(options.scope, session.id, runId, paths);
       await options.emit({
         type: "files_changed",
         paths: paths.map((p) => p.slice(root.length + 1)),
@@ -66,4 +100,83 @@ export function createCheckpointer(
       });
     },
   };
+}
+
+/** The notice text of a recovery checkpoint of `paths` (project-relative) as `commit`. */
+export function recoveryNotice(paths: string[], commit: string): string {
+  const list =
+    paths.length <= 20 ? paths.join(", ") : `${paths.slice(0, 20).join(", ")} and ${paths.length - 20} more`;
+  return `An interrupted run left ${paths.length} changed file${paths.length === 1 ? "" : "s"} without a checkpoint; they were committed as recovery checkpoint ${commit.slice(0, 7)}: ${list}.`;
+}
+
+/**
+ * When writers that are gone left files uncommitted in the session (a run that died, or ended on a database
+ * error, between its flush and its checkpoint), commit them as one recovery checkpoint on the session's ref,
+ * then forget them. Call it while holding the session's run lock `runId`, before anything else writes.
+ * @returns the notice to store and show (a displayed `custom_message`, `details` = `{ commit, paths }`) and the
+ *   `files_changed` event; undefined when nothing was left, or what was left did not differ from the checkpoint.
+ */
+export async function recoverInterruptedRun(
+  target: { vfs: Vfs; root: string; session: { id: string } },
+  options: { scope: DbScope; runId: string; author?: { name: string; email: string } },
+): Promise<
+  { message: CustomMessage<{ commit: string; paths: string[] }>; event: FilesChangedEvent } | undefined
+> {
+  const { vfs, root, session } = target;
+  const all = await interruptedPaths(options.scope, session.id, options.runId);
+  const paths = all.filter((p) => isProjectPath(root, p));
+  if (all.length === 0) return undefined;
+  const result = await checkpoint(vfs, root, {
+    changedPaths: paths,
+    ref: sessionRef(session.id),
+    message: RECOVERY_COMMIT_MESSAGE,
+    author: options.author ?? DEFAULT_AUTHOR,
+  });
+  await vfs.flush();
+  await clearInterruptedPaths(options.scope, session.id, options.runId, all);
+  if (!result) return undefined;
+  const rel = paths.map((p) => p.slice(root.length + 1));
+  return {
+    message: {
+      role: "custom",
+      customType: RECOVERY_CUSTOM_TYPE,
+      content: recoveryNotice(rel, result.oid),
+      display: true,
+      details: { commit: result.oid, paths: rel },
+      timestamp: Date.now(),
+    },
+    event: { type: "files_changed", paths: rel, commit: result.oid },
+  };
+}
+
+/**
+ * {@link recoverInterruptedRun}, then store its notice (a `custom_message` entry on the current leaf) and
+ * stream it (`message_start`/`message_end`, then `files_changed`).
+ * @returns the id of the stored notice entry (the session's new leaf), or undefined when nothing was recovered.
+ */
+export async function recoverAndNotify(
+  target: { vfs: Vfs; root: string; session: { id: string } },
+  options: {
+    scope: DbScope;
+    runId: string;
+    author?: { name: string; email: string };
+    emit: (
+      event: FilesChangedEvent | { type: "message_start" | "message_end"; message: CustomMessage },
+    ) => Promise<void>;
+  },
+): Promise<string | undefined> {
+  const recovered = await recoverInterruptedRun(target, options);
+  if (!recovered) return undefined;
+  const { message } = recovered;
+  const entry = await appendEntry(options.scope, target.session.id, {
+    type: "custom_message",
+    customType: message.customType,
+    content: message.content,
+    display: message.display,
+    details: message.details,
+  });
+  await options.emit({ type: "message_start", message });
+  await options.emit({ type: "message_end", message });
+  await options.emit(recovered.event);
+  return entry.id;
 }

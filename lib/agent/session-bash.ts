@@ -35,7 +35,12 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
     const runtime = await openSessionRuntime(scope, input.sessionId);
     await scope.release();
     const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
-    await createCheckpointer(runtime, { author: input.author, emit: input.emit }).checkpoint();
+    await createCheckpointer(runtime, {
+      author: input.author,
+      emit: input.emit,
+      scope,
+      runId: input.runId,
+    }).checkpoint();
     await record(scope, input, message);
     // Free the session before the client sees the result, so its next prompt is not refused.
     if (input.runId) await finishRun(scope, input.runId);

@@ -26,7 +26,7 @@ import { finishRun, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
 import { Agent } from "./agent";
-import { createCheckpointer } from "./checkpointer";
+import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
@@ -120,10 +120,14 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       }),
   });
   const { session } = runtime;
+  // Files a dead run left without a checkpoint are committed first (and the user told, in the chat).
+  const recoveredLeaf = input.runId
+    ? await recoverAndNotify(runtime, { scope, runId: input.runId, author: input.author, emit })
+    : undefined;
 
   // The projection of the current leaf (compactions and context edits applied), read from Postgres
   // without walking past the latest compaction's first kept entry.
-  const loaded = await loadSessionContext(scope, session.id, session.leafId);
+  const loaded = await loadSessionContext(scope, session.id, recoveredLeaf ?? session.leafId);
   const ref =
     input.modelRef ?? (loaded.model ? `${loaded.model.provider}/${loaded.model.modelId}` : undefined);
   const model: Model | undefined =
@@ -171,7 +175,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     const entry = messageToEntry(message);
     if (entry) await append(entry);
   };
-  const checkpointer = createCheckpointer(runtime, { author: input.author, emit });
+  const checkpointer = createCheckpointer(runtime, { author: input.author, emit, scope, runId: input.runId });
   let forcedSystemPrompt: string | undefined;
   const agent = new Agent({
     stream: (context, s, options) => {

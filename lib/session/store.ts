@@ -314,11 +314,15 @@ const APPEND_UNDER_LEAF = `WITH ok AS (
     ON CONFLICT (session_id, id) DO NOTHING RETURNING id
   ), upd AS (
     UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id
-  ) SELECT count(*)::int AS n FROM upd`;
+  ) SELECT (SELECT count(*)::int FROM upd) + (
+    SELECT count(*)::int FROM session_entries WHERE session_id = $1 AND id = $2 AND entry::text = $5::text
+  ) AS n`;
 
 /**
  * One-statement append under a known leaf: inserts and moves the leaf only if the session's leaf is still
  * `known.leafId` (checked under the row lock, so a concurrent append or branch move makes it a no-op).
+ * Safe to repeat after a dropped connection: when an earlier run of the same statement was committed (this
+ * entry, id and timestamp included, is stored byte for byte), it answers success again instead of appending twice.
  * @returns the entry, or undefined when the leaf moved (or the id collided): the caller takes the full path.
  */
 async function appendFast(
@@ -332,17 +336,21 @@ async function appendFast(
   const id = generateEntryId(() => false);
   const entry = orderEntry(type, id, known.leafId, (now ?? new Date()).toISOString(), fields);
   const d = deriveColumns(entry, known.derived);
-  const [row] = await scope.query<{ n: number }>(APPEND_UNDER_LEAF, [
-    sessionId,
-    id,
-    known.leafId,
-    type,
-    JSON.stringify(entry),
-    d.compactionId,
-    d.thinkingLevel,
-    d.modelProvider,
-    d.modelId,
-  ]);
+  const [row] = await scope.query<{ n: number }>(
+    APPEND_UNDER_LEAF,
+    [
+      sessionId,
+      id,
+      known.leafId,
+      type,
+      JSON.stringify(entry),
+      d.compactionId,
+      d.thinkingLevel,
+      d.modelProvider,
+      d.modelId,
+    ],
+    { repeatable: true },
+  );
   if (row?.n !== 1) return undefined;
   rememberLeaf(sessionId, id, d);
   return entry;
