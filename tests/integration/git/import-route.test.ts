@@ -14,6 +14,7 @@ import { GET, POST } from "@/app/api/projects/route";
 import { DbScope } from "@/lib/db/client";
 import { GIT_IMPORT_UNREACHABLE } from "@/lib/net/git-http";
 import { getLocalActor } from "@/lib/projects/identity";
+import { importProject } from "@/lib/projects/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type GitServer, makeBareClone, startGitServer } from "../../git-server";
 import { setEnv } from "../../helpers/env";
@@ -114,5 +115,26 @@ describe("POST /api/projects (git URL) with STRATA_GIT_IMPORT_ALLOW_PRIVATE=1", 
       422,
       { error: { code: "import_failed", message: GIT_IMPORT_UNREACHABLE } },
     ]);
+  });
+});
+
+describe("importProject without a git transport", () => {
+  it("refuses a git source before storing anything (a user's URL never goes through the unguarded client)", async () => {
+    const scope = new DbScope();
+    try {
+      const actor = await getLocalActor(scope);
+      const before = await projectNames();
+      await expect(
+        importProject(
+          scope,
+          actor.workspaceId,
+          { kind: "git", url: `${git.url}/strata.git` },
+          "no-transport",
+        ),
+      ).rejects.toThrow("importProject: a git source needs options.gitHttp (see lib/net/git-http.ts)");
+      expect(await projectNames()).toEqual(before);
+    } finally {
+      await scope.release();
+    }
   });
 });
