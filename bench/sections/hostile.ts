@@ -51,7 +51,12 @@ function summarise(answer: Answer | Error): string {
   } catch {
     /* not JSON: the text itself */
   }
-  return `${answer.status} ${detail}`;
+  // Same-shaped answers group together: ids and counters are not part of the shape.
+  const shape = detail
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+    .replace(/\d+/g, "N")
+    .slice(0, 100);
+  return `${answer.status} ${shape}`;
 }
 
 /** Read a prompt's SSE answer to the end and return the tool/bash outcome lines it carried. */
