@@ -54,7 +54,8 @@ function summarise(answer: Answer | Error): string {
   // Same-shaped answers group together: ids and counters are not part of the shape.
   const shape = detail
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
-    .replace(/\d+/g, "N")
+    .replace(/\b[0-9a-f]{40}\b/g, "<oid>")
+    .replace(/follow-up \d+/g, "follow-up N")
     .slice(0, 100);
   return `${answer.status} ${shape}`;
 }
