@@ -3,6 +3,7 @@
  * `agent-session.ts` `_expandSkillCommand` / `parseSkillBlock`).
  */
 import ignore from "ignore";
+import { MAX_PATH_DEPTH } from "@/lib/vfs/limits";
 import { basenamePosix, dirnamePosix, relativePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter";
@@ -166,6 +167,9 @@ export interface CollectSkillEntriesOptions {
  * `node_modules` are skipped, `.gitignore`/`.ignore`/`.fdignore` (scoped to their directory) apply,
  * subdirectories are recursed, and `*.md` files count at the root in `"pi"` mode or below the root in
  * `"agents"` mode. Symlinks are followed inside the workspace; one leaving it is reported.
+ * Strata bounds the walk (pi does not): folders more than `MAX_PATH_DEPTH` (64) levels below `dir` are not
+ * searched, with one warning diagnostic, so a deep or self-linking tree cannot slow every session's load.
+ * @param depth levels below the discovery root (internal, for the bound).
  * @returns absolute file paths in directory order.
  */
 export async function collectSkillEntries(
@@ -175,6 +179,7 @@ export async function collectSkillEntries(
   options: CollectSkillEntriesOptions = {},
   ignoreMatcher?: IgnoreMatcher,
   rootDir?: string,
+  depth = 0,
 ): Promise<string[]> {
   const entries: string[] = [];
   const top = await statInWorkspace(fs, dir, options.root);
@@ -219,7 +224,15 @@ export async function collectSkillEntries(
       continue;
     }
     if (!isDir || ig.ignores(`${rel}/`)) continue;
-    entries.push(...(await collectSkillEntries(fs, full, mode, options, ig, root)));
+    if (depth + 1 > MAX_PATH_DEPTH) {
+      options.diagnostics?.push({
+        type: "warning",
+        message: `skill discovery stops ${MAX_PATH_DEPTH} levels below ${root}; deeper folders are not searched`,
+        path: full,
+      });
+      continue;
+    }
+    entries.push(...(await collectSkillEntries(fs, full, mode, options, ig, root, depth + 1)));
   }
   return entries;
 }
