@@ -207,10 +207,11 @@ export class DbScope implements IdleHolder {
     return conn;
   }
 
-  /** The connection failed: forget it and close it. */
+  /** The connection failed: forget it, free its slot at once (its socket is dead) and close it in the background. */
   private lost(conn = this.conn): void {
     if (!conn) return;
     if (this.conn === conn) this.take();
+    conn.lease.release();
     void closeConn(conn);
   }
 
@@ -265,7 +266,9 @@ export class DbScope implements IdleHolder {
     try {
       await conn.client.connect();
     } catch (error) {
-      void closeConn(conn);
+      // No session was opened: the slot is free at once (the failed socket is closed in the background).
+      lease.release();
+      void conn.client.end().catch(() => undefined);
       if (isTooManyConnections(error))
         throw new DbBusyError(tooManyConnectionsMessage(describeDbError(error)));
       throw error;
