@@ -4,8 +4,6 @@
  * "Import <fileName>" are written from the recorded blob ids. Nothing walks the working tree.
  */
 import * as git from "isomorphic-git";
-import { GitIndexManager } from "isomorphic-git/managers";
-import { FileSystem } from "isomorphic-git/models";
 import { type GitAuthor, writeLooseObject, writeTreeObject } from "./git";
 import { createGitFs, GitStats } from "./git-fs";
 import type { Vfs } from "./vfs";
@@ -19,6 +17,53 @@ interface Blob {
 const encoder = new TextEncoder();
 const parentOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
 const baseOf = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
+
+/** Seconds and nanoseconds of an epoch-ms time, as isomorphic-git compares them with the index. */
+function secondsNanos(ms: number): [number, number] {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds % 0x100000000, Math.floor((ms - seconds * 1000) * 1_000_000) % 0x100000000];
+}
+
+/** Git's mode for the index: 100644, 100755 or 120000 (what isomorphic-git's `normalizeMode` keeps). */
+function indexMode(mode: number): number {
+  if ((mode & 0o170000) === 0o120000) return 0o120000;
+  return mode & 0o111 ? 0o100755 : 0o100644;
+}
+
+/**
+ * A git index file (version 2, stage 0 only) for `entries`: header, one 62-byte record + path + NUL
+ * padding per entry sorted by path bytes, then the SHA-1 of it all. Built in one buffer (about 100 bytes
+ * an entry, 1 MB for 10,000) instead of through isomorphic-git's index manager, whose write held the
+ * event loop ~0.7 s for 10,000 entries.
+ */
+async function indexFile(entries: { path: Uint8Array; oid: string; stats: GitStats }[]): Promise<Uint8Array> {
+  const sorted = [...entries].sort((a, b) => {
+    const n = Math.min(a.path.length, b.path.length);
+    for (let i = 0; i < n; i++) if (a.path[i] !== b.path[i]) return a.path[i] - b.path[i];
+    return a.path.length - b.path.length;
+  });
+  const recordLength = (e: (typeof entries)[number]) => Math.ceil((62 + e.path.length + 1) / 8) * 8;
+  const size = 12 + sorted.reduce((n, e) => n + recordLength(e), 0);
+  const out = new Uint8Array(size + 20);
+  const view = new DataView(out.buffer);
+  out.set(encoder.encode("DIRC"));
+  view.setUint32(4, 2);
+  view.setUint32(8, sorted.length);
+  let at = 12;
+  for (const e of sorted) {
+    const s = e.stats;
+    const [cs, cn] = secondsNanos(s.ctimeMs);
+    const [ms, mn] = secondsNanos(s.mtimeMs);
+    const fields = [cs, cn, ms, mn, s.dev, s.ino, indexMode(s.mode), s.uid, s.gid, s.size % 0x100000000];
+    for (let i = 0; i < fields.length; i++) view.setUint32(at + 4 * i, fields[i] >>> 0);
+    for (let i = 0; i < 20; i++) out[at + 40 + i] = Number.parseInt(e.oid.slice(2 * i, 2 * i + 2), 16);
+    view.setUint16(at + 60, Math.min(e.path.length, 0xfff));
+    out.set(e.path, at + 62);
+    at += recordLength(e);
+  }
+  out.set(new Uint8Array(await crypto.subtle.digest("SHA-1", out.subarray(0, size))), size);
+  return out;
+}
 
 /** Collects the blobs of an import into `root` (a fresh repository) and commits them once. */
 export class ImportCommit {
@@ -70,19 +115,18 @@ export class ImportCommit {
       else dirs.get(parentOf(dir))?.push({ mode: "040000", path: baseOf(dir), oid, type: "tree" });
     }
 
-    const gfs = createGitFs(this.fs);
-    const staged = await Promise.all(
+    const stats = await Promise.all(
       [...this.blobs].map(async ([filepath, blob]) => {
         const abs = `${this.root}/${filepath}`;
-        return { filepath, stats: new GitStats(await this.fs.lstat(abs), abs), oid: blob.oid };
+        return {
+          path: encoder.encode(filepath),
+          oid: blob.oid,
+          stats: new GitStats(await this.fs.lstat(abs), abs),
+        };
       }),
     );
-    await GitIndexManager.acquire(
-      { fs: new FileSystem(gfs), gitdir: this.gitdir, cache: {} },
-      async (index) => {
-        for (const entry of staged) index.insert(entry);
-      },
-    );
+    await this.fs.writeFile(`${this.gitdir}/index`, await indexFile(stats));
+    const gfs = createGitFs(this.fs);
     const signature = {
       name: author.name,
       email: author.email,

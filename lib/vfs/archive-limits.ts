@@ -32,11 +32,15 @@ export const RATIO_FLOOR_BYTES = MiB;
 export const IMPORT_BATCH_BYTES = 8 * MiB;
 /** …or every this many files, whichever comes first. */
 export const IMPORT_BATCH_FILES = 500;
-/** The importer gives the event loop a turn after this much work (1 MiB inflated, or this many entries). */
+/** The importer gives the event loop a turn after this much work: 1 MiB inflated… */
 export const YIELD_EVERY_BYTES = MiB;
-export const YIELD_EVERY_ENTRIES = 256;
-/** Compressed bytes handed to the inflater at once: bounds what one synchronous step can produce (~1,032× this). */
-export const INFLATE_STEP_BYTES = 8 * 1024;
+/** …or this many entries handled (64: about 20 ms of work each on this machine's 2 cores). */
+export const YIELD_EVERY_ENTRIES = 64;
+/**
+ * Compressed bytes handed to the inflater at once (4 KiB): bounds what one synchronous step can produce
+ * (deflate's worst case is ~1,032× this, 4 MiB) before the limits are checked again.
+ */
+export const INFLATE_STEP_BYTES = 4 * 1024;
 
 // A batch plus its git objects (at most the same size again) and one largest file stays below a flush.
 if (2 * (IMPORT_BATCH_BYTES + MAX_ARCHIVE_FILE_BYTES) > MAX_FLUSH_BYTES)
@@ -109,9 +113,9 @@ export const REFUSED = {
     new ArchiveRefusedError(
       `Archive refused: entry ${JSON.stringify(name)} expands from ${compressed} to ${size} bytes, more than ${l.maxRatio} times (the limit for entries over ${formatBytes(l.ratioFloorBytes)}; a zip bomb).`,
     ),
-  archiveRatio: (size: number, l: Pick<ArchiveLimits, "maxRatio" | "ratioFloorBytes">) =>
+  ratio: (l: Pick<ArchiveLimits, "maxRatio" | "ratioFloorBytes">) =>
     new ArchiveRefusedError(
-      `Archive refused: its ${size} bytes expand to more than ${l.maxRatio} times that (the limit for archives expanding to over ${formatBytes(l.ratioFloorBytes)}; a compression bomb).`,
+      `Archive refused: it expands more than ${l.maxRatio} times its compressed size (the limit once it expands to over ${formatBytes(l.ratioFloorBytes)}; a compression bomb).`,
     ),
   inflatesBeyondDeclared: (name: string, declared: number) =>
     new ArchiveRefusedError(
@@ -121,19 +125,19 @@ export const REFUSED = {
 
 /**
  * Check a running expansion against the import's limits; call it as output grows.
- * @param output bytes produced so far (inflated content; for tar.gz the decompressed stream).
- * @param archiveBytes size of the uploaded archive, bytes.
- * @throws ArchiveRefusedError `REFUSED.tooLarge` when `output > maxTotalBytes`, else `REFUSED.archiveRatio`
- *   when `output > ratioFloorBytes` and `output > maxRatio × archiveBytes`. Exactly at a limit passes.
+ * @param output bytes produced so far (zip: the declared total; tar.gz: the decompressed stream so far).
+ * @param input compressed bytes they came from (zip: the archive; tar.gz: the bytes inflated so far, so a
+ *   bomb is refused after about `ratioFloorBytes` of output instead of at the total limit).
+ * @throws ArchiveRefusedError `REFUSED.tooLarge` when `output > maxTotalBytes`, else `REFUSED.ratio`
+ *   when `output > ratioFloorBytes` and `output > maxRatio × input`. Exactly at a limit passes.
  */
 export function checkExpansion(
   output: number,
-  archiveBytes: number,
+  input: number,
   limits: Pick<ArchiveLimits, "maxTotalBytes" | "maxRatio" | "ratioFloorBytes">,
 ): void {
   if (output > limits.maxTotalBytes) throw REFUSED.tooLarge(limits.maxTotalBytes);
-  if (output > limits.ratioFloorBytes && output > limits.maxRatio * archiveBytes)
-    throw REFUSED.archiveRatio(archiveBytes, limits);
+  if (output > limits.ratioFloorBytes && output > limits.maxRatio * input) throw REFUSED.ratio(limits);
 }
 
 /**

@@ -50,7 +50,8 @@ function tarStream(bytes: Uint8Array, gzipped: boolean, limits: ArchiveLimits): 
   const gunzip = gzipped
     ? new Gunzip((chunk) => {
         total += chunk.length;
-        checkExpansion(total, bytes.length, limits);
+        // Against the compressed bytes consumed so far: a bomb is refused after ~1 MiB of output.
+        checkExpansion(total, input, limits);
         pending.push(chunk);
       })
     : null;
@@ -66,14 +67,14 @@ function tarStream(bytes: Uint8Array, gzipped: boolean, limits: ArchiveLimits): 
     {
       async pull(controller) {
         while (pending.length === 0) {
-          if (input >= bytes.length && (input > 0 || bytes.length === 0)) {
+          if (input >= bytes.length) {
             if (head) throw new InvalidTar("no tar header");
             controller.close();
             return;
           }
           const step = gzipped ? INFLATE_STEP_BYTES : RAW_STEP;
           const part = bytes.subarray(input, input + step);
-          input += step;
+          input += part.length;
           if (gunzip) {
             try {
               gunzip.push(part, input >= bytes.length);

@@ -15,6 +15,8 @@ import {
   DEFAULT_ARCHIVE_LIMITS,
   IMPORT_BATCH_BYTES,
   IMPORT_BATCH_FILES,
+  YIELD_EVERY_ENTRIES,
+  yieldToEventLoop,
 } from "./archive-limits";
 import { openTar } from "./archive-tar";
 import { openZip } from "./archive-zip";
@@ -100,7 +102,7 @@ function symlinkEscapes(root: string, rel: string, target: string): boolean {
  * top-level directory (GitHub-style archives), skip hostile or unsupported entries, and keep only the
  * last of duplicate paths (as tar extracts).
  */
-function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits): Plan {
+async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits): Promise<Plan> {
   const skipped: ImportReport["skipped"] = [];
   const valid: { entry: ArchiveEntry; parts: string[] }[] = [];
   for (const entry of entries) {
@@ -118,7 +120,9 @@ function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits): Pla
   const out: Plan = { read: new Map(), dirs: [], links: [], skipped };
   const fileAt = new Map<string, ArchiveEntry>();
   const skip = (entry: ArchiveEntry, reason: string) => skipped.push({ path: entry.name, reason });
+  let handled = 0;
   for (const { entry, parts } of valid) {
+    if (++handled % YIELD_EVERY_ENTRIES === 0) await yieldToEventLoop();
     if (parts.length === 0) continue;
     const rel = parts.join("/");
     try {
@@ -216,7 +220,7 @@ export async function importArchive(
   const root = normalizePosix(dir);
   const kind = kindOf(fileName);
   const source = await openArchive(kind, bytes, fileName, limits);
-  const planned = plan(root, source.entries, limits);
+  const planned = await plan(root, source.entries, limits);
   const { skipped } = planned;
 
   await fs.prefetch([root, `${root}/.git`]);
