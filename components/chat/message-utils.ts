@@ -2,11 +2,32 @@
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { ImageContent, TextContent, ToolResultMessage } from "@/lib/llm/types";
 
-/** The text of a string-or-blocks content (images become "[image]"). */
-export function contentText(content: string | (TextContent | ImageContent)[] | undefined): string {
-  if (content === undefined) return "";
+/**
+ * The text of a string-or-blocks content (images become "[image <mimeType>]"). Total: null/missing content, null
+ * or malformed parts and non-string texts are skipped, never thrown on.
+ */
+export function contentText(content: string | (TextContent | ImageContent)[] | null | undefined): string {
   if (typeof content === "string") return content;
-  return content.map((b) => (b.type === "text" ? b.text : `[image ${b.mimeType}]`)).join("\n");
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const b of content as unknown[]) {
+    if (!b || typeof b !== "object") continue;
+    const block = b as { type?: unknown; text?: unknown; mimeType?: unknown };
+    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    else if (block.type === "image")
+      parts.push(`[image ${typeof block.mimeType === "string" ? block.mimeType : ""}]`);
+  }
+  return parts.join("\n");
+}
+
+/** The usable blocks of a message's content: an array without null or type-less parts (`[]` for anything else). */
+export function contentBlocks<T extends { type: string }>(
+  content: readonly T[] | string | null | undefined,
+): T[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter(
+    (b): b is T => !!b && typeof b === "object" && typeof (b as { type?: unknown }).type === "string",
+  );
 }
 
 const MAIN_ARG_KEYS = ["path", "file_path", "command", "pattern", "query", "url", "glob", "name"];
@@ -54,7 +75,7 @@ export function indexToolResults(messages: AgentMessage[]): {
   for (const m of messages) {
     if (m.role === "toolResult") results.set(m.toolCallId, m);
     else if (m.role === "assistant") {
-      for (const b of m.content) if (b.type === "toolCall") callIds.add(b.id);
+      for (const b of contentBlocks(m.content)) if (b.type === "toolCall") callIds.add(b.id);
     }
   }
   return { results, callIds };

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
 import { Markdown } from "./markdown";
-import { contentText } from "./message-utils";
+import { contentBlocks, contentText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
 import { ShellBlock } from "./shell-block";
 import type { ShellStatus } from "./shell-state";
@@ -85,6 +85,8 @@ function AssistantView({
   ctx: MessageContext;
 }) {
   const failed = message.stopReason === "aborted" || message.stopReason === "error";
+  // Total over whatever a stored message holds: null or malformed parts are skipped.
+  const blocks = contentBlocks(message.content);
   return (
     <article
       className={`message message-assistant${failed ? ` stop-${message.stopReason}` : ""}`}
@@ -93,11 +95,14 @@ function AssistantView({
       aria-label="Assistant"
       aria-busy={streaming || undefined}
     >
-      {message.content.map((block, i) => {
+      {blocks.map((block, i) => {
         const key = `${i}-${block.type}`;
-        if (block.type === "text") return block.text ? <Markdown key={key} text={block.text} /> : null;
+        if (block.type === "text")
+          return typeof block.text === "string" && block.text ? (
+            <Markdown key={key} text={block.text} />
+          ) : null;
         if (block.type === "thinking") {
-          if (!block.thinking && !block.redacted) return null;
+          if (typeof block.thinking !== "string" || (!block.thinking && !block.redacted)) return null;
           return (
             <details key={key} className="thinking">
               <summary>Thinking</summary>
@@ -105,6 +110,7 @@ function AssistantView({
             </details>
           );
         }
+        if (block.type !== "toolCall" || typeof block.id !== "string") return null;
         return (
           <ToolCallBlock
             key={`${key}-${block.id}`}
@@ -115,7 +121,7 @@ function AssistantView({
           />
         );
       })}
-      {streaming && message.content.length === 0 ? <span className="typing muted">…</span> : null}
+      {streaming && blocks.length === 0 ? <span className="typing muted">…</span> : null}
       {failed ? (
         <div className={`stop-marker stop-${message.stopReason}`} role="note">
           {message.stopReason === "aborted" ? "Aborted" : "Error"}

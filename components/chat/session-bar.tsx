@@ -47,6 +47,8 @@ export function SessionBar({
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
+  /** Percentage of a large file sent so far (imports in parts), or null. */
+  const [sent, setSent] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
   // Imported sessions the parent's list does not show yet.
   const [extra, setExtra] = useState<SessionSummary[]>([]);
@@ -58,7 +60,9 @@ export function SessionBar({
     setImporting(true);
     setOutcome(null);
     try {
-      const { session, diagnostics } = await importSessionFile(target, file);
+      const { session, diagnostics } = await importSessionFile(target, file, (p) =>
+        setSent(Math.floor((p.loaded / p.total) * 100)),
+      );
       setExtra((prev) => [session, ...prev.filter((p) => p.id !== session.id)]);
       setOutcome({ kind: "done", fileName: file.name, session, diagnostics });
       onSelectSession(session.id);
@@ -67,6 +71,7 @@ export function SessionBar({
       setOutcome({ kind: "error", fileName: file.name, message: describeError(err) });
     } finally {
       setImporting(false);
+      setSent(null);
       if (fileInput.current) fileInput.current.value = "";
     }
   };
@@ -113,7 +118,7 @@ export function SessionBar({
           aria-busy={importing}
           title="Import a pi session file (.jsonl) as a new session"
         >
-          {importing ? "Importing…" : "Import session"}
+          {importing ? `Importing…${sent !== null && sent < 100 ? ` ${sent}%` : ""}` : "Import session"}
         </button>
         <input
           ref={fileInput}

@@ -7,7 +7,14 @@ import { ApiError, errorFromResponse, type SessionSummary } from "@/components/a
 /** A parse problem of an imported file; `line` is 1-based. */
 export interface JsonlDiagnostic {
   line: number;
-  kind: "blank" | "invalid-json" | "torn-last-line" | "missing-final-newline" | "extra-header" | "schema";
+  kind:
+    | "blank"
+    | "invalid-json"
+    | "torn-last-line"
+    | "missing-final-newline"
+    | "extra-header"
+    | "schema"
+    | "repaired";
   message: string;
 }
 
@@ -72,11 +79,58 @@ export function sessionExportUrl(sessionId: string): string {
   return `/api/sessions/${enc(sessionId)}/export`;
 }
 
-/** Upload a pi JSONL file as a new session of the project (multipart `file`). */
-export function importSessionFile(projectId: string, file: File): Promise<SessionImportResponse> {
-  const form = new FormData();
-  form.append("file", file);
-  return send(`/api/projects/${enc(projectId)}/sessions/import`, { method: "POST", body: form });
+/** Largest session file sent in one request (the server's limit for one import request, 8 MiB). */
+export const SINGLE_REQUEST_IMPORT_BYTES = 8 * 1024 * 1024;
+
+/** Bytes of a session file sent so far, for a progress display. */
+export interface ImportProgress {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * Import a pi JSONL file as a new session of the project: one request when it fits
+ * ({@link SINGLE_REQUEST_IMPORT_BYTES}), otherwise in parts — start an upload, send the file as byte ranges of
+ * the size the server names, then commit `{ parts, bytes }`, which imports every entry or none. A failed upload
+ * is cancelled (its staged parts deleted).
+ * @throws ApiError with the server's answer (413 with the limit, 400 with line-numbered diagnostics, …).
+ */
+export async function importSessionFile(
+  projectId: string,
+  file: File,
+  onProgress?: (p: ImportProgress) => void,
+): Promise<SessionImportResponse> {
+  const base = `/api/projects/${enc(projectId)}/sessions/import`;
+  if (file.size <= SINGLE_REQUEST_IMPORT_BYTES) {
+    const result = await send<SessionImportResponse>(`${base}?name=${enc(file.name)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body: file,
+    });
+    onProgress?.({ loaded: file.size, total: file.size });
+    return result;
+  }
+  const { upload } = await send<{ upload: { id: string; partBytes: number } }>(
+    `${base}/uploads`,
+    post({ name: file.name }),
+  );
+  const url = `${base}/uploads/${enc(upload.id)}`;
+  try {
+    let parts = 0;
+    for (let start = 0; start < file.size; start += upload.partBytes, parts++) {
+      const end = Math.min(file.size, start + upload.partBytes);
+      await send(`${url}/parts/${parts}`, {
+        method: "PUT",
+        headers: { "content-type": "application/octet-stream" },
+        body: file.slice(start, end),
+      });
+      onProgress?.({ loaded: end, total: file.size });
+    }
+    return await send<SessionImportResponse>(url, post({ parts, bytes: file.size }));
+  } catch (err) {
+    void fetch(url, { method: "DELETE" }).catch(() => undefined);
+    throw err;
+  }
 }
 
 export function getSessionTree(sessionId: string, signal?: AbortSignal): Promise<SessionTreeResponse> {

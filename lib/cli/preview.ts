@@ -61,7 +61,12 @@ export function isPiResourcePath(relativePath: string): boolean {
 }
 
 /** Parse diagnostics that make the session unusable for a preview (the others are warnings). */
-const FATAL_JSONL: readonly JsonlDiagnostic["kind"][] = ["invalid-json", "torn-last-line", "schema"];
+const FATAL_JSONL: readonly JsonlDiagnostic["kind"][] = [
+  "invalid-json",
+  "torn-last-line",
+  "schema",
+  "repaired",
+];
 
 /** A file read from the host by the bin side: a POSIX path relative to the mounted directory. */
 export interface HostFile {

@@ -9,6 +9,7 @@ import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tr
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
+import { SessionUploadError } from "@/lib/session/session-upload";
 import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
 import { PathEscapeError, VfsConflictError, VfsError } from "@/lib/vfs/errors";
 
@@ -51,6 +52,10 @@ export function errorResponse(error: unknown): Response {
   } else if (error instanceof VfsConflictError || error instanceof LeafMovedError) {
     status = 409;
     code = "conflict";
+    message = error.message;
+  } else if (error instanceof SessionUploadError) {
+    status = error.status;
+    code = error.code;
     message = error.message;
   } else if (error instanceof InvalidSessionFileError) {
     status = 400;

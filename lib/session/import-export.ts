@@ -8,26 +8,47 @@ import { loadAllEntries } from "./context-load";
 import {
   defaultSessionFileName,
   type JsonlDiagnostic,
-  parseSessionJsonl,
+  type ParsedSessionJsonl,
   serializeSessionJsonl,
 } from "./jsonl";
+import { parseSessionParts, refuseCutFile } from "./session-upload";
 import { getSessionHeader, insertImportedSession, type SessionRow } from "./store";
 import { getSessionName } from "./tree";
 
 /**
  * Import a pi session file into project `projectId`: a new session with the file's entries (ids,
  * parentIds, timestamps and unknown entry types preserved; v1/v2 files migrated as pi does), the header
- * kept, leaf = the last entry, title = the session name (7.22) if any.
- * @returns the session and the parse diagnostics (skipped/torn lines with line numbers, schema notes).
- * @throws InvalidSessionFileError for a text without a valid header; Error on a parent cycle.
+ * kept, leaf = the last entry, title = the session name (7.22) if any. The parse yields to the event loop
+ * while it works; the entries are stored in one transaction (all or none).
+ * @returns the session and the parse diagnostics (skipped lines with line numbers, repairs, schema notes).
+ * `refuseTorn` (uploads): a last line that is not complete JSON refuses the file — an upload that was cut looks
+ * exactly like that; without it (a local file, as pi reads it) the line is dropped with a diagnostic.
+ * @throws InvalidSessionFileError for a text without a valid header, and its subclasses for refused entries,
+ *   entries that are not a tree and (with `refuseTorn`) a torn last line.
  */
 export async function importSessionJsonl(
   scope: DbScope,
   projectId: string,
   text: string,
-  options: { path?: string; userId?: string | null } = {},
+  options: { path?: string; userId?: string | null; refuseTorn?: boolean } = {},
 ): Promise<{ session: SessionRow; diagnostics: JsonlDiagnostic[]; migrated: boolean }> {
-  const parsed = parseSessionJsonl(text, options.path);
+  const path = options.path ?? "<input>";
+  const parsed = await parseSessionParts([text], path);
+  if (options.refuseTorn) refuseCutFile(parsed, path);
+  return storeParsedSession(scope, projectId, parsed, options);
+}
+
+/**
+ * Store an already parsed session file as a new session of `projectId` (see {@link importSessionJsonl}), in one
+ * transaction.
+ * @returns the session, the parse's diagnostics and whether it was migrated.
+ */
+export async function storeParsedSession(
+  scope: DbScope,
+  projectId: string,
+  parsed: ParsedSessionJsonl,
+  options: { userId?: string | null } = {},
+): Promise<{ session: SessionRow; diagnostics: JsonlDiagnostic[]; migrated: boolean }> {
   const session = await insertImportedSession(scope, projectId, parsed.header, parsed.entries, {
     userId: options.userId,
     title: getSessionName(parsed.entries) ?? null,

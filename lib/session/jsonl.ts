@@ -5,6 +5,7 @@
  * comes back byte for byte.
  */
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries";
+import { checkEntry } from "./entry-repair";
 import { validateSessionEntry } from "./schema";
 
 /** A problem found while parsing; the line is 1-based in the input text. */
@@ -17,6 +18,8 @@ export interface JsonlDiagnostic {
     | "missing-final-newline"
     | "extra-header"
     | "schema"
+    | "repaired"
+    | "invalid-entry"
     | "duplicate-id"
     | "self-parent"
     | "parent-cycle";
@@ -51,21 +54,38 @@ export class InvalidSessionFileError extends Error {
 }
 
 /**
+ * A session file refused for its entries; the message names the file and lists `<path>:<line>: <kind>: <message>`
+ * per refused entry; `diagnostics` holds every diagnostic of the parse (the refusing ones included), by line.
+ */
+export class InvalidSessionEntriesError extends InvalidSessionFileError {
+  readonly diagnostics: JsonlDiagnostic[];
+  constructor(
+    path: string,
+    diagnostics: JsonlDiagnostic[],
+    kinds: JsonlDiagnostic["kind"] | readonly JsonlDiagnostic["kind"][],
+    title = "Session file has entries that cannot be imported",
+  ) {
+    super(path);
+    this.name = "InvalidSessionEntriesError";
+    this.diagnostics = diagnostics;
+    const refusing: readonly string[] = typeof kinds === "string" ? [kinds] : kinds;
+    this.message = `${title}: ${path}\n${diagnostics
+      .filter((d) => refusing.includes(d.kind))
+      .map((d) => `${path}:${d.line}: ${d.kind}: ${d.message}`)
+      .join("\n")}`;
+  }
+}
+
+/**
  * A session file whose entries do not form a tree: an id used twice (the store keys entries by id, and pi's
  * lookup would silently hide the first), an entry that is its own parent, or a parent cycle (pi's branch walk
  * would not end). The message names the file and lists `<path>:<line>: <kind>: <message>` per problem;
  * `diagnostics` holds every diagnostic of the parse (the tree ones included), by line.
  */
-export class InvalidSessionTreeError extends InvalidSessionFileError {
-  readonly diagnostics: JsonlDiagnostic[];
+export class InvalidSessionTreeError extends InvalidSessionEntriesError {
   constructor(path: string, diagnostics: JsonlDiagnostic[]) {
-    super(path);
+    super(path, diagnostics, TREE_DIAGNOSTIC_KINDS, "Session file entries do not form a tree");
     this.name = "InvalidSessionTreeError";
-    this.diagnostics = diagnostics;
-    this.message = `Session file entries do not form a tree: ${path}\n${diagnostics
-      .filter((d) => TREE_DIAGNOSTIC_KINDS.includes(d.kind))
-      .map((d) => `${path}:${d.line}: ${d.kind}: ${d.message}`)
-      .join("\n")}`;
   }
 }
 
@@ -191,38 +211,46 @@ export function migrateSessionEntries(fileEntries: Mutable[]): boolean {
 }
 
 /**
- * Parse a pi session file. Blank lines and lines that are not JSON are skipped and reported with their
- * line number; a last line without `\n` is kept when it parses (reported as `missing-final-newline`;
- * pi repairs it) and otherwise reported as `torn-last-line` and dropped — it is never joined to
- * anything. The first parsed line must be a header (`type:"session"`, string `id`); later header lines
- * are skipped. Entries are migrated v1→v2→v3 exactly as pi does, then checked against `./schema.ts`
- * (mismatches are reported as `schema` and the entry is kept as it is). The entries must form a tree
- * ({@link findTreeProblems}): a duplicate id, a self-parent or a parent cycle refuses the file.
- * @param path name used in the error text (default `"<input>"`).
- * @throws InvalidSessionFileError (`Session file is not a valid pi session: <path>`) when the text has
- *   no valid header (an empty text included); its subclass InvalidSessionTreeError (`Session file entries do
- *   not form a tree: <path>` and one `<path>:<line>: <kind>: <message>` line per problem) when the entries do
- *   not form a tree.
+ * Incremental parser of a pi session file, line by line, so a large upload can be parsed part by part without
+ * building one string, and the caller can yield to the event loop between lines ({@link addLine}) and between
+ * entries ({@link finishSteps}). {@link parseSessionJsonl} is the one-shot form; the rules are documented there.
  */
-export function parseSessionJsonl(text: string, path = "<input>"): ParsedSessionJsonl {
-  const diagnostics: JsonlDiagnostic[] = [];
-  const lines = text.split("\n");
-  const endsWithNewline = text.endsWith("\n");
-  if (endsWithNewline) lines.pop();
-  const parsed: { line: number; value: Mutable }[] = [];
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    const last = i === lines.length - 1 && !endsWithNewline;
+export class SessionJsonlParser {
+  readonly diagnostics: JsonlDiagnostic[] = [];
+  private readonly parsed: { line: number; value: Mutable }[] = [];
+  private lineCount = 0;
+  private bytes = 0;
+
+  /** @param path name used in error texts (default `"<input>"`). */
+  constructor(readonly path = "<input>") {}
+
+  /** Lines seen so far. */
+  get lines(): number {
+    return this.lineCount;
+  }
+
+  /** Characters of line content seen so far (without the newlines). */
+  get characters(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Add the next line, without its `\n` (a trailing `\r` is ignored). `last` marks the final line of a text
+   * that does not end in `\n` (kept when it parses, else dropped as `torn-last-line`).
+   */
+  addLine(raw: string, last = false): void {
+    const line = ++this.lineCount;
+    this.bytes += raw.length;
     const content = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (!content.trim()) {
-      if (!last) diagnostics.push({ line, kind: "blank", message: `Line ${line} is blank; skipped` });
+      if (!last) this.diagnostics.push({ line, kind: "blank", message: `Line ${line} is blank; skipped` });
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(content);
     } catch (error) {
-      diagnostics.push(
+      this.diagnostics.push(
         last
           ? {
               line,
@@ -238,48 +266,132 @@ export function parseSessionJsonl(text: string, path = "<input>"): ParsedSession
       return;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      diagnostics.push({ line, kind: "invalid-json", message: `Line ${line} is not a JSON object; skipped` });
+      this.diagnostics.push({
+        line,
+        kind: "invalid-json",
+        message: `Line ${line} is not a JSON object; skipped`,
+      });
       return;
     }
     if (last)
-      diagnostics.push({ line, kind: "missing-final-newline", message: `Line ${line} has no final newline` });
-    parsed.push({ line, value: value as Mutable });
-  });
-  const first = parsed[0]?.value;
-  if (first?.type !== "session" || typeof first.id !== "string") throw new InvalidSessionFileError(path);
-  const kept = [parsed[0]];
-  for (const p of parsed.slice(1)) {
-    if (p.value.type === "session")
-      diagnostics.push({
-        line: p.line,
-        kind: "extra-header",
-        message: `Line ${p.line} is a second session header; skipped`,
+      this.diagnostics.push({
+        line,
+        kind: "missing-final-newline",
+        message: `Line ${line} has no final newline`,
       });
-    else kept.push(p);
+    this.parsed.push({ line, value: value as Mutable });
   }
-  const fileEntries = kept.map((p) => p.value);
-  const fromVersion = (first.version as number | undefined) ?? 1;
-  const migrated = migrateSessionEntries(fileEntries);
-  for (const p of kept.slice(1)) {
-    const check = validateSessionEntry(p.value);
-    if (!check.success)
-      diagnostics.push({
-        line: p.line,
-        kind: "schema",
-        message: `Line ${p.line}: ${check.error.replace(/\n/g, "; ")}`,
-      });
+
+  /**
+   * The checks after the last line, as a generator that yields every {@link FINISH_STEP} entries (drive it with
+   * {@link finish}, or await between steps). Returns the parse result.
+   * @throws as {@link parseSessionJsonl}.
+   */
+  *finishSteps(): Generator<void, ParsedSessionJsonl> {
+    const { path, parsed, diagnostics } = this;
+    const first = parsed[0]?.value;
+    if (first?.type !== "session" || typeof first.id !== "string") throw new InvalidSessionFileError(path);
+    const kept = [parsed[0]];
+    for (const p of parsed.slice(1)) {
+      if (p.value.type === "session")
+        diagnostics.push({
+          line: p.line,
+          kind: "extra-header",
+          message: `Line ${p.line} is a second session header; skipped`,
+        });
+      else kept.push(p);
+    }
+    const fileEntries = kept.map((p) => p.value);
+    const fromVersion = (first.version as number | undefined) ?? 1;
+    const migrated = migrateSessionEntries(fileEntries);
+    const refused: JsonlDiagnostic[] = [];
+    for (let i = 1; i < kept.length; i++) {
+      if (i % FINISH_STEP === 0) yield;
+      const p = kept[i];
+      const check = checkEntry(p.value);
+      if (check.problem) {
+        refused.push({ line: p.line, kind: "invalid-entry", message: `Line ${p.line}: ${check.problem}` });
+        continue;
+      }
+      if (check.entry !== p.value) {
+        p.value = check.entry;
+        fileEntries[i] = check.entry;
+      }
+      for (const note of check.notes)
+        diagnostics.push({ line: p.line, kind: "repaired", message: `Line ${p.line}: ${note}` });
+      const valid = validateSessionEntry(p.value);
+      if (!valid.success)
+        diagnostics.push({
+          line: p.line,
+          kind: "schema",
+          message: `Line ${p.line}: ${valid.error.replace(/\n/g, "; ")}`,
+        });
+    }
+    if (refused.length > 0) {
+      diagnostics.push(...refused);
+      diagnostics.sort((a, b) => a.line - b.line);
+      throw new InvalidSessionEntriesError(path, diagnostics, "invalid-entry");
+    }
+    yield;
+    const tree = findTreeProblems(kept.slice(1));
+    diagnostics.push(...tree);
+    diagnostics.sort((a, b) => a.line - b.line);
+    if (tree.length > 0) throw new InvalidSessionTreeError(path, diagnostics);
+    return {
+      header: first as unknown as SessionHeader,
+      entries: fileEntries.slice(1) as unknown as SessionEntry[],
+      diagnostics,
+      fromVersion,
+      migrated,
+    };
   }
-  const tree = findTreeProblems(kept.slice(1));
-  diagnostics.push(...tree);
-  diagnostics.sort((a, b) => a.line - b.line);
-  if (tree.length > 0) throw new InvalidSessionTreeError(path, diagnostics);
-  return {
-    header: first as unknown as SessionHeader,
-    entries: fileEntries.slice(1) as unknown as SessionEntry[],
-    diagnostics,
-    fromVersion,
-    migrated,
-  };
+
+  /**
+   * Run the checks after the last line in one go.
+   * @throws as {@link parseSessionJsonl}.
+   */
+  finish(): ParsedSessionJsonl {
+    const steps = this.finishSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+}
+
+/** Entries checked between two yields of {@link SessionJsonlParser.finishSteps}. */
+export const FINISH_STEP = 500;
+
+/**
+ * Parse a pi session file. Blank lines and lines that are not JSON are skipped and reported with their
+ * line number; a last line without `\n` is kept when it parses (reported as `missing-final-newline`;
+ * pi repairs it) and otherwise reported as `torn-last-line` and dropped — it is never joined to
+ * anything. The first parsed line must be a header (`type:"session"`, string `id`); later header lines
+ * are skipped. Entries are migrated v1→v2→v3 exactly as pi does, then checked by `checkEntry`
+ * (`./entry-repair.ts`): an entry without a usable `id`, `parentId`, `type` or (for `message` entries) message
+ * refuses the file (`invalid-entry`); broken content parts are dropped and reported as `repaired` (the entry is
+ * stored repaired); then each entry is checked against `./schema.ts` (mismatches are reported as `schema` and
+ * the entry is kept as it is). The entries must form a tree ({@link findTreeProblems}): a duplicate id, a
+ * self-parent or a parent cycle refuses the file.
+ * @param path name used in the error text (default `"<input>"`).
+ * @throws InvalidSessionFileError (`Session file is not a valid pi session: <path>`) when the text has
+ *   no valid header (an empty text included); its subclasses InvalidSessionEntriesError (`Session file has
+ *   entries that cannot be imported: <path>` and one `<path>:<line>: invalid-entry: <message>` line per entry)
+ *   and InvalidSessionTreeError (`Session file entries do not form a tree: <path>` and one
+ *   `<path>:<line>: <kind>: <message>` line per problem).
+ */
+export function parseSessionJsonl(text: string, path = "<input>"): ParsedSessionJsonl {
+  const parser = new SessionJsonlParser(path);
+  const endsWithNewline = text.endsWith("\n");
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    if (end < 0) break;
+    parser.addLine(text.slice(start, end));
+    start = end + 1;
+  }
+  if (!endsWithNewline) parser.addLine(text.slice(start), true);
+  return parser.finish();
 }
 
 /** The file text pi writes for `header` + `entries`: `JSON.stringify` of each, one per line, each ending in `\n`. */

@@ -11,6 +11,7 @@ import type {
 } from "@/lib/agent/messages";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "./entries";
+import { repairContent, repairMessage } from "./entry-repair";
 
 /** Model reference as pi stores it in settings. */
 export interface SessionModelRef {
@@ -75,8 +76,8 @@ export function getSessionContextSettings(path: readonly SessionEntry[]): Sessio
     else if (e.type === "model_change")
       model = { provider: e.provider as string, modelId: e.modelId as string };
     else if (e.type === "message") {
-      const m = e.message as AgentMessage;
-      if (m.role === "assistant") model = { provider: m.provider, modelId: m.model };
+      const m = e.message as AgentMessage | null | undefined;
+      if (m?.role === "assistant") model = { provider: m.provider, modelId: m.model };
     }
   }
   return { thinkingLevel, model };
@@ -93,7 +94,10 @@ export function getSessionContextSettings(path: readonly SessionEntry[]): Sessio
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case "message": {
-      const message = entry.message as AgentMessage & { content?: unknown };
+      // Rows stored before import checks may hold broken content: repaired here, so no reader sees it.
+      const repaired = repairMessage(entry.message).message;
+      if (!repaired) return [];
+      const message = repaired as AgentMessage & { content?: unknown };
       if (message.role === "system" && message.content == null) return [{ ...message, content: "" }];
       if (
         (message.role === "user" || message.role === "assistant" || message.role === "toolResult") &&
@@ -113,7 +117,7 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
       const custom: CustomMessage = {
         role: "custom",
         customType: e.customType,
-        content: e.content ?? [],
+        content: (repairContent(e.content, "content", []).content ?? []) as CustomMessage["content"],
         display: e.display,
         details: e.details,
         timestamp: new Date(e.timestamp).getTime(),
@@ -139,7 +143,8 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
         tokensBefore: e.tokensBefore,
         timestamp: new Date(e.timestamp).getTime(),
       };
-      return e.systemMessage ? [e.systemMessage, summary] : [summary];
+      const system = e.systemMessage ? repairMessage(e.systemMessage).message : undefined;
+      return system ? [system, summary] : [summary];
     }
     default:
       return [];
@@ -193,6 +198,8 @@ export function projectContextEntry(entry: SessionEntry, edit?: ContextEditEntry
   if (!edit) return messages;
   const replacement = edit.replacement;
   if (replacement === null) return [];
+  if (typeof replacement !== "object" || Array.isArray(replacement)) return messages;
+  const replaced = repairContent(replacement.content, "replacement.content", []).content ?? [];
   return messages.map((message) => {
     if (
       message.role !== "user" &&
@@ -203,10 +210,9 @@ export function projectContextEntry(entry: SessionEntry, edit?: ContextEditEntry
       return message;
     }
     const content =
-      (message.role === "assistant" || message.role === "toolResult") &&
-      typeof replacement.content === "string"
-        ? [{ type: "text", text: replacement.content }]
-        : replacement.content;
+      (message.role === "assistant" || message.role === "toolResult") && typeof replaced === "string"
+        ? [{ type: "text", text: replaced }]
+        : replaced;
     return { ...message, content } as AgentMessage;
   });
 }
@@ -272,7 +278,8 @@ export function getUnansweredToolCalls(path: readonly SessionEntry[]): string[] 
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i];
     if (e.type !== "message") continue;
-    const m = e.message as AgentMessage;
+    const m = repairMessage(e.message).message;
+    if (!m) return [];
     if (m.role === "toolResult") answered.add(m.toolCallId);
     else if (m.role !== "assistant") return [];
     else {

@@ -5,6 +5,7 @@
  */
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { SessionEntry } from "./entries";
+import { repairMessage } from "./entry-repair";
 import type { SessionTreeNode } from "./tree";
 
 /** One node of {@link sessionTreeView}. */
@@ -78,8 +79,10 @@ function messagePreview(message: AgentMessage): string {
 export function entryPreview(entry: SessionEntry): string {
   const e = entry as SessionEntry & Record<string, unknown>;
   switch (entry.type) {
-    case "message":
-      return oneLine(messagePreview(e.message as AgentMessage));
+    case "message": {
+      const message = repairMessage(e.message).message;
+      return oneLine(message ? messagePreview(message) : "(no message)");
+    }
     case "custom_message":
       return oneLine(textOf(e.content));
     case "compaction":
@@ -106,7 +109,7 @@ export function entryPreview(entry: SessionEntry): string {
 }
 
 function roleOf(entry: SessionEntry): string | undefined {
-  if (entry.type === "message") return (entry.message as AgentMessage).role;
+  if (entry.type === "message") return repairMessage(entry.message).message?.role;
   if (entry.type === "custom_message") return "custom";
   return undefined;
 }

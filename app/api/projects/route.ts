@@ -1,7 +1,8 @@
 import ws from "ws";
 import { z } from "zod";
 import { DbScope, setNodeWebSocket } from "@/lib/db/client";
-import { ApiError, badRequest, readFormData, route } from "@/lib/http/errors";
+import { RUNTIME_BODY_CAP, readForm, readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { ApiError, badRequest, route } from "@/lib/http/errors";
 import { toProjectView } from "@/lib/http/views";
 import { createGitImportHttp } from "@/lib/net/git-http";
 import { gitImportPolicy } from "@/lib/projects/git-hosts";
@@ -54,7 +55,7 @@ export const POST = route(async (request: Request) => {
     const actor = await getLocalActor(scope);
     const type = request.headers.get("content-type") ?? "";
     if (type.includes("multipart/form-data")) {
-      const form = await readFormData(request);
+      const form = await readForm(request, { limit: RUNTIME_BODY_CAP });
       const file = form.get("file");
       if (!(file instanceof File)) throw badRequest("multipart field 'file' is required");
       if (!/\.(zip|tar\.gz|tgz|tar)$/i.test(file.name))
@@ -76,7 +77,7 @@ export const POST = route(async (request: Request) => {
         ),
       );
     }
-    const body = GitImport.parse(await request.json().catch(() => ({})));
+    const body = GitImport.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
     return imported(() =>
       importProject(scope, actor.workspaceId, { kind: "git", url: body.gitUrl, ref: body.ref }, body.name, {
         gitHttp: createGitImportHttp(gitImportPolicy(process.env)),

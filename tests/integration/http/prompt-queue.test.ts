@@ -252,7 +252,11 @@ describe("edges of the queue", () => {
     expect(blank.status).toBe(400);
     expect((await blank.json()).error.message).toBe("text: must contain more than white space");
     const notJson = await postPrompt(
-      new Request(`http://t/api/sessions/${session.id}/prompt`, { method: "POST", body: "{" }),
+      new Request(`http://t/api/sessions/${session.id}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{",
+      }),
       ctx(session.id),
     );
     expect(notJson.status).toBe(400);

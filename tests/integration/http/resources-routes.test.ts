@@ -109,6 +109,7 @@ describe("resources and trust routes", () => {
     const put = await putAgentFile(
       new Request("http://x/", {
         method: "PUT",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ path: "prompts/hi.md", content: "Hi $1" }),
       }),
     );

@@ -85,23 +85,38 @@ describe("import / export", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(new TextEncoder().encode(fixture));
   });
 
-  it("raw-body import reports torn and malformed lines with their line numbers", async () => {
+  it("raw-body import reports malformed lines with their line numbers; a torn last line refuses the file", async () => {
     const lines = fixture.split("\n").slice(0, 4);
-    const text = `${lines[0]}\n${lines[1]}\nnot json\n${lines[2]}\n{"type":"mess`;
-    const res = await postImport(
-      new Request("http://x/?name=torn.jsonl", { method: "POST", body: text }),
-      params(projectId),
-    );
-    expect(res.status).toBe(201);
-    const body = (await res.json()) as {
+    const raw = (text: string, type?: string) =>
+      postImport(
+        new Request("http://x/?name=torn.jsonl", {
+          method: "POST",
+          headers: type ? { "content-type": type } : {},
+          body: text,
+        }),
+        params(projectId),
+      );
+    const skipped = await raw(`${lines[0]}\n${lines[1]}\nnot json\n${lines[2]}\n`, "application/x-ndjson");
+    expect(skipped.status).toBe(201);
+    const body = (await skipped.json()) as {
       session: { id: string };
       diagnostics: { line: number; kind: string }[];
     };
-    expect(body.diagnostics.map((d) => [d.line, d.kind])).toEqual([
-      [3, "invalid-json"],
-      [5, "torn-last-line"],
-    ]);
+    expect(body.diagnostics.map((d) => [d.line, d.kind])).toEqual([[3, "invalid-json"]]);
     expect((await getSession(scope, body.session.id))!.leafId).toBe("a0000002");
+
+    const torn = await raw(`${lines[0]}\n${lines[1]}\n{"type":"mess`, "application/x-ndjson");
+    expect(torn.status).toBe(400);
+    expect(await torn.json()).toEqual({
+      error: {
+        code: "invalid_session_file",
+        message:
+          "Session file ends in an incomplete line (it was cut); nothing was imported: torn.jsonl\ntorn.jsonl:3: torn-last-line: Line 3 (last, no newline) is incomplete JSON",
+      },
+    });
+    const untyped = await raw(`${lines[0]}\n`);
+    expect(untyped.status).toBe(415);
+    expect((await untyped.json()).error.code).toBe("unsupported_media_type");
   });
 
   it("a file without a pi header answers 400 with pi's text; unknown project and session 404", async () => {

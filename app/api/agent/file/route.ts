@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withAgentDir } from "@/lib/http/agent-context";
+import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { badRequest, route } from "@/lib/http/errors";
 import { deleteProjectPath, readProjectFile, writeProjectFile } from "@/lib/projects/files";
 
@@ -16,7 +17,7 @@ export const GET = route(async (req: Request) => {
 });
 
 export const PUT = route(async (req: Request) => {
-  const body = WriteBody.parse(await req.json().catch(() => ({})));
+  const body = WriteBody.parse(await readJson(req, { limit: FILE_JSON_LIMIT }));
   return withAgentDir(async ({ vfs, root }) => {
     const { size } = await writeProjectFile(vfs, root, body.path, body.content);
     await vfs.flush();

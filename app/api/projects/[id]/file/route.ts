@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { badRequest, route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
 import { deleteProjectPath, readProjectFile, writeProjectFile } from "@/lib/projects/files";
@@ -19,7 +20,7 @@ export const GET = route(async (req: Request, { params }: { params: Promise<{ id
 
 export const PUT = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = WriteBody.parse(await req.json().catch(() => ({})));
+  const body = WriteBody.parse(await readJson(req, { limit: FILE_JSON_LIMIT }));
   return withProject(id, async ({ project, vfs }) => {
     const { size } = await writeProjectFile(vfs, project.rootPath, body.path, body.content);
     await vfs.flush();

@@ -1,3 +1,4 @@
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
 import { toSessionView } from "@/lib/http/views";
@@ -13,8 +14,9 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   );
 });
 
-export const POST = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
+  await readJson(req, { limit: SMALL_JSON_LIMIT, empty: {} });
   return withProject(id, async ({ scope, project }) => {
     const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
     return Response.json({ session: toSessionView(session, null) }, { status: 201 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DbScope } from "@/lib/db/client";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { applyProjectTrustChoice, TRUST_CHOICES, TrustChoiceError } from "@/lib/projects/session-resources";
 
@@ -11,7 +12,7 @@ const Body = z.object({ choice: z.enum(TRUST_CHOICES), sessionId: z.string().max
 /** Store a trust prompt choice for the project (pi 2.10–2.12; stored choices in Postgres, session ones on the session). */
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await req.json().catch(() => ({})));
+  const body = Body.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
   const scope = new DbScope();
   try {
     const result = await applyProjectTrustChoice(scope, { projectId: id, ...body }).catch((error) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 
@@ -16,7 +17,7 @@ const Body = z.object({
 /** Move the session's leaf to an entry (pi `/tree`), optionally summarizing the branch left behind. */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await request.json().catch(() => ({})));
+  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
   if (!isUuid(id)) throw new SessionNotFoundError(id);
   return withSessionRun(
     id,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { compactSession, resolveSessionModel } from "@/lib/agent/compaction-run";
 import { SessionNotFoundError } from "@/lib/agent/session-tree";
 import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 
@@ -13,7 +14,7 @@ const Body = z.object({ focus: z.string().max(10_000).optional() });
 /** Compact the session's current branch with its model (pi `/compact [focus]`). */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await request.json().catch(() => ({})));
+  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
   if (!isUuid(id)) throw new SessionNotFoundError(id);
   return withSessionRun(
     id,

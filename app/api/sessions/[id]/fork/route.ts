@@ -2,6 +2,7 @@ import { z } from "zod";
 import { forkSession, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { loadContextPath } from "@/lib/session/context-load";
@@ -14,7 +15,7 @@ const Body = z.object({ entryId: z.string().min(1).max(200) });
 /** A new session holding the root→entry path of this one (pi `createBranchedSession`). */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await request.json().catch(() => ({})));
+  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
   if (!isUuid(id)) throw new SessionNotFoundError(id);
   const scope = new DbScope();
   try {

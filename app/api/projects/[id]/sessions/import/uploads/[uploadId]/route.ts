@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { notFound, route } from "@/lib/http/errors";
+import { withProject } from "@/lib/http/project-context";
+import { importedSessionResponse } from "@/lib/http/session-import";
+import { getLocalActor } from "@/lib/projects/identity";
+import { storeParsedSession } from "@/lib/session/import-export";
+import { commitSessionUpload, deleteSessionUpload } from "@/lib/session/session-upload";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string; uploadId: string }> };
+
+const Commit = z.object({
+  parts: z.number().int().min(1).max(10_000),
+  bytes: z.number().int().min(1),
+});
+
+/** Import the staged file (`{ parts, bytes }` as the client sent them): `201 { session, diagnostics }`, all or none. */
+export const POST = route(async (request: Request, { params }: Ctx) => {
+  const { id, uploadId } = await params;
+  const body = Commit.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
+  return withProject(id, async ({ scope, project }) => {
+    const actor = await getLocalActor(scope);
+    const imported = await commitSessionUpload(scope, project.id, uploadId, body, (parsed) =>
+      storeParsedSession(scope, project.id, parsed, { userId: actor.userId }),
+    );
+    return importedSessionResponse(scope, imported);
+  });
+});
+
+/** Cancel an upload: its staged parts are deleted (`{ deleted: true }`, also when it did not exist). */
+export const DELETE = route(async (_request: Request, { params }: Ctx) => {
+  const { id, uploadId } = await params;
+  if (!isUuid(uploadId)) return Response.json({ deleted: true });
+  return withProject(id, async ({ scope, project }) => {
+    await deleteSessionUpload(scope, project.id, uploadId);
+    return Response.json({ deleted: true });
+  });
+});

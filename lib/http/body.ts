@@ -1,0 +1,190 @@
+/**
+ * Reading request bodies with limits and content-type checks, the one way every route reads a body.
+ *
+ * - JSON routes accept only `Content-Type: application/json` (415 `unsupported_media_type` otherwise). A page on
+ *   another origin can send a "simple" cross-site request (`text/plain`, form types) without a CORS preflight,
+ *   but never `application/json`, so this check is what keeps such a request from changing anything.
+ * - A body over the route's limit answers 413 `too_large` with the limit: refused from `Content-Length` before
+ *   reading, and counted while reading, so a missing or lying `Content-Length` is caught too; the stream is
+ *   cancelled at the limit (never buffered whole).
+ * - A body shorter than its `Content-Length` (the client went away, or something cut it) answers 400
+ *   `incomplete_body`, never "not valid JSON" and never a partial import.
+ *
+ * The runtime's own cap: `next start` hands an edge route only the first {@link RUNTIME_BODY_CAP} bytes of a body
+ * (`experimental.proxyClientMaxBodySize`, 10 MiB by default; Next's `getCloneableBody` logs "Request body
+ * exceeded 10MB" and ends the stream early without an error). A route therefore sees a cut body, not an error —
+ * which is why a 20 MB JSON body used to answer 400 "not valid JSON" and a 15.7 MB session file lost its tail.
+ * Every limit here is at most that cap, and a body that ends at the cap without a `Content-Length` is reported
+ * as too large.
+ *
+ * Edge-safe (Web streams only).
+ */
+import { ApiError } from "./errors";
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Bytes of a request body the edge runtime of `next start` passes to a route (10 MiB, Next's default). */
+export const RUNTIME_BODY_CAP = 10 * MiB;
+
+/** Body limit of small JSON requests (settings, ids, options): 64 KiB. */
+export const SMALL_JSON_LIMIT = 64 * KiB;
+
+/** Body limit of a prompt (`{ text }` with up to 200,000 characters, JSON-escaped): 1 MiB. */
+export const PROMPT_JSON_LIMIT = 1 * MiB;
+
+/**
+ * Body limit of a file write from the editor (`{ path, content }`): the runtime's cap, 10 MiB. The content itself
+ * is further limited by the VFS (`MAX_FILE_BYTES`).
+ */
+export const FILE_JSON_LIMIT = RUNTIME_BODY_CAP;
+
+/** `1048576` → `"1048576 bytes (1 MiB)"`; used in every limit message. */
+export function formatLimit(bytes: number): string {
+  const unit =
+    bytes >= MiB && bytes % MiB === 0
+      ? `${bytes / MiB} MiB`
+      : bytes >= KiB && bytes % KiB === 0
+        ? `${bytes / KiB} KiB`
+        : `${bytes} bytes`;
+  return unit.endsWith(" bytes") ? unit : `${bytes} bytes (${unit})`;
+}
+
+/** The media type of a `Content-Type` header, lower case, without parameters (`""` when absent). */
+export function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Options of {@link readBody}. */
+export interface ReadBodyOptions {
+  /** Largest accepted body, bytes (at most {@link RUNTIME_BODY_CAP}). */
+  limit: number;
+  /** Accepted media types (lower case, no parameters); an empty list accepts any, a missing header included. */
+  types: readonly string[];
+  /** Extra sentence for the 413 message (what to do instead), e.g. how to send a larger file. */
+  tooLargeHint?: string;
+}
+
+/** 413 with the limit: `size` is the declared size ("20971520 bytes") or null when it was counted while reading. */
+function tooLarge(size: string | null, limit: number, hint?: string): ApiError {
+  const what = size ? `The request body is ${size}` : "The request body is larger than the limit";
+  return new ApiError(
+    413,
+    "too_large",
+    `${what}; this endpoint accepts at most ${formatLimit(limit)}. ${hint ?? "Send a smaller body."}`,
+  );
+}
+
+/**
+ * Read a whole request body as bytes, within `options.limit`.
+ * @returns the body (empty when there is none).
+ * @throws ApiError 415 `unsupported_media_type` (type not in `options.types`), 413 `too_large` (declared or
+ *   counted size over the limit, or cut at the runtime's cap), 400 `incomplete_body` (fewer bytes than the
+ *   `Content-Length` announced).
+ */
+export async function readBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array<ArrayBuffer>> {
+  const limit = Math.min(options.limit, RUNTIME_BODY_CAP);
+  if (options.types.length > 0) {
+    const type = mediaType(request);
+    if (!options.types.includes(type)) {
+      const wanted = options.types.join(" or ");
+      throw new ApiError(
+        415,
+        "unsupported_media_type",
+        `This endpoint accepts ${wanted} only (got ${type ? `Content-Type: ${type}` : "no Content-Type"}). Send the body with Content-Type: ${options.types[0]}.`,
+      );
+    }
+  }
+  const header = request.headers.get("content-length");
+  const declared = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
+  if (declared !== null && declared > limit) throw tooLarge(`${declared} bytes`, limit, options.tooLargeHint);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(null, limit, options.tooLargeHint);
+    }
+    chunks.push(value);
+  }
+  if (declared !== null && received < declared)
+    throw new ApiError(
+      400,
+      "incomplete_body",
+      `The request body ended after ${received} of the ${declared} bytes its Content-Length announced; nothing was changed. Send the request again.`,
+    );
+  // Without a Content-Length, a body the runtime cut at its cap ends exactly like a complete one: one that
+  // reaches the cap is treated as cut.
+  if (declared === null && received >= RUNTIME_BODY_CAP) throw tooLarge(null, limit, options.tooLargeHint);
+  const out = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Read a body as UTF-8 text (invalid sequences become U+FFFD, as pi's file reader does).
+ * @throws ApiError as {@link readBody}.
+ */
+export async function readText(request: Request, options: ReadBodyOptions): Promise<string> {
+  return new TextDecoder().decode(await readBody(request, options));
+}
+
+/** Options of {@link readJson}. */
+export interface ReadJsonOptions {
+  /** Largest accepted body, bytes. */
+  limit: number;
+  /** The value an empty body stands for (routes whose fields are all optional); without it an empty body is a 400. */
+  empty?: unknown;
+  /** See {@link ReadBodyOptions.tooLargeHint}. */
+  tooLargeHint?: string;
+}
+
+/**
+ * Read an `application/json` body and parse it (validate the result with zod).
+ * @returns the parsed value (`options.empty` for an empty body when given).
+ * @throws ApiError 415 `unsupported_media_type` ("This endpoint accepts application/json only (got
+ *   Content-Type: text/plain). Send the body with Content-Type: application/json."), 413 `too_large` ("The
+ *   request body is <n> bytes; this endpoint accepts at most <limit>. …"), 400 `incomplete_body`, 400
+ *   `bad_request` "The request body is empty; send a JSON object" or "The request body is not valid JSON".
+ */
+export async function readJson(request: Request, options: ReadJsonOptions): Promise<unknown> {
+  const bytes = await readBody(request, { ...options, types: ["application/json"] });
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") {
+    if ("empty" in options) return options.empty;
+    throw new ApiError(400, "bad_request", "The request body is empty; send a JSON object");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "bad_request", "The request body is not valid JSON");
+  }
+}
+
+/**
+ * Read a `multipart/form-data` body within `limit` (counted like {@link readBody}) and parse it.
+ * @throws ApiError 415 / 413 / 400 as {@link readBody}; 400 `bad_request` "The multipart body could not be
+ *   parsed (<detail>)" for a malformed body.
+ */
+export async function readForm(
+  request: Request,
+  options: { limit: number; tooLargeHint?: string },
+): Promise<FormData> {
+  const bytes = await readBody(request, { ...options, types: ["multipart/form-data"] });
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    return await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ApiError(400, "bad_request", `The multipart body could not be parsed (${detail})`);
+  }
+}

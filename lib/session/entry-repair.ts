@@ -1,0 +1,197 @@
+/**
+ * Entries that would poison a session: what a session file may not contain (refused on import) and what is
+ * repaired (on import, and again on every read of rows stored before these checks existed), so that no stored
+ * entry can break a page, the tree view or a prompt.
+ *
+ * Refused (the file is not imported at all): an entry whose `id` is not a non-empty string, whose `parentId`
+ * is neither a string nor null, whose `type` is not a string, and a `message` entry without a message object
+ * or with a non-string `role`. These are the fields the store, the tree and every reader key on.
+ *
+ * Repaired (kept, with a diagnostic): content parts that are not objects with a string `type` (`null` parts
+ * included), known parts whose fields have the wrong type (a `text` part without string text, a `thinking` part
+ * without string thinking, an `image` without string data/mimeType, a `toolCall` without string id/name) are
+ * dropped; a `toolCall` whose `arguments` is not an object gets `{}`; content that is neither a string, an
+ * array nor null becomes pi's empty content (`""` for system, `[]` otherwise; null/missing content stays as it
+ * is, pi normalises it when loading, 15.2); an assistant message whose `usage` is not pi's usage object gets
+ * zero usage; assistant or tool result content given as a string becomes one text part. Unknown part types and unknown roles are kept (newer pi versions add them; readers skip them).
+ *
+ * Pure, edge-safe. Valid messages are returned as the same object (pi 15.4: valid content is not copied).
+ */
+import type { AgentMessage } from "@/lib/agent/messages";
+import { emptyUsage } from "@/lib/llm/types";
+
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A short description of a JSON value for messages: `null`, `a number`, `an array`, `nothing`. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/** Why a content part must be dropped, or undefined when it is usable. */
+function partProblem(part: unknown): string | undefined {
+  if (!isObject(part)) return `is ${describeValue(part)}`;
+  if (typeof part.type !== "string") return `has no string "type"`;
+  switch (part.type) {
+    case "text":
+      return typeof part.text === "string" ? undefined : `(text) has ${describeValue(part.text)} as "text"`;
+    case "thinking":
+      return typeof part.thinking === "string"
+        ? undefined
+        : `(thinking) has ${describeValue(part.thinking)} as "thinking"`;
+    case "image":
+      return typeof part.data === "string" && typeof part.mimeType === "string"
+        ? undefined
+        : `(image) needs string "data" and "mimeType"`;
+    case "toolCall":
+      return typeof part.id === "string" && typeof part.name === "string"
+        ? undefined
+        : `(toolCall) needs string "id" and "name"`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Repair a content value (see the module comment). `where` names it in the notes (`message.content`).
+ * @returns the content (the same value when nothing changed) and one note per repair, e.g.
+ *   `message.content[1] is null; dropped`.
+ */
+export function repairContent(
+  content: unknown,
+  where: string,
+  empty: "" | [],
+): { content: unknown; notes: string[] } {
+  if (content === null || content === undefined || typeof content === "string") return { content, notes: [] };
+  if (!Array.isArray(content))
+    return {
+      content: empty === "" ? "" : [],
+      notes: [`${where} is ${describeValue(content)}; replaced with ${empty === "" ? '""' : "[]"}`],
+    };
+  const notes: string[] = [];
+  let out: unknown[] | undefined;
+  content.forEach((part, i) => {
+    const problem = partProblem(part);
+    if (problem) {
+      notes.push(`${where}[${i}] ${problem}; dropped`);
+      out ??= content.slice(0, i);
+      return;
+    }
+    const p = part as Obj;
+    if (p.type === "toolCall" && !isObject(p.arguments)) {
+      notes.push(
+        `${where}[${i}] (toolCall) has ${describeValue(p.arguments)} as "arguments"; replaced with {}`,
+      );
+      out ??= content.slice(0, i);
+      out.push({ ...p, arguments: {} });
+      return;
+    }
+    out?.push(part);
+  });
+  return { content: out ?? content, notes };
+}
+
+function isUsage(v: unknown): boolean {
+  if (!isObject(v) || !isObject(v.cost)) return false;
+  const nums = (o: Obj, keys: string[]) => keys.every((k) => typeof o[k] === "number");
+  return (
+    nums(v, ["input", "output", "cacheRead", "cacheWrite", "totalTokens"]) &&
+    nums(v.cost, ["input", "output", "cacheRead", "cacheWrite", "total"])
+  );
+}
+
+/**
+ * Repair one AgentMessage (see the module comment). `where` prefixes the notes (`message`).
+ * @returns `{ message }` (the same object when nothing changed) and the repair notes; `message` is undefined
+ *   when the value cannot be a message (not an object, or `role` not a string) — `problem` then says why.
+ */
+export function repairMessage(
+  value: unknown,
+  where = "message",
+): { message?: AgentMessage; notes: string[]; problem?: string } {
+  if (!isObject(value))
+    return { notes: [], problem: `"${where}" must be an object (got ${describeValue(value)})` };
+  if (typeof value.role !== "string")
+    return { notes: [], problem: `"${where}.role" must be a string (got ${describeValue(value.role)})` };
+  const notes: string[] = [];
+  let out: Obj = value;
+  if ("content" in value) {
+    const fixed = repairContent(value.content, `${where}.content`, value.role === "system" ? "" : []);
+    if (fixed.notes.length > 0) {
+      notes.push(...fixed.notes);
+      out = { ...out, content: fixed.content };
+    }
+  }
+  if ((value.role === "assistant" || value.role === "toolResult") && typeof out.content === "string") {
+    notes.push(`${where}.content is a string; wrapped in a text part`);
+    out = { ...out, content: [{ type: "text", text: out.content }] };
+  }
+  if (value.role === "assistant" && !isUsage(value.usage)) {
+    notes.push(`${where}.usage is not pi's usage object; replaced with zero usage`);
+    out = { ...out, usage: emptyUsage() };
+  }
+  return { message: out as unknown as AgentMessage, notes };
+}
+
+/** Result of {@link checkEntry}. */
+export interface EntryCheck {
+  /** Why the entry cannot be stored (the file is refused), or undefined. */
+  problem?: string;
+  /** The entry to store: the same object when nothing was repaired. */
+  entry: Obj;
+  /** One note per repair. */
+  notes: string[];
+}
+
+/**
+ * Check one parsed (and migrated) session entry: refuse what the store and readers key on, repair content.
+ * @returns `{ problem }` for a refused entry (e.g. `"id" must be a non-empty string (got null)`), otherwise the
+ *   entry to store and the repair notes.
+ */
+export function checkEntry(entry: Obj): EntryCheck {
+  const refuse = (problem: string): EntryCheck => ({ problem, entry, notes: [] });
+  if (typeof entry.id !== "string" || entry.id === "")
+    return refuse(
+      `"id" must be a non-empty string (got ${entry.id === "" ? "an empty string" : describeValue(entry.id)}); every entry needs a unique id`,
+    );
+  if (entry.parentId !== null && typeof entry.parentId !== "string")
+    return refuse(`"parentId" must be a string or null (got ${describeValue(entry.parentId)})`);
+  if (typeof entry.type !== "string")
+    return refuse(`"type" must be a string (got ${describeValue(entry.type)})`);
+  if (entry.type === "message") {
+    const fixed = repairMessage(entry.message);
+    if (!fixed.message) return refuse(`a message entry needs a message: ${fixed.problem}`);
+    return fixed.notes.length > 0
+      ? { entry: { ...entry, message: fixed.message }, notes: fixed.notes }
+      : { entry, notes: [] };
+  }
+  if (entry.type === "custom_message") {
+    const fixed = repairContent(entry.content, "content", []);
+    return fixed.notes.length > 0
+      ? { entry: { ...entry, content: fixed.content }, notes: fixed.notes }
+      : { entry, notes: [] };
+  }
+  if (entry.type === "compaction" && entry.systemMessage !== undefined) {
+    const fixed = repairMessage(entry.systemMessage, "systemMessage");
+    if (!fixed.message)
+      return { entry: { ...entry, systemMessage: undefined }, notes: [`${fixed.problem}; dropped`] };
+    return fixed.notes.length > 0
+      ? { entry: { ...entry, systemMessage: fixed.message }, notes: fixed.notes }
+      : { entry, notes: [] };
+  }
+  if (entry.type === "context_edit" && isObject(entry.replacement)) {
+    const fixed = repairContent(entry.replacement.content, "replacement.content", []);
+    return fixed.notes.length > 0
+      ? {
+          entry: { ...entry, replacement: { ...entry.replacement, content: fixed.content } },
+          notes: fixed.notes,
+        }
+      : { entry, notes: [] };
+  }
+  return { entry, notes: [] };
+}

@@ -1,0 +1,283 @@
+/**
+ * Session imports larger than one request: the file is sent as byte ranges ("parts", any boundaries, each at
+ * most {@link UPLOAD_PART_BYTES}), staged in `session_uploads` / `session_upload_parts`, and imported by the
+ * commit, which checks that every part is there (`parts` and `bytes` as the client counted them), parses the
+ * parts one at a time (a streaming UTF-8 decode, lines split across parts joined), and stores the session in
+ * one transaction — all entries or none. The upload is deleted after a successful commit and after a refused
+ * file; uploads never committed are deleted after {@link UPLOAD_TTL_MS}.
+ *
+ * Also the parsing shared with the one-request import: {@link parseSessionParts} (yields to the event loop
+ * while it works) and {@link refuseCutFile} (a last line that is not complete JSON refuses the import: the
+ * file or its upload was cut).
+ */
+import type { DbScope } from "@/lib/db/client";
+import {
+  InvalidSessionEntriesError,
+  InvalidSessionFileError,
+  type JsonlDiagnostic,
+  type ParsedSessionJsonl,
+  SessionJsonlParser,
+} from "./jsonl";
+
+const MiB = 1024 * 1024;
+
+/** Largest part of an upload, bytes (4 MiB; well under the runtime's 10 MiB body cap). */
+export const UPLOAD_PART_BYTES = 4 * MiB;
+/** Largest session file imported (one request or an upload), bytes (64 MiB). */
+export const SESSION_FILE_MAX_BYTES = 64 * MiB;
+/** Most parts of one upload (64 MiB / 4 MiB). */
+export const UPLOAD_MAX_PARTS = SESSION_FILE_MAX_BYTES / UPLOAD_PART_BYTES;
+/** Uploads of one project staged at once (older ones expire after {@link UPLOAD_TTL_MS}). */
+export const MAX_OPEN_UPLOADS = 4;
+/** An upload not committed within this time is deleted (1 hour). */
+export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+/** Longest stretch the parse runs without yielding to the event loop (ms). */
+const SLICE_MS = 8;
+
+/** A refused upload request: HTTP status, error code and a message saying what to do. */
+export class SessionUploadError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SessionUploadError";
+  }
+}
+
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Parse a session file given as chunks in order — UTF-8 bytes (any boundaries; a multi-byte character or a line
+ * may span chunks) or text, yielding to the event loop every few milliseconds so other requests keep being served.
+ * @returns the parse, as `parseSessionJsonl` returns it for the whole text.
+ * @throws as `parseSessionJsonl`.
+ */
+export async function parseSessionParts(
+  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  path: string,
+): Promise<ParsedSessionJsonl> {
+  const parser = new SessionJsonlParser(path);
+  const decoder = new TextDecoder();
+  let carry = "";
+  let sliceStart = performance.now();
+  const maybePause = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await pause();
+    sliceStart = performance.now();
+  };
+  const feed = async (text: string) => {
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf("\n", start);
+      if (end < 0) break;
+      parser.addLine(carry ? carry + text.slice(start, end) : text.slice(start, end));
+      carry = "";
+      start = end + 1;
+      await maybePause();
+    }
+    carry += text.slice(start);
+  };
+  for await (const chunk of chunks)
+    await feed(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+  await feed(decoder.decode());
+  if (carry !== "") parser.addLine(carry, true);
+  const steps = parser.finishSteps();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await maybePause();
+  }
+}
+
+/**
+ * Refuse an import whose last line is incomplete JSON (`torn-last-line`): pi drops such a line when it reads a
+ * file, but an import cannot tell a torn file from an upload that was cut, so nothing is stored.
+ * @throws InvalidSessionEntriesError `Session file ends in an incomplete line (it was cut); nothing was
+ *   imported: <path>` with `<path>:<line>: torn-last-line: Line <n> (last, no newline) is incomplete JSON`.
+ */
+export function refuseCutFile(parsed: ParsedSessionJsonl, path: string): void {
+  const torn = parsed.diagnostics.find((d) => d.kind === "torn-last-line");
+  if (!torn) return;
+  const diagnostics: JsonlDiagnostic[] = parsed.diagnostics.map((d) =>
+    d === torn ? { ...d, message: `Line ${d.line} (last, no newline) is incomplete JSON` } : d,
+  );
+  throw new InvalidSessionEntriesError(
+    path,
+    diagnostics,
+    "torn-last-line",
+    "Session file ends in an incomplete line (it was cut); nothing was imported",
+  );
+}
+
+function byteaHex(data: Uint8Array): string {
+  const hex = "0123456789abcdef";
+  const out = new Array<string>(data.length + 1);
+  out[0] = "\\x";
+  for (let i = 0; i < data.length; i++) out[i + 1] = hex[data[i] >> 4] + hex[data[i] & 15];
+  return out.join("");
+}
+
+/**
+ * Start an upload for `projectId` (deleting the project's uploads older than {@link UPLOAD_TTL_MS} first).
+ * @returns the upload id and the limits the client must respect.
+ * @throws SessionUploadError 429 `too_many_uploads` when {@link MAX_OPEN_UPLOADS} are staged already.
+ */
+export async function createSessionUpload(
+  scope: DbScope,
+  projectId: string,
+  name: string,
+): Promise<{ id: string; partBytes: number; maxBytes: number; maxParts: number }> {
+  return scope.transaction(async (q) => {
+    await q("SELECT 1 FROM projects WHERE id = $1 FOR UPDATE", [projectId]);
+    await q(
+      "DELETE FROM session_uploads WHERE project_id = $1 AND created_at < now() - $2::int * interval '1 millisecond'",
+      [projectId, UPLOAD_TTL_MS],
+    );
+    const [{ n }] = await q<{ n: number }>(
+      "SELECT count(*)::int AS n FROM session_uploads WHERE project_id = $1",
+      [projectId],
+    );
+    if (n >= MAX_OPEN_UPLOADS)
+      throw new SessionUploadError(
+        429,
+        "too_many_uploads",
+        `This project already has ${n} session imports in progress (the limit is ${MAX_OPEN_UPLOADS}); finish or cancel one, or wait an hour until they expire.`,
+      );
+    const [row] = await q<{ id: string }>(
+      "INSERT INTO session_uploads (project_id, name) VALUES ($1, $2) RETURNING id",
+      [projectId, name.slice(0, 200)],
+    );
+    return {
+      id: row.id,
+      partBytes: UPLOAD_PART_BYTES,
+      maxBytes: SESSION_FILE_MAX_BYTES,
+      maxParts: UPLOAD_MAX_PARTS,
+    };
+  });
+}
+
+async function requireUpload(scope: DbScope, projectId: string, uploadId: string): Promise<{ name: string }> {
+  const [row] = await scope.query<{ name: string }>(
+    "SELECT name FROM session_uploads WHERE id = $1 AND project_id = $2",
+    [uploadId, projectId],
+  );
+  if (!row)
+    throw new SessionUploadError(
+      404,
+      "not_found",
+      `Session upload ${uploadId} not found (it expired after an hour, was committed, or belongs to another project); start a new upload`,
+    );
+  return row;
+}
+
+/**
+ * Stage part `index` (0-based) of an upload; sending a part again replaces it.
+ * @throws SessionUploadError 404 (unknown upload), 400 `bad_request` (index out of range, empty part), 413
+ *   `too_large` (the staged total would pass {@link SESSION_FILE_MAX_BYTES}).
+ */
+export async function putSessionUploadPart(
+  scope: DbScope,
+  projectId: string,
+  uploadId: string,
+  index: number,
+  data: Uint8Array,
+): Promise<{ part: number; bytes: number }> {
+  if (!Number.isInteger(index) || index < 0 || index >= UPLOAD_MAX_PARTS)
+    throw new SessionUploadError(
+      400,
+      "bad_request",
+      `Part index must be an integer from 0 to ${UPLOAD_MAX_PARTS - 1} (parts are at most ${UPLOAD_PART_BYTES} bytes, a file at most ${SESSION_FILE_MAX_BYTES} bytes)`,
+    );
+  if (data.byteLength === 0) throw new SessionUploadError(400, "bad_request", "A part must not be empty");
+  await requireUpload(scope, projectId, uploadId);
+  await scope.transaction(async (q) => {
+    const [{ staged }] = await q<{ staged: number }>(
+      "SELECT coalesce(sum(octet_length(data)), 0)::bigint AS staged FROM session_upload_parts WHERE upload_id = $1 AND part <> $2",
+      [uploadId, index],
+    );
+    if (Number(staged) + data.byteLength > SESSION_FILE_MAX_BYTES)
+      throw new SessionUploadError(
+        413,
+        "too_large",
+        `The session file is larger than ${SESSION_FILE_MAX_BYTES} bytes (64 MiB), the import limit; nothing was imported.`,
+      );
+    await q(
+      `INSERT INTO session_upload_parts (upload_id, part, data) VALUES ($1, $2, $3::bytea)
+       ON CONFLICT (upload_id, part) DO UPDATE SET data = EXCLUDED.data`,
+      [uploadId, index, byteaHex(data)],
+    );
+  });
+  return { part: index, bytes: data.byteLength };
+}
+
+/** Delete an upload and its parts (no-op when it does not exist). */
+export async function deleteSessionUpload(
+  scope: DbScope,
+  projectId: string,
+  uploadId: string,
+): Promise<void> {
+  await scope.query("DELETE FROM session_uploads WHERE id = $1 AND project_id = $2", [uploadId, projectId]);
+}
+
+/**
+ * Check that the staged parts are exactly `0 … parts-1` holding `bytes` bytes in all, then parse them in order
+ * (one part in memory at a time) and hand the parse to `store` (which imports it in one transaction). The upload
+ * is deleted when `store` succeeds and when the file is refused (an `InvalidSessionFileError`); on any other
+ * error it stays, so the commit can be retried.
+ * @returns what `store` returns.
+ * @throws SessionUploadError 404 (unknown upload), 400 `incomplete_upload` (a part missing, extra parts, or a
+ *   byte count that differs from `bytes`; names what is missing); InvalidSessionFileError and its subclasses
+ *   for a refused file (a cut last line included, see {@link refuseCutFile}).
+ */
+export async function commitSessionUpload<T>(
+  scope: DbScope,
+  projectId: string,
+  uploadId: string,
+  expected: { parts: number; bytes: number },
+  store: (parsed: ParsedSessionJsonl, name: string) => Promise<T>,
+): Promise<T> {
+  const { name } = await requireUpload(scope, projectId, uploadId);
+  const staged = await scope.query<{ part: number; bytes: string }>(
+    "SELECT part, octet_length(data)::bigint AS bytes FROM session_upload_parts WHERE upload_id = $1 ORDER BY part",
+    [uploadId],
+  );
+  const missing: number[] = [];
+  const have = new Set(staged.map((s) => s.part));
+  for (let i = 0; i < expected.parts; i++) if (!have.has(i)) missing.push(i);
+  const extra = staged.filter((s) => s.part >= expected.parts).map((s) => s.part);
+  const total = staged.reduce((sum, s) => sum + Number(s.bytes), 0);
+  if (missing.length > 0 || extra.length > 0 || total !== expected.bytes)
+    throw new SessionUploadError(
+      400,
+      "incomplete_upload",
+      `The upload does not match the file: ${[
+        missing.length > 0 ? `part(s) ${missing.join(", ")} missing` : "",
+        extra.length > 0 ? `unexpected part(s) ${extra.join(", ")}` : "",
+        total !== expected.bytes ? `${total} bytes staged, ${expected.bytes} expected` : "",
+      ]
+        .filter(Boolean)
+        .join("; ")}. Nothing was imported; send the missing parts and commit again.`,
+    );
+  async function* parts(): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < expected.parts; i++) {
+      const [row] = await scope.query<{ data: Uint8Array }>(
+        "SELECT data FROM session_upload_parts WHERE upload_id = $1 AND part = $2",
+        [uploadId, i],
+      );
+      yield row.data;
+    }
+  }
+  let result: T;
+  try {
+    const parsed = await parseSessionParts(parts(), name);
+    refuseCutFile(parsed, name);
+    result = await store(parsed, name);
+  } catch (error) {
+    if (error instanceof InvalidSessionFileError) await deleteSessionUpload(scope, projectId, uploadId);
+    throw error;
+  }
+  await deleteSessionUpload(scope, projectId, uploadId);
+  return result;
+}
