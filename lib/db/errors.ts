@@ -125,3 +125,9 @@ export function isTransientDbError(error: unknown): boolean {
   }
   return TRANSIENT_TEXT.test(describeDbError(error));
 }
+
+/** True for a {@link DbBusyError} or {@link DbUnavailableError} (answered 503; never to be re-wrapped as a 4xx). */
+export function isDbTrouble(error: unknown): error is DbBusyError | DbUnavailableError {
+  const name = field(error, "name");
+  return name === "DbBusyError" || name === "DbUnavailableError";
+}

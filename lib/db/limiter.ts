@@ -5,9 +5,9 @@
  *
  * No deadlock from scopes that keep a connection while they wait on something else (a prompt run keeps its
  * route's connection between statements; an import opens a second scope): a scope that holds a connection but
- * runs no statement registers as idle, and while anyone waits, idle holders give their connection up (their
- * next statement reopens one, queueing like everyone else). A slot is only ever held by a scope that is
- * running a statement, or by a close in progress.
+ * runs no statement registers as idle, and while anyone waits, a holder idle for {@link IDLE_GRACE_MS} gives
+ * its connection up (its next statement reopens one, queueing like everyone else). The grace keeps the
+ * statements of one request on one connection (they follow each other within a millisecond or so).
  *
  * One state per process: in Next's edge runtime each route bundle runs in its own V8 context with its own
  * copy of this module, so the state (plain data and callbacks, no classes) is kept on the one object Next
@@ -33,8 +33,12 @@ interface LimiterState {
   max: number;
   active: number;
   waiters: Waiter[];
-  idle: Set<IdleHolder>;
+  /** Idle holders, oldest first, with the timer that makes them yield (set only while someone waits). */
+  idle: Map<IdleHolder, ReturnType<typeof setTimeout> | undefined>;
 }
+
+/** How long a holder may stay idle while others wait before it must give its connection up (ms). */
+export const IDLE_GRACE_MS = 50;
 
 const STATE_KEY = Symbol.for("strata.db.connection-limiter.v1");
 
@@ -50,7 +54,7 @@ function state(): LimiterState {
   const holder = anchor();
   let s = holder[STATE_KEY] as LimiterState | undefined;
   if (!s) {
-    s = { max: 1, active: 0, waiters: [], idle: new Set() };
+    s = { max: 1, active: 0, waiters: [], idle: new Map() };
     holder[STATE_KEY] = s;
   }
   return s;
@@ -76,12 +80,21 @@ function pump(s: LimiterState): void {
   }
 }
 
-/** Ask one idle holder to give its connection up (its close frees the slot for the first waiter). */
+/** Make `holder` give its connection up after the grace, unless it is busy again by then. */
+function scheduleYield(s: LimiterState, holder: IdleHolder): void {
+  if (s.idle.get(holder) !== undefined) return;
+  const timer = setTimeout(() => {
+    if (!s.idle.has(holder)) return;
+    s.idle.delete(holder);
+    if (s.waiters.length > 0) holder.yieldConnection();
+  }, IDLE_GRACE_MS);
+  (timer as unknown as { unref?: () => void }).unref?.();
+  s.idle.set(holder, timer);
+}
+
+/** Someone waits: every idle holder yields after the grace (one close frees one slot for the first waiter). */
 function reclaimIdle(s: LimiterState): void {
-  const holder = s.idle.values().next().value;
-  if (!holder) return;
-  s.idle.delete(holder);
-  holder.yieldConnection();
+  for (const holder of s.idle.keys()) scheduleYield(s, holder);
 }
 
 /**
@@ -121,17 +134,20 @@ export function acquireSlot(options: {
 }
 
 /**
- * Say whether `holder` (which holds a slot) is idle. Becoming idle while someone waits makes it give its
- * connection up at once.
+ * Say whether `holder` (which holds a slot) is idle. Idle while someone waits (or starting to wait) for
+ * {@link IDLE_GRACE_MS}, it is asked to give its connection up.
  */
 export function setIdle(holder: IdleHolder, idle: boolean): void {
   const s = state();
   if (!idle) {
+    const timer = s.idle.get(holder);
+    if (timer !== undefined) clearTimeout(timer);
     s.idle.delete(holder);
     return;
   }
-  if (s.waiters.length > 0) holder.yieldConnection();
-  else s.idle.add(holder);
+  if (s.idle.has(holder)) return;
+  s.idle.set(holder, undefined);
+  if (s.waiters.length > 0) scheduleYield(s, holder);
 }
 
 /** The limiter's numbers now (for tests and diagnostics): slots held, requests waiting, idle holders. */
