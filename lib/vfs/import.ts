@@ -15,6 +15,7 @@ import {
   DEFAULT_ARCHIVE_LIMITS,
   IMPORT_BATCH_BYTES,
   IMPORT_BATCH_FILES,
+  REFUSED,
   YIELD_EVERY_ENTRIES,
   yieldToEventLoop,
 } from "./archive-limits";
@@ -156,7 +157,36 @@ async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits
       out.read.set(entry.index, rel);
     }
   }
+  refuseTooManyNodes([...out.read.values(), ...out.links.map((l) => l.rel)], out.dirs, limits.maxEntries);
   return out;
+}
+
+/**
+ * The nodes an import creates are its files and links plus every directory they imply: 10,000 files in
+ * 60-level chains would be 600,000 directories from a 1.6 MB zip. Count them all against `maxEntries`
+ * (one walk up per path, stopping at a directory already counted). A file and a link with the same path
+ * both count (one of them is skipped later).
+ * @throws ArchiveRefusedError `REFUSED.tooManyEntries`.
+ */
+function refuseTooManyNodes(files: string[], dirs: string[], maxEntries: number): void {
+  const seen = new Set<string>();
+  let nodes = 0;
+  const parentOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+  const addDirs = (from: string) => {
+    for (let d = from; d !== "" && !seen.has(d); d = parentOf(d)) {
+      seen.add(d);
+      nodes++;
+    }
+  };
+  for (const rel of files) {
+    nodes++;
+    addDirs(parentOf(rel));
+    if (nodes > maxEntries) throw REFUSED.tooManyEntries(maxEntries);
+  }
+  for (const rel of dirs) {
+    addDirs(rel);
+    if (nodes > maxEntries) throw REFUSED.tooManyEntries(maxEntries);
+  }
 }
 
 async function openArchive(

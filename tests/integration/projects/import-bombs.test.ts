@@ -172,6 +172,16 @@ describe("archive bombs through POST /api/projects", () => {
     await expectRefused(gzipSync(await packTar(entries)), "many.tar.gz", TOO_MANY);
   });
 
+  it("refuses 200 files in 60-level chains of their own: 12,000 directories from a 40 KB zip", async () => {
+    const chain = (i: number) => Array.from({ length: 59 }, (_, d) => (d === 0 ? `c${i}` : "d")).join("/");
+    const locals = Array.from({ length: 200 }, (_, i) => ({
+      name: `${chain(i)}/f.txt`,
+      data: strToU8("x"),
+      method: 0,
+    }));
+    await expectRefused(craftZip(locals), "chains.zip", TOO_MANY);
+  });
+
   it("skips a 150-level path (with the depth limit in the reason) and keeps a 64-level one", async () => {
     const deep = `${Array.from({ length: 149 }, () => "d").join("/")}/x.txt`;
     const ok = `${Array.from({ length: 63 }, () => "k").join("/")}/y.txt`;
@@ -193,12 +203,54 @@ describe("archive bombs through POST /api/projects", () => {
     );
     expect(res.status).toBe(201);
     expect(res.body.report).toEqual({ files: 2, bytes: 16, skipped: [] });
-    expect((await state()).projects).toEqual([...before.projects, "repo-main"].sort());
+    const tar = await packTar([
+      { header: { name: "pkg/index.js", size: 3, type: "file", mode: 0o644 }, body: "1;\n" },
+      { header: { name: "pkg/bin/run", size: 10, type: "file", mode: 0o755 }, body: "#!/bin/sh\n" },
+    ]);
+    const tgz = await upload(gzipSync(tar), "pkg.tgz");
+    expect(tgz.status).toBe(201);
+    expect(tgz.body.report).toEqual({ files: 2, bytes: 13, skipped: [] });
+    expect((await state()).projects).toEqual([...before.projects, "pkg", "repo-main"].sort());
   });
 });
 
-describe("a refusal after batches were flushed", () => {
-  it("removes every flushed file, object and directory of the import", async () => {
+describe("importArchive", () => {
+  it("counts the directories a path implies: 4 nodes pass a limit of 4 and are refused under 3", async () => {
+    const t = await createTestVfs();
+    try {
+      // Three entries, no common top directory to strip; "a" is implied.
+      const zip = zipSync({ "a/b/c.txt": strToU8("c"), "d.txt": strToU8("d"), "a/b/": new Uint8Array() });
+      await expect(importArchive(t.fs, "/three", zip, "n.zip", { maxEntries: 3 })).rejects.toThrow(
+        `Archive refused: more than 3 entries (files and directories count; the limit for one import). ${SPLIT}`,
+      );
+      expect(await t.reopen().exists("/three")).toBe(false);
+      const report = await importArchive(t.fs, "/four", zip, "n.zip", { maxEntries: 4 });
+      expect(report).toEqual({ files: 2, bytes: 2, skipped: [] });
+      expect(await t.reopen().readText("/four/a/b/c.txt")).toBe("c");
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("skips entries it cannot read (an unknown compression method) and imports the rest", async () => {
+    const t = await createTestVfs();
+    try {
+      const zip = craftZip([
+        { name: "packed.bin", data: strToU8("????"), method: 99 },
+        { name: "plain.txt", data: strToU8("plain"), method: 0 },
+      ]);
+      expect(await importArchive(t.fs, "/m", zip, "m.zip")).toEqual({
+        files: 1,
+        bytes: 5,
+        skipped: [{ path: "packed.bin", reason: "unsupported compression method (99)" }],
+      });
+      expect(await t.reopen().readText("/m/plain.txt")).toBe("plain");
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("removes every flushed file, object and directory after a refusal", async () => {
     const t = await createTestVfs();
     try {
       const flush = vi.spyOn(t.fs, "flush");
