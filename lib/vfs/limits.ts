@@ -14,8 +14,9 @@ const MiB = 1024 * 1024;
 export const MAX_FILE_BYTES = 10 * MiB;
 
 /**
- * Largest total of file/symlink content written by one `Vfs.flush()` (one transaction), bytes (64 MiB).
- * Over it the flush writes nothing and fails with `VfsError` `EFBIG` (HTTP 413).
+ * Largest total of file/symlink content written by one `Vfs.flush()` (one transaction), bytes (64 MiB);
+ * git object files (content-addressed, each at most this size) are not counted. Over it the flush writes
+ * nothing and fails with `VfsError` `EFBIG` (HTTP 413).
  */
 export const MAX_FLUSH_BYTES = 64 * MiB;
 

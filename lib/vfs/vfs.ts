@@ -8,7 +8,7 @@
  * content-addressed and written without a version check.
  *
  * Limits (lib/vfs/limits.ts): a file over `MAX_FILE_BYTES` (git object files: over the flush limit) and a
- * flush over `MAX_FLUSH_BYTES` fail with `EFBIG` (HTTP 413); creating a path deeper or longer than the
+ * flush of more than `MAX_FLUSH_BYTES` of file content (git objects not counted) fail with `EFBIG` (HTTP 413); creating a path deeper or longer than the
  * workspace backstop limits fails with `ENAMETOOLONG` (HTTP 400) before any other work.
  */
 import { formatBytesLimit, fsErrors, VfsError } from "./errors";
@@ -286,8 +286,8 @@ export class Vfs extends VfsCache implements FileSystem {
   /**
    * Write every change in one transaction (in bounded statements, see `PgVfsStore.commit`).
    * @throws VfsConflictError when another writer changed a node since this VFS read it (nothing written);
-   *   VfsError EFBIG when the changed content exceeds `maxFlushBytes` (nothing written; the changes stay
-   *   unflushed, `discard` drops them).
+   *   VfsError EFBIG when the changed file/symlink content (git objects not counted) exceeds `maxFlushBytes`
+   *   (nothing written; the changes stay unflushed, `discard` drops them).
    */
   async flush(): Promise<{ written: number; deleted: number }> {
     // Flushes run one at a time; writes made while one is in flight are kept for the next.
@@ -313,7 +313,9 @@ export class Vfs extends VfsCache implements FileSystem {
         continue;
       }
       const data = e.meta.kind === "dir" ? null : (e.data ?? new Uint8Array());
-      bytes += data?.byteLength ?? 0;
+      // Git objects (each at most `maxFlushBytes`) do not count: a checkpoint of a tool call's files must
+      // not fail because their blobs join the same total; they are written in bounded statements anyway.
+      if (!isObjectPath(path)) bytes += data?.byteLength ?? 0;
       changes.push({
         op: "put",
         path,

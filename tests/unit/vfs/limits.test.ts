@@ -148,6 +148,28 @@ describe("the VFS backstop (absolute paths, 72 levels)", () => {
   });
 });
 
+describe("the flush limit (64 MiB)", () => {
+  it("counts file content, not git objects; a pack over the limit is refused", async () => {
+    const MiB = 1024 * 1024;
+    const store = new MemoryVfsStore();
+    const fs = new Vfs(store);
+    for (let i = 0; i < 6; i++) await fs.writeFile(`/p/f${i}`, new Uint8Array(10 * MiB));
+    await fs.writeFile(`/p/.git/objects/ab/${"c".repeat(38)}`, new Uint8Array(10 * MiB));
+    await fs.writeFile(`/p/.git/objects/pack/pack-${"d".repeat(40)}.pack`, new Uint8Array(20 * MiB));
+    expect(await fs.flush()).toEqual({ written: 13, deleted: 0 });
+    await expect(
+      fs.writeFile(`/p/.git/objects/pack/pack-${"e".repeat(40)}.pack`, new Uint8Array(64 * MiB + 1)),
+    ).rejects.toMatchObject({ code: "EFBIG" });
+    for (let i = 0; i < 7; i++) await fs.writeFile(`/p/g${i}`, new Uint8Array(10 * MiB));
+    await expect(fs.flush()).rejects.toMatchObject({
+      code: "EFBIG",
+      message:
+        "EFBIG: one write of 73400320 bytes of file content; the limit is 67108864 bytes (64 MiB). Nothing was written; write fewer or smaller files at a time.",
+    });
+    expect(store.size).toBe(13);
+  });
+});
+
 describe("the shell refuses deep paths with the limit below the project root", () => {
   it("mkdir -p of 65 levels fails in the shell; 64 levels work", async () => {
     const fs = new Vfs(new MemoryVfsStore([{ path: "/p", kind: "dir" }]));
