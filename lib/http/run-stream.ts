@@ -7,10 +7,33 @@
 import type { RunEvent } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { closeRun, listQueued } from "@/lib/session/queue";
-import { heartbeatRun } from "@/lib/session/runs";
+import { heartbeatRun, RUN_STALE_MS } from "@/lib/session/runs";
 import { encodeSse } from "./sse";
 
 const POLL_MS = 500;
+/** Pause between two tries to release the lock of a run that ended while the database was unreachable (ms). */
+const CLOSE_RETRY_MS = 1000;
+
+/**
+ * A run that ended while the database was unreachable could not release its lock: keep trying in the
+ * background (the stream is already closed) until the database is back, at most {@link RUN_STALE_MS} (after
+ * which the lock is stale and taken over anyway). Queued texts stay for the next prompt run to hand back.
+ */
+async function closeWhenBack(sessionId: string, runId: string): Promise<void> {
+  const deadline = Date.now() + RUN_STALE_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS));
+    const s = new DbScope();
+    try {
+      await closeRun(s, sessionId, runId, { handBack: false });
+      return;
+    } catch {
+      // still unreachable
+    } finally {
+      await s.release();
+    }
+  }
+}
 
 /**
  * @param options.runId the run lock the request holds (none: no heartbeat, no queue reports).
@@ -85,7 +108,8 @@ export function runEventStream(options: {
             if (lastQueue !== JSON.stringify({ steering: [], followUp: [] }))
               await send({ type: "queue_update", steering: [], followUp: [] });
           } catch {
-            // the lock goes stale after RUN_STALE_MS and is then taken over
+            // The database is unreachable: release the lock once it is back (else it goes stale).
+            void closeWhenBack(sessionId, runId);
           } finally {
             await s.release();
           }

@@ -1,0 +1,232 @@
+/**
+ * A prompt run (the real route, mock provider, real Postgres behind a TCP relay) while the database goes
+ * away during a tool call: a 3 s outage is waited out and the tool's result, its 50 files and the checkpoint
+ * commit are each stored exactly once; an outage longer than the retry budget ends the run with a clear
+ * error and nothing half-written, and the next prompt works once the database is back.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
+import { readSseStream } from "@/components/chat/sse";
+import { DbScope } from "@/lib/db/client";
+import { unavailableMessage } from "@/lib/db/errors";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { loadBranch } from "@/lib/session/context-load";
+import { getLiveRun } from "@/lib/session/runs";
+import { createSession, getSession } from "@/lib/session/store";
+import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { proxyThrough, startRelay, type TcpRelay } from "./trouble";
+
+let relay: TcpRelay;
+let proxy: { proxy: string; close(): Promise<void> };
+let mock: MockProvider;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  relay = await startRelay();
+  proxy = await proxyThrough(relay);
+  mock = await startMockProvider();
+  restoreEnv = setEnv({ ...mockAnthropicEnv(mock.url), STRATA_DB_PROXY: proxy.proxy });
+});
+afterAll(async () => {
+  restoreEnv();
+  await mock.close();
+  await proxy.close();
+  await relay.close();
+});
+beforeEach(() => {
+  mock.reset();
+  relay.restore();
+});
+
+async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
+  const s = new DbScope();
+  try {
+    return await fn(s);
+  } finally {
+    await s.release();
+  }
+}
+
+async function newSession() {
+  return withScope(async (scope) => {
+    const actor = await getLocalActor(scope);
+    const project = await insertProject(scope, {
+      workspaceId: actor.workspaceId,
+      name: "outage",
+      source: null,
+    });
+    const { vfs } = openWorkspaceVfs(actor.workspaceId, scope);
+    await initRepository(vfs, project.rootPath);
+    await vfs.writeFile(`${project.rootPath}/README.md`, "hi\n");
+    await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+    await vfs.flush();
+    const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+    return { session, project, workspaceId: actor.workspaceId };
+  });
+}
+
+/** POST a prompt and read its SSE stream; `onEvent` may act on an event before the next is read. */
+async function prompt(sessionId: string, text: string, onEvent: (type: string) => void = () => {}) {
+  const res = await postPrompt(
+    new Request(`http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text }),
+    }),
+    { params: Promise.resolve({ id: sessionId }) },
+  );
+  expect(res.status).toBe(200);
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  await readSseStream(res.body as ReadableStream<Uint8Array>, (e) => {
+    events.push({ type: e.event, data: JSON.parse(e.data) });
+    onEvent(e.event);
+  });
+  return events;
+}
+
+async function branchSummary(sessionId: string): Promise<string[]> {
+  return withScope(async (s) => {
+    const session = await getSession(s, sessionId);
+    const branch = await loadBranch(s, sessionId, session?.leafId ?? null);
+    return branch.flatMap((e) => {
+      if (e.type !== "message") return [];
+      const m = e.message as unknown as { role: string; content: unknown; toolCallId?: string };
+      if (m.role === "system") return [];
+      if (m.role === "toolResult") return [`toolResult:${m.toolCallId}`];
+      const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+      const parts = (content as { type: string; text?: string; name?: string }[]).map((c) =>
+        c.type === "text" ? c.text : c.type === "toolCall" ? `call ${c.name}` : c.type,
+      );
+      return [`${m.role}:${parts.join("|")}`];
+    });
+  });
+}
+
+const countRows = (sql: string, params: unknown[]) =>
+  withScope(async (s) => (await s.query<{ n: number }>(sql, params))[0].n);
+
+const FIFTY_FILES = "mkdir -p out; sleep 1; for i in $(seq 1 50); do echo line $i > out/f$i.txt; done";
+
+describe("the database goes away during a tool call", () => {
+  it("3 s: the run waits it out; the tool result, 50 files and the checkpoint are stored exactly once", async () => {
+    const { session, project, workspaceId } = await newSession();
+    mock.enqueue(
+      { toolCalls: [{ id: "toolu_outage", name: "bash", input: { command: FIFTY_FILES } }] },
+      { text: "Wrote 50 files." },
+    );
+    const events = await prompt(session.id, "write 50 files", (type) => {
+      if (type === "tool_execution_start") {
+        relay.cut();
+        setTimeout(() => relay.restore(), 3000);
+      }
+    });
+    expect(relay.refused).toBeGreaterThan(0);
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
+    // The 50 files and their new directory.
+    expect(events.find((e) => e.type === "files_changed")?.data.paths).toHaveLength(51);
+
+    expect(await branchSummary(session.id)).toEqual([
+      "user:write 50 files",
+      "assistant:call bash",
+      "toolResult:toolu_outage",
+      "assistant:Wrote 50 files.",
+    ]);
+    // Exactly once among all entries of the session, not only on the branch.
+    expect(
+      await countRows(
+        `SELECT count(*)::int AS n FROM session_entries WHERE session_id = $1
+         AND (entry::jsonb)->'message'->>'toolCallId' = 'toolu_outage'`,
+        [session.id],
+      ),
+    ).toBe(1);
+    expect(
+      await countRows(
+        `SELECT count(*)::int AS n FROM session_entries WHERE session_id = $1
+         AND (entry::jsonb)->'message'->>'role' = 'assistant'`,
+        [session.id],
+      ),
+    ).toBe(2);
+    await withScope(async (s) => {
+      const { vfs } = openWorkspaceVfs(workspaceId, s);
+      for (let i = 1; i <= 50; i++)
+        expect(await vfs.readText(`${project.rootPath}/out/f${i}.txt`)).toBe(`line ${i}\n`);
+      const ref = `refs/heads/strata/session-${session.id}`;
+      const history = await log(vfs, project.rootPath, ref);
+      expect(history.map((c) => c.message.trim())).toEqual(["Strata checkpoint: 51 files changed", "init"]);
+      const tip = (await resolveRef(vfs, project.rootPath, ref)) as string;
+      expect(await readTextAt(vfs, project.rootPath, tip, "out/f50.txt")).toBe("line 50\n");
+    });
+    expect(
+      await countRows("SELECT count(*)::int AS n FROM session_pending_paths WHERE session_id = $1", [
+        session.id,
+      ]),
+    ).toBe(0);
+    expect(await withScope((s) => getLiveRun(s, session.id))).toBeNull();
+
+    // The server is still fine: the next prompt runs.
+    mock.enqueue({ text: "Still here." });
+    const next = await prompt(session.id, "are you there?");
+    expect(next.filter((e) => e.type === "error")).toEqual([]);
+    expect((await branchSummary(session.id)).slice(-1)).toEqual(["assistant:Still here."]);
+  });
+
+  it("longer than the retry budget: the run ends with a clear error, nothing half-written; the next prompt works", async () => {
+    const restoreRetry = setEnv({ STRATA_DB_RETRY_MS: "1000" });
+    const { session, project, workspaceId } = await newSession();
+    mock.enqueue(
+      { toolCalls: [{ id: "toolu_long", name: "bash", input: { command: FIFTY_FILES } }] },
+      { text: "never reached" },
+    );
+    let events: { type: string; data: Record<string, unknown> }[];
+    try {
+      events = await prompt(session.id, "write 50 files", (type) => {
+        if (type === "tool_execution_start") relay.cut();
+      });
+    } finally {
+      restoreRetry();
+    }
+    const errors = events.filter((e) => e.type === "error").map((e) => e.data.message);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(new Set(errors)).toEqual(
+      new Set([unavailableMessage(1000, "Connection terminated unexpectedly")]),
+    );
+    expect(unavailableMessage(1000, "Connection terminated unexpectedly")).toBe(
+      "The database could not be reached for 1 s (Connection terminated unexpectedly). The step that needed it wrote nothing; retry when the database is back.",
+    );
+    expect(mock.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(1);
+
+    relay.restore();
+    // The run's lock is released as soon as the database is back.
+    for (let i = 0; i < 100 && (await withScope((s) => getLiveRun(s, session.id))); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await withScope((s) => getLiveRun(s, session.id))).toBeNull();
+
+    // Nothing half-written: the tool call is stored, but no result, no file, no checkpoint, nothing pending.
+    expect(await branchSummary(session.id)).toEqual(["user:write 50 files", "assistant:call bash"]);
+    await withScope(async (s) => {
+      const { vfs } = openWorkspaceVfs(workspaceId, s);
+      expect(await vfs.exists(`${project.rootPath}/out`)).toBe(false);
+      expect(await resolveRef(vfs, project.rootPath, `refs/heads/strata/session-${session.id}`)).toBeNull();
+    });
+    expect(
+      await countRows("SELECT count(*)::int AS n FROM session_pending_paths WHERE session_id = $1", [
+        session.id,
+      ]),
+    ).toBe(0);
+
+    mock.reset();
+    mock.enqueue({ text: "Back." });
+    const next = await prompt(session.id, "try again");
+    expect(next.filter((e) => e.type === "error")).toEqual([]);
+    expect(await branchSummary(session.id)).toEqual([
+      "user:write 50 files",
+      "assistant:call bash",
+      "user:try again",
+      "assistant:Back.",
+    ]);
+  });
+});
