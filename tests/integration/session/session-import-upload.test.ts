@@ -85,7 +85,7 @@ const counts = async () => {
   return row;
 };
 
-const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
+const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 const raw = (text: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
   postImport(
     new Request("http://strata.test/?name=s.jsonl", {

@@ -1,0 +1,187 @@
+/**
+ * Rows stored before import checks existed (a content array holding null, non-string text, a tool call with null
+ * arguments, a context edit replacing content with null parts): the session still opens (GET session, the tree),
+ * the chat renders it, and a prompt runs against the mock provider with the broken parts left out.
+ */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
+import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
+import { MessageList } from "@/components/chat/message-list";
+import { initialChatState } from "@/components/chat/reduce-events";
+import type { AgentMessage } from "@/lib/agent/messages";
+import { runPrompt } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { createSession } from "@/lib/session/store";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { mockAnthropicEnv } from "../../helpers/env";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+let scope: DbScope;
+let mock: MockProvider;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  mock = await startMockProvider();
+});
+afterAll(async () => {
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+const usage = {
+  input: 1,
+  output: 1,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 2,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** A session whose rows hold broken content, inserted as an older Strata stored them (no checks). */
+async function brokenSession() {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, {
+    workspaceId: actor.workspaceId,
+    name: "broken",
+    source: null,
+  });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await initRepository(vfs, project.rootPath);
+  await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\n");
+  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  await s.release();
+  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const t = "2026-01-01T09:00:00.000Z";
+  const rows = [
+    {
+      type: "message",
+      id: "b1",
+      parentId: null,
+      timestamp: t,
+      message: { role: "user", content: [null, { type: "text", text: "first question" }], timestamp: 1 },
+    },
+    {
+      type: "message",
+      id: "b2",
+      parentId: "b1",
+      timestamp: t,
+      message: {
+        role: "assistant",
+        content: [
+          null,
+          { type: "text", text: 42 },
+          { type: "text", text: "an answer" },
+          { type: "thinking", thinking: null },
+        ],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage,
+        stopReason: "stop",
+        timestamp: 2,
+      },
+    },
+    {
+      type: "message",
+      id: "b3",
+      parentId: "b2",
+      timestamp: t,
+      message: { role: "user", content: [{ type: "text", text: "second" }, null], timestamp: 3 },
+    },
+    {
+      type: "context_edit",
+      id: "b4",
+      parentId: "b3",
+      timestamp: t,
+      targetId: "b3",
+      replacement: { content: [null, { type: "text", text: "second, edited" }] },
+    },
+    {
+      type: "custom_message",
+      id: "b5",
+      parentId: "b4",
+      timestamp: t,
+      customType: "note",
+      content: [null],
+      display: true,
+    },
+  ];
+  for (const row of rows)
+    await scope.query(
+      "INSERT INTO session_entries (session_id, id, parent_id, type, entry) VALUES ($1, $2, $3, $4, $5::json)",
+      [session.id, row.id, row.parentId, row.type, JSON.stringify(row)],
+    );
+  await scope.query("UPDATE sessions SET leaf_id = 'b5' WHERE id = $1", [session.id]);
+  return session;
+}
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const EXPECTED_CONTENT = [
+  [{ type: "text", text: "first question" }],
+  [{ type: "text", text: "an answer" }],
+  [{ type: "text", text: "second, edited" }],
+  [],
+];
+
+describe("stored entries with broken content", () => {
+  it("GET session and the tree answer 200 with the broken parts left out; the chat renders them", async () => {
+    const session = await brokenSession();
+    const res = await getSessionRoute(new Request("http://strata.test/"), params(session.id));
+    expect(res.status).toBe(200);
+    const { messages } = (await res.json()) as { messages: AgentMessage[] };
+    expect(messages.map((m) => (m as { content: unknown }).content)).toEqual(EXPECTED_CONTENT);
+    const tree = await getTreeRoute(new Request("http://strata.test/"), params(session.id));
+    expect(tree.status).toBe(200);
+    const { nodes } = (await tree.json()) as { nodes: { id: string; preview: string }[] };
+    expect(nodes.map((n) => [n.id, n.preview])).toEqual([
+      ["b1", "first question"],
+      ["b2", "an answer"],
+      ["b3", "second"],
+      ["b4", "Edited b3"],
+      ["b5", ""],
+    ]);
+    const html = renderToStaticMarkup(createElement(MessageList, { state: initialChatState(messages) }));
+    expect(html).toContain("first question");
+    expect(html).toContain("an answer");
+    expect(html).toContain("second, edited");
+  });
+
+  it("a prompt runs on it: the model gets the repaired history, and the new turn is stored", async () => {
+    const session = await brokenSession();
+    mock.enqueue({ text: "third answer" });
+    await runPrompt({
+      sessionId: session.id,
+      text: "third",
+      env: mockAnthropicEnv(mock.url),
+      emit: async () => {},
+    });
+    expect(mock.requests).toHaveLength(1);
+    const sent = mock.requests[0].body as { messages: { role: string; content: unknown }[] };
+    // The empty custom message is dropped and consecutive user turns are merged by the provider mapping.
+    expect(sent.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "first question" }] },
+      { role: "assistant", content: [{ type: "text", text: "an answer" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "second, edited" },
+          { type: "text", text: "third" },
+        ],
+      },
+    ]);
+    const res = await getSessionRoute(new Request("http://strata.test/"), params(session.id));
+    const { messages } = (await res.json()) as { messages: AgentMessage[] };
+    expect(messages.slice(-2).map((m) => [m.role, (m as { content: unknown }).content])).toEqual([
+      ["user", [{ type: "text", text: "third" }]],
+      ["assistant", [{ type: "text", text: "third answer" }]],
+    ]);
+  });
+});
