@@ -41,6 +41,14 @@ export const YIELD_EVERY_ENTRIES = 64;
  * (deflate's worst case is ~1,032× this, 4 MiB) before the limits are checked again.
  */
 export const INFLATE_STEP_BYTES = 4 * 1024;
+/**
+ * A gzip stream (no declared sizes) is fed 1 KiB at a time while it is young (first 64 KiB) or expanding
+ * fast (over 32:1), so a bomb produces at most ~1 MiB before it is checked; otherwise 8 KiB (at most ~8 MiB
+ * even if the stream turns into a bomb later).
+ */
+export function gunzipStep(input: number, output: number): number {
+  return input < 64 * 1024 || output > 32 * input ? 1024 : 8 * 1024;
+}
 
 // A batch plus its git objects (at most the same size again) and one largest file stays below a flush.
 if (2 * (IMPORT_BATCH_BYTES + MAX_ARCHIVE_FILE_BYTES) > MAX_FLUSH_BYTES)

@@ -16,7 +16,7 @@ import {
   ArchiveRefusedError,
   type ArchiveSource,
   checkExpansion,
-  INFLATE_STEP_BYTES,
+  gunzipStep,
   REFUSED,
   YIELD_EVERY_BYTES,
   YIELD_EVERY_ENTRIES,
@@ -72,7 +72,7 @@ function tarStream(bytes: Uint8Array, gzipped: boolean, limits: ArchiveLimits): 
             controller.close();
             return;
           }
-          const step = gzipped ? INFLATE_STEP_BYTES : RAW_STEP;
+          const step = gzipped ? gunzipStep(input, total) : RAW_STEP;
           const part = bytes.subarray(input, input + step);
           input += part.length;
           if (gunzip) {
