@@ -111,20 +111,3 @@ export function route<A extends unknown[]>(handler: (...args: A) => Promise<Resp
     }
   };
 }
-
-/**
- * Parse a multipart body, answering a clear 413 when the runtime cannot read it (the edge runtime stops
- * reading request bodies at about 10 MB) instead of an internal error.
- */
-export async function readFormData(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new ApiError(
-      413,
-      "too_large",
-      `The upload could not be read (${detail}). Uploads are limited to about 10 MB per request.`,
-    );
-  }
-}
