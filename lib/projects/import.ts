@@ -1,6 +1,7 @@
 /**
- * Creating a project from a git URL (smart HTTP clone) or an uploaded archive. The VFS is flushed only
- * when the import succeeded; on failure the project row is removed and nothing of it remains.
+ * Creating a project from a git URL (smart HTTP clone) or an uploaded archive. A clone is flushed only
+ * when it succeeded; an archive is written in bounded batches by `importArchive`, which deletes what it
+ * flushed when it fails. On failure the project row is removed and nothing of it remains.
  */
 import git, { type HttpClient } from "isomorphic-git";
 import { DbScope } from "@/lib/db/client";
