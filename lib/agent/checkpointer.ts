@@ -135,7 +135,12 @@ export async function recoverInterruptedRun(
   await vfs.flush();
   await clearInterruptedPaths(options.scope, session.id, options.runId, all);
   if (!result) return undefined;
-  const rel = paths.map((p) => p.slice(root.length + 1));
+  // What to tell: the files (a directory that still exists is not news of its own).
+  const rel: string[] = [];
+  for (const p of paths) {
+    const st = await vfs.lstat(p).catch(() => null);
+    if (st?.kind !== "dir") rel.push(p.slice(root.length + 1));
+  }
   return {
     message: {
       role: "custom",
