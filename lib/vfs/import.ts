@@ -199,13 +199,16 @@ async function openArchive(
   return openTar(bytes, fileName, kind === "tar" ? ".tar" : ".tar.gz", limits);
 }
 
-/** Remove everything below `root` that an import wrote (flushed or not); `root` is recreated when it existed. */
+/**
+ * Remove everything below `root` that an import wrote: unflushed changes are dropped, flushed rows are
+ * deleted in one statement (`Vfs.removeTree`); `root` is recreated (empty) when it existed before.
+ */
 async function removeImport(fs: Vfs, root: string, rootExisted: boolean): Promise<void> {
   fs.discard(root);
   if (!(await fs.exists(root))) return;
-  await fs.preload(root, { withData: false });
-  await fs.rmdir(root, { recursive: true });
-  if (rootExisted) await fs.mkdir(root, { recursive: true });
+  await fs.removeTree(root);
+  if (!rootExisted) return;
+  await fs.mkdir(root, { recursive: true });
   await fs.flush();
 }
 
