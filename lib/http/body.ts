@@ -14,8 +14,8 @@
  * (`experimental.proxyClientMaxBodySize`, 10 MiB by default; Next's `getCloneableBody` logs "Request body
  * exceeded 10MB" and ends the stream early without an error). A route therefore sees a cut body, not an error —
  * which is why a 20 MB JSON body used to answer 400 "not valid JSON" and a 15.7 MB session file lost its tail.
- * Every limit here is at most that cap, and a body that ends at the cap without a `Content-Length` is reported
- * as too large.
+ * Every limit here is at most that cap, and a body without a `Content-Length` is held to
+ * {@link UNSIZED_BODY_LIMIT} (9 MiB), below the point where the runtime cuts it.
  *
  * Edge-safe (Web streams only).
  */
@@ -26,6 +26,14 @@ const MiB = 1024 * KiB;
 
 /** Bytes of a request body the edge runtime of `next start` passes to a route (10 MiB, Next's default). */
 export const RUNTIME_BODY_CAP = 10 * MiB;
+
+/**
+ * Largest body accepted without a `Content-Length` (9 MiB): the runtime cuts such a body at the last chunk under
+ * its cap (measured with `next start`: a 20 MiB chunked body arrived as 10,483,840 bytes, one with a Content-Length
+ * as 10,466,304), so a cut body cannot be told from a whole one near the cap; 1 MiB of margin makes every cut
+ * body count past this limit.
+ */
+export const UNSIZED_BODY_LIMIT = RUNTIME_BODY_CAP - MiB;
 
 /** Body limit of small JSON requests (settings, ids, options): 64 KiB. */
 export const SMALL_JSON_LIMIT = 64 * KiB;
@@ -65,13 +73,20 @@ export interface ReadBodyOptions {
   tooLargeHint?: string;
 }
 
-/** 413 with the limit: `size` is the declared size ("20971520 bytes") or null when it was counted while reading. */
-function tooLarge(size: string | null, limit: number, hint?: string): ApiError {
+/**
+ * 413 with the limit: `size` is the declared size ("20971520 bytes") or null when it was counted while reading;
+ * `unsized` is the lower limit applied to a body without a Content-Length, when it applied.
+ */
+function tooLarge(size: string | null, limit: number, hint?: string, unsized?: number): ApiError {
   const what = size ? `The request body is ${size}` : "The request body is larger than the limit";
+  const max =
+    unsized === undefined
+      ? formatLimit(limit)
+      : `${formatLimit(unsized)} when sent without a Content-Length (${formatLimit(limit)} with one)`;
   return new ApiError(
     413,
     "too_large",
-    `${what}; this endpoint accepts at most ${formatLimit(limit)}. ${hint ?? "Send a smaller body."}`,
+    `${what}; this endpoint accepts at most ${max}. ${hint ?? "Send a smaller body."}`,
   );
 }
 
@@ -80,7 +95,7 @@ function tooLarge(size: string | null, limit: number, hint?: string): ApiError {
  * @returns the body (empty when there is none).
  * @throws ApiError 415 `unsupported_media_type` (type not in `options.types`), 413 `too_large` (declared or
  *   counted size over the limit, or cut at the runtime's cap), 400 `incomplete_body` (fewer bytes than the
- *   `Content-Length` announced).
+ *   `Content-Length` announced). Without a Content-Length the limit is at most {@link UNSIZED_BODY_LIMIT}.
  */
 export async function readBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array<ArrayBuffer>> {
   const limit = Math.min(options.limit, RUNTIME_BODY_CAP);
@@ -99,6 +114,8 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   const declared = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
   if (declared !== null && declared > limit) throw tooLarge(`${declared} bytes`, limit, options.tooLargeHint);
   if (!request.body) return new Uint8Array(0);
+  // Without a Content-Length a body cut by the runtime looks whole: such bodies get the lower limit.
+  const counted = declared === null ? Math.min(limit, UNSIZED_BODY_LIMIT) : limit;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -106,21 +123,24 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     const { done, value } = await reader.read();
     if (done) break;
     received += value.byteLength;
-    if (received > limit) {
+    if (received > counted) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(null, limit, options.tooLargeHint);
+      throw tooLarge(null, limit, options.tooLargeHint, counted < limit ? counted : undefined);
     }
     chunks.push(value);
   }
+  if (declared !== null && received > declared)
+    throw new ApiError(
+      400,
+      "bad_request",
+      `The request body is longer than its Content-Length (${declared} bytes); nothing was changed.`,
+    );
   if (declared !== null && received < declared)
     throw new ApiError(
       400,
       "incomplete_body",
       `The request body ended after ${received} of the ${declared} bytes its Content-Length announced; nothing was changed. Send the request again.`,
     );
-  // Without a Content-Length, a body the runtime cut at its cap ends exactly like a complete one: one that
-  // reaches the cap is treated as cut.
-  if (declared === null && received >= RUNTIME_BODY_CAP) throw tooLarge(null, limit, options.tooLargeHint);
   const out = new Uint8Array(received);
   let offset = 0;
   for (const chunk of chunks) {

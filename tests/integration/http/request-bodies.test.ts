@@ -155,7 +155,7 @@ describe("20 MB JSON bodies", () => {
       error: {
         code: "too_large",
         message:
-          "The request body is larger than the limit; this endpoint accepts at most 10485760 bytes (10 MiB). Send a smaller body.",
+          "The request body is larger than the limit; this endpoint accepts at most 9437184 bytes (9 MiB) when sent without a Content-Length (10485760 bytes (10 MiB) with one). Send a smaller body.",
       },
     });
     expect(await state()).toEqual(before);

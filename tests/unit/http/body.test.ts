@@ -12,6 +12,7 @@ import {
   readForm,
   readJson,
   SMALL_JSON_LIMIT,
+  UNSIZED_BODY_LIMIT,
 } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 
@@ -107,6 +108,12 @@ describe("readJson", () => {
       "content-length": "10",
     });
     expect((await refusal(readJson(request, { limit: PROMPT_JSON_LIMIT }))).status).toBe(413);
+    const under = streamed(50, 10, { "content-type": "application/json", "content-length": "10" });
+    expect(await refusal(readJson(under.request, { limit: PROMPT_JSON_LIMIT }))).toEqual({
+      status: 400,
+      code: "bad_request",
+      message: "The request body is longer than its Content-Length (10 bytes); nothing was changed.",
+    });
   });
 
   it("a body that ends before its Content-Length answers 400 incomplete_body, not 'not valid JSON'", async () => {
@@ -119,14 +126,23 @@ describe("readJson", () => {
     });
   });
 
-  it("a body cut at the runtime's 10 MiB cap without a Content-Length is too large, even under a 10 MiB limit", async () => {
-    const { request } = streamed(RUNTIME_BODY_CAP, 1024 * 1024, { "content-type": "application/json" });
+  it("without a Content-Length, a 10 MiB route accepts at most 9 MiB (the runtime cuts such bodies near 10 MiB)", async () => {
+    // `next start` delivered a 20 MiB chunked body to an edge route as its first 10,483,840 bytes, without an error.
+    const { request } = streamed(10_483_840, 64 * 1024, { "content-type": "application/json" });
     expect(await refusal(readJson(request, { limit: RUNTIME_BODY_CAP }))).toEqual({
       status: 413,
       code: "too_large",
       message:
-        "The request body is larger than the limit; this endpoint accepts at most 10485760 bytes (10 MiB). Send a smaller body.",
+        "The request body is larger than the limit; this endpoint accepts at most 9437184 bytes (9 MiB) when sent without a Content-Length (10485760 bytes (10 MiB) with one). Send a smaller body.",
     });
+    const sized = streamed(9 * MiB + 10, 64 * 1024, {
+      "content-type": "application/octet-stream",
+      "content-length": String(9 * MiB + 10),
+    });
+    expect((await readBody(sized.request, { limit: RUNTIME_BODY_CAP, types: [] })).byteLength).toBe(
+      9 * MiB + 10,
+    );
+    expect(UNSIZED_BODY_LIMIT).toBe(9 * MiB);
   });
 
   it("invalid JSON under the limit stays 400; an empty body is 400 unless the route gives a default", async () => {
