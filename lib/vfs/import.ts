@@ -16,6 +16,7 @@ import {
   IMPORT_BATCH_BYTES,
   IMPORT_BATCH_FILES,
   REFUSED,
+  YIELD_EVERY_BYTES,
   YIELD_EVERY_ENTRIES,
   yieldToEventLoop,
 } from "./archive-limits";
@@ -291,6 +292,8 @@ export async function importArchive(
         return;
       }
       await commit.add(rel, data, mode);
+      // Inflating, hashing and compressing a large file are each a few ms per MiB: let others run between files.
+      if (data.length >= YIELD_EVERY_BYTES / 4) await yieldToEventLoop();
       written++;
       bytesWritten += data.length;
       batchBytes += data.length;
