@@ -119,7 +119,15 @@ async function main() {
   next.stdout.on("data", (chunk) => {
     const text = String(chunk);
     process.stdout.write(text);
-    if (/Ready in|✓ Ready/.test(text)) log(`Strata is running at http://${host}:${port}`);
+    if (/Ready in|✓ Ready/.test(text)) {
+      log(`Strata is running at http://${host}:${port}`);
+      // proxy.ts answers only the names it is served under (DNS rebinding): say so when HOST names none.
+      if (["0.0.0.0", "::", "[::]"].includes(host) && !process.env.STRATA_ALLOWED_HOSTS) {
+        log(
+          `HOST=${host} listens on every interface, but only 127.0.0.1, localhost and [::1] are answered; list the names or addresses clients use in STRATA_ALLOWED_HOSTS (comma-separated)`,
+        );
+      }
+    }
   });
   let stopping = false;
   const stop = async (code) => {
