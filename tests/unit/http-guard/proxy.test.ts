@@ -71,7 +71,8 @@ describe("proxy.ts", () => {
   });
 
   it("passes Strata's own POST and a non-browser POST on, with the API headers", () => {
-    for (const headers of [{ origin: APP, "sec-fetch-site": "same-origin" }, {}]) {
+    const variants: Record<string, string>[] = [{ origin: APP, "sec-fetch-site": "same-origin" }, {}];
+    for (const headers of variants) {
       const res = call("/api/projects", { method: "POST", headers });
       expect(res.status).toBe(200);
       expect(res.headers.get("x-middleware-next")).toBe("1");
