@@ -24,7 +24,7 @@ import { openTar } from "./archive-tar";
 import { openZip } from "./archive-zip";
 import { VfsError } from "./errors";
 import { type GitAuthor, initRepository } from "./git";
-import { checkPathLimits } from "./limits";
+import { checkPathLimits, utf8Length } from "./limits";
 import { isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
 
@@ -61,6 +61,7 @@ export const SKIP_REASONS = {
   duplicate: "duplicate entry: a later entry with the same path was imported",
   conflict: (code: string) => `cannot be written (${code}: another entry is in the way)`,
   tooLarge: (size: number, max: number) => `file too large (${size} bytes, limit ${max})`,
+  longTarget: (size: number, max: number) => `symlink target too long (${size} bytes, limit ${max})`,
   unsupported: (type: string) => `unsupported entry type (${type})`,
 } as const;
 
@@ -140,12 +141,15 @@ async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits
     else if (entry.kind === "other") skip(entry, SKIP_REASONS.unsupported(entry.typeName ?? "unknown"));
     else if (entry.unreadable) skip(entry, entry.unreadable);
     else if (entry.kind === "symlink" && entry.linkTarget !== undefined) {
-      if (symlinkEscapes(root, rel, entry.linkTarget)) skip(entry, SKIP_REASONS.escapingSymlink);
+      const length = utf8Length(entry.linkTarget);
+      if (length > limits.maxPathLength) skip(entry, SKIP_REASONS.longTarget(length, limits.maxPathLength));
+      else if (symlinkEscapes(root, rel, entry.linkTarget)) skip(entry, SKIP_REASONS.escapingSymlink);
       else out.links.push({ rel, target: entry.linkTarget, name: entry.name });
     } else {
-      const max = entry.kind === "symlink" ? limits.maxPathLength : limits.maxFileBytes;
+      const link = entry.kind === "symlink";
+      const max = link ? limits.maxPathLength : limits.maxFileBytes;
       if (entry.size > max) {
-        skip(entry, SKIP_REASONS.tooLarge(entry.size, max));
+        skip(entry, (link ? SKIP_REASONS.longTarget : SKIP_REASONS.tooLarge)(entry.size, max));
         continue;
       }
       // The same path twice: the later entry wins, as tar extracts; the earlier is reported, never written.

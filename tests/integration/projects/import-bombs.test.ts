@@ -253,6 +253,24 @@ describe("importArchive", () => {
     }
   });
 
+  it("skips a symlink whose target is over the path length limit", async () => {
+    const t = await createTestVfs();
+    try {
+      const target = "a/".repeat(2500);
+      const tar = await packTar([
+        { header: { name: "long", size: 0, type: "symlink", linkname: target } },
+        { header: { name: "ok.txt", size: 2, type: "file", mode: 0o644 }, body: "ok" },
+      ]);
+      expect(await importArchive(t.fs, "/l", tar, "l.tar")).toEqual({
+        files: 1,
+        bytes: 2,
+        skipped: [{ path: "long", reason: "symlink target too long (5000 bytes, limit 4096)" }],
+      });
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("skips entries it cannot read (an unknown compression method) and imports the rest", async () => {
     const t = await createTestVfs();
     try {
