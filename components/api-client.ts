@@ -199,6 +199,18 @@ export function writeFile(
   return request(`/api/projects/${enc(projectId)}/file`, jsonInit("PUT", { path, content }));
 }
 
+/** What a DELETE of a file or folder removed (`deleted` counts the folder and everything below it). */
+export interface DeleteResponse {
+  path: string;
+  kind: "file" | "dir" | "symlink";
+  deleted: number;
+}
+
+/** Delete a project file or folder (with everything below it). @throws ApiError (404 missing, 400 `.git`). */
+export function deleteFile(projectId: string, path: string): Promise<DeleteResponse> {
+  return request(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { method: "DELETE" });
+}
+
 export async function listSessions(projectId: string, signal?: AbortSignal): Promise<SessionSummary[]> {
   return (
     await request<{ sessions: SessionSummary[] }>(`/api/projects/${enc(projectId)}/sessions`, { signal })
@@ -340,4 +352,9 @@ export function readAgentFile(path: string, signal?: AbortSignal): Promise<FileR
 
 export function writeAgentFile(path: string, content: string): Promise<{ path: string; size: number }> {
   return request("/api/agent/file", jsonInit("PUT", { path, content }));
+}
+
+/** Delete a file or folder of the agent dir (with everything below it). @throws ApiError (404 missing). */
+export function deleteAgentFile(path: string): Promise<DeleteResponse> {
+  return request(`/api/agent/file?path=${enc(path)}`, { method: "DELETE" });
 }

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import {
+  deleteAgentFile,
   describeError,
   getAgentTree,
   readAgentFile,
@@ -11,6 +12,7 @@ import {
 } from "@/components/api-client";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { type FileIo, useOpenFiles } from "@/components/editor/use-open-files";
+import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
 import { FileTree } from "@/components/tree/file-tree";
 import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { Notice } from "@/components/ui/notice";
@@ -21,7 +23,8 @@ const NO_CHANGES: ReadonlySet<string> = new Set();
 
 /**
  * The user's agent dir (pi `~/.pi/agent`: AGENTS.md, SYSTEM.md, APPEND_SYSTEM.md, skills/, prompts/)
- * in the IDE's tree and editor, plus a form to create a file.
+ * in the IDE's tree and editor, plus a form to create a file; files and folders can be deleted from the tree
+ * (with a confirmation; open tabs of what was deleted close).
  */
 export function AgentDirWorkspace() {
   const [entries, setEntries] = useState<TreeEntry[] | null>(null);
@@ -48,6 +51,16 @@ export function AgentDirWorkspace() {
     document.title = "Agent dir · Strata";
     return () => ctrl.abort();
   }, [refresh]);
+
+  const { files: openFiles, close } = files;
+  const onDeleted = useCallback(
+    (target: DeleteTarget) => {
+      for (const f of openFiles) if (isAtOrBelow(f.path, target.path)) close(f.path);
+      void refresh();
+    },
+    [openFiles, close, refresh],
+  );
+  const remover = useTreeDelete(deleteAgentFile, onDeleted);
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -107,6 +120,7 @@ export function AgentDirWorkspace() {
               selectedPath={files.active?.path ?? null}
               changedPaths={NO_CHANGES}
               onOpenFile={files.open}
+              onDelete={remover.request}
             />
           )
         ) : error ? null : (
@@ -114,6 +128,7 @@ export function AgentDirWorkspace() {
         )}
       </nav>
       <EditorPane files={files} />
+      {remover.dialog}
     </div>
   );
 }

@@ -2,11 +2,19 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { describeError, getProject, getTree, type Project, type TreeEntry } from "@/components/api-client";
+import {
+  deleteFile,
+  describeError,
+  getProject,
+  getTree,
+  type Project,
+  type TreeEntry,
+} from "@/components/api-client";
 import { ChatPanel } from "@/components/chat/chat-panel";
 import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
+import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
 import { FileTree } from "@/components/tree/file-tree";
 import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { Notice } from "@/components/ui/notice";
@@ -63,6 +71,17 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
     [notifyChanged, refreshTree],
   );
 
+  const { files: openFiles, close } = files;
+  const removeEntry = useCallback((path: string) => deleteFile(projectId, path), [projectId]);
+  const onDeleted = useCallback(
+    (target: DeleteTarget) => {
+      for (const f of openFiles) if (isAtOrBelow(f.path, target.path)) close(f.path);
+      void refreshTree();
+    },
+    [openFiles, close, refreshTree],
+  );
+  const remover = useTreeDelete(removeEntry, onDeleted);
+
   if (projectError) {
     return (
       <main className="workspace-error">
@@ -100,6 +119,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
             selectedPath={files.active?.path ?? null}
             changedPaths={changed}
             onOpenFile={files.open}
+            onDelete={remover.request}
           />
         ) : treeError ? null : (
           <Spinner label="Loading files" />
@@ -107,6 +127,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
       </nav>
       <EditorPane files={files} />
       <ChatPanel projectId={projectId} onPathsChanged={onPathsChanged} />
+      {remover.dialog}
     </div>
   );
 }

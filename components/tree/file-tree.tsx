@@ -11,13 +11,16 @@ export interface FileTreeProps {
   /** Project-relative paths the agent changed in this session. */
   changedPaths: ReadonlySet<string>;
   onOpenFile: (path: string) => void;
+  /** Asks to delete a file or folder (the caller confirms); without it, rows have no Delete action. */
+  onDelete?: (target: { path: string; kind: "file" | "dir" | "symlink" }) => void;
 }
 
 /**
  * The project's files as an ARIA tree (flat rows with aria-level): folders first, collapsible;
- * clicking a file opens it. Arrow keys move and expand/collapse, Enter/Space activate.
+ * clicking a file opens it. Arrow keys move and expand/collapse, Enter/Space activate. With `onDelete`,
+ * each row has a Delete button (shown on hover or focus) and the Delete key asks to delete the focused row.
  */
-export function FileTree({ entries, selectedPath, changedPaths, onOpenFile }: FileTreeProps) {
+export function FileTree({ entries, selectedPath, changedPaths, onOpenFile, onDelete }: FileTreeProps) {
   const tree = useMemo(() => buildTree(entries), [entries]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [focused, setFocused] = useState<string | null>(null);
@@ -87,6 +90,12 @@ export function FileTree({ entries, selectedPath, changedPaths, onOpenFile }: Fi
         e.preventDefault();
         if (rows.length) focusRow(rows[rows.length - 1].node.path);
         break;
+      case "Delete":
+        if (onDelete) {
+          e.preventDefault();
+          onDelete({ path: node.path, kind: node.kind });
+        }
+        break;
       default:
         break;
     }
@@ -133,6 +142,21 @@ export function FileTree({ entries, selectedPath, changedPaths, onOpenFile }: Fi
               <span className="tree-changed" aria-hidden="true" title="Changed by the agent">
                 ●
               </span>
+            ) : null}
+            {onDelete ? (
+              <button
+                type="button"
+                className="tree-delete"
+                tabIndex={-1}
+                aria-label={`Delete ${node.path}`}
+                title={isDir ? "Delete folder" : "Delete file"}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onDelete({ path: node.path, kind: node.kind });
+                }}
+              >
+                ×
+              </button>
             ) : null}
           </div>
         );
