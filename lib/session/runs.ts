@@ -1,6 +1,11 @@
 /**
  * Run bookkeeping in Postgres: one unfinished run per session (across tabs and server instances), a
- * heartbeat so a crashed run does not block the session forever, and a cross-instance abort flag.
+ * heartbeat so a crashed run does not block the session forever, and a cross-instance abort flag. The
+ * single-statement updates here are idempotent, so they are simply repeated after a dropped connection.
+ *
+ * Takeover: a run silent for {@link RUN_STALE_MS} is closed by the next `startRun`; files it flushed without a
+ * checkpoint are then committed by the next prompt run (`session_pending_paths`, `recoverInterruptedRun` in
+ * lib/agent/checkpointer.ts).
  */
 import type { DbScope } from "@/lib/db/client";
 import { cancelWaiting } from "./queue-cancel";
@@ -113,18 +118,21 @@ export async function heartbeatRun(scope: DbScope, runId: string): Promise<boole
   const rows = await scope.query<{ abort_requested: boolean }>(
     "UPDATE session_runs SET heartbeat_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING abort_requested",
     [runId],
+    { repeatable: true },
   );
   return rows[0]?.abort_requested ?? true;
 }
 
 /** Say what the run is doing now (e.g. `compaction` while a prompt run compacts). */
 export async function setRunKind(scope: DbScope, runId: string, kind: RunKind): Promise<void> {
-  await scope.query("UPDATE session_runs SET kind = $2 WHERE id = $1", [runId, kind]);
+  await scope.query("UPDATE session_runs SET kind = $2 WHERE id = $1", [runId, kind], { repeatable: true });
 }
 
 /** Mark the run finished. */
 export async function finishRun(scope: DbScope, runId: string): Promise<void> {
-  await scope.query("UPDATE session_runs SET finished_at = now() WHERE id = $1", [runId]);
+  await scope.query("UPDATE session_runs SET finished_at = now() WHERE id = $1", [runId], {
+    repeatable: true,
+  });
 }
 
 /** Ask the session's live run to abort. Returns true when there was one. */
@@ -132,6 +140,7 @@ export async function requestAbort(scope: DbScope, sessionId: string): Promise<b
   const rows = await scope.query(
     "UPDATE session_runs SET abort_requested = true WHERE session_id = $1 AND finished_at IS NULL RETURNING id",
     [sessionId],
+    { repeatable: true },
   );
   return rows.length > 0;
 }
