@@ -108,9 +108,10 @@ function closeConn(conn: Conn): Promise<void> {
  *
  * Bounded and resilient (see `lib/db/limiter.ts`, `lib/db/transaction.ts`):
  * - the connection holds one of the process's `STRATA_DB_MAX_CONNECTIONS` slots (queueing at most
- *   `STRATA_DB_QUEUE_TIMEOUT_MS`, then `DbBusyError`; Postgres's 53300 is a `DbBusyError` too); while the
- *   scope runs no statement and someone waits for a slot, it gives its connection up (the next statement
- *   reopens one), so a scope kept across slow work cannot starve or deadlock the others;
+ *   `STRATA_DB_QUEUE_TIMEOUT_MS`, then `DbBusyError`; Postgres's 53300 is a `DbBusyError` too); when the
+ *   scope has run no statement for 50 ms while someone waits for a slot, it gives its connection up (the next
+ *   statement reopens one), so a scope kept across slow work cannot starve or deadlock the others; a failed
+ *   or lost connection frees its slot at once, a closed one when its close has finished (at most 2 s);
  * - a dropped or refused connection is retried with backoff within `STRATA_DB_RETRY_MS` for what is safe to
  *   repeat: opening, reads, whole transactions (exactly once, checked with `txid_status` when COMMIT broke),
  *   and writes (run as one-statement transactions unless marked repeatable); then `DbUnavailableError`.
