@@ -28,7 +28,9 @@ let admin: pg.Client;
 beforeAll(async () => {
   db = await createLimitedDatabase(ROLE_LIMIT);
   restoreEnv = setEnv({ DATABASE_URL: db.url, STRATA_DB_PROXY: db.proxy });
-  admin = new pg.Client({ connectionString: `postgres://postgres@${PG_HOST}:${PG_PORT}/${db.url.split("/").pop()}` });
+  admin = new pg.Client({
+    connectionString: `postgres://postgres@${PG_HOST}:${PG_PORT}/${db.url.split("/").pop()}`,
+  });
   await admin.connect();
 });
 afterAll(async () => {
