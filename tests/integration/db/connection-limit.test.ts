@@ -155,6 +155,24 @@ describe("100 concurrent follow-ups against a role limited to 10 connections", (
     }
   });
 
+  it("detach and release free each connection's slot exactly once", async () => {
+    const restore = setEnv({ STRATA_DB_MAX_CONNECTIONS: "2" });
+    const scope = new DbScope();
+    try {
+      await scope.query("SELECT 1");
+      scope.detach(); // like a run before a model request
+      await scope.query("SELECT 2"); // a new connection; the old one closes in the background
+      await scope.release();
+      scope.detach(); // nothing open: no-op
+      await scope.release();
+      for (let i = 0; i < 50 && limiterStats().active !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(limiterStats()).toMatchObject({ active: 0, waiting: 0, idle: 0 });
+      expect(await db.backends()).toBe(0);
+    } finally {
+      restore();
+    }
+  });
+
   it("a scope that keeps its connection while idle gives it up to a waiter (no deadlock at a limit of 1)", async () => {
     const restore = setEnv({ STRATA_DB_MAX_CONNECTIONS: "1", STRATA_DB_QUEUE_TIMEOUT_MS: "2000" });
     const first = new DbScope();
