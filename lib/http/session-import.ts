@@ -1,6 +1,5 @@
 /** The answer of a session import (one request or a committed upload). */
 import type { DbScope } from "@/lib/db/client";
-import { loadContextPath } from "@/lib/session/context-load";
 import type { JsonlDiagnostic } from "@/lib/session/jsonl";
 import type { SessionRow } from "@/lib/session/store";
 import { toSessionView } from "./views";
@@ -13,10 +12,18 @@ export async function importedSessionResponse(
   scope: DbScope,
   imported: { session: SessionRow; diagnostics: JsonlDiagnostic[] },
 ): Promise<Response> {
-  const { model } = (await loadContextPath(scope, imported.session.id)).settings;
+  // The leaf row's derived settings name the branch's model; loading the context path would parse every entry.
+  const [leaf] = imported.session.leafId
+    ? await scope.query<{ model_provider: string | null; model_id: string | null }>(
+        "SELECT model_provider, model_id FROM session_entries WHERE session_id = $1 AND id = $2",
+        [imported.session.id, imported.session.leafId],
+      )
+    : [];
+  const model =
+    leaf?.model_provider != null && leaf.model_id != null ? `${leaf.model_provider}/${leaf.model_id}` : null;
   return Response.json(
     {
-      session: toSessionView(imported.session, model ? `${model.provider}/${model.modelId}` : null),
+      session: toSessionView(imported.session, model),
       diagnostics: imported.diagnostics,
     },
     { status: 201 },

@@ -31,6 +31,8 @@ export const UPLOAD_MAX_PARTS = SESSION_FILE_MAX_BYTES / UPLOAD_PART_BYTES;
 export const MAX_OPEN_UPLOADS = 4;
 /** An upload not committed within this time is deleted (1 hour). */
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+/** Bytes of a staged part read back per statement (256 KiB). */
+const READ_SLICE_BYTES = 256 * 1024;
 /** Longest stretch the parse runs without yielding to the event loop (ms). */
 const SLICE_MS = 8;
 
@@ -109,14 +111,6 @@ export function refuseCutFile(parsed: ParsedSessionJsonl, path: string): void {
     "torn-last-line",
     "Session file ends in an incomplete line (it was cut); nothing was imported",
   );
-}
-
-function byteaHex(data: Uint8Array): string {
-  const hex = "0123456789abcdef";
-  const out = new Array<string>(data.length + 1);
-  out[0] = "\\x";
-  for (let i = 0; i < data.length; i++) out[i + 1] = hex[data[i] >> 4] + hex[data[i] & 15];
-  return out.join("");
 }
 
 /**
@@ -206,7 +200,7 @@ export async function putSessionUploadPart(
     await q(
       `INSERT INTO session_upload_parts (upload_id, part, data) VALUES ($1, $2, $3::bytea)
        ON CONFLICT (upload_id, part) DO UPDATE SET data = EXCLUDED.data`,
-      [uploadId, index, byteaHex(data)],
+      [uploadId, index, data],
     );
   });
   return { part: index, bytes: data.byteLength };
@@ -260,13 +254,16 @@ export async function commitSessionUpload<T>(
         .filter(Boolean)
         .join("; ")}. Nothing was imported; send the missing parts and commit again.`,
     );
+  // Read back in slices: the driver decodes each result on the event loop, so no single result is large.
   async function* parts(): AsyncGenerator<Uint8Array> {
-    for (let i = 0; i < expected.parts; i++) {
-      const [row] = await scope.query<{ data: Uint8Array }>(
-        "SELECT data FROM session_upload_parts WHERE upload_id = $1 AND part = $2",
-        [uploadId, i],
-      );
-      yield row.data;
+    for (const { part, bytes } of staged) {
+      for (let offset = 0; offset < Number(bytes); offset += READ_SLICE_BYTES) {
+        const [row] = await scope.query<{ data: Uint8Array }>(
+          "SELECT substring(data FROM $3 FOR $4) AS data FROM session_upload_parts WHERE upload_id = $1 AND part = $2",
+          [uploadId, part, offset + 1, READ_SLICE_BYTES],
+        );
+        yield row.data;
+      }
     }
   }
   let result: T;

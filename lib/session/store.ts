@@ -637,16 +637,22 @@ async function insertEntries(q: Query, sessionId: string, entries: readonly Sess
     }
     return derived.get(entry.id)!;
   };
+  // Statements of at most 1000 rows and about 2 MiB of entry JSON: an import of large entries never builds
+  // one huge parameter (the driver serialises each on the event loop).
   const CHUNK = 1000;
-  for (let start = 0; start < entries.length; start += CHUNK) {
-    const chunk = entries.slice(start, start + CHUNK);
+  const CHUNK_CHARS = 2 * 1024 * 1024;
+  for (let start = 0; start < entries.length; ) {
     const cols: unknown[][] = [[], [], [], [], [], [], [], []];
-    for (const e of chunk) {
+    let chars = 0;
+    for (; start < entries.length && cols[0].length < CHUNK && chars < CHUNK_CHARS; start++) {
+      const e = entries[start];
       const d = derive(e);
+      const json = JSON.stringify(e);
+      chars += json.length;
       cols[0].push(e.id);
       cols[1].push(e.parentId);
       cols[2].push(e.type);
-      cols[3].push(JSON.stringify(e));
+      cols[3].push(json);
       cols[4].push(d.compactionId);
       cols[5].push(d.thinkingLevel);
       cols[6].push(d.modelProvider);
