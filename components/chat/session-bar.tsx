@@ -167,10 +167,9 @@ function ImportReport({ outcome, onDismiss }: { outcome: ImportOutcome; onDismis
         <span> No problems found.</span>
       ) : (
         <ul className="import-diagnostics" aria-label="Import diagnostics">
-          {diagnostics.map((d) => (
-            <li key={`${d.line}:${d.kind}`}>
-              Line {d.line}: {d.message}
-            </li>
+          {diagnostics.map((d, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several diagnostics of one kind
+            <li key={`${d.line}:${d.kind}:${i}`}>{d.message}</li>
           ))}
         </ul>
       )}

@@ -20,10 +20,13 @@ const usage = {
 
 /**
  * A valid pi session file of at least `bytes` bytes (UTF-8): a linear chain of user and assistant messages of about
- * 1 KB each, some with multi-byte characters (so byte ranges split characters).
+ * `repeat` × 42 bytes each (1 KB by default), with multi-byte characters (so byte ranges split characters).
  * @returns the text, its byte length, the number of entries (header excluded) and the last entry's id.
  */
-export function largeSessionFile(bytes: number): {
+export function largeSessionFile(
+  bytes: number,
+  repeat = 24,
+): {
   text: string;
   bytes: number;
   entries: number;
@@ -32,7 +35,7 @@ export function largeSessionFile(bytes: number): {
   const lines = [SESSION_HEADER];
   let size = Buffer.byteLength(SESSION_HEADER) + 1;
   let parent: string | null = null;
-  const filler = "lorem ipsum dolor sit amet — ünïcødé ✓ ".repeat(24);
+  const filler = "lorem ipsum dolor sit amet — ünïcødé ✓ ".repeat(repeat);
   let i = 0;
   for (; size < bytes; i++) {
     const id = i.toString(16).padStart(8, "0");
