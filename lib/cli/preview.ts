@@ -204,7 +204,8 @@ async function assertInsideWorkspace(fs: Vfs, cwd: string): Promise<void> {
 /**
  * Run the preview for the `strata preview` flags.
  * @throws PreviewCommandError for a malformed session (`<file>:<line>: <kind>: <message>` per fatal diagnostic:
- *   invalid JSON, a torn last line, a schema mismatch),
+ *   invalid JSON, a torn last line, a schema mismatch, a repaired entry), InvalidSessionEntriesError for refused
+ *   entries (no usable id, parentId, type or message),
  *   an unknown model or thinking level, a `tools` list without a tool name; InvalidSessionFileError for a text
  *   without a pi header (InvalidSessionTreeError for entries that are not a tree: duplicate id, self-parent,
  *   parent cycle); ContextPreviewError for an unknown leaf or tool or a cwd that is not `/workspace` or a
