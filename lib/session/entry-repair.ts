@@ -195,3 +195,20 @@ export function checkEntry(entry: Obj): EntryCheck {
   }
   return { entry, notes: [] };
 }
+
+/**
+ * What reading `entries` repairs or leaves out (rows stored before these checks), for the client to show:
+ * `[{ entryId, message }]`, e.g. `{ entryId: "b1", message: "message.content[0] is null; dropped" }`; an entry
+ * that cannot be read at all is reported as `"<problem>; left out"`. Empty for clean entries.
+ */
+export function entryRepairs(entries: readonly object[]): { entryId: string; message: string }[] {
+  const out: { entryId: string; message: string }[] = [];
+  for (const value of entries) {
+    const entry = value as Obj;
+    const check = checkEntry(entry);
+    const entryId = typeof entry.id === "string" ? entry.id : "";
+    if (check.problem) out.push({ entryId, message: `${check.problem}; left out` });
+    for (const message of check.notes) out.push({ entryId, message });
+  }
+  return out;
+}

@@ -136,8 +136,20 @@ describe("stored entries with broken content", () => {
     const session = await brokenSession();
     const res = await getSessionRoute(new Request("http://strata.test/"), params(session.id));
     expect(res.status).toBe(200);
-    const { messages } = (await res.json()) as { messages: AgentMessage[] };
+    const { messages, repairs } = (await res.json()) as {
+      messages: AgentMessage[];
+      repairs: { entryId: string; message: string }[];
+    };
     expect(messages.map((m) => (m as { content: unknown }).content)).toEqual(EXPECTED_CONTENT);
+    expect(repairs).toEqual([
+      { entryId: "b1", message: "message.content[0] is null; dropped" },
+      { entryId: "b2", message: "message.content[0] is null; dropped" },
+      { entryId: "b2", message: 'message.content[1] (text) has a number as "text"; dropped' },
+      { entryId: "b2", message: 'message.content[3] (thinking) has null as "thinking"; dropped' },
+      { entryId: "b3", message: "message.content[1] is null; dropped" },
+      { entryId: "b4", message: "replacement.content[0] is null; dropped" },
+      { entryId: "b5", message: "content[0] is null; dropped" },
+    ]);
     const tree = await getTreeRoute(new Request("http://strata.test/"), params(session.id));
     expect(tree.status).toBe(200);
     const { nodes } = (await tree.json()) as { nodes: { id: string; preview: string }[] };
