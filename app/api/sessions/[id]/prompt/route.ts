@@ -6,7 +6,8 @@ import { parseUserBash } from "@/lib/agent/user-bash";
 import { DbScope } from "@/lib/db/client";
 import { isDbTrouble } from "@/lib/db/errors";
 import { isUuid } from "@/lib/db/ids";
-import { ApiError, badRequest, notFound, route } from "@/lib/http/errors";
+import { PROMPT_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { ApiError, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import { RunActiveError, startPromptRun, startRun } from "@/lib/session/runs";
 
@@ -32,10 +33,7 @@ const MAX_ATTEMPTS = 5;
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const raw = await request.json().catch(() => {
-    throw badRequest("The request body is not valid JSON");
-  });
-  const body = Body.parse(raw);
+  const body = Body.parse(await readJson(request, { limit: PROMPT_JSON_LIMIT }));
   const bash = parseUserBash(body.text);
   if (!isUuid(id)) throw notFound(`Session ${id}`);
   const scope = new DbScope();
