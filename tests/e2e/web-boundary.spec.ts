@@ -282,3 +282,13 @@ test("the IDE runs under the CSP: Monaco and its TypeScript worker, no violation
     .toBe(1);
   expect(await page.evaluate(() => document.body.dataset.injected ?? "no")).toBe("no");
 });
+
+test("an unknown address shows Strata's 404 page under the CSP, with no violation", async ({ page }) => {
+  const problems = await watchForViolations(page);
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("alert")).toContainText("Page not found");
+  await page.getByRole("link", { name: "Back to your projects" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await problems()).toEqual([]);
+});
