@@ -205,5 +205,8 @@ describe("DELETE /api/agent/file", () => {
     const listed = ((await treeRes.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
     expect(listed.filter((x) => x.startsWith("skills") || x === "notes.md")).toEqual([]);
     expect(listed).toContain("prompts/keep.md");
+    // The agent dir is the one local user's, shared with every other test file: leave it as found.
+    res = await deleteAgentFile(del("prompts/keep.md"));
+    expect(await res.json()).toEqual({ path: "prompts/keep.md", kind: "file", deleted: 1 });
   });
 });
