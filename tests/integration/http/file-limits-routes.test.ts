@@ -186,27 +186,28 @@ describe("DELETE /api/projects/:id/file", () => {
 describe("DELETE /api/agent/file", () => {
   it("deletes a file and a folder of the agent dir; 404 when missing", async () => {
     for (const [path, content] of [
-      ["skills/gone/SKILL.md", "---\nname: gone\ndescription: d\n---\n"],
-      ["prompts/keep.md", "k"],
+      ["drafts/gone/SKILL.md", "---\nname: gone\ndescription: d\n---\n"],
+      ["archive/keep.md", "k"],
       ["notes.md", "n"],
     ]) {
       const res = await putAgentFile(put({ path, content }));
       expect(res.status).toBe(200);
     }
-    let res = await deleteAgentFile(del("skills"));
-    expect(await res.json()).toEqual({ path: "skills", kind: "dir", deleted: 3 });
+    let res = await deleteAgentFile(del("drafts"));
+    expect(await res.json()).toEqual({ path: "drafts", kind: "dir", deleted: 3 });
     res = await deleteAgentFile(del("notes.md"));
     expect(await res.json()).toEqual({ path: "notes.md", kind: "file", deleted: 1 });
     res = await deleteAgentFile(del("notes.md"));
     expect(res.status).toBe(404);
-    const get = await getAgentFile(new Request(url("prompts/keep.md")));
+    const get = await getAgentFile(new Request(url("archive/keep.md")));
     expect(((await get.json()) as { content: string }).content).toBe("k");
     const treeRes = await getAgentTree();
     const listed = ((await treeRes.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
-    expect(listed.filter((x) => x.startsWith("skills") || x === "notes.md")).toEqual([]);
-    expect(listed).toContain("prompts/keep.md");
-    // The agent dir is the one local user's, shared with every other test file: leave it as found.
-    res = await deleteAgentFile(del("prompts/keep.md"));
-    expect(await res.json()).toEqual({ path: "prompts/keep.md", kind: "file", deleted: 1 });
+    expect(listed.filter((x) => x.startsWith("drafts") || x === "notes.md")).toEqual([]);
+    expect(listed).toContain("archive/keep.md");
+    // The agent dir is the one local user's, shared with test files running in parallel: no resource folder
+    // (skills/, prompts/) is touched, and the dir is left as found.
+    res = await deleteAgentFile(del("archive/keep.md"));
+    expect(await res.json()).toEqual({ path: "archive/keep.md", kind: "file", deleted: 1 });
   });
 });
