@@ -1,10 +1,12 @@
 /**
  * The hostile payloads of issue 9, built in memory: archives (overlapping zip, a zip of ten 9.9 MB zero files,
- * a gzip bomb, a zip of 19,999 files), a 1,600-level path, a 15.7 MB pi session and poisoned session files.
+ * a gzip bomb, a zip of 19,999 files), a 1,600-level path and poisoned session files (the large session file
+ * is tests/helpers/session-files.ts).
  * Shared by the hostile-request bench; every builder is deterministic.
  */
 import zlib from "node:zlib";
 import { deflateSync, Gzip, zipSync } from "fflate";
+import { sessionFile } from "../../tests/helpers/session-files";
 
 const MB = 1024 * 1024;
 
@@ -140,73 +142,22 @@ export function deepPath(levels = 1600): string {
   return `${"a/".repeat(levels - 1)}f.txt`;
 }
 
-/**
- * A valid pi session file of about `bytes` bytes: a header and a chain of user/assistant messages (≈ 1 KB
- * each). Returns the text and its entry count.
- */
-export function largeSession(bytes = Math.round(15.7 * MB)): { text: string; entries: number } {
-  const lines = [
-    JSON.stringify({
-      type: "session",
-      version: 3,
-      id: "0198a6f0-0000-7000-8000-00000000b0b0",
-      timestamp: "2026-01-01T09:00:00.000Z",
-      cwd: "/srv/project",
-    }),
-  ];
-  let size = lines[0].length + 1;
-  let parent: string | null = null;
-  const filler = "lorem ipsum dolor sit amet ".repeat(36);
-  for (let i = 0; size < bytes; i++) {
-    const id = i.toString(16).padStart(8, "0");
-    const role = i % 2 === 0 ? "user" : "assistant";
-    const message =
-      role === "user"
-        ? { role, content: [{ type: "text", text: `${i}: ${filler}` }], timestamp: 1767258000000 + i }
-        : {
-            role,
-            content: [{ type: "text", text: `${i}: ${filler}` }],
-            api: "anthropic-messages",
-            provider: "anthropic",
-            model: "claude-sonnet-4-5",
-            usage: {
-              input: 10,
-              output: 5,
-              cacheRead: 0,
-              cacheWrite: 0,
-              totalTokens: 15,
-              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-            },
-            stopReason: "stop",
-            timestamp: 1767258000000 + i,
-          };
-    const line = JSON.stringify({
-      type: "message",
-      id,
-      parentId: parent,
-      timestamp: "2026-01-01T09:00:01.000Z",
-      message,
-    });
-    lines.push(line);
-    size += line.length + 1;
-    parent = id;
-  }
-  return { text: `${lines.join("\n")}\n`, entries: lines.length - 1 };
-}
-
-const HEADER = JSON.stringify({
-  type: "session",
-  version: 3,
-  id: "0198a6f0-0000-7000-8000-00000000dead",
-  timestamp: "2026-01-01T09:00:00.000Z",
-  cwd: "/srv/project",
+const entry = (fields: Record<string, unknown>) => ({
+  type: "message",
+  parentId: null,
+  timestamp: "2026-01-01T09:00:01.000Z",
+  ...fields,
 });
 
 /** Session files each holding one poisoned entry on line 2, by name. */
 export const POISONED_SESSIONS: Record<string, string> = {
-  "entry without id": `${HEADER}\n${JSON.stringify({ type: "message", parentId: null, timestamp: "2026-01-01T09:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n`,
-  "entry with id null": `${HEADER}\n${JSON.stringify({ type: "message", id: null, parentId: null, timestamp: "2026-01-01T09:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n`,
-  "message null": `${HEADER}\n${JSON.stringify({ type: "message", id: "p1", parentId: null, timestamp: "2026-01-01T09:00:01.000Z", message: null })}\n`,
-  "message missing": `${HEADER}\n${JSON.stringify({ type: "message", id: "p1", parentId: null, timestamp: "2026-01-01T09:00:01.000Z" })}\n`,
-  "content array holding null": `${HEADER}\n${JSON.stringify({ type: "message", id: "p1", parentId: null, timestamp: "2026-01-01T09:00:01.000Z", message: { role: "user", content: [null], timestamp: 1 } })}\n`,
+  "entry without id": sessionFile(entry({ message: { role: "user", content: "hi", timestamp: 1 } })),
+  "entry with id null": sessionFile(
+    entry({ id: null, message: { role: "user", content: "hi", timestamp: 1 } }),
+  ),
+  "message null": sessionFile(entry({ id: "p1", message: null })),
+  "message missing": sessionFile(entry({ id: "p1" })),
+  "content array holding null": sessionFile(
+    entry({ id: "p1", message: { role: "user", content: [null], timestamp: 1 } }),
+  ),
 };

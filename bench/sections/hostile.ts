@@ -8,6 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
+import { largeSessionFile } from "../../tests/helpers/session-files";
 import { startMockProvider } from "../../tests/mock-provider";
 import type { BenchSection } from "../context";
 import {
@@ -21,7 +22,6 @@ import {
 import {
   deepPath,
   gzipBomb,
-  largeSession,
   manyFilesZip,
   overlappingZip,
   POISONED_SESSIONS,
@@ -143,7 +143,7 @@ export const hostileSection: BenchSection = {
       ).session.id;
     const sessionId = await newSession();
     const redirect = await redirector(`http://127.0.0.1:${new URL(mock.url).port}/repo.git`);
-    const session = largeSession();
+    const session = largeSessionFile(Math.round(15.7 * 1024 * 1024));
     const attacks: [string, () => Promise<Answer | Answer[]>][] = [
       ["cross-origin WebSocket to the database proxy", crossOriginWebSocket],
       [
@@ -195,7 +195,7 @@ export const hostileSection: BenchSection = {
           }),
       ],
       [
-        `session import of ${(session.text.length / 1024 / 1024).toFixed(1)} MB in one body`,
+        `session import of ${(session.bytes / 1024 / 1024).toFixed(1)} MB in one body`,
         () =>
           send(`${app.url}/api/projects/${projectId}/sessions/import?name=big`, {
             method: "POST",
