@@ -67,6 +67,8 @@ export function send(
         port: target.port,
         path: `${target.pathname}${target.search}`,
         method: options.method ?? "GET",
+        // A fresh connection each time: a kept-alive socket the server closed while idle fails as a hang-up.
+        agent: false,
         headers: {
           ...(body ? { "content-length": String(body.byteLength) } : {}),
           ...options.headers,

@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
-import { largeSessionFile } from "../../tests/helpers/session-files";
+import { largeSessionFile, sessionFile } from "../../tests/helpers/session-files";
 import { startMockProvider } from "../../tests/mock-provider";
 import type { BenchSection } from "../context";
 import {
@@ -123,17 +123,25 @@ export const hostileSection: BenchSection = {
     const same = () => ({ Origin: app.url, "Sec-Fetch-Site": "same-origin" });
     const json = (body: unknown) => ({
       headers: { ...same(), "content-type": "application/json" },
-      body: JSON.stringify(body),
+      body: Buffer.from(JSON.stringify(body)),
     });
-    const upload = async (name: string, bytes: Uint8Array) => {
-      const { body, type } = await multipart(name, bytes);
-      return send(`${app.url}/api/projects`, {
+    const upload = (archive: { body: Uint8Array; type: string }) =>
+      send(`${app.url}/api/projects`, {
         method: "POST",
-        headers: { ...same(), "content-type": type },
-        body,
+        headers: { ...same(), "content-type": archive.type },
+        body: archive.body,
       });
+    // Every payload is built before the probe starts: the probe shares this process's event loop.
+    const archives = {
+      seed: await multipart("seed.zip", zeroFilesZip(1, 10)),
+      overlap: await multipart("overlap.zip", overlappingZip()),
+      zeros: await multipart("zeros.zip", zeroFilesZip()),
+      bomb: await multipart("bomb.tar.gz", gzipBomb()),
+      many: await multipart("many.zip", manyFilesZip()),
     };
-    const seed = await upload("seed.zip", zeroFilesZip(1, 10));
+    const deepPut = json({ path: deepPath(), content: "deep\n" });
+    const hugePrompt = json({ text: "x".repeat(20 * 1024 * 1024) });
+    const seed = await upload(archives.seed);
     const projectId = (JSON.parse(seed.text) as { project: { id: string } }).project.id;
     const newSession = async () =>
       (
@@ -142,8 +150,29 @@ export const hostileSection: BenchSection = {
         ) as { session: { id: string } }
       ).session.id;
     const sessionId = await newSession();
+    // Warm every route the attacks reach with a benign request first: `next start` loads a route's bundle on
+    // its first request (a few hundred ms on the event loop), which is no attack's doing.
+    const warm = [
+      send(`${app.url}/api/projects/${projectId}/file`, {
+        method: "PUT",
+        ...json({ path: "warm/a.txt", content: "warm\n" }),
+      }),
+      send(`${app.url}/api/projects/${projectId}/sessions/import?name=warm`, {
+        method: "POST",
+        headers: { ...same(), "content-type": "application/x-ndjson" },
+        body: Buffer.from(sessionFile()),
+      }),
+      send(`${app.url}/api/sessions/${sessionId}/prompt`, {
+        method: "POST",
+        ...json({ text: "!echo warm" }),
+      }),
+    ];
+    for (const answer of await Promise.all(warm))
+      if (answer.status >= 300)
+        throw new Error(`warm-up failed: ${answer.status} ${answer.text.slice(0, 200)}`);
     const redirect = await redirector(`http://127.0.0.1:${new URL(mock.url).port}/repo.git`);
     const session = largeSessionFile(Math.round(15.7 * 1024 * 1024));
+    const sessionBody = Buffer.from(session.text);
     const attacks: [string, () => Promise<Answer | Answer[]>][] = [
       ["cross-origin WebSocket to the database proxy", crossOriginWebSocket],
       [
@@ -172,10 +201,10 @@ export const hostileSection: BenchSection = {
         "git import redirected to loopback",
         () => send(`${app.url}/api/projects`, { method: "POST", ...json({ gitUrl: redirect.url }) }),
       ],
-      ["overlapping zip (11 KB)", () => upload("overlap.zip", overlappingZip())],
-      ["zip of ten 9.9 MB zero files", () => upload("zeros.zip", zeroFilesZip())],
-      ["gzip bomb (1 GiB in ≈1 MB)", () => upload("bomb.tar.gz", gzipBomb())],
-      ["zip of 19,999 files", () => upload("many.zip", manyFilesZip())],
+      ["overlapping zip (11 KB)", () => upload(archives.overlap)],
+      ["zip of ten 9.9 MB zero files", () => upload(archives.zeros)],
+      ["gzip bomb (1 GiB in ≈1 MB)", () => upload(archives.bomb)],
+      ["zip of 19,999 files", () => upload(archives.many)],
       [
         "one !command writing 4 × 32 MB",
         async () => {
@@ -191,7 +220,7 @@ export const hostileSection: BenchSection = {
         () =>
           send(`${app.url}/api/projects/${projectId}/file`, {
             method: "PUT",
-            ...json({ path: deepPath(), content: "deep\n" }),
+            ...deepPut,
           }),
       ],
       [
@@ -200,7 +229,7 @@ export const hostileSection: BenchSection = {
           send(`${app.url}/api/projects/${projectId}/sessions/import?name=big`, {
             method: "POST",
             headers: { ...same(), "content-type": "application/x-ndjson" },
-            body: session.text,
+            body: sessionBody,
           }),
       ],
       [
@@ -221,7 +250,7 @@ export const hostileSection: BenchSection = {
         () =>
           send(`${app.url}/api/sessions/${sessionId}/prompt`, {
             method: "POST",
-            ...json({ text: "x".repeat(20 * 1024 * 1024) }),
+            ...hugePrompt,
           }),
       ],
       [
