@@ -6,6 +6,7 @@
  * would stop).
  */
 import type { DbScope } from "@/lib/db/client";
+import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { enqueueForRun, type QueuedMessage } from "@/lib/session/queue";
 import { createInputState, queueInput } from "./input-pipeline";
@@ -19,6 +20,25 @@ export type QueuePromptOutcome =
   | { status: "queued"; queued: QueuedMessage }
   | { status: "handled" }
   | { status: "idle" };
+
+/**
+ * Whether queuing needs the session's runtime (resources, extensions): only text that starts with `/` can be
+ * an extension command, `/skill:` or a template, and only registered extensions' `input` hooks can change
+ * text. Plain text with no extensions goes through the pipeline unchanged, so loading the session's resources
+ * for it (tens of ms of CPU each) is skipped — a burst of 100 follow-ups no longer loads them 100 times.
+ */
+function needsRuntime(input: { text: string; extensions?: readonly ExtensionModule[] }): boolean {
+  return input.text.trimStart().startsWith("/") || (input.extensions?.length ?? 0) > 0;
+}
+
+/** The input pipeline's view of a session for plain text without extensions: nothing to expand or hook. */
+function plainTextRuntime(sessionId: string) {
+  return {
+    extensions: new ExtensionRunner(() => ({ cwd: "", sessionId })),
+    expandSkill: async (text: string) => ({ text }),
+    expandTemplate: (text: string) => text,
+  };
+}
 
 /**
  * Queue `text` as a steering or follow-up message of the session's live run.
@@ -37,7 +57,9 @@ export async function queuePrompt(
   },
 ): Promise<QueuePromptOutcome> {
   if (/^\/compact(\s|$)/.test(input.text.trim())) throw new Error(COMPACT_NOT_QUEUEABLE);
-  const runtime = await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions });
+  const runtime = needsRuntime(input)
+    ? await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions })
+    : plainTextRuntime(input.sessionId);
   const message = await queueInput(input.kind, input.text, undefined, {
     state: createInputState(),
     extensions: runtime.extensions,
