@@ -58,6 +58,6 @@ describe("queuePrompt", () => {
       role: "user",
       content: [{ type: "text", text: "Review a.ts carefully.\n" }],
     });
-    await finishRun(scope, session.id, runId);
+    await finishRun(scope, runId);
   });
 });
