@@ -12,7 +12,7 @@ export default async function NotFound() {
       <header className="home-header">
         <h1>Strata</h1>
       </header>
-      <div className="notice notice-warning" role="alert">
+      <div className="notice notice-warning notice-stacked" role="alert">
         <p className="notice-title">Page not found</p>
         <p className="notice-body">
           There is nothing at this address. The project or session may have been deleted, or the link is

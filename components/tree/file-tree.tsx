@@ -155,7 +155,7 @@ export function FileTree({ entries, selectedPath, changedPaths, onOpenFile, onDe
                   onDelete({ path: node.path, kind: node.kind });
                 }}
               >
-                ×
+                Delete
               </button>
             ) : null}
           </div>

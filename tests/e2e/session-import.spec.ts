@@ -32,9 +32,10 @@ test("a 15.7 MB session file imports in parts with all its entries; a poisoned o
     "POST /api/projects/:id/sessions/import/uploads/:id",
   ]);
   const conversation = page.getByRole("log", { name: "Conversation" });
+  // 15.7 MB of messages to fetch and render: on a loaded 2-core machine this takes longer than the default wait.
   await expect(
     conversation.locator('article[data-testid="message-user"], article[data-testid="message-assistant"]'),
-  ).toHaveCount(file.entries);
+  ).toHaveCount(file.entries, { timeout: 90_000 });
   const sessions = (await (await page.request.get(`/api/projects/${projectId}/sessions`)).json()) as {
     sessions: { id: string }[];
   };

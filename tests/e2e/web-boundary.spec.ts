@@ -297,3 +297,16 @@ test("an unknown address shows Strata's 404 page under the CSP, with no violatio
     "console: Failed to load resource: the server responded with a status of 404 (Not Found)",
   ]);
 });
+
+test("an unknown project and an unknown API path answer 404 (page and JSON)", async ({ page, request }) => {
+  const api = await request.get("/api/no/such/route");
+  expect(api.status()).toBe(404);
+  expect(await api.json()).toEqual({
+    error: { code: "not_found", message: "API route /api/no/such/route not found" },
+  });
+  for (const id of ["does-not-exist", "00000000-0000-4000-8000-000000000000"]) {
+    const response = await page.goto(`/projects/${id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("alert").filter({ hasText: "Page not found" })).toBeVisible();
+  }
+});
