@@ -20,6 +20,7 @@
  * Edge-safe (Web streams only).
  */
 import { ApiError } from "./errors";
+import { jsonDepthOverflow, MAX_JSON_DEPTH } from "./json-depth";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -174,7 +175,9 @@ export interface ReadJsonOptions {
  * @throws ApiError 415 `unsupported_media_type` ("This endpoint accepts application/json only (got
  *   Content-Type: text/plain). Send the body with Content-Type: application/json."), 413 `too_large` ("The
  *   request body is <n> bytes; this endpoint accepts at most <limit>. …"), 400 `incomplete_body`, 400
- *   `bad_request` "The request body is empty; send a JSON object" or "The request body is not valid JSON".
+ *   `bad_request` "The request body is empty; send a JSON object" or "The request body is not valid JSON";
+ *   400 `too_deep` "The request body nests JSON more than 64 levels deep (at character <n>, from 1); the limit is 64. …",
+ *   checked by a linear scan before `JSON.parse` (see `./json-depth.ts`).
  */
 export async function readJson(request: Request, options: ReadJsonOptions): Promise<unknown> {
   const bytes = await readBody(request, { ...options, types: ["application/json"] });
@@ -183,6 +186,13 @@ export async function readJson(request: Request, options: ReadJsonOptions): Prom
     if ("empty" in options) return options.empty;
     throw new ApiError(400, "bad_request", "The request body is empty; send a JSON object");
   }
+  const over = jsonDepthOverflow(text);
+  if (over >= 0)
+    throw new ApiError(
+      400,
+      "too_deep",
+      `The request body nests JSON more than ${MAX_JSON_DEPTH} levels deep (at character ${over + 1}); the limit is ${MAX_JSON_DEPTH}. Send a flatter value; nothing was changed.`,
+    );
   try {
     return JSON.parse(text);
   } catch {

@@ -1,0 +1,87 @@
+/**
+ * lib/http/json-depth.ts and readJson's nesting limit (adversarial finding F6): a body nested more than 64 levels
+ * is refused (400 too_deep, naming the limit) before JSON.parse; strings and escapes do not count as nesting; a
+ * 9.8 MB body of 4.9 million nested arrays and a legitimate 9.8 MB string are both handled with short event-loop
+ * gaps (measured and printed, never asserted).
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { ApiError } from "@/lib/http/errors";
+import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
+
+const json = (body: string) =>
+  new Request("http://x/", {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+    body,
+  });
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
+  return { status: error.status, code: error.code, message: error.message };
+}
+
+describe("jsonDepthOverflow", () => {
+  it("finds the bracket that opens level limit + 1, outside strings only", () => {
+    expect(MAX_JSON_DEPTH).toBe(64);
+    expect(jsonDepthOverflow("[[]]", 2)).toBe(-1);
+    expect(jsonDepthOverflow("[[[]]]", 2)).toBe(2);
+    expect(jsonDepthOverflow('{"a":{"b":[1]}}', 2)).toBe(10);
+    expect(jsonDepthOverflow('[["[[[[", "\\"[[[", "\\\\"], [[]]]', 2)).toBe(27);
+    expect(jsonDepthOverflow('["\\\\\\"[[["]', 1)).toBe(-1);
+    expect(jsonDepthOverflow('["unterminated [[[', 1)).toBe(-1);
+    expect(jsonDepthOverflow("[][][][]", 1)).toBe(-1);
+    expect(jsonDepthOverflow("", 1)).toBe(-1);
+  });
+});
+
+describe("readJson nesting limit", () => {
+  it("64 levels parse; 65 levels answer 400 too_deep with the limit", async () => {
+    expect(await readJson(json(`${"[".repeat(64)}${"]".repeat(64)}`), { limit: 1024 })).toHaveLength(1);
+    expect(
+      await refusal(readJson(json(`{"a":${"[".repeat(64)}${"]".repeat(64)}}`), { limit: 1024 })),
+    ).toEqual({
+      status: 400,
+      code: "too_deep",
+      message:
+        "The request body nests JSON more than 64 levels deep (at character 69); the limit is 64. Send a flatter value; nothing was changed.",
+    });
+  });
+
+  it("a 9.8 MB body of 4.9 million nested arrays is refused; a 9.8 MB string is read (event-loop gaps printed)", async () => {
+    const levels = 4_900_000;
+    const deep = `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    const text = JSON.stringify({ path: "a.txt", content: "x[{}".repeat(2_450_000) });
+    const gaps: string[] = [];
+    for (const [name, body] of [
+      ["nested", deep],
+      ["string", text],
+    ] as const) {
+      const request = json(body);
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
+      const started = performance.now();
+      const result = await readJson(request, { limit: FILE_JSON_LIMIT }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      const took = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 30)); // let the monitor's timer record a block
+      delay.disable();
+      gaps.push(
+        `${name} ${(body.length / 1e6).toFixed(1)} MB: ${took.toFixed(0)} ms, worst loop delay ${(delay.max / 1e6).toFixed(1)} ms`,
+      );
+      if (name === "nested") {
+        expect("error" in result && result.error instanceof ApiError && result.error.code).toBe("too_deep");
+      } else {
+        expect("value" in result && (result.value as { content: string }).content.length).toBe(9_800_000);
+      }
+    }
+    console.log(`[F6] readJson: ${gaps.join("; ")}`);
+  }, 60_000);
+});
