@@ -225,6 +225,8 @@ export const sessionUploads = pgTable(
       .references(() => projects.id, { onDelete: "cascade" }),
     /** The file name, for error texts. */
     name: text("name").notNull(),
+    /** `open` (parts may be sent) or `committing` (claimed by one commit; parts, deletes and other commits get 409). */
+    state: text("state").notNull().default("open"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("session_uploads_project_idx").on(t.projectId, t.createdAt)],

@@ -15,6 +15,7 @@ import { expandSkillCommand } from "@/lib/resources/skills";
 import { getSession, type SessionRow } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import type { AgentTool, ToolContext } from "@/lib/tools/types";
+import { checkPathLimits } from "@/lib/vfs/limits";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 
@@ -45,7 +46,27 @@ export interface SessionRuntime {
 }
 
 /**
- * Open `sessionId`'s runtime on `scope`.
+ * The session's cwd, or the project root when the cwd's part below the root passes the VFS path limits
+ * (`MAX_PATH_DEPTH` 64 / `MAX_PATH_LENGTH` 4096): rows stored before imports checked the header's cwd could hold a
+ * 2,000-level cwd, and every shell command resolved paths against it (minutes of event-loop time). The fallback is
+ * logged with the limit.
+ */
+function usableCwd(sessionId: string, cwd: string, root: string): string {
+  if (cwd === root || !cwd.startsWith(`${root}/`)) return cwd;
+  try {
+    checkPathLimits(cwd.slice(root.length + 1));
+    return cwd;
+  } catch (error) {
+    console.warn(
+      `[strata] session ${sessionId}: its working directory is over the path limits (${error instanceof Error ? error.message : String(error)}); working in the project root ${root} instead.`,
+    );
+    return root;
+  }
+}
+
+/**
+ * Open `sessionId`'s runtime on `scope`. A session cwd over the VFS path limits is replaced by the project root
+ * (see `usableCwd`), in `session.cwd` too.
  * @param options.extensions modules registered in order (Strata never loads code from a project);
  * @param options.onExtensionError receives every handler failure in pi's `{ extensionPath, event, error }` shape.
  * @throws SessionUnavailableError when the session or its project does not exist.
@@ -58,12 +79,14 @@ export async function openSessionRuntime(
     onExtensionError?: (error: ExtensionError) => void;
   } = {},
 ): Promise<SessionRuntime> {
-  const session = await getSession(scope, sessionId);
-  if (!session) throw new SessionUnavailableError(`Session ${sessionId} not found`);
-  const project = await getProject(scope, session.projectId);
-  if (!project) throw new SessionUnavailableError(`Project ${session.projectId} not found`);
+  const stored = await getSession(scope, sessionId);
+  if (!stored) throw new SessionUnavailableError(`Session ${sessionId} not found`);
+  const project = await getProject(scope, stored.projectId);
+  if (!project) throw new SessionUnavailableError(`Project ${stored.projectId} not found`);
   const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
   const root = project.rootPath;
+  const cwd = usableCwd(stored.id, stored.cwd, root);
+  const session = cwd === stored.cwd ? stored : { ...stored, cwd };
   const toolContext: ToolContext = { fs: vfs, cwd: session.cwd, projectRoot: root };
   const { resources, agentFs } = await loadSessionResources(scope, { session, project, vfs });
   const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));

@@ -4,9 +4,12 @@
  * back byte for byte (entries are stored as their JSON text, key order included).
  */
 import type { DbScope } from "@/lib/db/client";
+import { checkPathLimits } from "@/lib/vfs/limits";
+import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { loadAllEntries } from "./context-load";
 import {
   defaultSessionFileName,
+  InvalidSessionEntriesError,
   type JsonlDiagnostic,
   type ParsedSessionJsonl,
   serializeSessionJsonl,
@@ -35,20 +38,54 @@ export async function importSessionJsonl(
   const path = options.path ?? "<input>";
   const parsed = await parseSessionParts([text], path);
   if (options.refuseTorn) refuseCutFile(parsed, path);
-  return storeParsedSession(scope, projectId, parsed, options);
+  return storeParsedSession(scope, projectId, parsed, { ...options, path });
+}
+
+/**
+ * Refuse a header whose `cwd`, once mapped into the project (an absolute path inside the project root; any other
+ * cwd becomes the root), passes the VFS path limits below the root (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH`
+ * 4096 bytes): the session's shell would resolve every path against it.
+ * @throws InvalidSessionEntriesError `Session file has entries that cannot be imported: <path>` and
+ *   `<path>:1: invalid-entry: Line 1: the header's cwd is over the path limits below the project root (Path is 2001 levels deep;
+ *   the limit is 64. …)`.
+ */
+export function checkHeaderCwd(parsed: ParsedSessionJsonl, root: string, path: string): void {
+  const cwd = parsed.header.cwd;
+  if (typeof cwd !== "string" || !cwd.startsWith("/")) return;
+  const wanted = normalizePosix(cwd);
+  const r = normalizePosix(root);
+  if (wanted === r || !isInsideRoot(r, wanted)) return;
+  try {
+    checkPathLimits(r === "/" ? wanted.slice(1) : wanted.slice(r.length + 1));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const refusal: JsonlDiagnostic = {
+      line: 1,
+      kind: "invalid-entry",
+      message: `Line 1: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
+    };
+    const diagnostics = [...parsed.diagnostics, refusal].sort((a, b) => a.line - b.line);
+    throw new InvalidSessionEntriesError(path, diagnostics, "invalid-entry");
+  }
 }
 
 /**
  * Store an already parsed session file as a new session of `projectId` (see {@link importSessionJsonl}), in one
- * transaction.
+ * transaction, after {@link checkHeaderCwd} (`options.path` names the file in its error; default `"<input>"`).
  * @returns the session, the parse's diagnostics and whether it was migrated.
+ * @throws InvalidSessionEntriesError for a header cwd over the path limits; Error when the project is gone.
  */
 export async function storeParsedSession(
   scope: DbScope,
   projectId: string,
   parsed: ParsedSessionJsonl,
-  options: { userId?: string | null } = {},
+  options: { userId?: string | null; path?: string } = {},
 ): Promise<{ session: SessionRow; diagnostics: JsonlDiagnostic[]; migrated: boolean }> {
+  const [project] = await scope.query<{ root_path: string }>("SELECT root_path FROM projects WHERE id = $1", [
+    projectId,
+  ]);
+  if (!project) throw new Error(`Project ${projectId} not found`);
+  checkHeaderCwd(parsed, project.root_path, options.path ?? "<input>");
   const session = await insertImportedSession(scope, projectId, parsed.header, parsed.entries, {
     userId: options.userId,
     title: getSessionName(parsed.entries) ?? null,

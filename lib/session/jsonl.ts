@@ -4,6 +4,7 @@
  * too); export writes `JSON.stringify` of each stored object, one per line, so an imported pi file
  * comes back byte for byte.
  */
+import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import type { SessionEntry, SessionHeader } from "./entries";
 import { checkEntry } from "./entry-repair";
 import { migrateSessionEntries } from "./jsonl-migrate";
@@ -158,6 +159,8 @@ type Mutable = Record<string, unknown>;
 export class SessionJsonlParser {
   readonly diagnostics: JsonlDiagnostic[] = [];
   private readonly parsed: { line: number; value: Mutable }[] = [];
+  /** Lines refused before parsing (nested deeper than {@link MAX_JSON_DEPTH}); they refuse the file. */
+  private readonly tooDeep: JsonlDiagnostic[] = [];
   private lineCount = 0;
   private bytes = 0;
 
@@ -184,6 +187,17 @@ export class SessionJsonlParser {
     const content = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (!content.trim()) {
       if (!last) this.diagnostics.push({ line, kind: "blank", message: `Line ${line} is blank; skipped` });
+      return;
+    }
+    // Before JSON.parse: a line nested millions of levels deep would stall the parse for seconds, and a few
+    // thousand levels overflow the stack of the recursive code that touches an entry later (repair, stringify).
+    const over = jsonDepthOverflow(content);
+    if (over >= 0) {
+      this.tooDeep.push({
+        line,
+        kind: "invalid-entry",
+        message: `Line ${line}: JSON nested more than ${MAX_JSON_DEPTH} levels deep (at character ${over + 1}); the limit is ${MAX_JSON_DEPTH} (pi entries nest fewer than 10). Remove or flatten the entry and import again.`,
+      });
       return;
     }
     let value: unknown;
@@ -229,6 +243,11 @@ export class SessionJsonlParser {
    */
   *finishSteps(): Generator<void, ParsedSessionJsonl> {
     const { path, parsed, diagnostics } = this;
+    if (this.tooDeep.length > 0) {
+      diagnostics.push(...this.tooDeep);
+      diagnostics.sort((a, b) => a.line - b.line);
+      throw new InvalidSessionEntriesError(path, diagnostics, "invalid-entry");
+    }
     const first = parsed[0]?.value;
     if (first?.type !== "session" || typeof first.id !== "string") throw new InvalidSessionFileError(path);
     const kept = [parsed[0]];
@@ -311,7 +330,8 @@ export const FINISH_STEP = 500;
  * (`./entry-repair.ts`): an entry without a usable `id`, `parentId`, `type` or (for `message` entries) message
  * refuses the file (`invalid-entry`); broken content parts are dropped and reported as `repaired` (the entry is
  * stored repaired); then each entry is checked against `./schema.ts` (mismatches are reported as `schema` and
- * the entry is kept as it is). The entries must form a tree ({@link findTreeProblems}): a duplicate id, a
+ * the entry is kept as it is). A line nested more than `MAX_JSON_DEPTH` (64) levels is refused before it is
+ * parsed (`invalid-entry`, "JSON nested more than 64 levels deep"). The entries must form a tree ({@link findTreeProblems}): a duplicate id, a
  * self-parent or a parent cycle refuses the file.
  * @param path name used in the error text (default `"<input>"`).
  * @throws InvalidSessionFileError (`Session file is not a valid pi session: <path>`) when the text has

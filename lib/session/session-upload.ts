@@ -3,17 +3,22 @@
  * most {@link UPLOAD_PART_BYTES}), staged in `session_uploads` / `session_upload_parts`, and imported by the
  * commit, which checks that every part is there (`parts` and `bytes` as the client counted them), parses the
  * parts one at a time (a streaming UTF-8 decode, lines split across parts joined), and stores the session in
- * one transaction — all entries or none. The upload is deleted after a successful commit and after a refused
- * file; uploads never committed are deleted after {@link UPLOAD_TTL_MS}.
+ * one transaction — all entries or none. The commit first claims the upload atomically (`state` `open` →
+ * `committing` in one UPDATE), so of concurrent commits exactly one imports and the others answer 409
+ * `upload_committing` (or 404 once it is gone); a part PUT or a DELETE during the commit answers 409
+ * `upload_committing` too, so the parts cannot change under the parse. The upload is deleted after a commit,
+ * successful or failed (a failure that may pass — the database busy or away — or an incomplete upload reopens it
+ * for a retry instead); uploads never committed are deleted after {@link UPLOAD_TTL_MS}.
  *
  * Also the parsing shared with the one-request import: {@link parseSessionParts} (yields to the event loop
  * while it works) and {@link refuseCutFile} (a last line that is not complete JSON refuses the import: the
  * file or its upload was cut).
  */
 import type { DbScope } from "@/lib/db/client";
+import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
+import { TryAgainError } from "@/lib/db/retry";
 import {
   InvalidSessionEntriesError,
-  InvalidSessionFileError,
   type JsonlDiagnostic,
   type ParsedSessionJsonl,
   SessionJsonlParser,
@@ -152,23 +157,36 @@ export async function createSessionUpload(
   });
 }
 
-async function requireUpload(scope: DbScope, projectId: string, uploadId: string): Promise<{ name: string }> {
-  const [row] = await scope.query<{ name: string }>(
-    "SELECT name FROM session_uploads WHERE id = $1 AND project_id = $2",
+const uploadNotFound = (uploadId: string) =>
+  new SessionUploadError(
+    404,
+    "not_found",
+    `Session upload ${uploadId} not found (it expired after an hour, was committed, or belongs to another project); start a new upload`,
+  );
+
+/** 409 for a request on an upload that a commit has claimed; `what` says what was refused. */
+const uploadCommitting = (uploadId: string, what: string) =>
+  new SessionUploadError(
+    409,
+    "upload_committing",
+    `Session upload ${uploadId} is being committed; ${what}. Wait for the commit's answer (the upload is deleted when it ends).`,
+  );
+
+/** The state of an upload of `projectId` (`null`: no such upload). */
+async function uploadState(scope: DbScope, projectId: string, uploadId: string): Promise<string | null> {
+  const [row] = await scope.query<{ state: string }>(
+    "SELECT state FROM session_uploads WHERE id = $1 AND project_id = $2",
     [uploadId, projectId],
   );
-  if (!row)
-    throw new SessionUploadError(
-      404,
-      "not_found",
-      `Session upload ${uploadId} not found (it expired after an hour, was committed, or belongs to another project); start a new upload`,
-    );
-  return row;
+  return row?.state ?? null;
 }
 
 /**
- * Stage part `index` (0-based) of an upload; sending a part again replaces it.
- * @throws SessionUploadError 404 (unknown upload), 400 `bad_request` (index out of range, empty part), 413
+ * Stage part `index` (0-based) of an upload; sending a part again replaces it. The upload's row is locked for the
+ * write, so a part is either staged before a commit claims the upload or refused.
+ * @throws SessionUploadError 404 (unknown upload), 409 `upload_committing` (a commit has claimed the upload:
+ *   "Session upload <id> is being committed; its parts cannot change. …"), 400 `bad_request` (index out of
+ *   range, empty part), 413
  *   `too_large` (the staged total would pass {@link SESSION_FILE_MAX_BYTES}).
  */
 export async function putSessionUploadPart(
@@ -185,8 +203,13 @@ export async function putSessionUploadPart(
       `Part index must be an integer from 0 to ${UPLOAD_MAX_PARTS - 1} (parts are at most ${UPLOAD_PART_BYTES} bytes, a file at most ${SESSION_FILE_MAX_BYTES} bytes)`,
     );
   if (data.byteLength === 0) throw new SessionUploadError(400, "bad_request", "A part must not be empty");
-  await requireUpload(scope, projectId, uploadId);
   await scope.transaction(async (q) => {
+    const [upload] = await q<{ state: string }>(
+      "SELECT state FROM session_uploads WHERE id = $1 AND project_id = $2 FOR UPDATE",
+      [uploadId, projectId],
+    );
+    if (!upload) throw uploadNotFound(uploadId);
+    if (upload.state !== "open") throw uploadCommitting(uploadId, "its parts cannot change");
     const [{ staged }] = await q<{ staged: number }>(
       "SELECT coalesce(sum(octet_length(data)), 0)::bigint AS staged FROM session_upload_parts WHERE upload_id = $1 AND part <> $2",
       [uploadId, index],
@@ -206,24 +229,50 @@ export async function putSessionUploadPart(
   return { part: index, bytes: data.byteLength };
 }
 
-/** Delete an upload and its parts (no-op when it does not exist). */
+/**
+ * Cancel an upload: delete it and its parts (no-op when it does not exist).
+ * @throws SessionUploadError 409 `upload_committing` when a commit has claimed it ("Session upload <id> is being
+ *   committed; it cannot be cancelled now. …"; the commit deletes it when it ends).
+ */
 export async function deleteSessionUpload(
   scope: DbScope,
   projectId: string,
   uploadId: string,
 ): Promise<void> {
-  await scope.query("DELETE FROM session_uploads WHERE id = $1 AND project_id = $2", [uploadId, projectId]);
+  const deleted = await scope.query(
+    "DELETE FROM session_uploads WHERE id = $1 AND project_id = $2 AND state = 'open' RETURNING id",
+    [uploadId, projectId],
+  );
+  if (deleted.length === 0 && (await uploadState(scope, projectId, uploadId)) !== null)
+    throw uploadCommitting(uploadId, "it cannot be cancelled now");
 }
 
+/** Delete an upload whatever its state (the end of a commit). */
+async function dropUpload(scope: DbScope, uploadId: string): Promise<void> {
+  await scope.query("DELETE FROM session_uploads WHERE id = $1", [uploadId]);
+}
+
+/** Give a claimed upload back (`committing` → `open`), so the commit can be retried. */
+async function reopenUpload(scope: DbScope, uploadId: string): Promise<void> {
+  await scope.query("UPDATE session_uploads SET state = 'open' WHERE id = $1", [uploadId]);
+}
+
+/** Errors after which the same commit may succeed: the database was busy or away. */
+const mayPass = (error: unknown) =>
+  error instanceof DbBusyError || error instanceof DbUnavailableError || error instanceof TryAgainError;
+
 /**
- * Check that the staged parts are exactly `0 … parts-1` holding `bytes` bytes in all, then parse them in order
- * (one part in memory at a time) and hand the parse to `store` (which imports it in one transaction). The upload
- * is deleted when `store` succeeds and when the file is refused (an `InvalidSessionFileError`); on any other
- * error it stays, so the commit can be retried.
+ * Claim the upload (`open` → `committing`, one atomic UPDATE), check that the staged parts are exactly
+ * `0 … parts-1` holding `bytes` bytes in all, then parse them in order (one part in memory at a time) and hand the
+ * parse to `store` (which imports it in one transaction). The upload is deleted when the commit ends — imported,
+ * refused or failed — except after an incomplete upload or a database that was busy or away, which reopen it so
+ * the commit can be retried.
  * @returns what `store` returns.
- * @throws SessionUploadError 404 (unknown upload), 400 `incomplete_upload` (a part missing, extra parts, or a
- *   byte count that differs from `bytes`; names what is missing); InvalidSessionFileError and its subclasses
- *   for a refused file (a cut last line included, see {@link refuseCutFile}).
+ * @throws SessionUploadError 404 (unknown upload, or committed already), 409 `upload_committing` (another commit
+ *   has claimed it: "Session upload <id> is being committed; it cannot be committed twice. …"), 400
+ *   `incomplete_upload` (a part missing, extra parts, or a byte count that differs from `bytes`; names what is
+ *   missing); InvalidSessionFileError and its subclasses for a refused file (a cut last line included, see
+ *   {@link refuseCutFile}).
  */
 export async function commitSessionUpload<T>(
   scope: DbScope,
@@ -232,7 +281,33 @@ export async function commitSessionUpload<T>(
   expected: { parts: number; bytes: number },
   store: (parsed: ParsedSessionJsonl, name: string) => Promise<T>,
 ): Promise<T> {
-  const { name } = await requireUpload(scope, projectId, uploadId);
+  const [claimed] = await scope.query<{ name: string }>(
+    "UPDATE session_uploads SET state = 'committing' WHERE id = $1 AND project_id = $2 AND state = 'open' RETURNING name",
+    [uploadId, projectId],
+  );
+  if (!claimed) {
+    if ((await uploadState(scope, projectId, uploadId)) === null) throw uploadNotFound(uploadId);
+    throw uploadCommitting(uploadId, "it cannot be committed twice");
+  }
+  const { name } = claimed;
+  try {
+    return await commitClaimed(scope, uploadId, name, expected, store);
+  } catch (error) {
+    if (error instanceof SessionUploadError || mayPass(error))
+      await reopenUpload(scope, uploadId).catch(() => undefined);
+    else await dropUpload(scope, uploadId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** {@link commitSessionUpload} after the claim; the caller deletes or reopens the upload on failure. */
+async function commitClaimed<T>(
+  scope: DbScope,
+  uploadId: string,
+  name: string,
+  expected: { parts: number; bytes: number },
+  store: (parsed: ParsedSessionJsonl, name: string) => Promise<T>,
+): Promise<T> {
   const staged = await scope.query<{ part: number; bytes: string }>(
     "SELECT part, octet_length(data)::bigint AS bytes FROM session_upload_parts WHERE upload_id = $1 ORDER BY part",
     [uploadId],
@@ -266,15 +341,9 @@ export async function commitSessionUpload<T>(
       }
     }
   }
-  let result: T;
-  try {
-    const parsed = await parseSessionParts(parts(), name);
-    refuseCutFile(parsed, name);
-    result = await store(parsed, name);
-  } catch (error) {
-    if (error instanceof InvalidSessionFileError) await deleteSessionUpload(scope, projectId, uploadId);
-    throw error;
-  }
-  await deleteSessionUpload(scope, projectId, uploadId);
+  const parsed = await parseSessionParts(parts(), name);
+  refuseCutFile(parsed, name);
+  const result = await store(parsed, name);
+  await dropUpload(scope, uploadId);
   return result;
 }

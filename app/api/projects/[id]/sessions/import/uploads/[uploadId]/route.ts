@@ -25,8 +25,8 @@ export const POST = route(async (request: Request, { params }: Ctx) => {
   if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
   return withProject(id, async ({ scope, project }) => {
     const actor = await getLocalActor(scope);
-    const imported = await commitSessionUpload(scope, project.id, uploadId, body, (parsed) =>
-      storeParsedSession(scope, project.id, parsed, { userId: actor.userId }),
+    const imported = await commitSessionUpload(scope, project.id, uploadId, body, (parsed, name) =>
+      storeParsedSession(scope, project.id, parsed, { userId: actor.userId, path: name }),
     );
     return importedSessionResponse(scope, imported);
   });
