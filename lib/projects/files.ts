@@ -3,7 +3,7 @@
  * confined to the root. Paths deeper than `MAX_PATH_DEPTH` (64) or longer than `MAX_PATH_LENGTH` (4096 bytes)
  * below the root are refused before any other work (lib/vfs/limits.ts, via `resolveProjectPath`).
  */
-import { assertNoSymlinkEscape } from "@/lib/vfs/confine";
+import { assertNoSymlinkEscape, resolveWriteTarget } from "@/lib/vfs/confine";
 import { fsErrors, isInsideGitDir, PathEscapeError, VfsError } from "@/lib/vfs/errors";
 import { basenamePosix, dirnamePosix, joinPosix, resolveProjectPath } from "@/lib/vfs/paths";
 import type { FileSystem, VfsNodeKind } from "@/lib/vfs/types";
@@ -65,14 +65,18 @@ export async function readProjectFile(fs: FileSystem, root: string, relPath: str
   };
 }
 
-/** Write UTF-8 text to a project file (parents created). Returns the absolute path and byte size. */
+/**
+ * Write UTF-8 text to a project file (parents created). Returns the absolute path and byte size.
+ * The path limits hold for the path as given and for where it lands with symlinks resolved
+ * (`resolveWriteTarget`): @throws VfsError ENAMETOOLONG (HTTP 400) over them.
+ */
 export async function writeProjectFile(
   fs: FileSystem,
   root: string,
   relPath: string,
   content: string,
 ): Promise<{ path: string; size: number }> {
-  const abs = await assertNoSymlinkEscape(fs, root, resolveProjectPath(root, root, relPath));
+  const abs = await resolveWriteTarget(fs, root, resolveProjectPath(root, root, relPath));
   if (abs === root || abs === `${root}/.git` || abs.startsWith(`${root}/.git/`)) {
     throw new PathEscapeError(relPath, root, "the repository's .git directory is not editable");
   }

@@ -2,7 +2,7 @@
  * Path resolution shared by the tools: pi's `resolveToCwd` plus Strata's project confinement.
  */
 
-import { assertNoSymlinkEscape } from "@/lib/vfs/confine";
+import { assertNoSymlinkEscape, resolveWriteTarget } from "@/lib/vfs/confine";
 import { refuseGitWrite } from "@/lib/vfs/errors";
 import { resolveProjectPath } from "@/lib/vfs/paths";
 import type { ToolContext } from "./types";
@@ -22,13 +22,13 @@ export async function resolveToolPath(ctx: ToolContext, input: string): Promise<
 
 /**
  * `resolveToolPath` for tools that write: also refuses the project's `.git` directory (also when reached
- * through a symlink).
- * @throws PathEscapeError as `resolveToolPath`; VfsError EACCES for a path in `.git`.
+ * through a symlink) and a target over the path limits once its symlinks are resolved.
+ * @throws PathEscapeError as `resolveToolPath`; VfsError EACCES for a path in `.git`; VfsError ENAMETOOLONG.
  */
 export async function resolveToolWritePath(ctx: ToolContext, input: string): Promise<string> {
   const path = resolveProjectPath(ctx.projectRoot, ctx.cwd, input);
   refuseGitWrite(ctx.projectRoot, path);
-  refuseGitWrite(ctx.projectRoot, await assertNoSymlinkEscape(ctx.fs, ctx.projectRoot, path));
+  refuseGitWrite(ctx.projectRoot, await resolveWriteTarget(ctx.fs, ctx.projectRoot, path));
   return path;
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { FsStat, IFileSystem } from "just-bash/browser";
+import { decode, type EncodingArg, encode, encodingOf } from "./bash-encoding";
 import { assertNoSymlinkEscape } from "./confine";
 import { formatBytesLimit, PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
 import { MAX_COMMAND_WRITE_BYTES } from "./limits";
@@ -18,8 +19,6 @@ import {
 } from "./paths";
 import type { FileSystem, VfsStat } from "./types";
 
-type Encoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | "hex" | "latin1";
-type EncodingArg = { encoding?: Encoding | null } | Encoding | undefined;
 type DirentEntry = { name: string; isFile: boolean; isDirectory: boolean; isSymbolicLink: boolean };
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -46,52 +45,6 @@ function asNodeError(error: unknown, op: string, path: string): Error {
   return new VfsError(code, `${code}: ${DESCRIPTIONS[code] ?? "operation failed"}, ${op} '${path}'`, path);
 }
 
-function encodingOf(options: EncodingArg): Encoding {
-  if (typeof options === "string") return options;
-  return options?.encoding ?? "utf8";
-}
-
-function decode(bytes: Uint8Array, encoding: Encoding): string {
-  switch (encoding) {
-    case "base64": {
-      let binary = "";
-      for (let i = 0; i < bytes.length; i += 0x8000)
-        binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return btoa(binary);
-    }
-    case "hex":
-      return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    case "latin1":
-    case "binary":
-    case "ascii": {
-      let out = "";
-      for (let i = 0; i < bytes.length; i += 0x8000)
-        out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return encoding === "ascii"
-        ? out.replace(/[\x80-\xff]/g, (c) => String.fromCharCode(c.charCodeAt(0) & 0x7f))
-        : out;
-    }
-    default:
-      return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  }
-}
-
-function encode(content: string | Uint8Array, encoding: Encoding): Uint8Array {
-  if (typeof content !== "string") return content;
-  switch (encoding) {
-    case "base64":
-      return Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
-    case "hex":
-      return Uint8Array.from(content.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
-    case "latin1":
-    case "binary":
-    case "ascii":
-      return Uint8Array.from(content, (c) => c.charCodeAt(0) & 0xff);
-    default:
-      return new TextEncoder().encode(content);
-  }
-}
-
 function toFsStat(stat: VfsStat): FsStat {
   return {
     isFile: stat.kind === "file",
@@ -102,6 +55,19 @@ function toFsStat(stat: VfsStat): FsStat {
     mtime: new Date(stat.mtimeMs),
   };
 }
+
+/**
+ * The host's timer, captured when this module loads: just-bash's defense-in-depth mode (on by default)
+ * replaces `setTimeout` with a blocking proxy while a script runs, so the shell's own yields use this one.
+ */
+const hostSetTimeout: (callback: () => void, ms: number) => unknown = globalThis.setTimeout.bind(globalThis);
+
+/**
+ * The shell runs on the server's event loop; after this many ms of interpretation without a pause, the next
+ * filesystem call waits one macrotask so other requests are served (the longest stall is about this long
+ * plus one command).
+ */
+export const SHELL_YIELD_EVERY_MS = 10;
 
 /** Device files the shell may use without touching the VFS. */
 const DEV_NULL = "/dev/null";
@@ -119,6 +85,8 @@ const ENTRY_OPS = new Set(["mkdir", "rm"]);
 export class ProjectBashFs implements IFileSystem {
   /** Bytes this shell (one command: a bash tool call or a `!command`) has written so far. */
   private written = 0;
+  /** `Date.now()` when this shell last let the event loop run (see `SHELL_YIELD_EVERY_MS`). */
+  private lastYield = Date.now();
 
   /**
    * @param options.maxWriteBytes total bytes one shell may write (default `MAX_COMMAND_WRITE_BYTES`,
@@ -147,8 +115,20 @@ export class ProjectBashFs implements IFileSystem {
     this.written += n;
   }
 
+  /**
+   * Let the event loop run (one macrotask) when more than `SHELL_YIELD_EVERY_MS` have passed since the last
+   * pause; otherwise returns at once. Every filesystem call passes here, and just-bash probes the filesystem
+   * for every external command it runs, so a long script shares the loop instead of holding it.
+   */
+  private async pace(): Promise<void> {
+    if (Date.now() - this.lastYield < SHELL_YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => hostSetTimeout(resolve, 0));
+    this.lastYield = Date.now();
+  }
+
   /** Normalises `path` and refuses it unless it (and any symlink along it) stays inside the root. */
   private async confine(path: string): Promise<string> {
+    await this.pace();
     const abs = normalizePosix(path);
     if (!isInsideRoot(this.projectRoot, abs))
       throw new PathEscapeError(abs, normalizePosix(this.projectRoot));
@@ -157,19 +137,34 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   /**
-   * `confine` for a write: the project's `.git` directory is managed by Strata, not the shell.
-   * Refused when the path, its entry with the directory's symlinks resolved, or (with `followLast`,
-   * for operations that write through a final symlink) its fully resolved target lies in `.git`.
+   * `confine` for a write: the project's `.git` directory is managed by Strata, not the shell, and the path
+   * limits (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH` 4096 bytes below the root) hold for where the write
+   * lands, not only for the path as typed (a symlinked parent cannot make a 70-level folder).
+   * Refused when the path, its entry with the directory's symlinks resolved, or (with `followLast`, for
+   * operations that write through a final symlink) its fully resolved target lies in `.git` or is over the
+   * limits. One walk of the path when no symlink lies along it (the usual case), two otherwise.
+   * @throws PathEscapeError (EACCES) outside the root; VfsError EACCES for `.git`; VfsError ENAMETOOLONG
+   *   (`Path is 70 levels deep; the limit is 64. Use a shallower path.`).
    */
   private async confineWrite(path: string, followLast = true): Promise<string> {
-    const abs = await this.confine(path);
+    await this.pace();
+    const abs = normalizePosix(path);
     const root = normalizePosix(this.projectRoot);
+    if (!isInsideRoot(root, abs)) throw new PathEscapeError(abs, root);
     checkPathBelowRoot(root, abs);
     refuseGitWrite(root, abs);
     if (abs === root) return abs;
-    const dir = await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs));
-    refuseGitWrite(root, joinPosix(dir, basenamePosix(abs)));
-    if (followLast) refuseGitWrite(root, await assertNoSymlinkEscape(this.fs, root, abs));
+    const full = await assertNoSymlinkEscape(this.fs, root, abs);
+    const entry =
+      full === abs
+        ? abs
+        : joinPosix(await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs)), basenamePosix(abs));
+    checkPathBelowRoot(root, entry);
+    refuseGitWrite(root, entry);
+    if (followLast) {
+      checkPathBelowRoot(root, full);
+      refuseGitWrite(root, full);
+    }
     return abs;
   }
 
@@ -237,8 +232,13 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   async exists(path: string): Promise<boolean> {
+    // just-bash probes every PATH entry (`/usr/bin/echo`, `/bin/echo`) for each command it runs: a path
+    // outside the root is answered without building (and throwing) a PathEscapeError, which cost ~0.2 ms each.
+    await this.pace();
+    const abs = normalizePosix(path);
+    if (!isInsideRoot(this.projectRoot, abs)) return false;
     try {
-      return await this.fs.exists(await this.confine(path));
+      return await this.fs.exists(await this.confine(abs));
     } catch {
       return false;
     }
@@ -249,6 +249,7 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   async lstat(path: string): Promise<FsStat> {
+    await this.pace();
     const abs = normalizePosix(path);
     if (!isInsideRoot(this.projectRoot, abs))
       throw new PathEscapeError(abs, normalizePosix(this.projectRoot));
@@ -388,6 +389,7 @@ export class ProjectBashFs implements IFileSystem {
   }
 
   async readlink(path: string): Promise<string> {
+    await this.pace();
     const abs = normalizePosix(path);
     if (!isInsideRoot(this.projectRoot, abs))
       throw new PathEscapeError(abs, normalizePosix(this.projectRoot));

@@ -4,7 +4,7 @@
  */
 
 import { fsErrors, PathEscapeError } from "./errors";
-import { dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
+import { checkPathBelowRoot, dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { FileSystem } from "./types";
 
 /** Maximum symlink hops before giving up, like Linux's `MAXSYMLINKS` (40). */
@@ -60,4 +60,19 @@ export async function assertNoSymlinkEscape(
     current = "/";
   }
   return current;
+}
+
+/**
+ * `assertNoSymlinkEscape` for a write target: the fully resolved path (where the write lands) must also be
+ * within the path limits below `projectRoot` (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH` 4096 bytes), so a
+ * symlinked parent cannot take a write deeper than the path as typed. Linear in the path's length.
+ * @param path absolute, normalised path inside `projectRoot`, already checked as typed (`resolveProjectPath`).
+ * @returns the fully resolved path, as `assertNoSymlinkEscape`.
+ * @throws as `assertNoSymlinkEscape`; VfsError ENAMETOOLONG (HTTP 400) for a resolved path over the limits
+ *   (`Path is 71 levels deep; the limit is 64. Use a shallower path.`).
+ */
+export async function resolveWriteTarget(fs: FileSystem, projectRoot: string, path: string): Promise<string> {
+  const resolved = await assertNoSymlinkEscape(fs, projectRoot, path);
+  if (resolved !== path) checkPathBelowRoot(projectRoot, resolved);
+  return resolved;
 }

@@ -59,7 +59,7 @@ export class Vfs extends VfsCache implements FileSystem {
 
   /**
    * Create or replace a file (parents created). @throws VfsError ENAMETOOLONG for a path over the workspace
-   * limits, EFBIG over `maxFileBytes` (git object files: over `maxFlushBytes`), EISDIR on a directory.
+   * limits (as given or with its symlinks resolved), EFBIG over `maxFileBytes` (git object files: over `maxFlushBytes`), EISDIR on a directory.
    */
   async writeFile(path: string, data: Uint8Array | string, options: { mode?: number } = {}): Promise<void> {
     checkWorkspacePathLimits(path);
@@ -67,6 +67,8 @@ export class Vfs extends VfsCache implements FileSystem {
     const limit = isObjectPath(path) ? this.maxFlushBytes : this.maxFileBytes;
     if (bytes.byteLength > limit) throw fsErrors.tooBig(path, bytes.byteLength, limit);
     const real = await this.realpath(path, true);
+    // The backstop holds for where the write lands: symlinked parents cannot take it deeper.
+    if (real !== path) checkWorkspacePathLimits(real);
     const e = await this.entry(real);
     if (e.meta?.kind === "dir") throw fsErrors.isDir(path, "open");
     await this.mkdirp(parentOf(real));
@@ -77,6 +79,7 @@ export class Vfs extends VfsCache implements FileSystem {
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     checkWorkspacePathLimits(path);
     const p = await this.entryPath(path);
+    if (p !== path) checkWorkspacePathLimits(p);
     const e = await this.entry(p);
     if (e.meta) {
       if (options.recursive && (await this.stat(p)).kind === "dir") return;
@@ -163,6 +166,7 @@ export class Vfs extends VfsCache implements FileSystem {
     checkWorkspacePathLimits(to);
     const src = await this.entryPath(from);
     const dst = await this.entryPath(to);
+    if (dst !== to) checkWorkspacePathLimits(dst);
     if (src === dst) return;
     if (dst.startsWith(`${src}/`))
       throw new VfsError("EINVAL", `EINVAL: cannot move '${from}' into itself`, from);
@@ -189,6 +193,7 @@ export class Vfs extends VfsCache implements FileSystem {
     checkWorkspacePathLimits(path);
     checkWorkspacePathLimits(target);
     const p = await this.entryPath(path);
+    if (p !== path) checkWorkspacePathLimits(p);
     const e = await this.entry(p);
     if (e.meta) throw fsErrors.exists(path, "symlink");
     await this.mkdirp(parentOf(p));
