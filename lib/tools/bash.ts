@@ -71,9 +71,11 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
 
 /**
- * just-bash's limits for every shell run. The interpreter shares the server's event loop, so a long script
- * stalls other requests: loops and command counts are bounded to about five seconds of interpretation, and
- * live/input bytes to 64 MiB (a doubling string or a huge pipe fails instead of exhausting memory).
+ * just-bash's limits for every shell run. The interpreter shares the server's event loop: the filesystem
+ * adapter pauses for one macrotask on a filesystem call once `SHELL_YIELD_EVERY_MS` (10 ms) have passed, but
+ * builtin-only loops (`:`, `[`, `read`, arithmetic) never reach it, so commands and loop iterations are bounded
+ * to 10,000 (measured 0.3–0.9 s of builtin-only interpretation), and live/input bytes to 64 MiB (a doubling
+ * string or a huge pipe fails instead of exhausting memory).
  */
 export const SHELL_LIMITS = (timeoutMs?: number) => ({
   maxCommandCount: 10_000,
