@@ -46,3 +46,27 @@ export function jsonDepthOverflow(text: string, limit = MAX_JSON_DEPTH): number 
   }
   return -1;
 }
+
+/**
+ * Whether a parsed JSON value nests more than `limit` levels (each array or object is a level; a scalar is 0),
+ * walked with an explicit stack (no recursion, so any depth is safe to check) and stopped at the first value
+ * past the limit. For values read back from storage, where no text is at hand to pre-scan.
+ * @param value a JSON value (objects and arrays of scalars, objects and arrays).
+ * @param limit deepest accepted nesting (default {@link MAX_JSON_DEPTH}).
+ */
+export function jsonValueTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() ?? 1;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === "object" && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+  }
+  return false;
+}

@@ -18,6 +18,7 @@
  * Pure, edge-safe. Valid messages are returned as the same object (pi 15.4: valid content is not copied).
  */
 import type { AgentMessage } from "@/lib/agent/messages";
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import { emptyUsage } from "@/lib/llm/types";
 
 type Obj = Record<string, unknown>;
@@ -108,7 +109,7 @@ function isUsage(v: unknown): boolean {
 /**
  * Repair one AgentMessage (see the module comment). `where` prefixes the notes (`message`).
  * @returns `{ message }` (the same object when nothing changed) and the repair notes; `message` is undefined
- *   when the value cannot be a message (not an object, or `role` not a string) — `problem` then says why.
+ *   when the value cannot be a message (not an object, `role` not a string, or nested more than 64 levels within its entry) — `problem` then says why.
  */
 export function repairMessage(
   value: unknown,
@@ -118,6 +119,12 @@ export function repairMessage(
     return { notes: [], problem: `"${where}" must be an object (got ${describeValue(value)})` };
   if (typeof value.role !== "string")
     return { notes: [], problem: `"${where}.role" must be a string (got ${describeValue(value.role)})` };
+  // Rows stored before imports checked nesting: recursive readers (stringify, the provider) would overflow.
+  if (jsonValueTooDeep(value, MAX_JSON_DEPTH - 1))
+    return {
+      notes: [],
+      problem: `"${where}" is nested more than ${MAX_JSON_DEPTH} levels deep in its entry`,
+    };
   const notes: string[] = [];
   let out: Obj = value;
   if ("content" in value) {
@@ -150,11 +157,14 @@ export interface EntryCheck {
 
 /**
  * Check one parsed (and migrated) session entry: refuse what the store and readers key on, repair content.
- * @returns `{ problem }` for a refused entry (e.g. `"id" must be a non-empty string (got null)`), otherwise the
+ * @returns `{ problem }` for a refused entry (e.g. `"id" must be a non-empty string (got null)`; an entry nested
+ *   more than 64 levels deep, checked without recursion), otherwise the
  *   entry to store and the repair notes.
  */
 export function checkEntry(entry: Obj): EntryCheck {
   const refuse = (problem: string): EntryCheck => ({ problem, entry, notes: [] });
+  if (jsonValueTooDeep(entry))
+    return refuse(`the entry is nested more than ${MAX_JSON_DEPTH} levels deep (the limit)`);
   if (typeof entry.id !== "string" || entry.id === "")
     return refuse(
       `"id" must be a non-empty string (got ${entry.id === "" ? "an empty string" : describeValue(entry.id)}); every entry needs a unique id`,

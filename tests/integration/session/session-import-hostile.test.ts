@@ -13,6 +13,7 @@ import {
   DELETE as deleteUpload,
 } from "@/app/api/projects/[id]/sessions/import/uploads/[uploadId]/route";
 import { POST as createUpload } from "@/app/api/projects/[id]/sessions/import/uploads/route";
+import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { openSessionRuntime } from "@/lib/agent/session-runtime";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
@@ -211,6 +212,35 @@ describe("F4: entries nested deeper than 64 levels", () => {
     expect(strings.status).toBe(201);
     await dropSession((await strings.json()) as { session: { id: string } });
     expect(await counts()).toEqual(before);
+  });
+
+  it("a row stored before with a 4,100-level message is left out of the context and reported, never thrown", async () => {
+    const user = (id: string, parentId: string | null, text: string) => ({
+      type: "message",
+      id,
+      parentId,
+      timestamp: "2026-01-01T09:00:01.000Z",
+      message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
+    });
+    const ok = await raw(sessionFile(user("m1", null, "hello"), user("m2", "m1", "later")));
+    const body = (await ok.json()) as { session: { id: string } };
+    const deep = `{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T09:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"x","extra":${"[".repeat(4100)}${"]".repeat(4100)}}],"timestamp":1}}`;
+    await scope.query("UPDATE session_entries SET entry = $3::json WHERE session_id = $1 AND id = $2", [
+      body.session.id,
+      "m2",
+      deep,
+    ]);
+    const view = await getSessionRoute(new Request("http://strata.test/"), params({ id: body.session.id }));
+    expect(view.status).toBe(200);
+    const json = (await view.json()) as {
+      messages: { content: unknown }[];
+      repairs: { entryId: string; message: string }[];
+    };
+    expect(json.messages.map((m) => m.content)).toEqual([[{ type: "text", text: "hello" }]]);
+    expect(json.repairs).toEqual([
+      { entryId: "m2", message: "the entry is nested more than 64 levels deep (the limit); left out" },
+    ]);
+    await dropSession(body);
   });
 
   it("an 8-million-level line as a staged upload: 400 with the line, the upload deleted, the loop keeps turning", async () => {

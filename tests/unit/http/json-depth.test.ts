@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
-import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
+import { jsonDepthOverflow, jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 
 const json = (body: string) =>
   new Request("http://x/", {
@@ -37,6 +37,19 @@ describe("jsonDepthOverflow", () => {
     expect(jsonDepthOverflow('["unterminated [[[', 1)).toBe(-1);
     expect(jsonDepthOverflow("[][][][]", 1)).toBe(-1);
     expect(jsonDepthOverflow("", 1)).toBe(-1);
+  });
+});
+
+describe("jsonValueTooDeep", () => {
+  it("counts arrays and objects as levels without recursion (a 100,000-level value is checked)", () => {
+    expect(jsonValueTooDeep({ a: [1, { b: "x" }] }, 3)).toBe(false);
+    expect(jsonValueTooDeep({ a: [1, { b: [] }] }, 3)).toBe(true);
+    expect(jsonValueTooDeep("[[[[", 1)).toBe(false);
+    expect(jsonValueTooDeep(null, 0)).toBe(false);
+    let deep: unknown[] = [];
+    for (let i = 1; i < 100_000; i++) deep = [deep];
+    expect(jsonValueTooDeep(deep)).toBe(true);
+    expect(jsonValueTooDeep(deep, 100_000)).toBe(false);
   });
 });
 
