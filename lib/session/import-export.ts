@@ -45,8 +45,8 @@ export async function importSessionJsonl(
  * Refuse a header whose `cwd`, once mapped into the project (an absolute path inside the project root; any other
  * cwd becomes the root), passes the VFS path limits below the root (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH`
  * 4096 bytes): the session's shell would resolve every path against it.
- * @throws InvalidSessionEntriesError `Session file has entries that cannot be imported: <path>` and
- *   `<path>:1: invalid-entry: Line 1: the header's cwd is over the path limits below the project root (Path is 2001 levels deep;
+ * @throws InvalidSessionEntriesError `Session file has entries that cannot be imported: <path>` and (at the header's
+ *   line, 1 in a well-formed file) `<path>:1: invalid-entry: Line 1: the header's cwd is over the path limits below the project root (Path is 2001 levels deep;
  *   the limit is 64. …)`.
  */
 export function checkHeaderCwd(parsed: ParsedSessionJsonl, root: string, path: string): void {
@@ -59,10 +59,11 @@ export function checkHeaderCwd(parsed: ParsedSessionJsonl, root: string, path: s
     checkPathLimits(r === "/" ? wanted.slice(1) : wanted.slice(r.length + 1));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    const line = parsed.headerLine;
     const refusal: JsonlDiagnostic = {
-      line: 1,
+      line,
       kind: "invalid-entry",
-      message: `Line 1: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
+      message: `Line ${line}: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
     };
     const diagnostics = [...parsed.diagnostics, refusal].sort((a, b) => a.line - b.line);
     throw new InvalidSessionEntriesError(path, diagnostics, "invalid-entry");

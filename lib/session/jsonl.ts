@@ -38,6 +38,8 @@ export const TREE_DIAGNOSTIC_KINDS: readonly JsonlDiagnostic["kind"][] = [
 /** `parseSessionJsonl` result. */
 export interface ParsedSessionJsonl {
   header: SessionHeader;
+  /** The header's 1-based line in the file (1 unless blank or invalid lines come first). */
+  headerLine: number;
   /** Entries in file order, migrated to v3 (the objects as parsed, mutated in place by migration). */
   entries: SessionEntry[];
   diagnostics: JsonlDiagnostic[];
@@ -298,6 +300,7 @@ export class SessionJsonlParser {
     if (tree.length > 0) throw new InvalidSessionTreeError(path, diagnostics);
     return {
       header: first as unknown as SessionHeader,
+      headerLine: parsed[0].line,
       entries: fileEntries.slice(1) as unknown as SessionEntry[],
       diagnostics,
       fromVersion,

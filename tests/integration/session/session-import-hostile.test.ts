@@ -105,10 +105,10 @@ async function stage(uploadId: string, text: string, partBytes = 4 * MiB) {
 }
 
 describe("F1: a header cwd over the path limits", () => {
-  const refusal = (name: string, reason: string) => ({
+  const refusal = (name: string, reason: string, line = 1) => ({
     error: {
       code: "invalid_session_file",
-      message: `Session file has entries that cannot be imported: ${name}\n${name}:1: invalid-entry: Line 1: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
+      message: `Session file has entries that cannot be imported: ${name}\n${name}:${line}: invalid-entry: Line ${line}: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
     },
   });
 
@@ -127,6 +127,11 @@ describe("F1: a header cwd over the path limits", () => {
     expect(long.status).toBe(400);
     expect(await long.json()).toEqual(
       refusal("s.jsonl", "Path is 6001 bytes long; the limit is 4096. Use a shorter path."),
+    );
+    // A blank line first: the diagnostic names the header's own line.
+    const later = await raw(`\n${header(`${root}/${"c/".repeat(100)}`)}\n${info}\n`);
+    expect(await later.json()).toEqual(
+      refusal("s.jsonl", "Path is 100 levels deep; the limit is 64. Use a shallower path.", 2),
     );
     expect(await counts()).toEqual(before);
   });
