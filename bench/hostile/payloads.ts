@@ -98,10 +98,10 @@ export function zeroFilesZip(count = 10, size = Math.round(9.9 * MB)): Uint8Arra
   return zipSync(files);
 }
 
-/** A zip of `count` one-line files in 100 folders. */
-export function manyFilesZip(count = 19_999): Uint8Array {
+/** A zip of `count` files in 100 folders, each holding `content` (one line by default). */
+export function manyFilesZip(count = 19_999, content = "x\n"): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  const line = new TextEncoder().encode("x\n");
+  const line = new TextEncoder().encode(content);
   for (let i = 0; i < count; i++) files[`d${i % 100}/f${i}.txt`] = line;
   return zipSync(files, { level: 1 });
 }

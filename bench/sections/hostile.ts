@@ -138,9 +138,18 @@ export const hostileSection: BenchSection = {
       zeros: await multipart("zeros.zip", zeroFilesZip()),
       bomb: await multipart("bomb.tar.gz", gzipBomb()),
       many: await multipart("many.zip", manyFilesZip()),
+      empty: await multipart("empty.zip", manyFilesZip(9800, "")),
     };
     const deepPut = json({ path: deepPath(), content: "deep\n" });
     const hugePrompt = json({ text: "x".repeat(20 * 1024 * 1024) });
+    // A file PUT whose content is 4.9 million nested arrays (9.8 MB).
+    const nestedPut = {
+      headers: { ...same(), "content-type": "application/json" },
+      body: Buffer.from(`{"path":"n.json","content":${"[".repeat(4_900_000)}${"]".repeat(4_900_000)}}`),
+    };
+    const deepCwdSession = Buffer.from(
+      `${JSON.stringify({ type: "session", version: 3, id: "0198a6f0-0000-7000-8000-00000000c0d0", timestamp: "2026-01-01T00:00:00.000Z", cwd: `/seed/${Array(2000).fill("c").join("/")}` })}\n`,
+    );
     const seed = await upload(archives.seed);
     const projectId = (JSON.parse(seed.text) as { project: { id: string } }).project.id;
     const newSession = async () =>
@@ -252,6 +261,30 @@ export const hostileSection: BenchSection = {
             method: "POST",
             ...hugePrompt,
           }),
+      ],
+      ["zip of 9,800 empty files in 100 folders", () => upload(archives.empty)],
+      [
+        "file PUT of 4.9 million nested arrays (9.8 MB)",
+        () => send(`${app.url}/api/projects/${projectId}/file`, { method: "PUT", ...nestedPut }),
+      ],
+      [
+        "session import whose header cwd is 2,000 levels deep",
+        () =>
+          send(`${app.url}/api/projects/${projectId}/sessions/import?name=deep`, {
+            method: "POST",
+            headers: { ...same(), "content-type": "application/x-ndjson" },
+            body: deepCwdSession,
+          }),
+      ],
+      [
+        "one !command: 6,000 redirected writes in a loop",
+        async () => {
+          const answer = await send(`${app.url}/api/sessions/${sessionId}/prompt`, {
+            method: "POST",
+            ...json({ text: "!for i in $(seq 1 6000); do echo $i > f_x; done; echo done" }),
+          });
+          return { ...answer, text: lastEvents(answer.text) || answer.text };
+        },
       ],
       [
         "100 concurrent follow-ups during a run",
