@@ -18,10 +18,11 @@ import {
   checkExpansion,
   gunzipStep,
   REFUSED,
+  timeSlicer,
   YIELD_EVERY_BYTES,
-  YIELD_EVERY_ENTRIES,
   yieldToEventLoop,
 } from "./archive-limits";
+import { utf8Length } from "./limits";
 
 const decoder = new TextDecoder();
 const RAW_STEP = 64 * 1024;
@@ -45,6 +46,7 @@ function tarStream(bytes: Uint8Array, gzipped: boolean, limits: ArchiveLimits): 
   let input = 0;
   let total = 0;
   let sinceYield = 0;
+  const tick = timeSlicer();
   const pending: Uint8Array[] = [];
   let head: Uint8Array | null = new Uint8Array(0);
   const gunzip = gzipped
@@ -97,7 +99,7 @@ function tarStream(bytes: Uint8Array, gzipped: boolean, limits: ArchiveLimits): 
         if (sinceYield >= YIELD_EVERY_BYTES) {
           sinceYield = 0;
           await yieldToEventLoop();
-        }
+        } else await tick();
       },
     },
     { highWaterMark: 0 },
@@ -127,6 +129,8 @@ async function eachEntry(
 ): Promise<void> {
   const reader = tarStream(bytes, gzipped, limits).pipeThrough(createTarDecoder()).getReader();
   let index = 0;
+  let pathBytes = 0;
+  const tick = timeSlicer();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -137,8 +141,10 @@ async function eachEntry(
         continue;
       }
       if (index >= limits.maxEntries) throw REFUSED.tooManyEntries(limits.maxEntries);
+      pathBytes += utf8Length(value.header.name);
+      if (pathBytes > limits.maxPathBytes) throw REFUSED.pathsTooLong(limits.maxPathBytes);
       await visit(toEntry(index++, value.header), value.body);
-      if (index % YIELD_EVERY_ENTRIES === 0) await yieldToEventLoop();
+      await tick();
     }
   } catch (error) {
     await reader.cancel(error).catch(() => undefined);
@@ -166,7 +172,8 @@ async function readBody(body: ReadableStream<Uint8Array>, size: number): Promise
 /**
  * Open a tar (gzipped or not) for import: read its headers once, checking the limits while the stream
  * is inflated — total decompressed bytes over `maxTotalBytes`, more than `maxRatio` times the archive
- * once over `ratioFloorBytes`, more than `maxEntries` entries — and keep only the entry list.
+ * once over `ratioFloorBytes`, more than `maxEntries` entries, entry names totalling more than
+ * `maxPathBytes` (UTF-8) — and keep only the entry list.
  *
  * @param label ".tar.gz" or ".tar", for messages. @param fileName for messages.
  * @returns an `ArchiveSource` whose `readData` streams the archive again for the wanted entries.

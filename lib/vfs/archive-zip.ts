@@ -13,8 +13,8 @@ import {
   checkExpansion,
   INFLATE_STEP_BYTES,
   REFUSED,
+  timeSlicer,
   YIELD_EVERY_BYTES,
-  YIELD_EVERY_ENTRIES,
   yieldToEventLoop,
 } from "./archive-limits";
 
@@ -77,6 +77,7 @@ function readDirectory(bytes: Uint8Array, limits: ArchiveLimits): ZipEntry[] {
   const entries: ZipEntry[] = [];
   const end = cd.offset + cd.size;
   let p = cd.offset;
+  let pathBytes = 0;
   for (let index = 0; index < cd.count; index++) {
     if (p + 46 > end || view.getUint32(p, true) !== 0x02014b50)
       throw new InvalidZip(`central directory entry ${index + 1} is damaged`);
@@ -90,6 +91,8 @@ function readDirectory(bytes: Uint8Array, limits: ArchiveLimits): ZipEntry[] {
     const external = view.getUint32(p + 38, true);
     let offset = view.getUint32(p + 42, true);
     const madeBy = view.getUint16(p + 4, true) >> 8;
+    pathBytes += nameLen;
+    if (pathBytes > limits.maxPathBytes) throw REFUSED.pathsTooLong(limits.maxPathBytes);
     const nameBytes = bytes.subarray(p + 46, p + 46 + nameLen);
     const name = (flags & 0x800 ? utf8 : latin1).decode(nameBytes);
     // zip64 extended information: the 0xffffffff fields, in this order.
@@ -184,6 +187,7 @@ async function inflateEntry(
  * Open a zip for import: parse its central directory and check it, inflating nothing.
  *
  * Checks, in this order (the first crossed one refuses the archive): more than `maxEntries` entries;
+ * entry names (as stored) totalling more than `maxPathBytes`;
  * overlapping entries (local header + data ranges, or a directory entry pointing inside another's
  * data); the declared sizes of the entries that will be inflated (readable, at most `maxFileBytes`)
  * over `maxTotalBytes`; one such entry expanding more than `maxRatio` times once over
@@ -219,7 +223,7 @@ export function openZip(bytes: Uint8Array, fileName: string, limits: ArchiveLimi
     async readData(wanted, onData) {
       let total = 0;
       let sinceYield = 0;
-      let count = 0;
+      const tick = timeSlicer();
       const progress = async (n: number) => {
         total += n;
         sinceYield += n;
@@ -231,7 +235,7 @@ export function openZip(bytes: Uint8Array, fileName: string, limits: ArchiveLimi
       };
       for (const e of entries) {
         if (!wanted.has(e.index) || e.unreadable || e.kind === "dir") continue;
-        if (++count % YIELD_EVERY_ENTRIES === 0) await yieldToEventLoop();
+        await tick();
         const compressed = bytes.subarray(e.dataStart, e.dataStart + e.compressedSize);
         let data: Uint8Array;
         try {

@@ -16,8 +16,8 @@ import {
   IMPORT_BATCH_BYTES,
   IMPORT_BATCH_FILES,
   REFUSED,
+  timeSlicer,
   YIELD_EVERY_BYTES,
-  YIELD_EVERY_ENTRIES,
   yieldToEventLoop,
 } from "./archive-limits";
 import { openTar } from "./archive-tar";
@@ -123,9 +123,9 @@ async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits
   const out: Plan = { read: new Map(), dirs: [], links: [], skipped };
   const fileAt = new Map<string, ArchiveEntry>();
   const skip = (entry: ArchiveEntry, reason: string) => skipped.push({ path: entry.name, reason });
-  let handled = 0;
+  const tick = timeSlicer();
   for (const { entry, parts } of valid) {
-    if (++handled % YIELD_EVERY_ENTRIES === 0) await yieldToEventLoop();
+    await tick();
     if (parts.length === 0) continue;
     const rel = parts.join("/");
     try {
@@ -271,14 +271,19 @@ export async function importArchive(
   let written = 0;
   let bytesWritten = 0;
   try {
+    const tick = timeSlicer();
     await fs.mkdir(root, { recursive: true });
-    for (const d of planned.dirs) await fs.mkdir(joinPosix(root, d), { recursive: true });
+    for (const d of planned.dirs) {
+      await fs.mkdir(joinPosix(root, d), { recursive: true });
+      await tick();
+    }
     await initRepository(fs, root, { defaultBranch: options.defaultBranch });
     const commit = new ImportCommit(fs, root);
     const links = [...planned.links];
     let batchBytes = 0;
     let batchFiles = 0;
     await source.readData(new Set(planned.read.keys()), async (entry, data) => {
+      await tick();
       const rel = planned.read.get(entry.index) ?? "";
       if (entry.kind === "symlink") {
         const target = new TextDecoder().decode(data);
@@ -308,6 +313,7 @@ export async function importArchive(
       }
     });
     for (const l of links) {
+      await tick();
       const path = joinPosix(root, l.rel);
       const taken = await fs.lstat(path).then(
         () => true,

@@ -19,6 +19,7 @@ const SPLIT = "Split it into smaller archives, or clone the repository by its gi
 const TOO_LARGE = `Archive refused: it expands to more than 64 MiB (limit for one import). ${SPLIT}`;
 const RATIO =
   "Archive refused: it expands more than 100 times its compressed size (the limit once it expands to over 1 MiB; a compression bomb).";
+const PATHS = `Archive refused: its paths total more than 4 MiB (limit for one import; the git index holds every path). ${SPLIT}`;
 const TOO_MANY = `Archive refused: more than 10000 entries (files and directories count; the limit for one import). ${SPLIT}`;
 
 let scope: DbScope;
@@ -170,6 +171,32 @@ describe("archive bombs through POST /api/projects", () => {
       body: "x",
     }));
     await expectRefused(gzipSync(await packTar(entries)), "many.tar.gz", TOO_MANY);
+  });
+
+  it("refuses 1,100 empty files with 3,960-byte paths (4.15 MiB of names) by their path bytes, up front", async () => {
+    const dir = Array.from({ length: 60 }, (_, i) => `s${String(i).padStart(2, "0")}${"x".repeat(57)}`).join(
+      "/",
+    );
+    // 300 pseudo-random hex digits a file (as the finding's archive had), so the tar.gz does not trip the ratio.
+    let seed = 1;
+    const hex = () =>
+      Array.from({ length: 300 }, () => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        return (seed >> 16).toString(16).slice(-1);
+      }).join("");
+    const names = Array.from({ length: 1_100 }, () => `${dir}/${hex()}`);
+    const name = (i: number) => names[i];
+    expect(name(0).length).toBe(3_960);
+    const entries: TarEntry[] = Array.from({ length: 1_100 }, (_, i) => ({
+      header: { name: name(i), size: 0, type: "file", mode: 0o644 },
+    }));
+    await expectRefused(gzipSync(await packTar(entries)), "long-paths.tar.gz", PATHS);
+    const locals = Array.from({ length: 1_100 }, (_, i) => ({
+      name: name(i),
+      data: new Uint8Array(0),
+      method: 0,
+    }));
+    await expectRefused(craftZip(locals), "long-paths.zip", PATHS);
   });
 
   it("refuses 200 files in 60-level chains of their own: 12,000 directories from a 40 KB zip", async () => {
