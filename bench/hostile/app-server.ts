@@ -111,7 +111,13 @@ export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer>
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    { cwd: root, env: { ...env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "ignore", "pipe"] },
+    // Its own process group: `next start` runs the server in a child (`next-server`), which must stop with it.
+    {
+      cwd: root,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
@@ -139,11 +145,18 @@ export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer>
     port,
     alive,
     close: async () => {
-      if (exited) return;
-      const gone = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
+      const gone = exited ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
+      const group = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid) process.kill(-child.pid, signal);
+        } catch {
+          /* the group is gone already */
+        }
+      };
+      group("SIGTERM");
       await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (!exited) child.kill("SIGKILL");
+      // The server child may outlive the parent's exit: the whole group goes.
+      group("SIGKILL");
     },
   };
 }
