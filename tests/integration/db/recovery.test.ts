@@ -5,8 +5,6 @@
  * ref and stores and streams a displayed custom_message saying so.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
-import { readSseStream } from "@/components/chat/sse";
 import {
   createCheckpointer,
   RECOVERY_COMMIT_MESSAGE,
@@ -21,6 +19,7 @@ import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let mock: MockProvider;
@@ -44,22 +43,7 @@ async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
   }
 }
 
-async function prompt(sessionId: string, text: string) {
-  const res = await postPrompt(
-    new Request(`http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text }),
-    }),
-    { params: Promise.resolve({ id: sessionId }) },
-  );
-  expect(res.status).toBe(200);
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  await readSseStream(res.body as ReadableStream<Uint8Array>, (e) => {
-    events.push({ type: e.event, data: JSON.parse(e.data) });
-  });
-  return events;
-}
+const prompt = promptEvents;
 
 const countRecoveryNotices = (sessionId: string) =>
   withScope(

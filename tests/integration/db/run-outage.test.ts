@@ -5,8 +5,6 @@
  * error and nothing half-written, and the next prompt works once the database is back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
-import { readSseStream } from "@/components/chat/sse";
 import { DbScope } from "@/lib/db/client";
 import { unavailableMessage } from "@/lib/db/errors";
 import { getLocalActor } from "@/lib/projects/identity";
@@ -17,6 +15,7 @@ import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { proxyThrough, startRelay, type TcpRelay } from "./trouble";
 
@@ -69,24 +68,7 @@ async function newSession() {
   });
 }
 
-/** POST a prompt and read its SSE stream; `onEvent` may act on an event before the next is read. */
-async function prompt(sessionId: string, text: string, onEvent: (type: string) => void = () => {}) {
-  const res = await postPrompt(
-    new Request(`http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text }),
-    }),
-    { params: Promise.resolve({ id: sessionId }) },
-  );
-  expect(res.status).toBe(200);
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  await readSseStream(res.body as ReadableStream<Uint8Array>, (e) => {
-    events.push({ type: e.event, data: JSON.parse(e.data) });
-    onEvent(e.event);
-  });
-  return events;
-}
+const prompt = promptEvents;
 
 async function branchSummary(sessionId: string): Promise<string[]> {
   return withScope(async (s) => {
