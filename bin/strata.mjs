@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `strata` command line. Each command group is a module in bin/commands/ exporting `run(args)` and
 // `usage`; add a group by adding it to COMMANDS. See docs/cli.md.
-import { CliError, write } from "./lib/runtime.mjs";
+import { CliError, firstLine, write } from "./lib/runtime.mjs";
 
 const COMMANDS = {
   session: () => import("./commands/session.mjs"),
@@ -15,8 +15,9 @@ Commands:
   session export <sessionId> [-o <file>]       export a session as a pi JSONL file
   preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
 
-Environment: DATABASE_URL (Strata's Postgres, for the session commands); STRATA_DB_PROXY (its WebSocket
-proxy, host:port/secret; when unset, a local proxy is started for a plain Postgres). See docs/cli.md.`;
+Environment: DATABASE_URL (Strata's Postgres, for the session commands; unset: the embedded database of
+\`npm start\`, running or not); STRATA_DB_PROXY (its WebSocket proxy, host:port/secret; when unset, a local
+proxy is started for a plain Postgres). See docs/cli.md.`;
 
 async function main(argv) {
   const [command, ...args] = argv;
@@ -34,7 +35,14 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (error) => {
     const known = error instanceof CliError || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
-    await write(process.stderr, `strata: ${known ? error.message : (error?.stack ?? String(error))}\n`);
+    // Never a stack trace (STRATA_DEBUG=1 shows it): a known error's message, else its first line.
+    const text =
+      process.env.STRATA_DEBUG === "1"
+        ? (error?.stack ?? String(error))
+        : known
+          ? error.message
+          : firstLine(error);
+    await write(process.stderr, `strata: ${text}\n`);
     process.exit(error instanceof CliError ? error.exitCode : known ? 2 : 1);
   },
 );

@@ -3,63 +3,22 @@
 // - DATABASE_URL unset → PGlite persisted in .strata/pgdata, served over the Postgres wire protocol
 //   (pglite-socket) behind the local WebSocket proxy, so the app uses the same Neon driver as in production.
 // - DATABASE_URL at a plain Postgres → the local proxy in front of it. At Neon (*.neon.tech) → no proxy.
-// Then: migrations, `next build` when there is no build yet, and `next start`.
-import { spawn, spawnSync } from "node:child_process";
-import fs from "node:fs";
+// Then: migrations, `next build` when there is no build or it does not match the sources (the build stamp,
+// scripts/build-stamp.mjs; STRATA_REBUILD=1 forces one), and `next start`. While it serves the embedded
+// database, .strata/server.json tells the CLI how to reach it (scripts/local-db.mjs).
+import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startDbProxy } from "./db-proxy.mjs";
-import { runMigrations } from "./migrate.mjs";
+import { buildApp } from "./build.mjs";
+import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
+import { serveDatabase, stateDir } from "./local-db.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const log = (msg) => console.log(`[strata] ${msg}`);
 const cleanups = [];
-
-async function embeddedDatabase() {
-  const dataDir = path.join(root, ".strata", "pgdata");
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lock = path.join(root, ".strata", "pgdata.lock");
-  try {
-    const pid = Number(fs.readFileSync(lock, "utf8"));
-    if (pid && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-        throw new Error(
-          `.strata/pgdata is in use by process ${pid}; stop it first (PGlite must have one owner).`,
-        );
-      } catch (error) {
-        if (error.code !== "ESRCH") throw error;
-      }
-    }
-  } catch (error) {
-    if (error.code !== "ENOENT") throw error;
-  }
-  fs.writeFileSync(lock, String(process.pid));
-  cleanups.push(() => fs.rmSync(lock, { force: true }));
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const started = performance.now();
-  const db = await PGlite.create(dataDir);
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 64 });
-  await server.start();
-  const address = server.getServerConn();
-  log(
-    `embedded PGlite (${path.relative(root, dataDir)}) ready on ${address} in ${Math.round(performance.now() - started)} ms`,
-  );
-  cleanups.push(async () => {
-    await server.stop();
-    await db.close();
-  });
-  return { url: `postgres://postgres@${address}/postgres`, address };
-}
-
-function hostPort(url) {
-  const u = new URL(url);
-  return `${u.hostname}:${u.port || 5432}`;
-}
 
 /** Fail early, with the fix, when the port is taken (instead of after the database and the build). */
 async function assertPortFree() {
@@ -77,45 +36,77 @@ async function assertPortFree() {
   await new Promise((resolve) => server.close(resolve));
 }
 
-async function main() {
-  await assertPortFree();
-  let url = process.env.DATABASE_URL;
-  let proxy;
-  if (!url) {
-    const embedded = await embeddedDatabase();
-    url = embedded.url;
-    proxy = await startDbProxy({ target: embedded.address });
-  } else if (!/\.neon\.tech$/i.test(new URL(url).hostname)) {
-    proxy = await startDbProxy({ target: hostPort(url) });
+/** Build when there is no build, it does not match the sources, or STRATA_REBUILD=1; say why. */
+async function ensureBuild(onSpawn) {
+  const started = performance.now();
+  const { stamp, files } = computeBuildStamp(root);
+  const stampMs = Math.round(performance.now() - started);
+  const why = process.env.STRATA_REBUILD === "1" ? "forced" : buildStaleness(root, stamp);
+  if (!why) return;
+  const reason = {
+    forced: "STRATA_REBUILD=1: rebuilding",
+    none: "no build yet: building the app",
+    unstamped: "the build in .next has no build stamp (it was made by `next build` directly): rebuilding",
+    changed: `the sources changed since the last build (build stamp ${readBuildStamp(root)?.stamp.slice(0, 12)} → ${stamp.slice(0, 12)}, ${files} files hashed in ${stampMs} ms): rebuilding`,
+  }[why];
+  log(`${reason} (2–3 minutes on a small machine)…`);
+  const result = await buildApp(root, { onSpawn });
+  if (!result.ok) {
+    throw new Error(
+      `next build failed (exit ${result.status}); its errors are above. Fix them (\`git status\` shows local changes; \`git pull\` may bring a fix), then run npm start again: it rebuilds.`,
+    );
   }
-  if (proxy) {
-    cleanups.push(() => proxy.close());
-    log(`database proxy on ${proxy.address}`);
-  }
-  const ms = await runMigrations(url, proxy?.endpoint);
-  log(`migrations applied in ${Math.round(ms)} ms`);
+  log(`built in ${Math.round(result.ms / 1000)} s`);
+}
 
-  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.env.STRATA_REBUILD === "1") {
-    log("building the app (first run only; 2–3 minutes on a small machine)…");
-    const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+let stopping = false;
+/** Stop everything this start began (the build or next start and its next-server child, the database). */
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  process.exit(code);
+}
+
+/** Run `child` until this start stops; next start runs in its own process group so stopping ends its children. */
+function own(child, group) {
+  cleanups.push(() => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      if (group) process.kill(-child.pid, "SIGTERM");
+      else child.kill("SIGTERM");
+    } catch {
+      // already gone
+    }
+  });
+}
+
+async function main() {
+  process.on("SIGINT", () => stop(130));
+  process.on("SIGTERM", () => stop(143));
+  await assertPortFree();
+  const database = await serveDatabase({
+    dir: stateDir(root),
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    publish: true,
+    log,
+  });
+  cleanups.push(() => database.close());
+  const { url, proxy, migrations } = database;
+  log(
+    `migrations: ${migrations.applied.length > 0 ? `applied ${migrations.applied.join(", ")}` : "up to date"} (${Math.round(migrations.ms)} ms)`,
+  );
+  await ensureBuild((child) => own(child, false));
+  if (stopping) return;
   const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
   // The proxy's secret reaches only the app, through its environment (never a log line).
   if (proxy) env.STRATA_DB_PROXY = proxy.endpoint;
   const next = spawn(
     process.execPath,
     [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", host],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "inherit"],
-      env,
-    },
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"], env, detached: true },
   );
+  own(next, true);
   next.stdout.on("data", (chunk) => {
     const text = String(chunk);
     process.stdout.write(text);
@@ -129,21 +120,10 @@ async function main() {
       }
     }
   });
-  let stopping = false;
-  const stop = async (code) => {
-    if (stopping) return;
-    stopping = true;
-    next.kill("SIGTERM");
-    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
-    process.exit(code);
-  };
   next.on("exit", (code) => stop(code ?? 0));
-  process.on("SIGINT", () => stop(0));
-  process.on("SIGTERM", () => stop(0));
 }
 
 main().catch(async (error) => {
   console.error(`[strata] ${error.message}`);
-  for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
-  process.exit(1);
+  await stop(1);
 });

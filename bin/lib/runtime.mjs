@@ -1,6 +1,7 @@
 // Shared plumbing of the `strata` subcommands: loading Strata's TypeScript library through tsx, and the
 // database connection (DATABASE_URL, with STRATA_DB_PROXY or a local proxy started here for a plain
-// Postgres, as scripts/start.mjs does).
+// Postgres, as scripts/start.mjs does; without DATABASE_URL the embedded PGlite of `npm start`).
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -24,40 +25,113 @@ export async function loadTs(relativePath) {
   });
 }
 
+/**
+ * Where the session commands find the database when DATABASE_URL is unset: the running `npm start`'s
+ * embedded PGlite (its .strata/server.json, while its pid is alive), else .strata/pgdata opened here for
+ * the duration of the command (taking its single-owner lock, migrated as `npm start` would).
+ * @returns {Promise<{ url: string, proxy: string, describe: string, close(): Promise<void> }>}
+ * @throws CliError saying what to do when there is no embedded database or another process owns it
+ */
+async function embeddedDefault() {
+  const local = await import("../../scripts/local-db.mjs");
+  const dir = local.stateDir(root);
+  const server = local.readServerInfo(dir);
+  if (server) {
+    return {
+      url: server.url,
+      proxy: server.proxy,
+      describe: `the embedded database of the running npm start (pid ${server.pid})`,
+      close: async () => undefined,
+    };
+  }
+  const pgdata = path.join(dir, "pgdata");
+  if (!fs.existsSync(path.join(pgdata, "PG_VERSION")))
+    throw new CliError(
+      `DATABASE_URL is not set and there is no embedded database in ${local.shown(pgdata)}: run \`npm start\` once to create it, or set DATABASE_URL to Strata's Postgres.`,
+    );
+  let db;
+  try {
+    db = await local.serveDatabase({ dir });
+  } catch (error) {
+    if (error instanceof local.LocalDbError) throw new CliError(error.message);
+    throw new CliError(`Cannot open the embedded database (${local.shown(pgdata)}): ${firstLine(error)}`);
+  }
+  return {
+    url: db.url,
+    proxy: db.proxy.endpoint,
+    describe: `the embedded database (${local.shown(pgdata)})`,
+    close: () => db.close(),
+  };
+}
+
 function hostPort(url) {
   const u = new URL(url);
   return `${u.hostname}:${u.port || 5432}`;
 }
 
+/** The first line of an error's message (never its stack). */
+export function firstLine(error) {
+  return String(error?.message ?? error).split("\n")[0];
+}
+
+/** A failure of a session command as one line; database failures say what to do. */
+function databaseError(error, where) {
+  const message = firstLine(error);
+  const code = error?.code;
+  if (code === "42P01" || code === "3F000")
+    return new CliError(`${where} is not migrated (${message}): run \`npm run db:migrate\`.`);
+  if (
+    code === "ECONNREFUSED" ||
+    /ECONNREFUSED|ECONNRESET|socket hang up|Unexpected server response/.test(message)
+  )
+    return new CliError(`Cannot reach ${where} (${message}). Is it running?`);
+  if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code))
+    return new CliError(`Database error from ${where}: ${message} (Postgres ${code})`);
+  return new CliError(message);
+}
+
 /**
- * Connect to the database of `DATABASE_URL` for the duration of `fn(lib)`, where `lib` is the TypeScript
- * module `modulePath` (it must re-export `setNodeWebSocket` from lib/db/client). Neon hosts are reached
- * directly; any other Postgres through `STRATA_DB_PROXY`, or through a proxy started here when unset.
+ * Connect to Strata's database for the duration of `fn(lib)`, where `lib` is the TypeScript module
+ * `modulePath` (it must re-export `setNodeWebSocket` from lib/db/client). With DATABASE_URL: Neon hosts
+ * directly, any other Postgres through `STRATA_DB_PROXY`, or through a proxy started here when unset.
+ * Without it: the embedded default (see `embeddedDefault`). Errors of `fn` that are not CliErrors become one
+ * `CliError` line (database errors say what to do).
  */
 export async function withDatabase(modulePath, fn) {
-  const url = process.env.DATABASE_URL;
-  if (!url)
-    throw new CliError(
-      "DATABASE_URL is not set. Point it at Strata's Postgres (and STRATA_DB_PROXY at its WebSocket proxy, or leave that unset to start one).",
-    );
-  let host;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    throw new CliError("DATABASE_URL is not a valid postgres:// URL");
-  }
-  let proxy;
-  if (!process.env.STRATA_DB_PROXY && !/\.neon\.tech$/i.test(host)) {
-    const { startDbProxy } = await import("../../scripts/db-proxy.mjs");
-    proxy = await startDbProxy({ target: hostPort(url) });
-    process.env.STRATA_DB_PROXY = proxy.endpoint;
+  let url = process.env.DATABASE_URL;
+  let where;
+  const closers = [];
+  if (!url) {
+    const embedded = await embeddedDefault();
+    closers.push(() => embedded.close());
+    url = embedded.url;
+    process.env.DATABASE_URL = url;
+    process.env.STRATA_DB_PROXY = embedded.proxy;
+    where = embedded.describe;
+  } else {
+    let host;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      throw new CliError("DATABASE_URL is not a valid postgres:// URL");
+    }
+    where = `the database at ${hostPort(url)}`;
+    if (!process.env.STRATA_DB_PROXY && !/\.neon\.tech$/i.test(host)) {
+      const { startDbProxy } = await import("../../scripts/db-proxy.mjs");
+      const proxy = await startDbProxy({ target: hostPort(url) });
+      closers.push(() => proxy.close());
+      process.env.STRATA_DB_PROXY = proxy.endpoint;
+    }
   }
   try {
     const [lib, { default: ws }] = await Promise.all([loadTs(modulePath), import("ws")]);
     lib.setNodeWebSocket(ws);
     return await fn(lib);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw databaseError(error, where);
   } finally {
-    await proxy?.close();
+    for (const close of closers.reverse()) await close();
   }
 }
 

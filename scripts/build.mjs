@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `next build` that records the build stamp (scripts/build-stamp.mjs) of the sources it built, so that
+// `npm start` knows the build matches them. Used by `npm start` (when the build is missing or stale),
+// `npm run build` and `npm test`. Run directly: `node scripts/build.mjs` (exit code = next build's).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { computeBuildStamp, removeBuildStamp, writeBuildStamp } from "./build-stamp.mjs";
+
+const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Build the app under `root` with `next build` (output inherited) and, when it succeeds, write the stamp of
+ * the sources as they were when the build started.
+ * @param {string} [root] the repo root (default: this checkout)
+ * Asynchronous, so a caller serving the database (npm start) keeps serving it during the build.
+ * @param {string} [root] the repo root (default: this checkout)
+ * @param {{ onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [options] `onSpawn`
+ *   receives the build's process (to stop it when the caller is stopped)
+ * @returns {Promise<{ ok: boolean, status: number | null, ms: number, stamp: string }>}
+ */
+export async function buildApp(root = here, { onSpawn } = {}) {
+  const { stamp } = computeBuildStamp(root);
+  removeBuildStamp(root);
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  onSpawn?.(child);
+  const status = await new Promise((resolve) => {
+    child.once("error", () => resolve(null));
+    child.once("exit", (code) => resolve(code));
+  });
+  const ms = Math.round(performance.now() - started);
+  const ok = status === 0;
+  if (ok) writeBuildStamp(root, stamp, { buildMs: ms });
+  return { ok, status, ms, stamp };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = await buildApp();
+  if (!result.ok) console.error(`[strata] next build failed (exit ${result.status}); its errors are above`);
+  else
+    console.log(
+      `[strata] built in ${Math.round(result.ms / 1000)} s; build stamp ${result.stamp.slice(0, 12)}`,
+    );
+  process.exit(result.ok ? 0 : (result.status ?? 1));
+}

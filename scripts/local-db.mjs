@@ -1,0 +1,198 @@
+// The database side of `npm start`, shared with the CLI (bin/lib/runtime.mjs) and `npm run db:migrate`:
+// - the embedded PGlite in <state dir>/pgdata (one owner at a time: <state dir>/pgdata.lock holds its pid),
+//   served over the Postgres wire protocol (pglite-socket) behind the local WebSocket proxy;
+// - or a plain Postgres (DATABASE_URL) behind the proxy; a Neon host directly;
+// - <state dir>/server.json (mode 0600) published while `npm start` serves the embedded database, so the CLI
+//   can reach it: { pid, startedAt, dataDir, url, proxy } where `proxy` = the proxy's endpoint
+//   "host:port/secret" (its per-start secret: never printed). Removed on stop.
+// The state dir is `.strata` in the repo, or STRATA_DIR.
+import fs from "node:fs";
+import path from "node:path";
+import { startDbProxy } from "./db-proxy.mjs";
+import { migrateDatabase } from "./migrate.mjs";
+
+/** The directory of Strata's local state: STRATA_DIR, else `<root>/.strata`. */
+export function stateDir(root) {
+  return process.env.STRATA_DIR ? path.resolve(process.env.STRATA_DIR) : path.join(root, ".strata");
+}
+
+/** A failure with a message meant for the user as it is (no stack). */
+export class LocalDbError extends Error {
+  name = "LocalDbError";
+}
+
+/** True when a process with this pid exists (EPERM: it exists but is another user's). */
+export function isAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/** How a path is shown: relative to the working directory when below it, else absolute. */
+export function shown(p) {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+}
+
+/**
+ * Take <dir>/pgdata.lock for this process (atomically; a lock of a dead process is taken over).
+ * @returns {() => void} releases it (only while it still holds this pid)
+ * @throws LocalDbError naming the live owner and what to do
+ */
+export function acquirePgdataLock(dir) {
+  const lock = path.join(dir, "pgdata.lock");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST" || attempt > 0) throw error;
+      const owner = Number(fs.readFileSync(lock, "utf8"));
+      if (owner !== process.pid && isAlive(owner)) {
+        throw new LocalDbError(
+          `${shown(path.join(dir, "pgdata"))} is in use by process ${owner} (PGlite has one owner); stop that process first, or set DATABASE_URL to use another database`,
+        );
+      }
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  return () => {
+    try {
+      if (Number(fs.readFileSync(lock, "utf8")) === process.pid) fs.rmSync(lock, { force: true });
+    } catch {
+      // already gone
+    }
+  };
+}
+
+/**
+ * Open the embedded PGlite of `dir` (created when missing) and serve it on a loopback port.
+ * @returns {Promise<{ url: string, address: string, ms: number, close(): Promise<void> }>} `url` =
+ *   postgres://postgres@127.0.0.1:<port>/postgres; `ms` = time to open it.
+ * @throws LocalDbError when another live process owns it
+ */
+export async function openEmbeddedDatabase(dir) {
+  const dataDir = path.join(dir, "pgdata");
+  fs.mkdirSync(dataDir, { recursive: true });
+  const release = acquirePgdataLock(dir);
+  try {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+    const started = performance.now();
+    const db = await PGlite.create(dataDir);
+    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 64 });
+    await server.start();
+    const address = server.getServerConn();
+    return {
+      url: `postgres://postgres@${address}/postgres`,
+      address,
+      ms: performance.now() - started,
+      close: async () => {
+        try {
+          await server.stop();
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function hostPort(url) {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}`;
+}
+
+/**
+ * Open the database `npm start` uses and migrate it: DATABASE_URL's (`databaseUrl`), else the embedded
+ * PGlite of `dir`. With `publish`, write <dir>/server.json for the embedded database (removed by close).
+ * @param {{ dir: string, databaseUrl?: string, publish?: boolean, log?: (msg: string) => void }} options
+ * @returns {Promise<{ url: string, proxy?: { address: string, endpoint: string }, embedded: boolean,
+ *   migrations: { applied: string[], total: number, ms: number }, close(): Promise<void> }>}
+ *   `proxy.endpoint` is the STRATA_DB_PROXY value (holds the secret; never log it).
+ */
+export async function serveDatabase({ dir, databaseUrl, publish = false, log = () => undefined }) {
+  const cleanups = [];
+  const close = async () => {
+    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    let url = databaseUrl;
+    let proxy;
+    if (!url) {
+      const embedded = await openEmbeddedDatabase(dir);
+      cleanups.push(() => embedded.close());
+      log(
+        `embedded PGlite (${shown(path.join(dir, "pgdata"))}) ready on ${embedded.address} in ${Math.round(embedded.ms)} ms`,
+      );
+      url = embedded.url;
+      proxy = await startDbProxy({ target: embedded.address });
+    } else {
+      let host;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        throw new LocalDbError("DATABASE_URL is not a valid postgres:// URL");
+      }
+      if (!/\.neon\.tech$/i.test(host)) proxy = await startDbProxy({ target: hostPort(url) });
+    }
+    if (proxy) {
+      cleanups.push(() => proxy.close());
+      log(`database proxy on ${proxy.address}`);
+    }
+    const migrations = await migrateDatabase(url, proxy?.endpoint);
+    if (publish && !databaseUrl) {
+      writeServerInfo(dir, { url, proxy: proxy.endpoint, dataDir: path.join(dir, "pgdata") });
+      cleanups.push(() => removeServerInfo(dir));
+    }
+    return { url, proxy, embedded: !databaseUrl, migrations, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Write <dir>/server.json (mode 0600) for this process. */
+export function writeServerInfo(dir, { url, proxy, dataDir }) {
+  const file = path.join(dir, "server.json");
+  const info = { pid: process.pid, startedAt: new Date().toISOString(), dataDir, url, proxy };
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+}
+
+/** Remove <dir>/server.json when it is this process's. */
+export function removeServerInfo(dir) {
+  const file = path.join(dir, "server.json");
+  try {
+    if (JSON.parse(fs.readFileSync(file, "utf8")).pid === process.pid) fs.rmSync(file, { force: true });
+  } catch {
+    // gone or unreadable: nothing of ours to remove
+  }
+}
+
+/**
+ * The running `npm start`'s <dir>/server.json, or undefined when there is none or its process is gone.
+ * @returns {{ pid: number, startedAt: string, dataDir: string, url: string, proxy: string } | undefined}
+ */
+export function readServerInfo(dir) {
+  let info;
+  try {
+    info = JSON.parse(fs.readFileSync(path.join(dir, "server.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof info?.url !== "string" || typeof info?.proxy !== "string" || !isAlive(info.pid))
+    return undefined;
+  return info;
+}
