@@ -9,6 +9,7 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import { defaultModel, type Env, type Model, resolveModel } from "@/lib/llm/models";
+import { isContextOverflowError } from "@/lib/llm/provider-errors";
 import { streamAssistant } from "@/lib/llm/stream";
 import type { AssistantMessage, UserMessage } from "@/lib/llm/types";
 import {
@@ -195,40 +196,8 @@ export function shouldAutoCompact(
   return shouldCompact(contextTokens, model.contextWindow, settings);
 }
 
-/**
- * Providers' "the prompt does not fit the context window" errors (pi `isContextOverflow`, case 1):
- * Anthropic `prompt is too long: N tokens > M maximum`; OpenAI `context_length_exceeded`, `maximum context
- * length is N tokens`, `Your input exceeds the context window of this model`; Google `The input token
- * count (N) exceeds the maximum number of tokens allowed (M)`; plus the other providers pi knows
- * (Bedrock, xAI, Groq, OpenRouter, Copilot, llama.cpp, LM Studio, MiniMax, Kimi, Mistral) and a body-less
- * 400/413 (Cerebras).
- */
-const OVERFLOW_PATTERNS: readonly RegExp[] = [
-  /prompt is too long/i,
-  /input is too long for requested model/i,
-  /exceeds the context window/i,
-  /context[_ ]length[_ ]exceeded/i,
-  /maximum context length/i,
-  /input token count.*exceeds the maximum/i,
-  /exceeds the maximum number of tokens/i,
-  /maximum prompt length is \d+/i,
-  /reduce the length of the messages/i,
-  /exceeds the limit of \d+/i,
-  /exceeds the available context size/i,
-  /greater than the context length/i,
-  /context window exceeds limit/i,
-  /exceeded model token limit/i,
-  /too large for model with \d+ maximum context length/i,
-  /too many tokens/i,
-  /token limit exceeded/i,
-  /^4(00|13)\s*(status code)?\s*\(no body\)/i,
-];
-
-/** Whether a failed request's `errorMessage` is a context-window overflow (see the patterns above). */
-export function isContextOverflowError(errorMessage: string | undefined | null): boolean {
-  if (!errorMessage) return false;
-  return OVERFLOW_PATTERNS.some((p) => p.test(errorMessage));
-}
+/** Re-exported from the provider-error classification (lib/llm/provider-errors.ts), where the patterns live. */
+export { isContextOverflowError };
 
 /**
  * pi `isContextOverflow(message, contextWindow?)`: an `error` reply whose message is an overflow, or

@@ -16,7 +16,7 @@ import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { defaultModel, type Model, modelConfigHelp, resolveModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
-import type { AssistantMessage } from "@/lib/llm/types";
+import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import { loadSessionContext } from "@/lib/session/context-load";
@@ -26,6 +26,7 @@ import { finishRun, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
 import { Agent } from "./agent";
+import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
@@ -43,6 +44,8 @@ import type { AgentEvent } from "./types";
 /** Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`. */
 export type RunEvent =
   | AgentEvent
+  /** pi's `auto_retry_start` / `auto_retry_end` (lib/agent/auto-retry.ts). */
+  | AutoRetryEvent
   | { type: "files_changed"; paths: string[]; commit?: string }
   | { type: "auto_compaction_start" | "compaction_start"; reason: CompactionReason }
   | {
@@ -63,7 +66,12 @@ export type RunEvent =
 
 export interface PromptRunInput {
   sessionId: string;
+  /** The prompt (unused with `retry`). */
   text: string;
+  /** Re-run the failed last turn instead (the Retry button): pi's `agent.continue()` without the failed answer. */
+  retry?: boolean;
+  /** pi's `prompt(text, { images })`: sent after the text in the user message (checked by the caller). */
+  images?: ImageContent[];
   /** `provider/modelId`; default: the session's current model, else the configured default. */
   modelRef?: string;
   env: Record<string, string | undefined>;
@@ -206,9 +214,18 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
   });
+  const retrySettings = await loadRetrySettings(runtime);
+  for (const error of retrySettings.errors) console.warn(`[strata] settings skipped: ${error}`);
+  const retry = new AutoRetry({
+    settings: retrySettings.settings,
+    emit,
+    signal,
+    contextWindow: () => model?.contextWindow ?? 0,
+  });
   agent.subscribe(async (event) => {
     if (event.type === "message_end") await persist(event.message);
     await emit(event);
+    await retry.observe(event);
   });
   const onAbort = () => agent.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
@@ -224,59 +241,65 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
 
   try {
-    await processPrompt(
-      input.text,
-      {},
-      {
-        state: createInputState(),
-        extensions: runtime.extensions,
-        isStreaming: () => agent.state.isStreaming,
-        expandSkill: runtime.expandSkill,
-        expandTemplate: runtime.expandTemplate,
-        steer: (message) => agent.steer(message),
-        followUp: (message) => agent.followUp(message),
-        appendMessage: async (message) => {
-          await persist(message);
-          agent.state.messages.push(message);
-          await emit({ type: "message_start", message });
-          await emit({ type: "message_end", message });
+    if (input.retry) {
+      if (!model) throw new Error(modelError());
+      agent.state.messages = withoutFailedTurn(agent.state.messages);
+      await recordSettings(scope, input, session, loaded, model);
+      await retry.run(agent, () => agent.continue());
+    } else
+      await processPrompt(
+        input.text,
+        input.images && input.images.length > 0 ? { images: input.images } : {},
+        {
+          state: createInputState(),
+          extensions: runtime.extensions,
+          isStreaming: () => agent.state.isStreaming,
+          expandSkill: runtime.expandSkill,
+          expandTemplate: runtime.expandTemplate,
+          steer: (message) => agent.steer(message),
+          followUp: (message) => agent.followUp(message),
+          appendMessage: async (message) => {
+            await persist(message);
+            agent.state.messages.push(message);
+            await emit({ type: "message_start", message });
+            await emit({ type: "message_end", message });
+          },
+          checkModel: () => {
+            if (!model) throw new Error(modelError());
+          },
+          // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
+          checkCompaction: async () => {
+            const last = lastAssistant(agent.state.messages);
+            if (
+              model &&
+              last &&
+              last.stopReason !== "error" &&
+              last.stopReason !== "aborted" &&
+              shouldAutoCompact(calculateContextTokens(last.usage), model) &&
+              (await compactNow("threshold"))
+            )
+              agent.state.messages = await reloadHistory();
+          },
+          systemPromptOptions: () => ({ selectedTools: runtime.tools.map((t) => t.name) }),
+          renderSystemPrompt: (options) =>
+            getSystemMessageText({ content: "", sections: sectionsFor(toolsFor(options)) }),
+          buildSystemPatch: (options) => {
+            const tools = toolsFor(options);
+            agent.state.tools = tools;
+            return buildSystemPatch(
+              agent.state.messages,
+              sectionsFor(tools),
+              declareToolsForPrompt(tools),
+              Date.now(),
+            );
+          },
+          run: async (messages, options) => {
+            forcedSystemPrompt = options.forceSystemPrompt;
+            await recordSettings(scope, input, session, loaded, model as Model);
+            await retry.run(agent, () => agent.prompt(messages));
+          },
         },
-        checkModel: () => {
-          if (!model) throw new Error(modelError());
-        },
-        // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
-        checkCompaction: async () => {
-          const last = lastAssistant(agent.state.messages);
-          if (
-            model &&
-            last &&
-            last.stopReason !== "error" &&
-            last.stopReason !== "aborted" &&
-            shouldAutoCompact(calculateContextTokens(last.usage), model) &&
-            (await compactNow("threshold"))
-          )
-            agent.state.messages = await reloadHistory();
-        },
-        systemPromptOptions: () => ({ selectedTools: runtime.tools.map((t) => t.name) }),
-        renderSystemPrompt: (options) =>
-          getSystemMessageText({ content: "", sections: sectionsFor(toolsFor(options)) }),
-        buildSystemPatch: (options) => {
-          const tools = toolsFor(options);
-          agent.state.tools = tools;
-          return buildSystemPatch(
-            agent.state.messages,
-            sectionsFor(tools),
-            declareToolsForPrompt(tools),
-            Date.now(),
-          );
-        },
-        run: async (messages, options) => {
-          forcedSystemPrompt = options.forceSystemPrompt;
-          await recordSettings(scope, input, session, loaded, model as Model);
-          await agent.prompt(messages);
-        },
-      },
-    );
+      );
   } catch (error) {
     await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
     await finishQueue(scope, input);
@@ -302,13 +325,13 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       const tail = history[history.length - 1];
       agent.state.messages =
         tail?.role === "assistant" && tail.stopReason === "error" ? history.slice(0, -1) : history;
-      await agent.continue();
+      await retry.run(agent, () => agent.continue());
     }
   }
 
   // Messages queued after the agent's last follow-up poll: run them as follow-ups (pi `continue()` with a
   // queue), until the run can finish with nothing waiting.
-  await finishQueue(scope, input, async (messages) => agent.prompt(messages));
+  await finishQueue(scope, input, (messages) => retry.run(agent, () => agent.prompt(messages)));
   signal?.removeEventListener("abort", onAbort);
 }
 
@@ -367,6 +390,6 @@ async function recordSettings(
   } else if (loaded.model?.provider !== model.provider || loaded.model?.modelId !== model.id) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
   }
-  if (!session.title)
+  if (!session.title && !input.retry)
     await setSessionTitle(scope, session.id, input.text.replace(/\s+/g, " ").trim().slice(0, 80));
 }

@@ -33,6 +33,8 @@ export interface SessionRuntime {
   /** The tool context of the session: its VFS, cwd and project root. */
   toolContext: ToolContext;
   resources: LoadedResources;
+  /** The user's agent VFS (`/.pi/agent`: global settings, user skills). */
+  agentFs: Vfs;
   /** pi's coding tools in pi's order, bound to the session's cwd. */
   tools: AgentTool[];
   extensions: ExtensionRunner;
@@ -99,6 +101,7 @@ export async function openSessionRuntime(
     root,
     toolContext,
     resources,
+    agentFs,
     tools: createCodingTools(toolContext),
     extensions,
     expandSkill: (text) =>

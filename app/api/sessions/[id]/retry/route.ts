@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { runPrompt } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { notFound, route } from "@/lib/http/errors";
+import { runEventStream } from "@/lib/http/run-stream";
+import { startPromptRun } from "@/lib/session/runs";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const Body = z.object({ model: z.string().max(200).optional() });
+
+/**
+ * Re-run the session's failed last turn (its last message is an assistant message with `stopReason` "error" or
+ * "aborted"): the failed answer stays in the session, the agent continues from the messages before it (pi's
+ * `agent.continue()`, as its auto-retry does) and streams the run's events as SSE, like `POST …/prompt`.
+ * 409 while another run holds the session; a last turn that did not fail ends the stream with an `error` event.
+ */
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
+  if (!isUuid(id)) throw notFound(`Session ${id}`);
+  const scope = new DbScope();
+  let run: { id: string; returned: string[] };
+  try {
+    run = await startPromptRun(scope, id);
+  } catch (error) {
+    await scope.release();
+    throw error;
+  }
+  return runEventStream({
+    request,
+    sessionId: id,
+    runId: run.id,
+    returned: run.returned,
+    run: (emit, signal, { clientGone }) =>
+      runPrompt({
+        sessionId: id,
+        text: "",
+        retry: true,
+        modelRef: body.model,
+        env: process.env,
+        emit,
+        signal,
+        runId: run.id,
+        scope,
+        clientGone,
+      }),
+  });
+});

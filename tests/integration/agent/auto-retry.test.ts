@@ -1,0 +1,231 @@
+/**
+ * pi's auto-retry through `runPrompt` against the real Postgres and the mock provider: transient errors are
+ * retried with the settings' backoff (read from the trusted project's `.pi/settings.json`), the failed answers
+ * stay in the session but not in the next request, exhausted retries and a cancelled wait end the series with
+ * pi's `auto_retry_end`, and the Retry button's run (`retry: true`) continues without a second user message.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { NOTHING_TO_RETRY, RETRY_CANCELLED } from "@/lib/agent/auto-retry";
+import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { setSessionTrustOverride } from "@/lib/projects/session-resources";
+import { loadBranch } from "@/lib/session/context-load";
+import { createSession, getSession } from "@/lib/session/store";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+let mock: MockProvider;
+let scope: DbScope;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+  scope = new DbScope();
+  env = {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
+    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+  };
+});
+afterAll(async () => {
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+/** A trusted project whose `.pi/settings.json` holds `retry`, and a new session in it. */
+async function sessionWithRetry(retry: Record<string, unknown>) {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "retry", source: null });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await vfs.writeFile(`${project.rootPath}/.pi/settings.json`, JSON.stringify({ retry }));
+  await vfs.flush();
+  await s.release();
+  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  await setSessionTrustOverride(scope, session.id, true);
+  return session;
+}
+
+/** The session's branch as `role[:stopReason]` / entry types, with assistant texts or error messages. */
+async function storedBranch(sessionId: string): Promise<string[]> {
+  const stored = await getSession(scope, sessionId);
+  return (await loadBranch(scope, sessionId, stored!.leafId))
+    .filter((e) => e.type === "message")
+    .map((e) => {
+      const m = (e as unknown as { message: Record<string, unknown> }).message;
+      if (m.role !== "assistant") return String(m.role);
+      const text = (m.content as { type: string; text?: string }[]).map((b) => b.text ?? "").join("");
+      return `assistant:${m.stopReason}:${m.stopReason === "stop" ? text : m.errorMessage}`;
+    })
+    .filter((line) => line !== "system");
+}
+
+const providerRequests = () => mock.requests.filter((r) => r.path === "/v1/messages");
+const retryEvents = (events: RunEvent[]) => events.filter((e) => e.type.startsWith("auto_retry"));
+const messagesOf = (i: number) =>
+  (providerRequests()[i].body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
+
+describe("auto-retry in runPrompt", () => {
+  it("retries a 529 and then a 429 with the backoff, and answers on the third request", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 30, maxRetries: 3 });
+    mock.enqueue(
+      { error: { status: 529, message: "Overloaded" } },
+      { error: { status: 429, message: "Rate limited" } },
+      { text: "Answer." },
+    );
+    const events: RunEvent[] = [];
+    const started = Date.now();
+    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90); // 30 + 60 ms of waiting
+
+    expect(providerRequests()).toHaveLength(3);
+    expect(retryEvents(events)).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 30, errorMessage: "529 Overloaded" },
+      { type: "auto_retry_start", attempt: 2, maxAttempts: 3, delayMs: 60, errorMessage: "429 Rate limited" },
+      { type: "auto_retry_end", success: true, attempt: 2 },
+    ]);
+    // pi's order: the failed run ends, the wait is announced, the continued run starts.
+    const types = events.filter((e) => e.type !== "message_update").map((e) => e.type);
+    const firstStart = types.indexOf("auto_retry_start");
+    expect(types.slice(firstStart - 2, firstStart + 3)).toEqual([
+      "turn_end",
+      "agent_end",
+      "auto_retry_start",
+      "agent_start",
+      "turn_start",
+    ]);
+    expect(types.slice(-4)).toEqual(["message_end", "auto_retry_end", "turn_end", "agent_end"]);
+    // The retries carry the transcript without the failed answers.
+    for (const i of [1, 2]) expect(messagesOf(i)).toEqual(messagesOf(0));
+    expect(messagesOf(2).map((m) => m.role)).toEqual(["user"]);
+    // The session keeps them, as pi's session file does.
+    expect(await storedBranch(session.id)).toEqual([
+      "user",
+      "assistant:error:529 Overloaded",
+      "assistant:error:429 Rate limited",
+      "assistant:stop:Answer.",
+    ]);
+  });
+
+  it("gives up after maxRetries with pi's final auto_retry_end and the last error", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 5, maxRetries: 2 });
+    mock.enqueue(
+      { error: { status: 503, message: "Service down" } },
+      { error: { status: 503, message: "Service down" } },
+      { error: { status: 502, message: "Bad gateway" } },
+      { text: "never asked for" },
+    );
+    const events: RunEvent[] = [];
+    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    expect(providerRequests()).toHaveLength(3);
+    expect(retryEvents(events)).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 5, errorMessage: "503 Service down" },
+      { type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 10, errorMessage: "503 Service down" },
+      { type: "auto_retry_end", success: false, attempt: 2, finalError: "502 Bad gateway" },
+    ]);
+    expect(mock.pending).toBe(1);
+    expect(await storedBranch(session.id)).toEqual([
+      "user",
+      "assistant:error:503 Service down",
+      "assistant:error:503 Service down",
+      "assistant:error:502 Bad gateway",
+    ]);
+  });
+
+  it("an abort during the wait cancels the retry: no further request, the error stays", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 10_000 });
+    mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
+    const abort = new AbortController();
+    const events: RunEvent[] = [];
+    const started = Date.now();
+    await runPrompt({
+      sessionId: session.id,
+      text: "hello",
+      env,
+      signal: abort.signal,
+      emit: async (e) => {
+        events.push(e);
+        if (e.type === "auto_retry_start") setTimeout(() => abort.abort(), 50);
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(providerRequests()).toHaveLength(1);
+    expect(mock.pending).toBe(1);
+    expect(retryEvents(events)).toEqual([
+      {
+        type: "auto_retry_start",
+        attempt: 1,
+        maxAttempts: 3,
+        delayMs: 10_000,
+        errorMessage: "529 Overloaded",
+      },
+      { type: "auto_retry_end", success: false, attempt: 1, finalError: RETRY_CANCELLED },
+    ]);
+    expect(events.at(-1)?.type).toBe("auto_retry_end");
+    expect(await storedBranch(session.id)).toEqual(["user", "assistant:error:529 Overloaded"]);
+  });
+
+  it("does not retry a refused key, or anything when retry.enabled is false", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 5 });
+    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    const events: RunEvent[] = [];
+    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    expect(providerRequests()).toHaveLength(1);
+    expect(retryEvents(events)).toEqual([]);
+
+    const off = await sessionWithRetry({ enabled: false, baseDelayMs: 5 });
+    mock.enqueue({ error: { status: 529, message: "Overloaded" } });
+    await runPrompt({ sessionId: off.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    expect(providerRequests()).toHaveLength(2);
+    expect(retryEvents(events)).toEqual([]);
+  });
+});
+
+describe("runPrompt({ retry: true }) — the Retry button", () => {
+  it("re-runs a failed turn from the messages before it, without a second user message", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 5 });
+    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async () => {} });
+    expect(await storedBranch(session.id)).toEqual(["user", "assistant:error:401 invalid x-api-key"]);
+
+    mock.enqueue({ text: "Second try." });
+    const events: RunEvent[] = [];
+    await runPrompt({
+      sessionId: session.id,
+      text: "",
+      retry: true,
+      env,
+      emit: async (e) => void events.push(e),
+    });
+    expect(providerRequests()).toHaveLength(2);
+    expect(messagesOf(1)).toEqual(messagesOf(0));
+    expect(messagesOf(1).map((m) => m.content.map((c) => c.text).join(""))).toEqual(["hello"]);
+    expect(events.filter((e) => e.type === "message_start").map((e) => e.message.role)).toEqual([
+      "assistant",
+    ]);
+    expect(await storedBranch(session.id)).toEqual([
+      "user",
+      "assistant:error:401 invalid x-api-key",
+      "assistant:stop:Second try.",
+    ]);
+  });
+
+  it("refuses when the last turn did not fail, with no request", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 5 });
+    mock.enqueue({ text: "Fine." });
+    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async () => {} });
+    const events: RunEvent[] = [];
+    await runPrompt({
+      sessionId: session.id,
+      text: "",
+      retry: true,
+      env,
+      emit: async (e) => void events.push(e),
+    });
+    expect(events).toEqual([{ type: "error", message: NOTHING_TO_RETRY }]);
+    expect(providerRequests()).toHaveLength(1);
+  });
+});
