@@ -1,9 +1,13 @@
-import { DbScope } from "@/lib/db/client";
+import { z } from "zod";
+import { DbScope, withDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { notFound, route } from "@/lib/http/errors";
+import { withRefusals } from "@/lib/http/refusals";
 import { toSessionView } from "@/lib/http/views";
 import { loadBranch } from "@/lib/session/context-load";
 import { entryRepairs } from "@/lib/session/entry-repair";
+import { deleteSession, renameSession } from "@/lib/session/lifecycle";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
 import { listQueued } from "@/lib/session/queue";
 import { getLiveRun } from "@/lib/session/runs";
@@ -35,4 +39,23 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   } finally {
     await scope.release();
   }
+});
+
+const Rename = z.object({ title: z.string() }).strict();
+
+/** Rename: `{ title }` → `{ session }`; stored as pi's `session_info` entry (lib/session/lifecycle.ts). */
+export const PATCH = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const { title } = Rename.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  if (!isUuid(id)) throw notFound(`Session ${id}`);
+  const session = await withDb((scope) => withRefusals(() => renameSession(scope, id, title)));
+  return Response.json({ session: toSessionView(session, null) });
+});
+
+/** Delete the session, its entries, runs, queue and checkpoint branch → `{ deleted }`; 409 while a run is live. */
+export const DELETE = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  if (!isUuid(id)) throw notFound(`Session ${id}`);
+  const deleted = await withDb((scope) => withRefusals(() => deleteSession(scope, id)));
+  return Response.json({ deleted });
 });

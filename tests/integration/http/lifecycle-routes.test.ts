@@ -1,0 +1,123 @@
+/**
+ * The rename and delete routes of sessions and projects against the real Postgres: exact statuses, codes and
+ * messages, and that a deleted session or project answers 404 afterwards.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DELETE as deleteProjectRoute,
+  GET as getProjectRoute,
+  PATCH as patchProject,
+} from "@/app/api/projects/[id]/route";
+import {
+  DELETE as deleteSessionRoute,
+  GET as getSessionRoute,
+  PATCH as patchSession,
+} from "@/app/api/sessions/[id]/route";
+import { DbScope } from "@/lib/db/client";
+import { startRun } from "@/lib/session/runs";
+import { makeProject, makeSession } from "../../helpers/lifecycle-fixture";
+
+let scope: DbScope;
+beforeAll(() => {
+  scope = new DbScope();
+});
+afterAll(async () => {
+  await scope.release();
+});
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const patch = (body: unknown, type = "application/json") =>
+  new Request("http://127.0.0.1/x", {
+    method: "PATCH",
+    headers: { "content-type": type },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const del = () => new Request("http://127.0.0.1/x", { method: "DELETE" });
+const get = () => new Request("http://127.0.0.1/x");
+
+async function answer(res: Response) {
+  return { status: res.status, body: await res.json() };
+}
+
+describe("PATCH/DELETE /api/sessions/:id", () => {
+  it("renames, refuses bad bodies, refuses a running session, deletes and then answers 404", async () => {
+    const project = await makeProject(scope, "routes-session");
+    const session = await makeSession(scope, project, "r.txt");
+    const renamed = await answer(await patchSession(patch({ title: "Routes" }), params(session.id)));
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.session).toMatchObject({ id: session.id, projectId: project.id, title: "Routes" });
+    expect(await answer(await patchSession(patch({ title: "" }), params(session.id)))).toEqual({
+      status: 400,
+      body: { error: { code: "bad_request", message: "The session name must not be empty" } },
+    });
+    expect(await answer(await patchSession(patch({ name: "x" }), params(session.id)))).toMatchObject({
+      status: 400,
+      body: { error: { code: "bad_request" } },
+    });
+    expect((await patchSession(patch("title=x", "text/plain"), params(session.id))).status).toBe(415);
+    expect(await answer(await patchSession(patch({ title: "x" }), params("nope")))).toEqual({
+      status: 404,
+      body: { error: { code: "not_found", message: "Session nope not found" } },
+    });
+
+    const run = await startRun(scope, session.id, "prompt");
+    expect(await answer(await deleteSessionRoute(del(), params(session.id)))).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: "session_running",
+          message: `Session ${session.id} has a run in progress (an agent run); stop it, then delete the session`,
+        },
+      },
+    });
+    await scope.query("UPDATE session_runs SET finished_at = now() WHERE id = $1", [run]);
+    expect(await answer(await deleteSessionRoute(del(), params(session.id)))).toEqual({
+      status: 200,
+      body: {
+        deleted: { id: session.id, projectId: project.id, title: "Routes", entries: 3, branchDeleted: true },
+      },
+    });
+    expect((await getSessionRoute(get(), params(session.id))).status).toBe(404);
+    expect(await answer(await deleteSessionRoute(del(), params(session.id)))).toEqual({
+      status: 404,
+      body: { error: { code: "not_found", message: `Session ${session.id} not found` } },
+    });
+  });
+});
+
+describe("PATCH/DELETE /api/projects/:id", () => {
+  it("renames, refuses a bad name, deletes and then answers 404", async () => {
+    const project = await makeProject(scope, "routes-project");
+    await makeSession(scope, project, "p.txt");
+    expect(await answer(await patchProject(patch({ name: " Renamed " }), params(project.id)))).toEqual({
+      status: 200,
+      body: {
+        project: {
+          id: project.id,
+          name: "Renamed",
+          rootPath: project.rootPath,
+          createdAt: project.createdAt,
+        },
+      },
+    });
+    expect(await answer(await patchProject(patch({ name: "x".repeat(101) }), params(project.id)))).toEqual({
+      status: 400,
+      body: {
+        error: { code: "bad_request", message: "The project name is 101 characters long; the limit is 100" },
+      },
+    });
+    const deleted = await answer(await deleteProjectRoute(del(), params(project.id)));
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.deleted).toMatchObject({
+      id: project.id,
+      name: "Renamed",
+      rootPath: project.rootPath,
+      sessions: 1,
+    });
+    expect(await answer(await getProjectRoute(get(), params(project.id)))).toEqual({
+      status: 404,
+      body: { error: { code: "not_found", message: `Project ${project.id} not found` } },
+    });
+    expect((await patchProject(patch({ name: "again" }), params(project.id))).status).toBe(404);
+  });
+});
