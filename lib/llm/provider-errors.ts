@@ -15,6 +15,12 @@ export const PI_RETRYABLE_PATTERN =
   /overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|connection.?error|connection.?refused|other side closed|fetch failed|upstream.?connect|reset before headers|terminated|retry delay/i;
 
 /**
+ * Strata's own connection-failure texts, which pi-ai words differently (its SDKs say `Connection error.`): the AI
+ * SDK's `Cannot connect to API: <cause>` and the socket errors under it.
+ */
+const STRATA_CONNECTION_PATTERN = /cannot connect to api|econnrefused|econnreset|etimedout|socket hang up/i;
+
+/**
  * Providers' "the prompt does not fit the context window" errors (pi `isContextOverflow`, case 1):
  * Anthropic `prompt is too long: N tokens > M maximum`; OpenAI `context_length_exceeded`, `maximum context
  * length is N tokens`, `Your input exceeds the context window of this model`; Google `The input token
@@ -59,13 +65,14 @@ export function errorStatus(errorMessage: string | undefined | null): number | u
  * Whether an `errorMessage` is transient, i.e. worth an automatic retry: pi's pattern
  * ({@link PI_RETRYABLE_PATTERN}), or (Strata) a leading status 429 or 5xx — pi-ai's messages carry the provider's
  * error JSON (`overloaded_error`), Strata's only `<status> <message>`, so a 529 "Server busy" has only its status
- * to go by. A context overflow is never transient (it goes to compaction).
+ * to go by — or the AI SDK's connection failures ({@link STRATA_CONNECTION_PATTERN}). A context overflow is
+ * never transient (it goes to compaction).
  */
 export function isTransientError(errorMessage: string | undefined | null): boolean {
   if (!errorMessage || isContextOverflowError(errorMessage)) return false;
   const status = errorStatus(errorMessage);
   if (status === 429 || (status !== undefined && status >= 500)) return true;
-  return PI_RETRYABLE_PATTERN.test(errorMessage);
+  return PI_RETRYABLE_PATTERN.test(errorMessage) || STRATA_CONNECTION_PATTERN.test(errorMessage);
 }
 
 /** What kind of failure an `errorMessage` reports. */
