@@ -5,7 +5,7 @@
 
 import { Bash } from "just-bash/browser";
 import { z } from "zod";
-import { projectShellCommands } from "@/lib/vfs/bash-commands";
+import { explainMissingCommands, projectShellCommands, shellCommandNames } from "@/lib/vfs/bash-commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import {
   DEFAULT_MAX_BYTES,
@@ -66,6 +66,13 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
     text += `\n\n[Showing lines ${start}-${end} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit).]`;
   }
   return { text, details: { truncation } };
+}
+
+/**
+ * pi's `bash` description, then Strata's sentence naming the simulated shell's commands (`shellCommandNames()`).
+ */
+export function bashToolDescription(names: readonly string[] = shellCommandNames()): string {
+  return `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds. In Strata this is a simulated shell (just-bash) over the project's files, without npm, node, python, git or network access; its commands are ${names.join(", ")}, plus shell builtins such as cd, export, source and test.`;
 }
 
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
@@ -135,7 +142,7 @@ export async function runShell(
   let exitCode: number;
   try {
     const result = await shell.exec(script, { signal: controller.signal, rawScript: true });
-    output = result.stdout + result.stderr;
+    output = explainMissingCommands(result.stdout + result.stderr);
     exitCode = result.exitCode;
   } catch (error) {
     // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
@@ -169,7 +176,7 @@ export function createBashTool(
   return {
     name: "bash",
     label: "bash",
-    description: `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
+    description: bashToolDescription(),
     promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
     promptGuidelines: ["You can inspect PI_* environment variables for current model and session details."],
     parameters: bashSchema,

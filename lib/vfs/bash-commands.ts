@@ -1,8 +1,9 @@
 /**
  * Shell commands that replace just-bash built-ins for a shell over `ProjectBashFs` (lib/vfs/bash-fs.ts):
- * `rm` and `ln` with GNU-like refusal reporting.
+ * `rm` and `ln` with GNU-like refusal reporting; the names of every command the shell has, and the note
+ * added to a `command not found` answer.
  */
-import { type Command, defineCommand } from "just-bash/browser";
+import { type Command, defineCommand, getCommandNames } from "just-bash/browser";
 
 /** Parses `-abc` / `--long` boolean flags; `--` ends them. Returns the usage error as a result. */
 function parseFlags(
@@ -124,3 +125,45 @@ const lnCommand = defineCommand("ln", async (args, ctx) => {
 
 /** Commands that replace just-bash built-ins for a shell over `ProjectBashFs` (pass as `customCommands`). */
 export const projectShellCommands: Command[] = [rmCommand, lnCommand];
+
+/**
+ * Every command Strata's shell runs, sorted by code unit: just-bash's registered commands (`getCommandNames()`,
+ * its browser bundle: no python, sqlite3, tar, yq, xan, curl or js-exec) plus Strata's own (`rm`, `ln`, which
+ * replace just-bash's). Shell builtins (`cd`, `export`, `test`, … — `help` lists them) are not commands.
+ */
+export function shellCommandNames(): string[] {
+  const names = new Set([...getCommandNames(), ...projectShellCommands.map((c) => c.name)]);
+  return [...names].sort();
+}
+
+/** Commands named first in the not-found note (each is kept only if the shell really has it). */
+const FEATURED = ["ls", "cat", "grep", "rg", "find", "sed", "awk", "jq", "diff", "mkdir", "cp", "mv", "rm"];
+
+/**
+ * The one line added after the first `bash: <cmd>: command not found` of a run, so neither the model nor the
+ * user retries a tool the simulated shell cannot have. Example: `Strata's shell is simulated: no npm, node,
+ * python, git or network. Available: ls, cat, grep, … and 66 more.` (the full list is in the
+ * `bash` tool's description and the composer's shell hint).
+ */
+export function commandNotFoundNote(names: readonly string[] = shellCommandNames()): string {
+  const featured = FEATURED.filter((n) => names.includes(n));
+  return `Strata's shell is simulated: no npm, node, python, git or network. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
+}
+
+const NOT_FOUND = /^bash: ([^\n:]+): command not found$/m;
+/** just-bash's answer for a command its browser bundle leaves out (python3, sqlite3, tar, yq, xan). */
+const NOT_IN_BROWSER =
+  /^bash: ([^\n:]+): command not available in browser environments\. Exclude '[^\n]*' from your commands or use the Node\.js bundle\.$/gm;
+
+/**
+ * Rewrites a run's output (stdout then stderr) so a missing command reads like bash's
+ * `bash: <cmd>: command not found` (just-bash's "not available in browser environments" answers included)
+ * and inserts {@link commandNotFoundNote} on the line after the first one. Output without one is returned as is.
+ */
+export function explainMissingCommands(output: string): string {
+  const rewritten = output.replace(NOT_IN_BROWSER, "bash: $1: command not found");
+  const match = NOT_FOUND.exec(rewritten);
+  if (!match) return rewritten;
+  const end = match.index + match[0].length;
+  return `${rewritten.slice(0, end)}\n${commandNotFoundNote()}${rewritten.slice(end)}`;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { executeUserBash } from "@/lib/agent/user-bash";
+import { createBashTool } from "@/lib/tools/bash";
+import { commandNotFoundNote } from "@/lib/vfs/bash-commands";
+import { project } from "../../unit/tools/fixture";
+
+const NOTE =
+  "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 66 more.";
+
+describe("a command the simulated shell does not have", () => {
+  it("the bash tool answers bash's not-found line, the note and pi's exit-code status", async () => {
+    expect(commandNotFoundNote()).toBe(NOTE);
+    const bash = createBashTool(await project());
+    await expect(bash.execute("t", { command: "npm install" })).rejects.toThrow(
+      new Error(`bash: npm: command not found\n${NOTE}\n\n\nCommand exited with code 127`),
+    );
+  });
+
+  it("a later command still runs; the note comes once, after the first missing command", async () => {
+    const bash = createBashTool(await project({ "a.txt": "hi\n" }));
+    const out = await bash.execute("t", { command: "git status; node -v; cat a.txt" });
+    // stdout first, then stderr (Strata's bash); the last command succeeded, so exit 0.
+    expect(out.content).toEqual([
+      { type: "text", text: `hi\nbash: git: command not found\n${NOTE}\nbash: node: command not found\n` },
+    ]);
+  });
+
+  it("a redirected not-found stays silent (2>/dev/null), and python3 reads like bash's", async () => {
+    const bash = createBashTool(await project());
+    const out = await bash.execute("t", { command: "npm 2>/dev/null; echo $?" });
+    expect(out.content).toEqual([{ type: "text", text: "127\n" }]);
+    await expect(bash.execute("t", { command: "python3 -c 1" })).rejects.toThrow(
+      new Error(`bash: python3: command not found\n${NOTE}\n\n\nCommand exited with code 127`),
+    );
+  });
+
+  it("the user's !command stores the same output and exit code 127", async () => {
+    const ctx = await project();
+    const message = await executeUserBash(
+      ctx,
+      { command: "npm install", excludeFromContext: false },
+      { now: () => 5 },
+    );
+    expect(message).toEqual({
+      role: "bashExecution",
+      command: "npm install",
+      output: `bash: npm: command not found\n${NOTE}\n`,
+      exitCode: 127,
+      cancelled: false,
+      truncated: false,
+      timestamp: 5,
+    });
+  });
+});
