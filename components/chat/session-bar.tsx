@@ -2,8 +2,10 @@
 
 import { useRef, useState } from "react";
 import { describeError, type ModelInfo, type SessionSummary } from "@/components/api-client";
+import type { DeletedSession } from "@/components/projects/lifecycle-client";
 import { formatDateTime } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
+import { SessionActions } from "./session-actions";
 import { importSessionFile, type JsonlDiagnostic, sessionExportUrl } from "./session-tree-client";
 
 export function sessionLabel(s: SessionSummary): string {
@@ -31,6 +33,8 @@ export function SessionBar({
   busy,
   projectId,
   onImported,
+  onSessionRenamed,
+  onSessionDeleted,
 }: {
   sessions: SessionSummary[];
   sessionId: string | null;
@@ -44,6 +48,10 @@ export function SessionBar({
   projectId?: string;
   /** Called after an import (e.g. to refresh the session list); the bar selects the new session itself. */
   onImported?: (session: SessionSummary) => void;
+  /** Called after the current session was renamed (its new title) from the "⋯" menu. */
+  onSessionRenamed?: (session: SessionSummary) => void;
+  /** Called after the current session was deleted from the "⋯" menu: select another one or none. */
+  onSessionDeleted?: (deleted: DeletedSession) => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
@@ -54,6 +62,7 @@ export function SessionBar({
   const [extra, setExtra] = useState<SessionSummary[]>([]);
   const target = projectId ?? sessions[0]?.projectId ?? extra[0]?.projectId;
   const listed = [...extra.filter((e) => !sessions.some((s) => s.id === e.id)), ...sessions];
+  const current = listed.find((s) => s.id === sessionId);
 
   const onFile = async (file: File | undefined) => {
     if (!file || !target) return;
@@ -92,6 +101,21 @@ export function SessionBar({
             </option>
           ))}
         </select>
+        {current ? (
+          <SessionActions
+            session={current}
+            label={sessionLabel(current)}
+            disabled={busy}
+            onRenamed={(s) => {
+              setExtra((prev) => prev.map((e) => (e.id === s.id ? { ...e, title: s.title } : e)));
+              onSessionRenamed?.(s);
+            }}
+            onDeleted={(d) => {
+              setExtra((prev) => prev.filter((e) => e.id !== d.id));
+              onSessionDeleted?.(d);
+            }}
+          />
+        ) : null}
         <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>
           New session
         </button>

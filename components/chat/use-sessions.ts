@@ -21,6 +21,14 @@ function remember(projectId: string, sessionId: string) {
   }
 }
 
+function forgetRemembered(projectId: string) {
+  try {
+    window.localStorage.removeItem(storageKey(projectId));
+  } catch {
+    // Storage may be unavailable: nothing to forget.
+  }
+}
+
 function newest(sessions: SessionSummary[]): SessionSummary | undefined {
   return [...sessions].sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)))[0];
 }
@@ -36,6 +44,10 @@ export function useSessions(projectId: string, initialModel: () => string | unde
   const [creating, setCreating] = useState(false);
   const initialModelRef = useRef(initialModel);
   initialModelRef.current = initialModel;
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+  const sessionIdRef = useRef(sessionId);
+  sessionIdRef.current = sessionId;
 
   const select = useCallback(
     (id: string) => {
@@ -92,5 +104,31 @@ export function useSessions(projectId: string, initialModel: () => string | unde
     return () => ctrl.abort();
   }, [projectId, create, select]);
 
-  return { sessions, sessionId, select, create, refresh, error, creating };
+  /** A session was renamed: show its new title. */
+  const replace = useCallback((s: SessionSummary) => {
+    setSessions((prev) =>
+      prev.map((p) => (p.id === s.id ? { ...p, title: s.title, updatedAt: s.updatedAt } : p)),
+    );
+  }, []);
+
+  /**
+   * A session was deleted: drop it; when it was the current one, select the most recently updated of the
+   * others, or none (the empty state: "New session" starts one).
+   */
+  const forget = useCallback(
+    (id: string) => {
+      const rest = sessionsRef.current.filter((p) => p.id !== id);
+      setSessions(rest);
+      if (sessionIdRef.current !== id) return;
+      const next = newest(rest);
+      if (next) select(next.id);
+      else {
+        setSessionId(null);
+        forgetRemembered(projectId);
+      }
+    },
+    [projectId, select],
+  );
+
+  return { sessions, sessionId, select, create, refresh, error, creating, replace, forget };
 }

@@ -5,12 +5,14 @@ import { describeError, listProjects, type Project } from "@/components/api-clie
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ImportForm } from "./import-form";
+import type { DeletedProject } from "./lifecycle-client";
 import { ProjectList } from "./project-list";
 
 /** The projects page body: the import form and the list of projects (GET /api/projects). */
 export function ProjectsHome() {
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [deleted, setDeleted] = useState<DeletedProject | null>(null);
 
   const refresh = useCallback(async (signal?: AbortSignal) => {
     try {
@@ -41,8 +43,42 @@ export function ProjectsHome() {
             {error}
           </Notice>
         ) : null}
-        {projects ? <ProjectList projects={projects} /> : error ? null : <Spinner label="Loading projects" />}
+        {deleted ? (
+          <Notice
+            kind="info"
+            title={`Deleted project “${deleted.name}”`}
+            actions={
+              <button type="button" className="btn btn-small" onClick={() => setDeleted(null)}>
+                Dismiss
+              </button>
+            }
+          >
+            {deletedSummary(deleted)}
+          </Notice>
+        ) : null}
+        {projects ? (
+          <ProjectList
+            projects={projects}
+            onRenamed={(p) => {
+              setProjects((list) => list?.map((q) => (q.id === p.id ? p : q)) ?? null);
+              void refresh();
+            }}
+            onDeleted={(d) => {
+              setProjects((list) => list?.filter((q) => q.id !== d.id) ?? null);
+              setDeleted(d);
+              void refresh();
+            }}
+          />
+        ) : error ? null : (
+          <Spinner label="Loading projects" />
+        )}
       </section>
     </>
   );
+}
+
+/** "Removed /x, its git repository and its 2 sessions (31 files and folders in all)." */
+export function deletedSummary(d: DeletedProject): string {
+  const sessions = `${d.sessions} session${d.sessions === 1 ? "" : "s"}`;
+  return `Removed ${d.rootPath}, its git repository and its ${sessions} (${d.files} files and folders in all).`;
 }
