@@ -3,6 +3,8 @@
  * calls relative `/api/...` URLs on the app origin.
  */
 import type { AgentMessage } from "@/lib/agent/messages";
+import type { ImageContent } from "@/lib/llm/types";
+import type { SlashCommand } from "@/lib/projects/slash-commands";
 
 export interface ModelInfo {
   id: string;
@@ -245,7 +247,7 @@ export interface QueuedPrompt {
  */
 export async function postPrompt(
   sessionId: string,
-  input: { text: string; model?: string; streamingBehavior?: StreamingBehavior },
+  input: { text: string; model?: string; streamingBehavior?: StreamingBehavior; images?: ImageContent[] },
   signal?: AbortSignal,
 ): Promise<Response> {
   let res: Response;
@@ -325,6 +327,8 @@ export interface SessionResourcesResponse {
   provenance: ResourceProvenance[];
   diagnostics: ResourceDiagnostic[];
   trust: TrustStatus;
+  /** The `/` commands for the composer's autocomplete, in pi's order. */
+  commands: SlashCommand[];
 }
 
 export function getSessionResources(

@@ -19,6 +19,10 @@ export type AgentEvent =
   | { type: "agent_end"; messages: AgentMessage[] }
   | { type: "files_changed"; paths: string[]; commit?: string }
   | { type: "queue_update"; steering: string[]; followUp: string[] }
+  /** pi's auto-retry: a wait before retry `attempt` of `maxAttempts` after a transient provider error. */
+  | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  /** The retry series is over: `success`, or `finalError` (the last error, or `Retry cancelled`). */
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "error"; message: string };
 
 const KNOWN = new Set<string>([
@@ -33,6 +37,8 @@ const KNOWN = new Set<string>([
   "agent_end",
   "files_changed",
   "queue_update",
+  "auto_retry_start",
+  "auto_retry_end",
   "error",
 ]);
 

@@ -4,11 +4,28 @@ import { useEffect, useMemo, useRef } from "react";
 import { indexToolResults } from "./message-utils";
 import { MessageView } from "./message-view";
 import type { ChatState } from "./reduce-events";
+import { RetryNotice } from "./retry-notice";
 import { shellStatusByIndex } from "./shell-state";
 
-/** The conversation, following the bottom while new content streams in. */
-export function MessageList({ state }: { state: ChatState }) {
-  const { messages, tools, running, errors, openIndex, shells } = state;
+/**
+ * The conversation, following the bottom while new content streams in. A failed last turn gets a Retry button
+ * (`onRetry`) while nothing runs; pi's auto-retry wait shows with a Cancel button (`onCancelRetry`).
+ */
+export function MessageList({
+  state,
+  onRetry,
+  onCancelRetry,
+  cancelling,
+}: {
+  state: ChatState;
+  onRetry?: () => void;
+  onCancelRetry?: () => void;
+  cancelling?: boolean;
+}) {
+  const { messages, tools, running, errors, openIndex, shells, retry } = state;
+  const last = messages[messages.length - 1];
+  const retryable =
+    !running && last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted");
   const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
   const shellStatus = useMemo(() => shellStatusByIndex(shells), [shells]);
   const ctx = useMemo(() => ({ results, tools, chatRunning: running }), [results, tools, running]);
@@ -19,7 +36,7 @@ export function MessageList({ state }: { state: ChatState }) {
   useEffect(() => {
     const el = scroller.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, errors, running]);
+  }, [messages, errors, running, retry]);
 
   return (
     <div
@@ -45,10 +62,12 @@ export function MessageList({ state }: { state: ChatState }) {
             streaming={running && i === openIndex}
             ctx={ctx}
             shellStatus={shellStatus.get(i)}
+            onRetry={retryable && i === messages.length - 1 ? onRetry : undefined}
           />
         );
       })}
-      {running && openIndex === null ? (
+      {retry ? <RetryNotice wait={retry} onCancel={onCancelRetry} cancelling={cancelling} /> : null}
+      {running && openIndex === null && !retry ? (
         <p className="muted working" role="status">
           Working…
         </p>

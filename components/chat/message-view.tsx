@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
+import { MessageImages, textBlocksOf } from "./attachments-message";
 import { Markdown } from "./markdown";
 import { contentBlocks, contentText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
@@ -30,7 +31,8 @@ export function MessageView({
     case "user":
       return (
         <article className="message message-user" data-testid="message-user" aria-label="You">
-          <div className="message-text">{contentText(message.content)}</div>
+          <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
+          <MessageImages content={message.content} />
         </article>
       );
     case "assistant":
@@ -57,7 +59,8 @@ export function MessageView({
       return (
         <article className="message message-meta" data-testid="message-custom">
           <div className="muted">{message.customType}</div>
-          <div className="message-text">{contentText(message.content)}</div>
+          <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
+          <MessageImages content={message.content} />
         </article>
       );
     case "branchSummary":

@@ -19,6 +19,20 @@ export interface ToolRun {
   result?: unknown;
 }
 
+/** pi's auto-retry wait on screen (`auto_retry_start`), until the retried run starts. */
+export interface RetryWait {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  errorMessage: string;
+}
+
+/** pi's texts for the end of a retry series and for an abort during one (interactive-mode.ts). */
+export const retryFailedText = (attempt: number, finalError: string | undefined) =>
+  `Retry failed after ${attempt} attempts: ${finalError || "Unknown error"}`;
+export const abortedAfterRetriesText = (attempt: number) =>
+  `Aborted after ${attempt} retry attempt${attempt > 1 ? "s" : ""}`;
+
 export interface ChatState {
   messages: AgentMessage[];
   /** Index of the message between its `message_start` and `message_end`. */
@@ -34,6 +48,10 @@ export interface ChatState {
   queue: QueueState;
   /** `!command`s sent from this page, by a local id. */
   shells: Record<string, ShellRun>;
+  /** The auto-retry wait shown with its Cancel button, or null. */
+  retry: RetryWait | null;
+  /** The attempt of the retry series in progress (0: none); an abort during it says so, as pi does. */
+  retryAttempt: number;
 }
 
 export type LocalAction =
@@ -41,6 +59,8 @@ export type LocalAction =
   | { type: "local_prompt"; text: string; timestamp: number }
   /** The server refused the prompt before a run started: its optimistic message goes away. */
   | { type: "local_prompt_refused" }
+  /** The Retry button re-runs the failed last turn: a run starts without a new user message. */
+  | { type: "local_retry" }
   | { type: "stream_closed" }
   | { type: "local_error"; message: string };
 
@@ -61,6 +81,8 @@ export function initialChatState(messages: AgentMessage[] = []): ChatState {
     errors: [],
     queue: emptyQueue(),
     shells: {},
+    retry: null,
+    retryAttempt: 0,
   };
 }
 
@@ -135,6 +157,31 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       };
     }
 
+    case "local_retry":
+      return { ...state, running: true, errors: [], retry: null, retryAttempt: 0 };
+
+    case "auto_retry_start":
+      return {
+        ...state,
+        retry: {
+          attempt: Number(action.attempt) || 0,
+          maxAttempts: Number(action.maxAttempts) || 0,
+          delayMs: Number(action.delayMs) || 0,
+          errorMessage: String(action.errorMessage ?? ""),
+        },
+        retryAttempt: Number(action.attempt) || 0,
+      };
+
+    case "auto_retry_end":
+      return {
+        ...state,
+        retry: null,
+        retryAttempt: 0,
+        errors: action.success
+          ? state.errors
+          : [...state.errors, retryFailedText(Number(action.attempt) || 0, action.finalError)],
+      };
+
     case "local_error":
     case "error":
       return { ...state, errors: [...state.errors, action.message] };
@@ -157,6 +204,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         pendingUserIndex: null,
         toolArgsText: {},
         tools,
+        retry: null,
+        retryAttempt: 0,
         // No run, no queue: what an abort did not hand back is gone with the run.
         queue: reduceQueue(state.queue, { type: "queue_cleared" }),
       };
@@ -173,7 +222,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return reduceShell(state, action);
 
     case "agent_start":
-      return { ...state, running: true };
+      // pi stops the retry indicator when the retried run starts.
+      return { ...state, running: true, retry: null };
 
     case "agent_end":
       return { ...state, running: false, openIndex: null, toolArgsText: {} };
@@ -208,7 +258,12 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     }
 
     case "message_end": {
-      const { message } = action;
+      const message =
+        action.message.role === "assistant" &&
+        action.message.stopReason === "aborted" &&
+        state.retryAttempt > 0
+          ? { ...action.message, errorMessage: abortedAfterRetriesText(state.retryAttempt) }
+          : action.message;
       const idx = state.openIndex;
       let messages: AgentMessage[];
       let pendingUserIndex = state.pendingUserIndex;

@@ -8,6 +8,7 @@
 import type { DbScope } from "@/lib/db/client";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionModule } from "@/lib/extensions/types";
+import type { ImageContent } from "@/lib/llm/types";
 import { enqueueForRun, type QueuedMessage } from "@/lib/session/queue";
 import { createInputState, queueInput } from "./input-pipeline";
 import { openSessionRuntime } from "./session-runtime";
@@ -53,6 +54,8 @@ export async function queuePrompt(
     sessionId: string;
     kind: "steer" | "followUp";
     text: string;
+    /** Images of the queued user message (pi 6.6 `{content:[{type:"text",text}, ...images]}`). */
+    images?: ImageContent[];
     extensions?: readonly ExtensionModule[];
   },
 ): Promise<QueuePromptOutcome> {
@@ -60,7 +63,7 @@ export async function queuePrompt(
   const runtime = needsRuntime(input)
     ? await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions })
     : plainTextRuntime(input.sessionId);
-  const message = await queueInput(input.kind, input.text, undefined, {
+  const message = await queueInput(input.kind, input.text, input.images, {
     state: createInputState(),
     extensions: runtime.extensions,
     isStreaming: () => true,

@@ -43,6 +43,12 @@ export const SMALL_JSON_LIMIT = 64 * KiB;
 export const PROMPT_JSON_LIMIT = 1 * MiB;
 
 /**
+ * Body limit of a prompt with images (`{ text, images }`: the text plus up to 6 MiB of images as 8 MiB of base64,
+ * `lib/agent/prompt-images.ts`): the runtime's cap, 10 MiB. The prompt route reads every body with it.
+ */
+export const PROMPT_WITH_IMAGES_JSON_LIMIT = RUNTIME_BODY_CAP;
+
+/**
  * Body limit of a file write from the editor (`{ path, content }`): the runtime's cap, 10 MiB. The content itself
  * is further limited by the VFS (`MAX_FILE_BYTES`).
  */

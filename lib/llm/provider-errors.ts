@@ -142,7 +142,7 @@ export function describeProviderError(
   return {
     ...base,
     kind: "other",
-    title: `The provider reported an error${status ? ` (${status})` : ""}`,
+    title: status ? `The provider reported an error (${status})` : "The turn failed",
     hint: "Press Retry to run the turn again, or change the prompt or the model.",
   };
 }

@@ -27,6 +27,7 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { AGENT_DIR, AGENT_HOME, openAgentVfs } from "./agent-dir";
 import { getLocalActor } from "./identity";
 import { getProject, type Project } from "./projects";
+import { listSlashCommands, type SlashCommand } from "./slash-commands";
 
 /** The trust prompt's choices, in pi's order (2.11); `trust_parent` is absent at `/`. */
 export const TRUST_CHOICES = [
@@ -68,6 +69,8 @@ export interface SessionResourcesView {
   provenance: ResourceProvenance[];
   diagnostics: ResourceDiagnostic[];
   trust: TrustStatus;
+  /** The `/` commands for the composer's autocomplete (`listSlashCommands`). */
+  commands: SlashCommand[];
 }
 
 /** The session's "this session only" trust choice (null = none). */
@@ -142,7 +145,12 @@ export async function loadSessionResources(
 
 /** The view of {@link loadSessionResources} the HTTP API answers. */
 export function toSessionResourcesView(r: SessionResources): SessionResourcesView {
-  return { provenance: r.resources.provenance, diagnostics: r.resources.diagnostics, trust: r.trust };
+  return {
+    provenance: r.resources.provenance,
+    diagnostics: r.resources.diagnostics,
+    trust: r.trust,
+    commands: listSlashCommands(r.resources),
+  };
 }
 
 /** A trust choice that cannot apply (unknown session, `trust_parent` at `/`, a session choice without a session). */

@@ -114,7 +114,7 @@ describe("cross-site text/plain", () => {
 describe("20 MB JSON bodies", () => {
   const big = () => JSON.stringify({ text: "x".repeat(20 * MiB) });
 
-  it("the prompt route answers 413 with its 1 MiB limit, declared or counted; nothing is stored", async () => {
+  it("the prompt route answers 413 with its 10 MiB limit (text and images), declared or counted; nothing is stored", async () => {
     const before = await state();
     const text = big();
     const declared = await postPrompt(
@@ -125,7 +125,7 @@ describe("20 MB JSON bodies", () => {
     expect(await declared.json()).toEqual({
       error: {
         code: "too_large",
-        message: `The request body is ${text.length} bytes; this endpoint accepts at most 1048576 bytes (1 MiB). Send a smaller body.`,
+        message: `The request body is ${text.length} bytes; this endpoint accepts at most 10485760 bytes (10 MiB). Send a smaller body.`,
       },
     });
     const counted = await postPrompt(
@@ -137,7 +137,7 @@ describe("20 MB JSON bodies", () => {
       error: {
         code: "too_large",
         message:
-          "The request body is larger than the limit; this endpoint accepts at most 1048576 bytes (1 MiB). Send a smaller body.",
+          "The request body is larger than the limit; this endpoint accepts at most 9437184 bytes (9 MiB) when sent without a Content-Length (10485760 bytes (10 MiB) with one). Send a smaller body.",
       },
     });
     expect(await state()).toEqual(before);

@@ -122,7 +122,7 @@ describe("describeProviderError", () => {
       {
         kind: "other",
         status: undefined,
-        title: "The provider reported an error",
+        title: "The turn failed",
         hint: "Press Retry to run the turn again, or change the prompt or the model.",
       },
     ],

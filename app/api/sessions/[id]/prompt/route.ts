@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PromptImagesSchema } from "@/lib/agent/prompt-images";
 import { runUserBash } from "@/lib/agent/session-bash";
 import { queuePrompt } from "@/lib/agent/session-queue";
 import { runPrompt } from "@/lib/agent/session-run";
@@ -6,7 +7,7 @@ import { parseUserBash } from "@/lib/agent/user-bash";
 import { DbScope } from "@/lib/db/client";
 import { isDbTrouble } from "@/lib/db/errors";
 import { isUuid } from "@/lib/db/ids";
-import { PROMPT_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { PROMPT_WITH_IMAGES_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { ApiError, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import { RunActiveError, startPromptRun, startRun } from "@/lib/session/runs";
@@ -21,6 +22,8 @@ const Body = z.object({
     .refine((text) => text.trim() !== "", "must contain more than white space"),
   model: z.string().max(200).optional(),
   streamingBehavior: z.enum(["steer", "followUp"]).optional(),
+  /** pi's `prompt(text, { images })`: `{ type: "image", data: <base64>, mimeType }[]`. */
+  images: PromptImagesSchema.optional(),
 });
 
 /** Queued texts find the run within a few tries even when runs start and end around them. */
@@ -33,7 +36,7 @@ const MAX_ATTEMPTS = 5;
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: PROMPT_JSON_LIMIT }));
+  const body = Body.parse(await readJson(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT }));
   const bash = parseUserBash(body.text);
   if (!isUuid(id)) throw notFound(`Session ${id}`);
   const scope = new DbScope();
@@ -57,6 +60,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
           sessionId: id,
           kind: body.streamingBehavior,
           text: body.text,
+          images: body.images,
         }).catch((e) => {
           // The database's trouble is a 503, not the text's fault.
           if (isDbTrouble(e)) throw e;
@@ -88,6 +92,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         : runPrompt({
             sessionId: id,
             text: body.text,
+            images: body.images,
             modelRef: body.model,
             env: process.env,
             emit,

@@ -1,0 +1,149 @@
+/**
+ * Images on a prompt through the real route handler, Postgres and the mock provider: pi's user message
+ * `[{type:"text"}, ...images]` is stored and reaches Anthropic as a base64 image block and OpenAI Responses as an
+ * `input_image` data URL; a model without image input gets pi's placeholder text (13.2); a bad image is refused
+ * with 400 naming it, and nothing is stored.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
+import { readSseStream } from "@/components/chat/sse";
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject } from "@/lib/projects/projects";
+import { loadBranch } from "@/lib/session/context-load";
+import { createSession, getSession } from "@/lib/session/store";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+/** A 1x1 PNG. */
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const image = { type: "image", data: PNG, mimeType: "image/png" };
+
+let scope: DbScope;
+let mock: MockProvider;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  mock = await startMockProvider();
+  restoreEnv = setEnv({
+    ...mockAnthropicEnv(mock.url),
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: `${mock.url}/v1`,
+    STRATA_MODELS: JSON.stringify([{ provider: "anthropic", id: "claude-text-only", input: ["text"] }]),
+  });
+});
+afterAll(async () => {
+  restoreEnv();
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+async function newSession() {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, {
+    workspaceId: actor.workspaceId,
+    name: "images",
+    source: null,
+  });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await initRepository(vfs, project.rootPath);
+  await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\n");
+  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  await s.release();
+  return createSession(scope, { projectId: project.id, cwd: project.rootPath });
+}
+
+async function prompt(id: string, body: Record<string, unknown>): Promise<Response> {
+  return postPrompt(
+    new Request(`http://t/api/sessions/${id}/prompt`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ id }) },
+  );
+}
+
+async function run(id: string, body: Record<string, unknown>): Promise<string[]> {
+  const res = await prompt(id, body);
+  expect(res.status).toBe(200);
+  const events: string[] = [];
+  await readSseStream(res.body as ReadableStream<Uint8Array>, (e) => {
+    events.push(e.event);
+  });
+  return events;
+}
+
+async function storedUserContent(id: string): Promise<unknown> {
+  const session = await getSession(scope, id);
+  const entries = await loadBranch(scope, id, session?.leafId ?? null);
+  const user = entries.find((e) => e.type === "message" && e.message.role === "user");
+  return user?.type === "message" ? user.message.content : undefined;
+}
+
+const lastUser = (body: unknown, key: "messages" | "input") =>
+  ((body as Record<string, { role?: string; content: unknown }[]>)[key] ?? [])
+    .filter((m) => m.role === "user")
+    .at(-1)?.content;
+
+describe("images on a prompt", () => {
+  it("are stored as pi's user content and reach Anthropic as base64 image blocks", async () => {
+    mock.enqueue({ text: "A red dot." });
+    const session = await newSession();
+    const events = await run(session.id, { text: "What is this?", images: [image] });
+    expect(events).not.toContain("error");
+    expect(await storedUserContent(session.id)).toEqual([{ type: "text", text: "What is this?" }, image]);
+    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    expect(requests).toHaveLength(1);
+    expect(lastUser(requests[0].body, "messages")).toEqual([
+      { type: "text", text: "What is this?" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+    ]);
+  });
+
+  it("reach OpenAI Responses as input_image data URLs", async () => {
+    mock.enqueue({ text: "A red dot." });
+    const session = await newSession();
+    await run(session.id, { text: "And now?", images: [image], model: "openai/gpt-5" });
+    const requests = mock.requests.filter((r) => r.path === "/v1/responses");
+    expect(requests).toHaveLength(1);
+    expect(lastUser(requests[0].body, "input")).toEqual([
+      { type: "input_text", text: "And now?" },
+      // The AI SDK leaves out pi's `detail: "auto"` (the API default; docs/pi-differences.md).
+      { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
+    ]);
+  });
+
+  it("become pi's placeholder text for a model without image input, and stay stored", async () => {
+    mock.enqueue({ text: "I cannot see it." });
+    const session = await newSession();
+    await run(session.id, { text: "Look", images: [image, image], model: "anthropic/claude-text-only" });
+    expect(await storedUserContent(session.id)).toEqual([{ type: "text", text: "Look" }, image, image]);
+    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    expect(lastUser(requests[0].body, "messages")).toEqual([
+      { type: "text", text: "Look" },
+      { type: "text", text: "(image omitted: model does not support images)" },
+    ]);
+  });
+
+  it("are refused with 400 naming the bad image; nothing is stored or sent", async () => {
+    const session = await newSession();
+    const res = await prompt(session.id, {
+      text: "Look",
+      images: [image, { type: "image", data: PNG, mimeType: "image/gif" }],
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: "bad_request", message: "images: Image 2: its content is image/png, not image/gif." },
+    });
+    expect((await getSession(scope, session.id))?.leafId).toBeNull();
+    expect(mock.requests).toHaveLength(0);
+  });
+});
