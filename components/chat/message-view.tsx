@@ -7,6 +7,7 @@ import type { ToolRun } from "./reduce-events";
 import { ShellBlock } from "./shell-block";
 import type { ShellStatus } from "./shell-state";
 import { OrphanToolResult, ToolCallBlock } from "./tool-call-block";
+import { TurnError } from "./turn-error";
 
 export interface MessageContext {
   results: Map<string, ToolResultMessage>;
@@ -20,12 +21,15 @@ export function MessageView({
   streaming,
   ctx,
   shellStatus,
+  onRetry,
 }: {
   message: AgentMessage;
   streaming: boolean;
   ctx: MessageContext;
   /** For a `!command` sent from this page: whether it is still running (or failed to start). */
   shellStatus?: ShellStatus;
+  /** For the failed last turn while nothing runs: re-run it (the Retry button). */
+  onRetry?: () => void;
 }) {
   switch (message.role) {
     case "user":
@@ -36,7 +40,7 @@ export function MessageView({
         </article>
       );
     case "assistant":
-      return <AssistantView message={message} streaming={streaming} ctx={ctx} />;
+      return <AssistantView message={message} streaming={streaming} ctx={ctx} onRetry={onRetry} />;
     case "toolResult":
       return (
         <article className="message message-tool" data-testid="message-toolResult" aria-label="Tool result">
@@ -59,8 +63,7 @@ export function MessageView({
       return (
         <article className="message message-meta" data-testid="message-custom">
           <div className="muted">{message.customType}</div>
-          <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
-          <MessageImages content={message.content} />
+          <div className="message-text">{contentText(message.content)}</div>
         </article>
       );
     case "branchSummary":
@@ -82,10 +85,12 @@ function AssistantView({
   message,
   streaming,
   ctx,
+  onRetry,
 }: {
   message: AssistantMessage;
   streaming: boolean;
   ctx: MessageContext;
+  onRetry?: () => void;
 }) {
   const failed = message.stopReason === "aborted" || message.stopReason === "error";
   // Total over whatever a stored message holds: null or malformed parts are skipped.
@@ -125,12 +130,7 @@ function AssistantView({
         );
       })}
       {streaming && blocks.length === 0 ? <span className="typing muted">…</span> : null}
-      {failed ? (
-        <div className={`stop-marker stop-${message.stopReason}`} role="note">
-          {message.stopReason === "aborted" ? "Aborted" : "Error"}
-          {message.errorMessage ? `: ${message.errorMessage}` : ""}
-        </div>
-      ) : null}
+      {failed ? <TurnError message={message} onRetry={onRetry} /> : null}
     </article>
   );
 }
