@@ -43,16 +43,21 @@ export async function consumeRunStream<S>(
   return { compacted };
 }
 
-/** Reads a `!command`'s stream: its `bashExecution` message (start, end) and any error. */
+/**
+ * Reads a `!command`'s stream: its `bashExecution` message (start, end) and any error; `onFilesChanged` gets
+ * the paths of its `files_changed` event (the files the command changed, checkpointed).
+ */
 export async function consumeShellStream<S>(
   body: ReadableStream<Uint8Array>,
   id: string,
   apply: Apply<S>,
+  onFilesChanged?: (paths: string[]) => void,
 ): Promise<void> {
   await readSseStream(body, (sse) => {
     const event = toAgentEvent(sse.event, sse.data);
     if (!event) return;
     if (event.type === "error") apply({ type: "local_error", message: event.message });
+    else if (event.type === "files_changed") onFilesChanged?.(Array.isArray(event.paths) ? event.paths : []);
     else if (
       (event.type === "message_start" || event.type === "message_end") &&
       event.message.role === "bashExecution"

@@ -12,12 +12,17 @@ const isAbortError = (err: unknown) => err instanceof DOMException && err.name =
  * `!command` / `!!command` of one session: each runs on the server's VFS shell with its own event stream,
  * beside a running agent or on its own. `settled()` waits for the open streams: an idle command holds the
  * session's run until its stream closes, so a prompt sent right after it would be refused.
+ * `onFilesChanged` is called once per command when its stream ends, with the paths it changed (`[]` when it
+ * changed none or only folders): the caller refreshes the file tree, as after the agent's tool writes.
  */
 export function useShellCommands(
   sessionId: string | null,
   apply: (action: ChatAction) => ChatState,
   stateRef: RefObject<ChatState>,
+  onFilesChanged?: (paths: string[]) => void,
 ) {
+  const filesChanged = useRef(onFilesChanged);
+  filesChanged.current = onFilesChanged;
   const seq = useRef(0);
   const open = useRef(new Map<Promise<boolean>, AbortController>());
 
@@ -37,19 +42,24 @@ export function useShellCommands(
       const id = `shell-${++seq.current}`;
       const ctrl = new AbortController();
       apply({ type: "shell_start", id, ...parsed, timestamp: Date.now() });
+      const changed: string[] = [];
+      let started = false;
       const work = (async () => {
         try {
           const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
           if (!res.body || promptAnswerKind(res) !== "stream") {
             throw new Error("The server did not run the command");
           }
-          await consumeShellStream(res.body, id, apply);
+          started = true;
+          await consumeShellStream(res.body, id, apply, (paths) => changed.push(...paths));
           return true;
         } catch (err) {
           if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
           return stateRef.current.shells[id]?.received === true;
         } finally {
           apply({ type: "shell_closed", id });
+          // The command ran (or may have): re-read the tree even if it reported no file (e.g. `mkdir`).
+          if (started) filesChanged.current?.(changed);
         }
       })();
       open.current.set(work, ctrl);

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   deleteFile,
@@ -15,10 +16,13 @@ import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
 import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
+import { createProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
 import { FilesPaneTitle } from "@/components/tree/files-pane-title";
+import { folderPrefix, useTreeCreate } from "@/components/tree/new-entry";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { ProjectActions } from "./project-actions";
 
 /** The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. */
 export function ProjectWorkspace({ projectId }: { projectId: string }) {
@@ -29,6 +33,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
   const [changed, setChanged] = useState<ReadonlySet<string>>(() => new Set());
   const files = useOpenFiles(projectId);
   const rootRef = useRef<string | null>(null);
+  const router = useRouter();
   rootRef.current = project?.rootPath ?? null;
 
   const refreshTree = useCallback(
@@ -81,6 +86,17 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
     [openFiles, close, refreshTree],
   );
   const remover = useTreeDelete(removeEntry, onDeleted);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const { open: openFile } = files;
+  const creator = useTreeCreate(
+    entries,
+    (path, kind) => createProjectEntry(projectId, path, kind),
+    async ({ path, kind }) => {
+      await refreshTree();
+      setRevealed(path);
+      if (kind === "file") openFile(path);
+    },
+  );
 
   if (projectError) {
     return (
@@ -102,12 +118,20 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
         <span className="sep">/</span>
         <h1 className="project-name">{project?.name ?? "…"}</h1>
         {project ? <span className="muted mono">{project.rootPath}</span> : null}
+        {project ? (
+          <ProjectActions project={project} onRenamed={setProject} onDeleted={() => router.push("/")} />
+        ) : null}
         <Link href="/agent" className="header-link">
           Agent dir
         </Link>
       </header>
       <nav className="tree-pane" aria-label="Project files">
-        <FilesPaneTitle onRefresh={() => void refreshTree()} />
+        <FilesPaneTitle
+          onRefresh={() => void refreshTree()}
+          onNewFile={() => creator.start("file", folderPrefix(files.active?.path))}
+          onNewFolder={() => creator.start("dir", folderPrefix(files.active?.path))}
+        />
+        {creator.form}
         {treeError ? (
           <Notice kind="error" title="Could not load files">
             {treeError}
@@ -120,6 +144,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
             changedPaths={changed}
             onOpenFile={files.open}
             onDelete={remover.request}
+            revealPath={revealed}
           />
         ) : treeError ? null : (
           <Spinner label="Loading files" />

@@ -1,6 +1,6 @@
 "use client";
 
-import { type KeyboardEvent, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import type { TreeEntry } from "@/components/api-client";
 import { ancestorDirs, buildTree, type TreeRow, visibleRows } from "./build-tree";
 
@@ -13,20 +13,42 @@ export interface FileTreeProps {
   onOpenFile: (path: string) => void;
   /** Asks to delete a file or folder (the caller confirms); without it, rows have no Delete action. */
   onDelete?: (target: { path: string; kind: "file" | "dir" | "symlink" }) => void;
+  /** A path to show: when it changes, the folders above it (and above `selectedPath`) are expanded. */
+  revealPath?: string | null;
+}
+
+/** The folders above `path` (`a/b/c` → `a`, `a/b`). */
+function parentsOf(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("/"));
 }
 
 /**
  * The project's files as an ARIA tree (flat rows with aria-level): folders first, collapsible;
  * clicking a file opens it. Arrow keys move and expand/collapse, Enter/Space activate. With `onDelete`,
  * each row has a Delete button (shown on hover or focus) and the Delete key asks to delete the focused row.
+ * Opening a file (`selectedPath`) or revealing a new entry (`revealPath`) expands the folders above it.
  */
-export function FileTree({ entries, selectedPath, changedPaths, onOpenFile, onDelete }: FileTreeProps) {
+export function FileTree({
+  entries,
+  selectedPath,
+  changedPaths,
+  onOpenFile,
+  onDelete,
+  revealPath,
+}: FileTreeProps) {
   const tree = useMemo(() => buildTree(entries), [entries]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [focused, setFocused] = useState<string | null>(null);
   const rows = useMemo(() => visibleRows(tree, expanded), [tree, expanded]);
   const changedDirs = useMemo(() => ancestorDirs(changedPaths), [changedPaths]);
   const container = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const show = [selectedPath, revealPath].flatMap((p) => (p ? parentsOf(p) : []));
+    if (show.length === 0) return;
+    setExpanded((prev) => (show.every((d) => prev.has(d)) ? prev : new Set([...prev, ...show])));
+  }, [selectedPath, revealPath]);
 
   const toggle = (path: string, open?: boolean) =>
     setExpanded((prev) => {

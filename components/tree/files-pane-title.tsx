@@ -1,19 +1,53 @@
 "use client";
 
-/** The title row of a file-tree pane: "Files" and a refresh button. */
-export function FilesPaneTitle({ onRefresh }: { onRefresh: () => void }) {
+/**
+ * The title row of a file-tree pane: "Files", then (when given) New file / New folder, and a refresh button.
+ */
+export function FilesPaneTitle({
+  onRefresh,
+  onNewFile,
+  onNewFolder,
+}: {
+  onRefresh: () => void;
+  onNewFile?: () => void;
+  onNewFolder?: () => void;
+}) {
   return (
     <div className="pane-title">
       <span>Files</span>
-      <button
-        type="button"
-        className="btn btn-icon"
-        aria-label="Refresh files"
-        title="Refresh files"
-        onClick={onRefresh}
-      >
-        ⟳
-      </button>
+      <span className="pane-actions">
+        {onNewFile ? (
+          <button
+            type="button"
+            className="btn btn-icon"
+            aria-label="New file"
+            title="New file"
+            onClick={onNewFile}
+          >
+            +file
+          </button>
+        ) : null}
+        {onNewFolder ? (
+          <button
+            type="button"
+            className="btn btn-icon"
+            aria-label="New folder"
+            title="New folder"
+            onClick={onNewFolder}
+          >
+            +folder
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="btn btn-icon"
+          aria-label="Refresh files"
+          title="Refresh files"
+          onClick={onRefresh}
+        >
+          ⟳
+        </button>
+      </span>
     </div>
   );
 }

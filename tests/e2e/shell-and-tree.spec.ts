@@ -1,0 +1,145 @@
+/**
+ * Issue 10, "say what the shell can and cannot do" and the tree's basics, end to end in Chromium: `!npm install`
+ * answers bash's not-found line plus Strata's note (exit 127); `!touch new.txt` shows new.txt in the tree without
+ * a reload; New file opens the file in the editor and it is still there after a reload; New folder; an existing
+ * name is refused with the exact message and nothing is created.
+ */
+import { mkdirSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { composer, openZipProject, uniqueName } from "./helpers";
+
+const NOTE =
+  "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 66 more.";
+const SHOTS = "/tmp/shots-G";
+
+const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
+const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
+const rowNames = (page: Page) =>
+  tree(page)
+    .getByRole("treeitem")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-label")));
+
+async function runShell(page: Page, command: string) {
+  const before = await page.getByTestId("message-bashExecution").count();
+  await composer(page).fill(command);
+  await composer(page).press("Enter");
+  await expect(page.getByTestId("message-bashExecution")).toHaveCount(before + 1);
+  return page.getByTestId("message-bashExecution").nth(before);
+}
+
+test("!npm install says what the shell has; !touch shows the new file in the tree at once", async ({
+  page,
+}) => {
+  mkdirSync(SHOTS, { recursive: true });
+  await openZipProject(page, uniqueName("shell"), { "README.md": "# Demo\n" });
+
+  await composer(page).fill("!npm install");
+  await expect(
+    page.getByText("Simulated shell: ls, cat, grep, sed, jq… (hover for all), no npm, node, python or git"),
+  ).toBeVisible();
+  const hint = page.locator(".composer .hint");
+  await expect(hint).toHaveAttribute(
+    "title",
+    /^The project shell is simulated \(just-bash on the project files\)\. Commands: alias awk base64 .* zcat\. Builtins: cd, export, source, test and more \(run !help\)\.$/,
+  );
+  await page.screenshot({ path: `${SHOTS}/composer-shell-hint.png` });
+  await composer(page).press("Enter");
+  const npm = page.getByTestId("message-bashExecution").first();
+  await expect(npm.locator(".shell-command")).toHaveText("$ npm install");
+  await expect(npm.locator("pre")).toHaveText(`bash: npm: command not found\n${NOTE}`);
+  // The stored output exactly: the not-found line, the note, the final newline.
+  expect(await npm.locator("pre").textContent()).toBe(`bash: npm: command not found\n${NOTE}\n`);
+  await expect(npm.locator(".shell-status")).toHaveText("exit 127");
+  await page.screenshot({ path: `${SHOTS}/npm-not-found.png` });
+
+  await expect.poll(() => rowNames(page)).toEqual(["README.md"]);
+  const touch = await runShell(page, "!touch new.txt");
+  await expect(touch.locator(".shell-status")).toHaveText("exit 0");
+  await expect.poll(() => rowNames(page)).toEqual(["new.txt", "README.md"]);
+
+  // A folder alone (no file for git) refreshes the tree too.
+  await runShell(page, "!mkdir empty-dir");
+  await expect.poll(() => rowNames(page)).toEqual(["empty-dir", "new.txt", "README.md"]);
+});
+
+test("New file and New folder from the tree; an existing name is refused", async ({ page }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  await openZipProject(page, uniqueName("newfile"), {
+    "README.md": "# Demo\n",
+    "src/a.ts": "export const a = 1;\n",
+  });
+  const projectId = new URL(page.url()).pathname.split("/").pop() as string;
+
+  await page.getByRole("button", { name: "New file", exact: true }).click();
+  const form = page.getByRole("form", { name: "New file" });
+  const name = form.getByRole("textbox", { name: "New file name" });
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue("");
+  await page.screenshot({ path: `${SHOTS}/tree-new-file-form.png` });
+
+  // Validation: empty, traversal, existing.
+  await form.getByRole("button", { name: "Create" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Enter a name.");
+  await name.fill("../outside.txt");
+  await name.press("Enter");
+  await expect(form.getByRole("alert")).toHaveText(
+    'Use a path inside the project: no leading "/", no "." or ".." parts and no empty parts ("//").',
+  );
+  await name.fill("README.md");
+  await name.press("Enter");
+  await expect(form.getByRole("alert")).toHaveText('"README.md" already exists. Choose another name.');
+  await page.screenshot({ path: `${SHOTS}/tree-new-file-exists.png` });
+
+  await name.fill("notes.md");
+  await name.press("Enter");
+  await expect(form).toHaveCount(0);
+  await expect(page.getByRole("tab", { name: "notes.md" })).toBeVisible();
+  await expect(item(page, "notes.md")).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => rowNames(page)).toEqual(["src", "notes.md", "README.md"]);
+
+  // New folder, prefilled with nothing at the root; a nested file inside it expands its folder.
+  await page.getByRole("button", { name: "New folder", exact: true }).click();
+  const folderForm = page.getByRole("form", { name: "New folder" });
+  await folderForm.getByRole("textbox", { name: "New folder name" }).fill("src");
+  await folderForm.getByRole("button", { name: "Create" }).click();
+  await expect(folderForm.getByRole("alert")).toHaveText('"src" already exists. Choose another name.');
+  await folderForm.getByRole("textbox", { name: "New folder name" }).fill("docs");
+  await folderForm.getByRole("button", { name: "Create" }).click();
+  await expect(folderForm).toHaveCount(0);
+  await expect.poll(() => rowNames(page)).toEqual(["docs", "src", "notes.md", "README.md"]);
+
+  await page.getByRole("button", { name: "New file", exact: true }).click();
+  await page.getByRole("textbox", { name: "New file name" }).fill("docs/guide.md");
+  await page.getByRole("textbox", { name: "New file name" }).press("Enter");
+  await expect(page.getByRole("tab", { name: "guide.md" })).toBeVisible();
+  await expect.poll(() => rowNames(page)).toEqual(["docs", "guide.md", "src", "notes.md", "README.md"]);
+  await page.screenshot({ path: `${SHOTS}/tree-after-create.png` });
+
+  // Escape closes the form without creating anything.
+  await page.getByRole("button", { name: "New file", exact: true }).click();
+  await page.getByRole("textbox", { name: "New file name" }).fill("never.txt");
+  await page.getByRole("textbox", { name: "New file name" }).press("Escape");
+  await expect(page.getByRole("form", { name: "New file" })).toHaveCount(0);
+
+  await page.reload();
+  await expect(item(page, "notes.md")).toBeVisible();
+  await expect.poll(() => rowNames(page)).toEqual(["docs", "src", "notes.md", "README.md"]);
+  const api = await page.request.get(`/api/projects/${projectId}/tree`);
+  const entries = ((await api.json()) as { entries: { path: string; kind: string }[] }).entries;
+  expect(entries.map((e) => `${e.kind}:${e.path}`)).toEqual([
+    "file:README.md",
+    "dir:docs",
+    "file:docs/guide.md",
+    "file:notes.md",
+    "dir:src",
+    "file:src/a.ts",
+  ]);
+  const file = await page.request.get(`/api/projects/${projectId}/file?path=notes.md`);
+  expect(await file.json()).toEqual({
+    path: "notes.md",
+    content: "",
+    binary: false,
+    size: 0,
+    tooLarge: false,
+  });
+});
