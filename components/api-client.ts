@@ -264,6 +264,26 @@ export async function postPrompt(
   return res;
 }
 
+/** Starts the re-run of a session's failed last turn; resolves with its event stream (like {@link postPrompt}). */
+export async function postRetry(
+  sessionId: string,
+  input: { model?: string },
+  signal?: AbortSignal,
+): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/sessions/${enc(sessionId)}/retry`, {
+      ...jsonInit("POST", input, signal),
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) throw await errorFromResponse(res);
+  return res;
+}
+
 /**
  * What a prompt response is: an event stream (a run or a `!command`), a queued message (`202`), or another
  * JSON answer (the server handled the text without a stream).

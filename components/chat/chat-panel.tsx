@@ -131,7 +131,12 @@ export function ChatPanel({
           <Spinner label="Loading conversation" />
         </div>
       ) : (
-        <MessageList state={chat.state} />
+        <MessageList
+          state={chat.state}
+          onRetry={() => void chat.retry(model || undefined)}
+          onCancelRetry={() => void abort()}
+          cancelling={chat.aborting}
+        />
       )}
       {chat.remoteRunning && !chat.state.running ? (
         <Notice kind="info">

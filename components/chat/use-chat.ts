@@ -7,6 +7,7 @@ import {
   describeError,
   getSession,
   postPrompt,
+  postRetry,
   promptAnswerKind,
   type QueuedPrompt,
   type StreamingBehavior,
@@ -49,6 +50,8 @@ export interface ChatApi {
   abort(onUndelivered?: (texts: string[]) => void): Promise<string[]>;
   /** Re-read the session from the server (after a branch move, a fork or a compaction). */
   reload(): void;
+  /** Re-runs the failed last turn (POST /api/sessions/:id/retry, pi's `agent.continue()`); false when it could not start. */
+  retry(model?: string): Promise<boolean>;
   /** True while a run started elsewhere (another tab) holds the session: prompts are queued into it. */
   remoteRunning: boolean;
 }
@@ -108,10 +111,11 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
 
   /** Shows `text` as the user's prompt and streams the run that `open()` starts. */
   const streamRun = useCallback(
-    async (id: string, text: string, ctrl: AbortController, open: () => Promise<Response>) => {
+    async (id: string, text: string | null, ctrl: AbortController, open: () => Promise<Response>) => {
       const seq = ++runSeq.current;
       fetchCtrl.current = ctrl;
-      apply({ type: "local_prompt", text, timestamp: Date.now() });
+      // `null`: the Retry button re-runs the failed last turn (no new user message).
+      apply(text === null ? { type: "local_retry" } : { type: "local_prompt", text, timestamp: Date.now() });
       let started = false;
       let failed = false;
       let compacted = false;
@@ -237,6 +241,18 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     [sessionId, apply],
   );
 
+  const retry = useCallback(
+    async (model?: string): Promise<boolean> => {
+      if (!sessionId || stateRef.current.running) return false;
+      await shells.settled();
+      const ctrl = new AbortController();
+      return streamRun(sessionId, null, ctrl, () =>
+        postRetry(sessionId, model ? { model } : {}, ctrl.signal),
+      );
+    },
+    [sessionId, streamRun, shells],
+  );
+
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
   return {
     state,
@@ -248,6 +264,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     shell: shells.run,
     abort,
     reload,
+    retry,
     remoteRunning: remote.active,
   };
 }
