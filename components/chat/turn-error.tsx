@@ -1,3 +1,4 @@
+import "./turn-error.css";
 import { describeProviderError } from "@/lib/llm/provider-errors";
 import type { AssistantMessage } from "@/lib/llm/types";
 
