@@ -28,6 +28,10 @@ async function main() {
     OPENAI_API_KEY: "test-openai-key",
     OPENAI_BASE_URL: `${mock.url}/v1`,
     STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+    // A model without image input (image-attachment.spec.ts): pi's placeholder text replaces the images.
+    STRATA_MODELS: JSON.stringify([
+      { provider: "anthropic", id: "claude-text-only", name: "Claude (text only)", input: ["text"] },
+    ]),
     // The e2e git server is on loopback, which a git import refuses by default (lib/net/git-http.ts).
     STRATA_GIT_IMPORT_ALLOW_PRIVATE: "1",
   };

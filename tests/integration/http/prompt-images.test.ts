@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
+import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
@@ -84,8 +85,9 @@ async function run(id: string, body: Record<string, unknown>): Promise<string[]>
 async function storedUserContent(id: string): Promise<unknown> {
   const session = await getSession(scope, id);
   const entries = await loadBranch(scope, id, session?.leafId ?? null);
-  const user = entries.find((e) => e.type === "message" && e.message.role === "user");
-  return user?.type === "message" ? user.message.content : undefined;
+  const messages = entries.flatMap((e) => (e.type === "message" ? [e.message as AgentMessage] : []));
+  const user = messages.find((m) => m.role === "user");
+  return user?.role === "user" ? user.content : undefined;
 }
 
 const lastUser = (body: unknown, key: "messages" | "input") =>
