@@ -13,6 +13,7 @@ import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
 import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
+import { useDraft } from "./use-draft";
 import { useModelChoice } from "./use-model-choice";
 import { useSessionResources } from "./use-session-resources";
 import { useSessions } from "./use-sessions";
@@ -26,13 +27,11 @@ export function ChatPanel({
   /** Paths the agent reports changed (files_changed, successful write/edit). */
   onPathsChanged: (paths: string[]) => void;
 }) {
-  const [draft, setDraft] = useState("");
   const modelRef = useRef("");
   const sessions = useSessions(projectId, () => modelRef.current || undefined);
-  // A session remembers its model: followed when the session is opened.
+  // The composer's text, kept per session in localStorage until the server accepted it.
+  const { draft, setDraft, take, settle } = useDraft(sessions.sessionId);
   const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
-  const { config, configError, model, choose: chooseModel } = useModelChoice(current);
-  modelRef.current = model;
   const resources = useSessionResources(projectId, sessions.sessionId);
   // The trust prompt: shown when the session has gated resources and no decision, or when asked for.
   const [trustDialog, setTrustDialog] = useState<"auto" | "open" | "dismissed">("auto");
@@ -53,18 +52,32 @@ export function ChatPanel({
   });
   // A run of this tab, or one another tab started (followed by polling): either way prompts are queued.
   const running = chat.state.running || chat.remoteRunning;
+  // A session remembers its model: followed when the session is opened; a switch is stored in the session.
+  const {
+    config,
+    configError,
+    model,
+    choose: chooseModel,
+    saveError,
+    saved: modelSaved,
+  } = useModelChoice(current, running);
+  modelRef.current = model;
+  const noModel = config !== null && !config.configured;
 
+  // The text leaves the box while it is sent and comes back unless the server accepted it (stored meanwhile).
   const submit = async (intent: ComposerIntent) => {
-    const text = draft;
-    setDraft("");
+    const sent = take();
+    // A model switch still being stored goes first (the prompt then runs on the switched session).
+    await modelSaved();
     const m = model || undefined;
+    const onAccepted = () => settle(sent, true);
     const accepted =
       intent.kind === "shell"
-        ? await chat.shell(text)
+        ? await chat.shell(sent.text)
         : running
-          ? await chat.queue(text, intent.behavior, m)
-          : await chat.send(text, m);
-    if (!accepted) setDraft((d) => (d === "" ? text : d));
+          ? await chat.queue(sent.text, intent.behavior, m, onAccepted)
+          : await chat.send(sent.text, m, onAccepted);
+    settle(sent, accepted);
   };
 
   // Queued messages the run never got come back to the composer, before the draft.
@@ -84,6 +97,7 @@ export function ChatPanel({
         projectId={projectId}
         onImported={() => void sessions.refresh()}
       />
+      {saveError ? <Notice kind="error">{saveError}</Notice> : null}
       <ContextPanel
         data={resources.data}
         error={resources.error}
@@ -109,11 +123,6 @@ export function ChatPanel({
           onChoose={(choice) => void resources.choose(choice).then(() => setTrustDialog("dismissed"))}
           onDismiss={() => setTrustDialog("dismissed")}
         />
-      ) : null}
-      {config && !config.configured ? (
-        <Notice kind="warning" title="No model provider is configured">
-          <pre className="config-help">{config.help}</pre>
-        </Notice>
       ) : null}
       {configError ? (
         <Notice kind="error" title="Could not read the model configuration">
@@ -152,6 +161,8 @@ export function ChatPanel({
         running={running}
         aborting={chat.aborting}
         disabled={!sessions.sessionId || chat.loading}
+        noModel={noModel}
+        noModelHelp={config?.help}
       />
       <SessionStatsLine
         messages={chat.state.messages}

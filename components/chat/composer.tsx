@@ -2,6 +2,7 @@
 
 import { type FormEvent, type KeyboardEvent, useId } from "react";
 import type { StreamingBehavior } from "@/components/api-client";
+import { NoModelNote } from "./no-model-note";
 import { parseShellCommand } from "./shell-state";
 
 /** What a submit asks for: a prompt (queued as steer/follow-up while a run is going) or a shell command. */
@@ -10,9 +11,11 @@ export type ComposerIntent = { kind: "prompt"; behavior: StreamingBehavior } | {
 const IDLE_PLACEHOLDER =
   "Ask the agent… (!command runs it in the project shell, !!command keeps it out of the context)";
 const RUNNING_PLACEHOLDER = "Steer the agent, or queue a follow-up…";
+const NO_MODEL_PLACEHOLDER = "No model configured: !command runs in the project shell";
 
-function hintText(running: boolean, shell: boolean): string {
+function hintText(running: boolean, shell: boolean, noModel: boolean): string {
   if (shell) return "Enter to run the command · Shift+Enter for a new line";
+  if (noModel) return "Prompts need a model · !command runs in the project shell";
   if (running) return "Enter to steer · Alt+Enter to follow up";
   return "Enter to send · Shift+Enter for a new line";
 }
@@ -20,7 +23,8 @@ function hintText(running: boolean, shell: boolean): string {
 /**
  * The prompt box. Idle: Enter sends, Shift+Enter adds a newline. While a run is going the box stays
  * usable: Enter steers the agent, Alt+Enter queues a follow-up (pi's keys), Abort stops the run.
- * `!command` runs a shell command in either state.
+ * `!command` runs a shell command in either state. Without a model (`noModel`) the box says so (with how to
+ * configure one) and only `!commands` can be submitted: the typed text stays.
  */
 export function Composer({
   value,
@@ -30,6 +34,8 @@ export function Composer({
   running,
   aborting,
   disabled,
+  noModel = false,
+  noModelHelp,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -38,10 +44,14 @@ export function Composer({
   running: boolean;
   aborting: boolean;
   disabled: boolean;
+  /** The server has no model: prompts cannot be sent (shell commands can). */
+  noModel?: boolean;
+  /** The server's full configuration help, folded out under the no-model note. */
+  noModelHelp?: string;
 }) {
   const hintId = useId();
   const shell = parseShellCommand(value) !== null;
-  const canSubmit = !disabled && value.trim() !== "";
+  const canSubmit = !disabled && value.trim() !== "" && (shell || !noModel);
 
   const submit = (behavior: StreamingBehavior) => {
     if (!canSubmit) return;
@@ -61,10 +71,19 @@ export function Composer({
 
   return (
     <form className="composer" onSubmit={onFormSubmit} aria-label="Composer">
+      {noModel ? <NoModelNote help={noModelHelp} /> : null}
       <textarea
         aria-label="Message"
         aria-describedby={hintId}
-        placeholder={disabled ? "No session" : running ? RUNNING_PLACEHOLDER : IDLE_PLACEHOLDER}
+        placeholder={
+          disabled
+            ? "No session"
+            : running
+              ? RUNNING_PLACEHOLDER
+              : noModel
+                ? NO_MODEL_PLACEHOLDER
+                : IDLE_PLACEHOLDER
+        }
         value={value}
         rows={3}
         disabled={disabled}
@@ -73,7 +92,7 @@ export function Composer({
       />
       <div className="composer-actions">
         <span id={hintId} className="hint">
-          {hintText(running, shell)}
+          {hintText(running, shell, noModel)}
         </span>
         <div className="composer-buttons">
           {running ? (

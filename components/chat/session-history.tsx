@@ -5,6 +5,7 @@ import { describeError, type SessionSummary } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { PanelToggle } from "@/components/ui/panel-toggle";
 import { Spinner } from "@/components/ui/spinner";
+import { type BranchFailure, BranchFailureNotice, branchFailureOf } from "./branch-failure";
 import {
   type BranchResponse,
   branchSession,
@@ -65,7 +66,10 @@ export function SessionHistory({
   onCompacted?: (result: CompactResponse) => void;
 }) {
   const [tree, setTree] = useState<SessionTreeResponse | null>(null);
+  /** Reading the tree failed. */
   const [error, setError] = useState<string | null>(null);
+  /** The last action (compact, fork) failed: kept when the tree reloads afterwards. */
+  const [actionError, setActionError] = useState<string | null>(null);
   const [working, setWorking] = useState<string | null>(null);
   const [summarize, setSummarize] = useState(false);
   const [showSettings, setShowSettings] = useState(false);
@@ -73,6 +77,8 @@ export function SessionHistory({
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const [notice, setNotice] = useState<string | null>(null);
+  /** The last failed "Go here", shown under its entry until dismissed, retried or another action starts. */
+  const [branchFailure, setBranchFailure] = useState<BranchFailure | null>(null);
 
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -102,19 +108,32 @@ export function SessionHistory({
   const onPath = useMemo(() => activePath(nodes, tree?.leafId ?? null), [nodes, tree?.leafId]);
   const shown = showSettings ? nodes : nodes.filter((n) => !SETTINGS_TYPES.has(n.type));
 
-  const act = async (label: string, fn: () => Promise<void>) => {
+  const act = async (label: string, fn: () => Promise<void>, onError?: (err: unknown) => void) => {
     setWorking(label);
     setNotice(null);
+    setActionError(null);
+    setBranchFailure(null);
     try {
       await fn();
-      setError(null);
     } catch (err) {
-      setError(describeError(err));
+      if (onError) onError(err);
+      else setActionError(describeError(err));
     } finally {
       setWorking(null);
       await load();
     }
   };
+
+  /** "Go here" (pi /tree): on failure the notice goes under the entry, nothing changed on the server. */
+  const goTo = (entryId: string, withSummary: boolean) =>
+    void act(
+      entryId,
+      async () => {
+        const result = await branchSession(sessionId ?? "", { entryId, summarize: withSummary });
+        onNavigated?.(result);
+      },
+      (err) => setBranchFailure(branchFailureOf(entryId, withSummary, err)),
+    );
 
   if (!sessionId) return null;
   const compactButton = (
@@ -152,6 +171,7 @@ export function SessionHistory({
         {compactButton}
       </div>
       {error ? <Notice kind="error">{error}</Notice> : null}
+      {actionError ? <Notice kind="error">{actionError}</Notice> : null}
       {notice ? <Notice kind="info">{notice}</Notice> : null}
       {open ? (
         <div id={bodyId} className="session-history-body">
@@ -192,14 +212,9 @@ export function SessionHistory({
                     className="btn btn-small"
                     aria-label={`Go to: ${what}`}
                     disabled={busy || working !== null || isLeaf}
-                    onClick={() =>
-                      void act(n.id, async () => {
-                        const result = await branchSession(sessionId, { entryId: n.id, summarize });
-                        onNavigated?.(result);
-                      })
-                    }
+                    onClick={() => goTo(n.id, summarize)}
                   >
-                    {working === n.id ? "Moving…" : "Go here"}
+                    {working === n.id ? (summarize ? "Summarizing…" : "Moving…") : "Go here"}
                   </button>{" "}
                   <button
                     type="button"
@@ -215,6 +230,15 @@ export function SessionHistory({
                   >
                     Fork
                   </button>
+                  {branchFailure?.entryId === n.id ? (
+                    <BranchFailureNotice
+                      failure={branchFailure}
+                      busy={busy || working !== null}
+                      onRetry={() => goTo(n.id, branchFailure.summarize)}
+                      onWithoutSummary={() => goTo(n.id, false)}
+                      onDismiss={() => setBranchFailure(null)}
+                    />
+                  ) : null}
                 </li>
               );
             })}

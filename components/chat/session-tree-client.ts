@@ -1,6 +1,6 @@
 /**
  * Fetch helpers for the session tree endpoints (docs/http-api.md, "Session tree"): JSONL import and
- * export, the tree, moving the leaf, fork and compact. Browser-only, relative `/api/...` URLs.
+ * export, the tree, moving the leaf, fork, compact and the model switch. Browser-only, relative `/api/...` URLs.
  */
 import { ApiError, errorFromResponse, type SessionSummary } from "@/components/api-client";
 
@@ -151,4 +151,18 @@ export async function forkSession(sessionId: string, entryId: string): Promise<S
 
 export function compactSession(sessionId: string, focus?: string): Promise<CompactResponse> {
   return send(`/api/sessions/${enc(sessionId)}/compact`, post(focus ? { focus } : {}));
+}
+
+/**
+ * `PUT /api/sessions/:id/model`: switch the session's model (recorded as a `model_change` entry, pi `setModel`).
+ * Resolves the session's model afterwards (`provider/id`).
+ * @throws ApiError (400 `model_unavailable`, 409 `run_active` while a run holds the session, …).
+ */
+export async function putSessionModel(sessionId: string, model: string): Promise<string> {
+  return (
+    await send<{ model: string }>(`/api/sessions/${enc(sessionId)}/model`, {
+      ...post({ model }),
+      method: "PUT",
+    })
+  ).model;
 }

@@ -37,10 +37,14 @@ export interface ChatApi {
   loading: boolean;
   loadError: string | null;
   aborting: boolean;
-  /** Sends a prompt; resolves false when the run could not start (the text was not accepted). */
-  send(text: string, model?: string): Promise<boolean>;
+  /**
+   * Sends a prompt; resolves false when the server did not accept the text (a refused or failed request, a
+   * stream that failed or dropped before the prompt was stored): the caller gives it back to the composer.
+   * `onAccepted` runs as soon as the server has stored the prompt (its user message came back).
+   */
+  send(text: string, model?: string, onAccepted?: () => void): Promise<boolean>;
   /** While a run is going: queues a steering or follow-up message; false when it was not accepted. */
-  queue(text: string, kind: StreamingBehavior, model?: string): Promise<boolean>;
+  queue(text: string, kind: StreamingBehavior, model?: string, onAccepted?: () => void): Promise<boolean>;
   /** Runs `!command` / `!!command` on the project's shell; false when it was not accepted. */
   shell(text: string): Promise<boolean>;
   /**
@@ -109,15 +113,32 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     };
   }, [sessionId, apply, reloadSeq]);
 
-  /** Shows `text` as the user's prompt and streams the run that `open()` starts. */
+  /**
+   * Shows `text` as the user's prompt and streams the run that `open()` starts. Resolves whether the server
+   * accepted the prompt: its user message came back, or the stream ended without an error (a command such as
+   * `/compact` that stores no message). A prompt not accepted leaves the conversation (the text goes back).
+   */
   const streamRun = useCallback(
-    async (id: string, text: string | null, ctrl: AbortController, open: () => Promise<Response>) => {
+    async (
+      id: string,
+      text: string | null,
+      ctrl: AbortController,
+      open: () => Promise<Response>,
+      onAccepted?: () => void,
+    ) => {
       const seq = ++runSeq.current;
       fetchCtrl.current = ctrl;
       // `null`: the Retry button re-runs the failed last turn (no new user message).
       apply(text === null ? { type: "local_retry" } : { type: "local_prompt", text, timestamp: Date.now() });
       let started = false;
       let failed = false;
+      let accepted = false;
+      let errored = false;
+      const accept = () => {
+        if (accepted) return;
+        accepted = true;
+        onAccepted?.();
+      };
       let compacted = false;
       let finish = () => {};
       runDone.current = new Promise<void>((r) => {
@@ -131,6 +152,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
           res.body,
           apply,
           (prev, event) => {
+            if (event.type === "message_end" && event.message.role === "user") accept();
+            else if (event.type === "error") errored = true;
             const paths = changedPathsOf(prev, event);
             if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
           },
@@ -138,6 +161,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             if (texts.length > 0) optionsRef.current.onQueueReturned?.(texts);
           },
         ));
+        // An error before the prompt was stored (no model, an unknown one): the text was not taken.
+        if (errored && !accepted) failed = true;
+        else accept();
       } catch (err) {
         if (err instanceof ApiError && err.code === "run_active" && !started) {
           // Another tab's run holds the session: follow it; the text goes back to the composer to queue.
@@ -148,6 +174,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
           apply({ type: "local_error", message: describeError(err) });
         }
       } finally {
+        // Not stored: the optimistic user message goes (its text returns to the composer).
+        if (!accepted) apply({ type: "local_prompt_refused" });
         apply({ type: "stream_closed" });
         if (fetchCtrl.current === ctrl) fetchCtrl.current = null;
         finish();
@@ -167,28 +195,37 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         );
       }
       optionsRef.current.onRunEnd?.();
-      return started;
+      return accepted;
     },
     [apply],
   );
 
   const send = useCallback(
-    async (text: string, model?: string): Promise<boolean> => {
+    async (text: string, model?: string, onAccepted?: () => void): Promise<boolean> => {
       if (!sessionId || stateRef.current.running || !text.trim()) return false;
       // An idle `!command` holds the run until its stream closes: start the prompt after it.
       await shells.settled();
       const ctrl = new AbortController();
-      return streamRun(sessionId, text, ctrl, () =>
-        postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal),
+      return streamRun(
+        sessionId,
+        text,
+        ctrl,
+        () => postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal),
+        onAccepted,
       );
     },
     [sessionId, streamRun, shells],
   );
 
   const queue = useCallback(
-    async (text: string, kind: StreamingBehavior, model?: string): Promise<boolean> => {
+    async (
+      text: string,
+      kind: StreamingBehavior,
+      model?: string,
+      onAccepted?: () => void,
+    ): Promise<boolean> => {
       if (!sessionId || !text.trim()) return false;
-      if (!stateRef.current.running && !remoteRef.current.active) return send(text, model);
+      if (!stateRef.current.running && !remoteRef.current.active) return send(text, model, onAccepted);
       const ctrl = new AbortController();
       const sentAt = stateRef.current.queue.updates;
       let res: Response;
@@ -200,6 +237,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         return false;
       }
       const answer = promptAnswerKind(res);
+      if (answer !== "stream") onAccepted?.();
       if (answer === "handled") return true;
       if (answer === "queued") {
         const body = (await res.json().catch(() => null)) as QueuedPrompt | null;
@@ -214,7 +252,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       }
       // The run ended meanwhile, so this prompt started a new one: show it once the old stream is read.
       if (runDone.current) await runDone.current;
-      return streamRun(sessionId, text, ctrl, async () => res);
+      return streamRun(sessionId, text, ctrl, async () => res, onAccepted);
     },
     [sessionId, send, streamRun, apply],
   );

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { type ConfigResponse, describeError, getConfig } from "@/components/api-client";
+import { VariableList } from "@/components/chat/no-model-note";
 import { Notice } from "@/components/ui/notice";
 
 /** Shows whether a model provider is configured (GET /api/config) and, if not, how to set one up. */
@@ -29,11 +30,15 @@ export function ConfigBanner() {
     return (
       <Notice kind="warning" title="No model provider is configured">
         <p>
-          The agent needs an API key in the server environment. Set one of <code>ANTHROPIC_API_KEY</code>,{" "}
-          <code>OPENAI_API_KEY</code>, <code>GOOGLE_GENERATIVE_AI_API_KEY</code> or{" "}
-          <code>OPENAI_COMPATIBLE_BASE_URL</code>, then restart the server.
+          The agent needs an API key in the server environment. Set one of <VariableList /> in{" "}
+          <code>.env.local</code> (or the server&apos;s environment), then restart <code>npm start</code>.
         </p>
-        {config.help ? <pre className="config-help">{config.help}</pre> : null}
+        {config.help ? (
+          <details>
+            <summary>All settings</summary>
+            <pre className="config-help">{config.help}</pre>
+          </details>
+        ) : null}
       </Notice>
     );
   }

@@ -2,6 +2,7 @@ import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withProject } from "@/lib/http/project-context";
 import { toSessionView } from "@/lib/http/views";
+import { leafModels } from "@/lib/session/leaf-model";
 import { createSession, listSessions } from "@/lib/session/store";
 
 export const runtime = "edge";
@@ -9,9 +10,12 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  return withProject(id, async ({ scope, project }) =>
-    Response.json({ sessions: (await listSessions(scope, project.id)).map((s) => toSessionView(s, null)) }),
-  );
+  return withProject(id, async ({ scope, project }) => {
+    const sessions = await listSessions(scope, project.id);
+    // Each session's current model (its leaf's last model_change or assistant message), as GET /api/sessions/:id.
+    const models = await leafModels(scope, project.id);
+    return Response.json({ sessions: sessions.map((s) => toSessionView(s, models.get(s.id) ?? null)) });
+  });
 });
 
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { setSessionModel } from "@/lib/agent/session-model";
+import { SessionNotFoundError } from "@/lib/agent/session-tree";
+import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { ApiError, route } from "@/lib/http/errors";
+import { resolveModel } from "@/lib/llm/models";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const Body = z.object({ model: z.string().min(1).max(200) });
+
+/**
+ * Switch the session's model (pi `setModel`): records a `model_change` entry now. Body `{ model: "provider/id" }`;
+ * answers `{ model }`. 400 `model_unavailable` for a model the server has no key for; 409 while a run holds the session.
+ */
+export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  if (!isUuid(id)) throw new SessionNotFoundError(id);
+  const model = resolveModel(body.model, process.env);
+  if (!model) throw new ApiError(400, "model_unavailable", `Model ${body.model} is not available.`);
+  const scope = new DbScope();
+  try {
+    const ref = await setSessionModel(scope, id, model);
+    return Response.json({ model: `${ref.provider}/${ref.modelId}` });
+  } finally {
+    await scope.release();
+  }
+});

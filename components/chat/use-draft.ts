@@ -1,0 +1,78 @@
+"use client";
+
+import { type SetStateAction, useCallback, useEffect, useRef, useState } from "react";
+import { browserStorage, loadDraft, saveDraft, withoutSent } from "./draft-store";
+import { restoreDraft } from "./queue";
+
+/** A text taken from the composer for sending, until `settle`. */
+export interface SentDraft {
+  text: string;
+  sessionId: string | null;
+}
+
+/**
+ * The composer's text for one session, kept in localStorage (draft-store.ts) so it survives a reload: what is
+ * stored is the texts on their way to the server (taken, not yet accepted) followed by what the box shows.
+ * `take()` empties the box for a send; `settle(sent, accepted)` forgets the text once the server accepted it,
+ * or puts it back before what was typed since.
+ */
+export function useDraft(sessionId: string | null) {
+  const [draft, setVisible] = useState("");
+  const visible = useRef("");
+  const inFlight = useRef<SentDraft[]>([]);
+  const session = useRef(sessionId);
+  session.current = sessionId;
+
+  const persist = useCallback((id: string | null) => {
+    if (!id) return;
+    const pending = inFlight.current.filter((s) => s.sessionId === id).map((s) => s.text);
+    saveDraft(browserStorage(), id, restoreDraft(pending, id === session.current ? visible.current : ""));
+  }, []);
+
+  const show = useCallback((text: string) => {
+    visible.current = text;
+    setVisible(text);
+  }, []);
+
+  useEffect(() => {
+    show(sessionId ? loadDraft(browserStorage(), sessionId) : "");
+  }, [sessionId, show]);
+
+  /** Sets the box's text (a value or an updater of the current text) and stores it. */
+  const setDraft = useCallback(
+    (next: SetStateAction<string>) => {
+      show(typeof next === "function" ? next(visible.current) : next);
+      persist(session.current);
+    },
+    [show, persist],
+  );
+
+  /** Takes the box's text for sending: the box empties, the text stays stored until `settle`. */
+  const take = useCallback((): SentDraft => {
+    const sent = { text: visible.current, sessionId: session.current };
+    inFlight.current = [...inFlight.current, sent];
+    show("");
+    persist(sent.sessionId);
+    return sent;
+  }, [show, persist]);
+
+  /** The server accepted `sent` (forget it) or not (back into the box, before what was typed since). */
+  const settle = useCallback(
+    (sent: SentDraft, accepted: boolean) => {
+      if (!inFlight.current.includes(sent)) return;
+      inFlight.current = inFlight.current.filter((s) => s !== sent);
+      if (sent.sessionId !== session.current) {
+        // Another session is open now: its stored draft still starts with the text (stored while in flight).
+        const storage = browserStorage();
+        if (accepted && sent.sessionId)
+          saveDraft(storage, sent.sessionId, withoutSent(loadDraft(storage, sent.sessionId), sent.text));
+        return;
+      }
+      if (!accepted) show(restoreDraft([sent.text], visible.current));
+      persist(sent.sessionId);
+    },
+    [show, persist],
+  );
+
+  return { draft, setDraft, take, settle };
+}

@@ -1,0 +1,71 @@
+/**
+ * A failed branch summary, end to end in Chromium: the mock provider fails the summarization request, and the
+ * History panel shows, under the entry whose "Go here" failed, the server's message and what to do next; the
+ * session did not move (nothing half done). Retry then succeeds with a summary; "Go without summary" is offered.
+ */
+import { expect, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
+import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
+import { E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
+const SHOTS = process.env.STRATA_E2E_SHOTS;
+
+test("a failed branch summary is shown next to the entry, nothing moved, Retry works", async ({ page }) => {
+  await mock.reset();
+  await mock.script(
+    { text: "First answer." },
+    { text: "Second answer." },
+    { error: { status: 400, message: "The summarizer is refusing requests." } },
+    { text: "The user asked a second question." },
+  );
+  await openZipProject(page, uniqueName("branchfail"), { "README.md": "# Demo\n" });
+  for (const q of ["First question.", "Second question."]) {
+    await composer(page).fill(q);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await expectIdle(page);
+  }
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Second answer.");
+
+  const history = page.getByRole("region", { name: "History" });
+  await history.getByRole("button", { name: "History" }).click();
+  await history.getByLabel("Summarize the branch I leave").check();
+  const sessionId = await page.evaluate(() => {
+    const key = Object.keys(window.localStorage).find((k) => k.startsWith("strata.session."));
+    return key ? window.localStorage.getItem(key) : null;
+  });
+  const leaf = async () =>
+    ((await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as { leafId: string }).leafId;
+  const before = await leaf();
+
+  const target = history.getByRole("listitem").filter({ hasText: "First answer." });
+  await target.getByRole("button", { name: "Go to: First answer." }).click();
+  const alert = target.getByRole("alert");
+  await expect(alert.locator(".notice-title")).toHaveText("Could not summarize the branch you are leaving");
+  await expect(alert.locator(".branch-failure-message")).toHaveText(
+    "Branch summarization failed: The summarizer is refusing requests.",
+  );
+  await expect(alert.locator(".branch-failure-advice")).toHaveText(
+    "Nothing changed: the session is still where it was. Retry, go there without a summary, or check the session's model and its API key.",
+  );
+  await expect(alert.getByRole("button", { name: "Go without summary" })).toBeEnabled();
+  if (SHOTS) await history.screenshot({ path: `${SHOTS}/branch-failure.png` });
+  // Nothing half done: the leaf did not move, no branch_summary entry, the conversation is unchanged.
+  expect(await leaf()).toBe(before);
+  const tree = (await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as {
+    nodes: { type: string }[];
+  };
+  expect(tree.nodes.filter((n) => n.type === "branch_summary")).toEqual([]);
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Second answer.");
+
+  await alert.getByRole("button", { name: "Retry" }).click();
+  await expect(target.getByRole("alert")).toHaveCount(0);
+  await expect.poll(leaf).not.toBe(before);
+  const after = (await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as {
+    nodes: { type: string; preview: string }[];
+  };
+  expect(after.nodes.filter((n) => n.type === "branch_summary").length).toBe(1);
+  await expect(page.getByTestId("message-assistant").last()).toContainText("First answer.");
+  const requests = await mock.requests();
+  expect(requests.map((r) => r.status)).toEqual([200, 200, 400, 200]);
+});

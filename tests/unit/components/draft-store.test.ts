@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import {
+  type DraftStorage,
+  draftKey,
+  loadDraft,
+  saveDraft,
+  withoutSent,
+} from "@/components/chat/draft-store";
+
+/** A real Map-backed Storage subset (the browser's localStorage semantics for strings). */
+function memoryStorage(): DraftStorage & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, String(v)),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+
+describe("draft storage", () => {
+  it("keeps a draft per session under strata.draft.<id>", () => {
+    const s = memoryStorage();
+    expect(saveDraft(s, "a", "fix the tests")).toBe(true);
+    expect(saveDraft(s, "b", "other")).toBe(true);
+    expect([...s.map.entries()]).toEqual([
+      ["strata.draft.a", "fix the tests"],
+      ["strata.draft.b", "other"],
+    ]);
+    expect(loadDraft(s, "a")).toBe("fix the tests");
+    expect(loadDraft(s, "c")).toBe("");
+    expect(draftKey("x")).toBe("strata.draft.x");
+  });
+
+  it("an empty or white-space draft removes the entry", () => {
+    const s = memoryStorage();
+    saveDraft(s, "a", "text");
+    saveDraft(s, "a", "  \n ");
+    expect(s.map.has("strata.draft.a")).toBe(false);
+  });
+
+  it("reports an unavailable or refusing storage instead of throwing", () => {
+    const full: DraftStorage = {
+      getItem: () => {
+        throw new Error("SecurityError");
+      },
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+      removeItem: () => undefined,
+    };
+    expect(saveDraft(full, "a", "x")).toBe(false);
+    expect(loadDraft(full, "a")).toBe("");
+    expect(saveDraft(null, "a", "x")).toBe(false);
+    expect(loadDraft(null, "a")).toBe("");
+  });
+
+  it("withoutSent drops the accepted text and keeps what was typed since", () => {
+    expect(withoutSent("fix it", "fix it")).toBe("");
+    expect(withoutSent("fix it\n\nand then this", "fix it")).toBe("and then this");
+    expect(withoutSent("something else", "fix it")).toBe("something else");
+    expect(withoutSent("fix it now", "fix it")).toBe("fix it now");
+  });
+});
