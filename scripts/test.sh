@@ -18,8 +18,8 @@ npx biome check .
 step "unit and integration tests (vitest, real Postgres)"
 npx vitest run
 
-step "build (next build)"
-NEXT_TELEMETRY_DISABLED=1 npx next build
+step "build (next build, stamped: scripts/build.mjs)"
+node scripts/build.mjs
 
 step "end-to-end tests (playwright, Chromium)"
 npx playwright test

@@ -123,6 +123,16 @@ export async function withDatabase(modulePath, fn) {
       process.env.STRATA_DB_PROXY = proxy.endpoint;
     }
   }
+  // A connection that dies before the driver settles its promise leaves nothing to wait for, and Node would
+  // exit 0 in silence: say so and fail instead.
+  const silentEnd = () => {
+    fs.writeSync(
+      2,
+      `strata: ${where} did not answer (the connection closed without a reply). Is it running?\n`,
+    );
+    process.exit(1);
+  };
+  process.once("beforeExit", silentEnd);
   try {
     const [lib, { default: ws }] = await Promise.all([loadTs(modulePath), import("ws")]);
     lib.setNodeWebSocket(ws);
@@ -131,6 +141,7 @@ export async function withDatabase(modulePath, fn) {
     if (error instanceof CliError) throw error;
     throw databaseError(error, where);
   } finally {
+    process.off("beforeExit", silentEnd);
     for (const close of closers.reverse()) await close();
   }
 }

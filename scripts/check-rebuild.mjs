@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// CI check (run by .ci/run after `npm test`): from a fresh clone, `npm start` serves the app; after a source
+// change, `npm start` again says it rebuilds and serves the change.
+//
+// 1. Clone this repository's HEAD into a temp dir (node_modules hard-linked from here).
+// 2. When this checkout has a stamped build of exactly the clone's sources (`npm test` just made one), copy
+//    it into the clone: the first start must then serve it without building (asserted). Otherwise the first
+//    start builds from scratch (asserted). This saves one full build in CI.
+// 3. First `npm start` (embedded PGlite in the clone's .strata, a free port): the 404 page and /api/projects
+//    answer, .strata/server.json exists (mode 0600); stop the whole process group; the port, server.json and
+//    the pgdata lock are released.
+// 4. Change the 404 page's text in app/not-found.tsx; second `npm start`: its log says the sources changed
+//    and it rebuilds; the new text is served. Stop; clean up (also on failure or Ctrl-C).
+// Env: STRATA_CHECK_PORT (default: a free port); STRATA_CHECK_KEEP=1 keeps the temp dir.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const say = (msg) => console.log(`[check-rebuild] ${msg}`);
+const PAGE_FILE = "app/not-found.tsx";
+const PAGE_TEXT = "Page not found";
+const READY_TIMEOUT_MS = 15 * 60_000;
+
+let tmp;
+let running;
+let lastLog;
+
+class CheckFailed extends Error {}
+const fail = (msg) => {
+  throw new CheckFailed(msg);
+};
+
+async function freePort() {
+  if (process.env.STRATA_CHECK_PORT) return Number(process.env.STRATA_CHECK_PORT);
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function portIsFree(port) {
+  const server = net.createServer();
+  const ok = await new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (ok) await new Promise((resolve) => server.close(resolve));
+  return ok;
+}
+
+/** `npm start` in `dir` in its own process group; resolves once it logs that Strata is running. */
+async function start(dir, port, label) {
+  const logFile = path.join(tmp, `${label}.log`);
+  const out = fs.openSync(logFile, "w");
+  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1" };
+  for (const name of ["DATABASE_URL", "STRATA_DB_PROXY", "STRATA_DIR", "STRATA_REBUILD"]) delete env[name];
+  const started = performance.now();
+  const child = spawn("npm", ["start"], { cwd: dir, env, detached: true, stdio: ["ignore", out, out] });
+  fs.closeSync(out);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  running = { child, exited, logFile, port };
+  lastLog = logFile;
+  const log = () => fs.readFileSync(logFile, "utf8");
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (/\[strata\] Strata is running at /.test(log())) break;
+    if (child.exitCode !== null || child.signalCode !== null)
+      fail(`${label}: npm start exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+    if (Date.now() > deadline)
+      fail(`${label}: npm start was not ready after ${READY_TIMEOUT_MS / 60_000} minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  say(`${label}: ready in ${Math.round((performance.now() - started) / 1000)} s`);
+  return log;
+}
+
+/** Stop the running `npm start` (its whole process group) and check that it released what it held. */
+async function stop(dir) {
+  if (!running) return;
+  const { child, exited, port } = running;
+  running = undefined;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  const done = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve(undefined), 20_000)),
+  ]);
+  if (!done) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+    fail("npm start did not stop within 20 s of SIGTERM");
+  }
+  for (let i = 0; i < 40 && !(await portIsFree(port)); i++) await new Promise((r) => setTimeout(r, 250));
+  if (!(await portIsFree(port)))
+    fail(`port ${port} is still in use after npm start stopped (next-server left behind)`);
+  if (dir) {
+    for (const name of ["server.json", "pgdata.lock"])
+      if (fs.existsSync(path.join(dir, ".strata", name))) fail(`.strata/${name} was not removed on stop`);
+  }
+}
+
+async function get(port, pathname) {
+  const response = await fetch(`http://127.0.0.1:${port}${pathname}`);
+  return { status: response.status, text: await response.text() };
+}
+
+async function main() {
+  const t0 = performance.now();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "strata-rebuild-check-"));
+  const dir = path.join(tmp, "repo");
+  execFileSync("git", ["clone", "-q", root, dir], { stdio: "inherit" });
+  execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")]);
+  const port = await freePort();
+  const { stamp } = computeBuildStamp(dir);
+  const reuse = readBuildStamp(root)?.stamp === stamp && fs.existsSync(path.join(root, ".next", "BUILD_ID"));
+  if (reuse) {
+    execFileSync("cp", ["-a", path.join(root, ".next"), path.join(dir, ".next")]);
+    say(`reusing this checkout's build of the same sources (stamp ${stamp.slice(0, 12)})`);
+  } else say("no build of these sources here: the first start builds from scratch");
+  say(`clone ${dir}, port ${port}`);
+
+  const log1 = await start(dir, port, "start-1");
+  if (reuse && /rebuilding|building the app/.test(log1()))
+    fail("start-1 rebuilt although the build matched the sources");
+  if (!reuse && !log1().includes("[strata] no build yet: building the app"))
+    fail("start-1 did not say it builds the app");
+  const page1 = await get(port, "/rebuild-check-no-such-page");
+  if (page1.status !== 404 || !page1.text.includes(PAGE_TEXT))
+    fail(`start-1: the 404 page answered ${page1.status} without "${PAGE_TEXT}"`);
+  const projects = await get(port, "/api/projects");
+  if (projects.status !== 200)
+    fail(`start-1: GET /api/projects answered ${projects.status}: ${projects.text}`);
+  const info = path.join(dir, ".strata", "server.json");
+  const mode = fs.existsSync(info) ? fs.statSync(info).mode & 0o777 : undefined;
+  if (mode !== 0o600)
+    fail(`start-1: .strata/server.json ${mode === undefined ? "missing" : `has mode ${mode.toString(8)}`}`);
+  await stop(dir);
+
+  const marker = `Page not found (rebuild check ${Date.now().toString(36)})`;
+  const file = path.join(dir, PAGE_FILE);
+  const source = fs.readFileSync(file, "utf8");
+  if (!source.includes(`>${PAGE_TEXT}<`))
+    fail(`${PAGE_FILE} no longer shows "${PAGE_TEXT}": update this check`);
+  fs.writeFileSync(file, source.replace(`>${PAGE_TEXT}<`, `>${marker}<`));
+
+  const log2 = await start(dir, port, "start-2");
+  if (!log2().includes("[strata] the sources changed since the last build"))
+    fail("start-2 did not say that the sources changed and it rebuilds");
+  const page2 = await get(port, "/rebuild-check-no-such-page");
+  if (page2.status !== 404 || !page2.text.includes(marker))
+    fail(`start-2: the 404 page (${page2.status}) does not show the changed text "${marker}"`);
+  await stop(dir);
+  say(`passed in ${Math.round((performance.now() - t0) / 1000)} s`);
+}
+
+async function cleanup() {
+  await stop().catch(() => undefined);
+  if (tmp && process.env.STRATA_CHECK_KEEP !== "1") fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    cleanup().finally(() => process.exit(1));
+  });
+
+main().then(
+  async () => {
+    await cleanup();
+    process.exit(0);
+  },
+  async (error) => {
+    console.error(`[check-rebuild] FAILED: ${error instanceof CheckFailed ? error.message : error?.stack}`);
+    const logFile = lastLog;
+    if (logFile && fs.existsSync(logFile))
+      console.error(
+        `--- last lines of ${path.basename(logFile)} ---\n${fs.readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n")}`,
+      );
+    await cleanup();
+    process.exit(1);
+  },
+);
