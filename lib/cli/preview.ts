@@ -26,8 +26,9 @@ import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import { parseDefaultTools } from "@/lib/prompt/sections";
 import { CONTEXT_FILE_CANDIDATES } from "@/lib/resources/context-files";
 import type { SessionEntry } from "@/lib/session/entries";
-import { type JsonlDiagnostic, parseSessionJsonl } from "@/lib/session/jsonl";
+import type { JsonlDiagnostic } from "@/lib/session/jsonl";
 import { buildSessionContext } from "@/lib/session/projection";
+import { readSessionFile } from "@/lib/session/session-file";
 import { type MemorySeedNode, MemoryVfsStore } from "@/lib/vfs/memory-store";
 import { joinPosix, normalizePosix } from "@/lib/vfs/paths";
 import { Vfs } from "@/lib/vfs/vfs";
@@ -59,14 +60,6 @@ export function isPiResourcePath(relativePath: string): boolean {
   if (parts.some((p) => p === ".pi" || p === ".agents")) return true;
   return CONTEXT_FILE_CANDIDATES.includes(parts[parts.length - 1] ?? "");
 }
-
-/** Parse diagnostics that make the session unusable for a preview (the others are warnings). */
-const FATAL_JSONL: readonly JsonlDiagnostic["kind"][] = [
-  "invalid-json",
-  "torn-last-line",
-  "schema",
-  "repaired",
-];
 
 /** A file read from the host by the bin side: a POSIX path relative to the mounted directory. */
 export interface HostFile {
@@ -202,13 +195,13 @@ async function assertInsideWorkspace(fs: Vfs, cwd: string): Promise<void> {
 }
 
 /**
- * Run the preview for the `strata preview` flags.
- * @throws PreviewCommandError for a malformed session (`<file>:<line>: <kind>: <message>` per fatal diagnostic:
- *   invalid JSON, a torn last line, a schema mismatch, a repaired entry), InvalidSessionEntriesError for refused
- *   entries (no usable id, parentId, type or message),
- *   an unknown model or thinking level, a `tools` list without a tool name; InvalidSessionFileError for a text
- *   without a pi header (InvalidSessionTreeError for entries that are not a tree: duplicate id, self-parent,
- *   parent cycle); ContextPreviewError for an unknown leaf or tool or a cwd that is not `/workspace` or a
+ * Run the preview for the `strata preview` flags. The session file is read exactly as `strata session import`
+ * reads a local file (`readSessionFile`): its diagnostics (skipped lines, repairs, schema notes) are warnings,
+ * returned in `warnings` and in the preview's `diagnostics`.
+ * @throws PreviewCommandError for an unknown model or thinking level, a `tools` list without a tool name;
+ *   InvalidSessionFileError for a text without a pi header, and its subclasses as import throws them:
+ *   InvalidSessionEntriesError for refused entries (no usable id, parentId, type or message; nested too deep),
+ *   InvalidSessionTreeError for entries that are not a tree (duplicate id, self-parent, parent cycle); ContextPreviewError for an unknown leaf or tool or a cwd that is not `/workspace` or a
  *   directory below it (normalised, symlinks followed). The preview is passed through `redactSecrets` (again,
  *   for the session notes added here).
  */
@@ -217,14 +210,9 @@ export async function runPreview(input: PreviewCommandInput): Promise<PreviewCom
   let warnings: JsonlDiagnostic[] = [];
   let sessionModel: { provider: string; modelId: string } | null = null;
   if (input.session) {
-    const parsed = parseSessionJsonl(input.session.text, input.session.path);
-    const fatal = parsed.diagnostics.filter((d) => FATAL_JSONL.includes(d.kind));
-    if (fatal.length > 0)
-      throw new PreviewCommandError(
-        `Malformed session file ${input.session.path}:\n${fatal
-          .map((d) => `${input.session?.path}:${d.line}: ${d.kind}: ${d.message}`)
-          .join("\n")}`,
-      );
+    // The reading `strata session import` uses (lib/session/session-file.ts): what import accepts, the preview
+    // accepts, with the same diagnostics (warnings); what import refuses, it refuses with the same text.
+    const parsed = await readSessionFile(input.session.text, input.session.path, { root: WORKSPACE_ROOT });
     warnings = parsed.diagnostics;
     entries = parsed.entries;
     // The branch's model (pi's settings of the leaf's path), as a run defaults to it.

@@ -190,6 +190,8 @@ function piTransform(
         return [{ type: "text", text: block.thinking }];
       }
       if (block.type === "text") return same ? [block] : [{ type: "text", text: block.text }];
+      // A part of a type this version does not know (a newer pi's) passes as it is, as in pi; providers skip it.
+      if ((block as { type: string }).type !== "toolCall") return [block];
       let call: ToolCall = block;
       if (!same && call.thoughtSignature) {
         const { thoughtSignature: _dropped, ...rest } = call;
@@ -245,12 +247,18 @@ function piTransform(
 
 const isBlank = (text: string | undefined | null) => !text || text.trim() === "";
 
-/** Strata fix b: blank text blocks dropped; a user or assistant message left empty is dropped. */
+/**
+ * Strata fix b: blank text blocks dropped (and, in user messages, parts that are neither text nor image); a user
+ * or assistant message left empty is dropped.
+ */
 function dropBlankText(message: Message): Message | undefined {
   switch (message.role) {
     case "user": {
       if (typeof message.content === "string") return isBlank(message.content) ? undefined : message;
-      const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
+      // A part of an unknown type (a newer pi's, kept on import) goes too: providers would take it for an image.
+      const content = message.content.filter((block) =>
+        block.type === "text" ? !isBlank(block.text) : block.type === "image",
+      );
       if (content.length === message.content.length && content.length > 0) return message;
       return content.length > 0 ? ({ ...message, content } as UserMessage) : undefined;
     }

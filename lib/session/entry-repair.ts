@@ -12,14 +12,19 @@
  * without string thinking, an `image` without string data/mimeType, a `toolCall` without string id/name) are
  * dropped; a `toolCall` whose `arguments` is not an object gets `{}`; content that is neither a string, an
  * array nor null becomes pi's empty content (`""` for system, `[]` otherwise; null/missing content stays as it
- * is, pi normalises it when loading, 15.2); an assistant message whose `usage` is not pi's usage object gets
- * zero usage; assistant or tool result content given as a string becomes one text part. Unknown part types and unknown roles are kept (newer pi versions add them; readers skip them).
+ * is, pi normalises it when loading, 15.2); an assistant message whose `usage` is not an object (a string, a
+ * number) gets zero usage; assistant or tool result content given as a string becomes one text part.
+ *
+ * Tolerated as pi tolerates them (kept as stored, so the file exports byte for byte; defaulted when read by
+ * {@link normalizeMessage}): missing timestamps, a missing, null or incomplete `usage`, a missing `stopReason`,
+ * `api`, `provider` or `model`, null or missing content. Unknown part types and unknown roles are kept (newer pi
+ * versions add them; readers skip them).
  *
  * Pure, edge-safe. Valid messages are returned as the same object (pi 15.4: valid content is not copied).
  */
 import type { AgentMessage } from "@/lib/agent/messages";
 import { jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
-import { emptyUsage } from "@/lib/llm/types";
+import { emptyUsage, type Usage } from "@/lib/llm/types";
 
 type Obj = Record<string, unknown>;
 
@@ -138,11 +143,60 @@ export function repairMessage(
     notes.push(`${where}.content is a string; wrapped in a text part`);
     out = { ...out, content: [{ type: "text", text: out.content }] };
   }
-  if (value.role === "assistant" && !isUsage(value.usage)) {
+  // Missing usage (or null, or an object short of fields) is pi's: kept as stored, defaulted when read
+  // (`normalizeMessage`). Only a usage that is not an object at all is broken content.
+  if (value.role === "assistant" && value.usage != null && !isObject(value.usage)) {
     notes.push(`${where}.usage is not pi's usage object; replaced with zero usage`);
     out = { ...out, usage: emptyUsage() };
   }
   return { message: out as unknown as AgentMessage, notes };
+}
+
+/** `usage` with every count pi's readers add up as a number: missing or non-numeric ones become 0. */
+function usageWithDefaults(usage: unknown): Usage {
+  if (isUsage(usage)) return usage as Usage;
+  const u = isObject(usage) ? usage : {};
+  const c = isObject(u.cost) ? u.cost : {};
+  const n = (o: Obj, k: string) => (typeof o[k] === "number" ? (o[k] as number) : 0);
+  return {
+    ...u,
+    input: n(u, "input"),
+    output: n(u, "output"),
+    cacheRead: n(u, "cacheRead"),
+    cacheWrite: n(u, "cacheWrite"),
+    totalTokens: n(u, "totalTokens"),
+    cost: {
+      ...c,
+      input: n(c, "input"),
+      output: n(c, "output"),
+      cacheRead: n(c, "cacheRead"),
+      cacheWrite: n(c, "cacheWrite"),
+      total: n(c, "total"),
+    },
+  } as Usage;
+}
+
+/**
+ * A stored message as every reader gets it (the projection, branch summaries): {@link repairMessage}, then the
+ * defaults of what pi writes but tolerates missing (pi 15.2 and its readers): null or missing content → `""`
+ * for system, `[]` for user, assistant and tool results; an assistant's missing, null or incomplete `usage` →
+ * the same counts with 0 for what is missing (pi's compaction skips an assistant without usage; a zero usage is
+ * skipped the same way, `calculateContextTokens` = 0). Timestamps, `stopReason`, `api`/`provider`/`model` stay
+ * missing, as in pi (no reader needs them). The stored entry is not changed (export stays byte for byte).
+ * @returns the message (the same object when nothing was missing), or undefined when it cannot be a message.
+ */
+export function normalizeMessage(value: unknown): AgentMessage | undefined {
+  const repaired = repairMessage(value).message;
+  if (!repaired) return undefined;
+  const m = repaired as unknown as Obj;
+  let out: Obj = m;
+  if (m.content == null) {
+    if (m.role === "system") out = { ...out, content: "" };
+    else if (m.role === "user" || m.role === "assistant" || m.role === "toolResult")
+      out = { ...out, content: [] };
+  }
+  if (m.role === "assistant" && !isUsage(m.usage)) out = { ...out, usage: usageWithDefaults(m.usage) };
+  return out as unknown as AgentMessage;
 }
 
 /** Result of {@link checkEntry}. */

@@ -4,17 +4,14 @@
  * back byte for byte (entries are stored as their JSON text, key order included).
  */
 import type { DbScope } from "@/lib/db/client";
-import { checkPathLimits } from "@/lib/vfs/limits";
-import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { loadAllEntries } from "./context-load";
 import {
   defaultSessionFileName,
-  InvalidSessionEntriesError,
   type JsonlDiagnostic,
   type ParsedSessionJsonl,
   serializeSessionJsonl,
 } from "./jsonl";
-import { parseSessionParts, refuseCutFile } from "./session-upload";
+import { checkHeaderCwd, firstEntryTimestamp, readSessionFile } from "./session-file";
 import { getSessionHeader, insertImportedSession, type SessionRow } from "./store";
 import { getSessionName } from "./tree";
 
@@ -36,39 +33,19 @@ export async function importSessionJsonl(
   options: { path?: string; userId?: string | null; refuseTorn?: boolean } = {},
 ): Promise<{ session: SessionRow; diagnostics: JsonlDiagnostic[]; migrated: boolean }> {
   const path = options.path ?? "<input>";
-  const parsed = await parseSessionParts([text], path);
-  if (options.refuseTorn) refuseCutFile(parsed, path);
+  const [project] = await scope.query<{ root_path: string }>("SELECT root_path FROM projects WHERE id = $1", [
+    projectId,
+  ]);
+  if (!project) throw new Error(`Project ${projectId} not found`);
+  // The reading `strata preview` shares (./session-file.ts): the same files, the same diagnostics.
+  const parsed = await readSessionFile(text, path, {
+    root: project.root_path,
+    refuseTorn: options.refuseTorn,
+  });
   return storeParsedSession(scope, projectId, parsed, { ...options, path });
 }
 
-/**
- * Refuse a header whose `cwd`, once mapped into the project (an absolute path inside the project root; any other
- * cwd becomes the root), passes the VFS path limits below the root (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH`
- * 4096 bytes): the session's shell would resolve every path against it.
- * @throws InvalidSessionEntriesError `Session file has entries that cannot be imported: <path>` and (at the header's
- *   line, 1 in a well-formed file) `<path>:1: invalid-entry: Line 1: the header's cwd is over the path limits below the project root (Path is 2001 levels deep;
- *   the limit is 64. …)`.
- */
-export function checkHeaderCwd(parsed: ParsedSessionJsonl, root: string, path: string): void {
-  const cwd = parsed.header.cwd;
-  if (typeof cwd !== "string" || !cwd.startsWith("/")) return;
-  const wanted = normalizePosix(cwd);
-  const r = normalizePosix(root);
-  if (wanted === r || !isInsideRoot(r, wanted)) return;
-  try {
-    checkPathLimits(r === "/" ? wanted.slice(1) : wanted.slice(r.length + 1));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const line = parsed.headerLine;
-    const refusal: JsonlDiagnostic = {
-      line,
-      kind: "invalid-entry",
-      message: `Line ${line}: the header's cwd is over the path limits below the project root (${reason}) Set the header's cwd to a shallower folder, or remove it, and import again.`,
-    };
-    const diagnostics = [...parsed.diagnostics, refusal].sort((a, b) => a.line - b.line);
-    throw new InvalidSessionEntriesError(path, diagnostics, "invalid-entry");
-  }
-}
+export { checkHeaderCwd };
 
 /**
  * Store an already parsed session file as a new session of `projectId` (see {@link importSessionJsonl}), in one
@@ -106,7 +83,9 @@ export async function exportSessionJsonl(scope: DbScope, sessionId: string): Pro
 
 /**
  * The session as a pi file: `text` as `exportSessionJsonl` writes it and `fileName`, pi's default
- * file name for it (`<header timestamp with : and . → ->_<header id>.jsonl`, without pi's cwd folder).
+ * file name for it (`<header timestamp with : and . → ->_<header id>.jsonl`, without pi's cwd folder). A header
+ * without a timestamp (pi reads such files) is exported as it is; its name takes the first entry's timestamp, or
+ * is `<header id>.jsonl` when no entry has one.
  * @throws Error `Session <id> not found`.
  */
 export async function exportSessionFile(
@@ -114,7 +93,8 @@ export async function exportSessionFile(
   sessionId: string,
 ): Promise<{ fileName: string; text: string }> {
   const header = await getSessionHeader(scope, sessionId);
-  const text = serializeSessionJsonl(header, await loadAllEntries(scope, sessionId));
-  const path = defaultSessionFileName(header);
+  const entries = await loadAllEntries(scope, sessionId);
+  const text = serializeSessionJsonl(header, entries);
+  const path = defaultSessionFileName(header, firstEntryTimestamp(entries));
   return { fileName: path.slice(path.lastIndexOf("/") + 1), text };
 }

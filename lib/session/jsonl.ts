@@ -366,9 +366,19 @@ export function serializeSessionJsonl(header: SessionHeader, entries: readonly S
 
 /**
  * pi's default file location for a session (16): `--<cwd without leading slash, / \ : → ->--/<ISO
- * timestamp with : and . → ->_<sessionId>.jsonl`, relative to `~/.pi/agent/sessions/`.
+ * timestamp with : and . → ->_<sessionId>.jsonl`, relative to `~/.pi/agent/sessions/`. pi reads headers
+ * without `timestamp` or `cwd` (only `type` and a string `id` are checked): a header without a string timestamp
+ * takes `fallbackTimestamp` (the export passes the first entry's), and without that the name is `<id>.jsonl`;
+ * a header without a string cwd gets the folder `----`.
  */
-export function defaultSessionFileName(header: Pick<SessionHeader, "cwd" | "timestamp" | "id">): string {
-  const dir = `--${header.cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
-  return `${dir}/${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`;
+export function defaultSessionFileName(
+  header: Pick<SessionHeader, "cwd" | "timestamp" | "id">,
+  fallbackTimestamp?: string,
+): string {
+  const cwd = typeof header.cwd === "string" ? header.cwd : "";
+  const dir = `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+  const timestamp = typeof header.timestamp === "string" ? header.timestamp : fallbackTimestamp;
+  return timestamp === undefined
+    ? `${dir}/${header.id}.jsonl`
+    : `${dir}/${timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`;
 }

@@ -11,7 +11,7 @@ import type {
 } from "@/lib/agent/messages";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "./entries";
-import { repairContent, repairMessage } from "./entry-repair";
+import { normalizeMessage, repairContent, repairMessage } from "./entry-repair";
 
 /** Model reference as pi stores it in settings. */
 export interface SessionModelRef {
@@ -67,17 +67,27 @@ export function buildSessionPath(
   return path.reverse();
 }
 
-/** Model and thinking level from the whole path, compaction notwithstanding (7.4). Mirrors pi. */
+/** `{ provider, modelId }` when both are strings, else null (the reference names no model). */
+function modelRefOf(provider: unknown, modelId: unknown): SessionModelRef | null {
+  return typeof provider === "string" && typeof modelId === "string" ? { provider, modelId } : null;
+}
+
+/**
+ * Model and thinking level from the whole path, compaction notwithstanding (7.4). Mirrors pi; where pi would
+ * carry `undefined` (a `model_change` or assistant message without string provider/model, a
+ * `thinking_level_change` without a string level) the setting is null / `"off"`, as the store's derived
+ * columns read it: pi then finds no such model and uses its default, as Strata does for null.
+ */
 export function getSessionContextSettings(path: readonly SessionEntry[]): SessionContextSettings {
   let thinkingLevel: ThinkingLevel = "off";
   let model: SessionModelRef | null = null;
   for (const e of path) {
-    if (e.type === "thinking_level_change") thinkingLevel = e.thinkingLevel as ThinkingLevel;
-    else if (e.type === "model_change")
-      model = { provider: e.provider as string, modelId: e.modelId as string };
+    if (e.type === "thinking_level_change")
+      thinkingLevel = typeof e.thinkingLevel === "string" ? (e.thinkingLevel as ThinkingLevel) : "off";
+    else if (e.type === "model_change") model = modelRefOf(e.provider, e.modelId);
     else if (e.type === "message") {
       const m = e.message as AgentMessage | null | undefined;
-      if (m?.role === "assistant") model = { provider: m.provider, modelId: m.model };
+      if (m?.role === "assistant") model = modelRefOf(m.provider, m.model);
     }
   }
   return { thinkingLevel, model };
@@ -94,18 +104,10 @@ export function getSessionContextSettings(path: readonly SessionEntry[]): Sessio
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case "message": {
-      // Rows stored before import checks may hold broken content: repaired here, so no reader sees it.
-      const repaired = repairMessage(entry.message).message;
-      if (!repaired) return [];
-      const message = repaired as AgentMessage & { content?: unknown };
-      if (message.role === "system" && message.content == null) return [{ ...message, content: "" }];
-      if (
-        (message.role === "user" || message.role === "assistant" || message.role === "toolResult") &&
-        message.content == null
-      ) {
-        return [{ ...message, content: [] } as AgentMessage];
-      }
-      return [message];
+      // Rows stored before import checks may hold broken content: repaired here, so no reader sees it; what
+      // pi tolerates missing (content, usage) gets its default.
+      const message = normalizeMessage(entry.message);
+      return message ? [message] : [];
     }
     case "custom_message": {
       const e = entry as SessionEntry & {
@@ -143,7 +145,7 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
         tokensBefore: e.tokensBefore,
         timestamp: new Date(e.timestamp).getTime(),
       };
-      const system = e.systemMessage ? repairMessage(e.systemMessage).message : undefined;
+      const system = e.systemMessage ? normalizeMessage(e.systemMessage) : undefined;
       return system ? [system, summary] : [summary];
     }
     default:

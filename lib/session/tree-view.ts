@@ -63,14 +63,14 @@ function messagePreview(message: AgentMessage): string {
       return [text, tools, error].filter(Boolean).join(" ") || "(empty)";
     }
     case "toolResult":
-      return `${message.toolName}${message.isError ? " (error)" : ""}: ${textOf(message.content)}`;
+      return `${message.toolName ?? "(tool)"}${message.isError ? " (error)" : ""}: ${textOf(message.content)}`;
     case "system":
       return `System prompt${message.sections ? `: ${Object.keys(message.sections).join(", ")}` : ""}`;
     case "bashExecution":
       return `$ ${message.command}`;
     case "branchSummary":
     case "compactionSummary":
-      return message.summary;
+      return typeof message.summary === "string" ? message.summary : "";
   }
   return "";
 }

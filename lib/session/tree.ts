@@ -32,11 +32,11 @@ export function resolveLabels(
   return labels;
 }
 
-/** Session name (7.22): the last `session_info` entry's `name`, trimmed; empty → undefined. */
+/** Session name (7.22): the last `session_info` entry's `name`, trimmed; empty or not a string → undefined. */
 export function getSessionName(entries: readonly SessionEntry[]): string | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
-    if (e.type === "session_info") return (e.name as string | undefined)?.trim() || undefined;
+    if (e.type === "session_info") return (typeof e.name === "string" && e.name.trim()) || undefined;
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import type {
 } from "@/lib/agent/messages";
 import type { Usage } from "@/lib/llm/types";
 import type { SessionEntry } from "../entries";
+import { normalizeMessage, repairContent } from "../entry-repair";
 import { buildSessionPath } from "../projection";
 import { estimateTokens, getSummarizationFailure, type SummarizeFn } from "./compaction";
 import {
@@ -94,15 +95,16 @@ function messageForBranch(entry: SessionEntry): AgentMessage | undefined {
   const ts = new Date(entry.timestamp).getTime();
   switch (entry.type) {
     case "message": {
-      const m = entry.message as AgentMessage;
-      return m.role === "toolResult" ? undefined : m;
+      // As the projection reads it: broken content repaired, missing content and usage defaulted.
+      const m = normalizeMessage(entry.message);
+      return !m || m.role === "toolResult" ? undefined : m;
     }
     case "custom_message": {
       const e = entry as SessionEntry & Omit<CustomMessage, "role" | "timestamp">;
       return {
         role: "custom",
         customType: e.customType,
-        content: e.content,
+        content: (repairContent(e.content, "content", []).content ?? []) as CustomMessage["content"],
         display: e.display,
         details: e.details,
         timestamp: ts,

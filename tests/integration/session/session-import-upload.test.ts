@@ -396,10 +396,11 @@ describe("poisoned entries", () => {
         kind: "repaired",
         message: 'Line 3: message.content[3] (toolCall) has null as "arguments"; replaced with {}',
       },
+      // A missing usage is pi's (kept as stored, zero when read): a schema note, not a repair.
       {
         line: 3,
-        kind: "repaired",
-        message: "Line 3: message.usage is not pi's usage object; replaced with zero usage",
+        kind: "schema",
+        message: "Line 3: ✖ Invalid input: expected object, received undefined;   → at message.usage",
       },
     ]);
     const view = await getSessionRoute(new Request("http://strata.test/"), params({ id: body.session.id }));

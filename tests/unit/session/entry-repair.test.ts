@@ -60,8 +60,14 @@ describe("repairMessage / repairContent", () => {
     expect(repairMessage(user).message).toBe(user);
   });
 
-  it("an assistant string content becomes a text part; missing usage becomes zero usage", () => {
-    const fixed = repairMessage({ role: "assistant", content: "said", stopReason: "stop", timestamp: 1 });
+  it("an assistant string content becomes a text part; a usage that is not an object becomes zero usage", () => {
+    const fixed = repairMessage({
+      role: "assistant",
+      content: "said",
+      usage: "lots",
+      stopReason: "stop",
+      timestamp: 1,
+    });
     expect(fixed.notes).toEqual([
       "message.content is a string; wrapped in a text part",
       "message.usage is not pi's usage object; replaced with zero usage",
