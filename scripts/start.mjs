@@ -82,8 +82,8 @@ function own(child, group) {
 }
 
 async function main() {
-  process.on("SIGINT", () => stop(130));
-  process.on("SIGTERM", () => stop(143));
+  process.on("SIGINT", () => stop(0));
+  process.on("SIGTERM", () => stop(0));
   await assertPortFree();
   const database = await serveDatabase({
     dir: stateDir(root),
