@@ -80,6 +80,8 @@ function databaseError(error, where) {
   const code = error?.code;
   if (code === "42P01" || code === "3F000")
     return new CliError(`${where} is not migrated (${message}): run \`npm run db:migrate\`.`);
+  // lib/db's DbUnavailableError (retried for STRATA_DB_RETRY_MS): its text says what happened and what to do.
+  if (error?.name === "DbUnavailableError") return new CliError(`${where}: ${message}`);
   if (
     code === "ECONNREFUSED" ||
     /ECONNREFUSED|ECONNRESET|socket hang up|Unexpected server response/.test(message)
@@ -123,8 +125,10 @@ export async function withDatabase(modulePath, fn) {
       process.env.STRATA_DB_PROXY = proxy.endpoint;
     }
   }
-  // A connection that dies before the driver settles its promise leaves nothing to wait for, and Node would
-  // exit 0 in silence: say so and fail instead.
+  // lib/db waits between connection retries on unref'd timers (right for the app; here nothing else may keep
+  // the process alive, and Node would exit 0 in the middle of a retry): hold the event loop while `fn` runs.
+  // Should a promise still never settle, fail with a message instead of that silent exit.
+  const keepAlive = setInterval(() => undefined, 60_000);
   const silentEnd = () => {
     fs.writeSync(
       2,
@@ -141,6 +145,7 @@ export async function withDatabase(modulePath, fn) {
     if (error instanceof CliError) throw error;
     throw databaseError(error, where);
   } finally {
+    clearInterval(keepAlive);
     process.off("beforeExit", silentEnd);
     for (const close of closers.reverse()) await close();
   }
