@@ -63,6 +63,8 @@ export function SessionBar({
   const target = projectId ?? sessions[0]?.projectId ?? extra[0]?.projectId;
   const listed = [...extra.filter((e) => !sessions.some((s) => s.id === e.id)), ...sessions];
   const current = listed.find((s) => s.id === sessionId);
+  // The last session was deleted here: say how to go on (not while the list is still loading).
+  const [emptied, setEmptied] = useState(false);
 
   const onFile = async (file: File | undefined) => {
     if (!file || !target) return;
@@ -112,6 +114,7 @@ export function SessionBar({
             }}
             onDeleted={(d) => {
               setExtra((prev) => prev.filter((e) => e.id !== d.id));
+              setEmptied(listed.every((s) => s.id === d.id));
               onSessionDeleted?.(d);
             }}
           />
@@ -166,6 +169,9 @@ export function SessionBar({
           ))}
         </select>
       </div>
+      {emptied && sessionId === null && listed.length === 0 ? (
+        <Notice kind="info">This project has no sessions. “New session” starts one.</Notice>
+      ) : null}
       {outcome ? <ImportReport outcome={outcome} onDismiss={() => setOutcome(null)} /> : null}
     </>
   );

@@ -58,3 +58,25 @@ export async function renameProject(id: string, name: string): Promise<Project> 
 export async function deleteProject(id: string): Promise<DeletedProject> {
   return (await send<{ deleted: DeletedProject }>(`/api/projects/${enc(id)}`, "DELETE")).deleted;
 }
+
+const DELETED_KEY = "strata.deletedProject";
+
+/** Remember a project deleted from its own page, for the projects page to report after the navigation. */
+export function leaveDeletedNotice(deleted: DeletedProject): void {
+  try {
+    window.sessionStorage.setItem(DELETED_KEY, JSON.stringify(deleted));
+  } catch {
+    // Storage unavailable: the project is gone from the list all the same.
+  }
+}
+
+/** The project {@link leaveDeletedNotice} remembered (once), or null. */
+export function takeDeletedNotice(): DeletedProject | null {
+  try {
+    const raw = window.sessionStorage.getItem(DELETED_KEY);
+    window.sessionStorage.removeItem(DELETED_KEY);
+    return raw ? (JSON.parse(raw) as DeletedProject) : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { describeError, listSessions, type Project } from "@/components/api-client";
+import styles from "./lifecycle.module.css";
 import { type DeletedProject, deleteProject, renameProject } from "./lifecycle-client";
 import { ConfirmDeleteDialog, RenameDialog } from "./lifecycle-dialogs";
 
@@ -63,7 +64,7 @@ export function ProjectActions({
   };
 
   return (
-    <span className="project-actions">
+    <span className={styles.actions}>
       <button
         type="button"
         className={btn}

@@ -22,6 +22,7 @@ import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { folderPrefix, useTreeCreate } from "@/components/tree/new-entry";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { leaveDeletedNotice } from "./lifecycle-client";
 import { ProjectActions } from "./project-actions";
 
 /** The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. */
@@ -119,7 +120,14 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
         <h1 className="project-name">{project?.name ?? "…"}</h1>
         {project ? <span className="muted mono">{project.rootPath}</span> : null}
         {project ? (
-          <ProjectActions project={project} onRenamed={setProject} onDeleted={() => router.push("/")} />
+          <ProjectActions
+            project={project}
+            onRenamed={setProject}
+            onDeleted={(d) => {
+              leaveDeletedNotice(d);
+              router.push("/");
+            }}
+          />
         ) : null}
         <Link href="/agent" className="header-link">
           Agent dir

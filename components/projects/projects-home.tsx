@@ -5,7 +5,7 @@ import { describeError, listProjects, type Project } from "@/components/api-clie
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ImportForm } from "./import-form";
-import type { DeletedProject } from "./lifecycle-client";
+import { type DeletedProject, takeDeletedNotice } from "./lifecycle-client";
 import { ProjectList } from "./project-list";
 
 /** The projects page body: the import form and the list of projects (GET /api/projects). */
@@ -23,6 +23,9 @@ export function ProjectsHome() {
       if (!signal?.aborted) setError(describeError(err));
     }
   }, []);
+
+  // A project deleted from its own page: say so here, where the IDE sent the user.
+  useEffect(() => setDeleted(takeDeletedNotice()), []);
 
   useEffect(() => {
     const ctrl = new AbortController();

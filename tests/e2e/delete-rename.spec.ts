@@ -83,6 +83,9 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await confirm.getByRole("button", { name: "Delete session" }).click();
   await expect.poll(() => pickerOptions(page)).toEqual(["No session"]);
   await expect(sessionMenu(page)).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "This project has no sessions." })).toHaveText(
+    "This project has no sessions. “New session” starts one.",
+  );
   await expect(page.getByLabel("Message")).toBeDisabled();
   expect((await page.request.get(`/api/sessions/${first}`)).status()).toBe(404);
   await shot(page, "session-empty-state");
