@@ -96,6 +96,8 @@ export function ChatPanel({
         busy={running || sessions.creating}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
+        onSessionRenamed={sessions.replace}
+        onSessionDeleted={(d) => sessions.forget(d.id)}
       />
       {saveError ? <Notice kind="error">{saveError}</Notice> : null}
       <ContextPanel
