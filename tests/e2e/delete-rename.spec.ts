@@ -5,7 +5,11 @@
  * leaves the empty state. Projects are renamed and deleted from the project list and from the project page.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
 import { openZipProject, uniqueName } from "./helpers";
+import { E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
 
 const shots = process.env.STRATA_SHOTS_DIR;
 const shot = (page: Page, name: string) =>
@@ -91,6 +95,44 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await shot(page, "session-empty-state");
   await page.getByRole("button", { name: "New session" }).click();
   await expect(page.getByLabel("Message")).toBeEnabled();
+});
+
+test("deleting a session another client is running says why in the dialog; after the run it goes", async ({
+  page,
+}) => {
+  await mock.reset();
+  await mock.script({ text: ["Working", " on it."], holdUntilReleased: "del" });
+  await openZipProject(page, uniqueName("busy"), { "README.md": "# b\n" });
+  const id = await picker(page).inputValue();
+  const label = await selectedLabel(page);
+  // A run this tab does not know of yet (e.g. the CLI or another tab that just started), held mid-stream.
+  const run = page.request.post(`/api/sessions/${id}/prompt`, {
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    data: { text: "keep busy" },
+  });
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/sessions/${id}`)).json()).run)
+    .toEqual({
+      kind: "prompt",
+    });
+  await sessionMenu(page).click();
+  await page.getByRole("menuitem", { name: "Delete session…" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete session?" });
+  await confirm.getByRole("button", { name: "Delete session" }).click();
+  await expect(confirm.getByRole("alert")).toHaveText(
+    `Could not delete “${label}”: Session ${id} has a run in progress (an agent run); stop it, then delete the session (session_running)`,
+  );
+  await shot(page, "session-delete-refused");
+  expect((await page.request.get(`/api/sessions/${id}`)).status()).toBe(200);
+
+  await mock.release("del");
+  expect((await run).status()).toBe(200);
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/sessions/${id}`)).json()).run)
+    .toBeNull();
+  await confirm.getByRole("button", { name: "Delete session" }).click();
+  await expect(confirm).toHaveCount(0);
+  expect((await page.request.get(`/api/sessions/${id}`)).status()).toBe(404);
 });
 
 test("a project is renamed and deleted from the list and from its page", async ({ page }) => {
