@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { useAttachments } from "./attachments";
+import { nonVisionNotice } from "./attachments-tray";
 import { Composer, type ComposerIntent } from "./composer";
 import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
@@ -63,12 +65,19 @@ export function ChatPanel({
   } = useModelChoice(current, running);
   modelRef.current = model;
   const noModel = config !== null && !config.configured;
+  // Images attached to the next prompt; a model without image input gets pi's placeholder text instead.
+  const attachments = useAttachments();
+  const modelInfo = config?.models.find((m) => m.id === model);
+  const imageNotice =
+    modelInfo && !modelInfo.input.includes("image") ? nonVisionNotice(modelInfo.name) : null;
 
   // The text leaves the box while it is sent and comes back unless the server accepted it (stored meanwhile).
   const submit = async (intent: ComposerIntent) => {
     const sent = take();
     // A model switch still being stored goes first (the prompt then runs on the switched session).
     await modelSaved();
+    // Images go with a new prompt only (the composer allows no steering while images are attached).
+    const images = intent.kind === "prompt" && !running ? attachments.take() : [];
     const m = model || undefined;
     const onAccepted = () => settle(sent, true);
     const accepted =
@@ -76,8 +85,14 @@ export function ChatPanel({
         ? await chat.shell(sent.text)
         : running
           ? await chat.queue(sent.text, intent.behavior, m, onAccepted)
-          : await chat.send(sent.text, m, onAccepted);
+          : await chat.send(
+              sent.text,
+              m,
+              onAccepted,
+              images.map((a) => a.image),
+            );
     settle(sent, accepted);
+    if (!accepted && images.length > 0) attachments.restore(images);
   };
 
   // Queued messages the run never got come back to the composer, before the draft.
@@ -165,6 +180,9 @@ export function ChatPanel({
         disabled={!sessions.sessionId || chat.loading}
         noModel={noModel}
         noModelHelp={config?.help}
+        attachments={attachments}
+        commands={resources.data?.commands}
+        imageNotice={imageNotice}
       />
       <SessionStatsLine
         messages={chat.state.messages}

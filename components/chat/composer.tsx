@@ -1,9 +1,21 @@
 "use client";
 
-import { type FormEvent, type KeyboardEvent, useId } from "react";
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useId,
+  useRef,
+} from "react";
 import type { StreamingBehavior } from "@/components/api-client";
+import type { AttachmentsApi } from "./attachments";
+import { AttachButton, AttachmentTray, IMAGES_NEED_TEXT, IMAGES_WHILE_RUNNING } from "./attachments-tray";
 import { NoModelNote } from "./no-model-note";
+import { SHELL_HINT, SHELL_HINT_TITLE } from "./shell-hint";
 import { parseShellCommand } from "./shell-state";
+import type { SlashCommand } from "./slash-commands";
+import { SlashMenuList, useSlashMenu } from "./slash-menu";
 
 /** What a submit asks for: a prompt (queued as steer/follow-up while a run is going) or a shell command. */
 export type ComposerIntent = { kind: "prompt"; behavior: StreamingBehavior } | { kind: "shell" };
@@ -14,7 +26,7 @@ const RUNNING_PLACEHOLDER = "Steer the agent, or queue a follow-up…";
 const NO_MODEL_PLACEHOLDER = "No model configured: !command runs in the project shell";
 
 function hintText(running: boolean, shell: boolean, noModel: boolean): string {
-  if (shell) return "Enter to run the command · Shift+Enter for a new line";
+  if (shell) return SHELL_HINT;
   if (noModel) return "Prompts need a model · !command runs in the project shell";
   if (running) return "Enter to steer · Alt+Enter to follow up";
   return "Enter to send · Shift+Enter for a new line";
@@ -36,6 +48,9 @@ export function Composer({
   disabled,
   noModel = false,
   noModelHelp,
+  attachments,
+  commands,
+  imageNotice = null,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -48,10 +63,45 @@ export function Composer({
   noModel?: boolean;
   /** The server's full configuration help, folded out under the no-model note. */
   noModelHelp?: string;
+  /** Images attached to the prompt (paste, drop, "Attach image"); sent with a new prompt only. */
+  attachments?: AttachmentsApi;
+  /** The session's `/` commands for the autocomplete. */
+  commands?: readonly SlashCommand[];
+  /** What happens to attached images with the chosen model (a model without image input), or null. */
+  imageNotice?: string | null;
 }) {
   const hintId = useId();
   const shell = parseShellCommand(value) !== null;
-  const canSubmit = !disabled && value.trim() !== "" && (shell || !noModel);
+  const images = attachments?.items.length ?? 0;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const slash = useSlashMenu(value, commands ?? [], (next, caret) => {
+    onChange(next);
+    requestAnimationFrame(() => {
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(caret, caret);
+    });
+  });
+  // Steering and follow-ups carry text only: attached images wait for the next prompt.
+  const canSubmit =
+    !disabled && value.trim() !== "" && (shell || !noModel) && (shell || !running || images === 0);
+  const imagesNote = running ? IMAGES_WHILE_RUNNING : value.trim() === "" ? IMAGES_NEED_TEXT : imageNotice;
+  const attachFiles = (files: FileList | null | undefined) => {
+    const list = [...(files ?? [])];
+    if (!attachments || list.length === 0) return false;
+    void attachments.add(list);
+    return true;
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (attachFiles(e.clipboardData.files)) e.preventDefault();
+  };
+  const onDragOver = (e: DragEvent<HTMLFormElement>) => {
+    if (attachments && !disabled && e.dataTransfer.types.includes("Files")) e.preventDefault();
+  };
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    if (disabled || !attachments) return;
+    e.preventDefault();
+    attachFiles(e.dataTransfer.files);
+  };
 
   const submit = (behavior: StreamingBehavior) => {
     if (!canSubmit) return;
@@ -64,15 +114,26 @@ export function Composer({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(e)) return;
     if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
     e.preventDefault();
     submit(e.altKey ? "followUp" : "steer");
   };
 
   return (
-    <form className="composer" onSubmit={onFormSubmit} aria-label="Composer">
+    <form
+      className="composer"
+      onSubmit={onFormSubmit}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      aria-label="Composer"
+    >
       {noModel ? <NoModelNote help={noModelHelp} /> : null}
+      {attachments ? <AttachmentTray api={attachments} notice={imagesNote} /> : null}
+      <SlashMenuList menu={slash} />
       <textarea
+        ref={textarea}
+        {...slash.inputProps}
         aria-label="Message"
         aria-describedby={hintId}
         placeholder={
@@ -87,14 +148,20 @@ export function Composer({
         value={value}
         rows={3}
         disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => {
+          slash.onCaret(e.target.selectionStart);
+          onChange(e.target.value);
+        }}
+        onSelect={(e) => slash.onCaret(e.currentTarget.selectionStart)}
+        onPaste={onPaste}
         onKeyDown={onKeyDown}
       />
       <div className="composer-actions">
-        <span id={hintId} className="hint">
+        <span id={hintId} className="hint" title={shell ? SHELL_HINT_TITLE : undefined}>
           {hintText(running, shell, noModel)}
         </span>
         <div className="composer-buttons">
+          {attachments ? <AttachButton api={attachments} disabled={disabled} /> : null}
           {running ? (
             <button
               type="button"

@@ -12,6 +12,7 @@ import {
   type QueuedPrompt,
   type StreamingBehavior,
 } from "@/components/api-client";
+import type { ImageContent } from "@/lib/llm/types";
 import {
   type ChatAction,
   type ChatState,
@@ -42,7 +43,7 @@ export interface ChatApi {
    * stream that failed or dropped before the prompt was stored): the caller gives it back to the composer.
    * `onAccepted` runs as soon as the server has stored the prompt (its user message came back).
    */
-  send(text: string, model?: string, onAccepted?: () => void): Promise<boolean>;
+  send(text: string, model?: string, onAccepted?: () => void, images?: ImageContent[]): Promise<boolean>;
   /** While a run is going: queues a steering or follow-up message; false when it was not accepted. */
   queue(text: string, kind: StreamingBehavior, model?: string, onAccepted?: () => void): Promise<boolean>;
   /** Runs `!command` / `!!command` on the project's shell; false when it was not accepted. */
@@ -84,7 +85,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     setState(next);
     return prev;
   }, []);
-  const shells = useShellCommands(sessionId, apply, stateRef);
+  const shells = useShellCommands(sessionId, apply, stateRef, (paths) =>
+    optionsRef.current.onPathsChanged?.(paths),
+  );
   const remote = useRemoteRun(sessionId, apply, stateRef, () => optionsRef.current.onRunEnd?.());
   const remoteRef = useRef(remote);
   remoteRef.current = remote;
@@ -201,7 +204,12 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   );
 
   const send = useCallback(
-    async (text: string, model?: string, onAccepted?: () => void): Promise<boolean> => {
+    async (
+      text: string,
+      model?: string,
+      onAccepted?: () => void,
+      images?: ImageContent[],
+    ): Promise<boolean> => {
       if (!sessionId || stateRef.current.running || !text.trim()) return false;
       // An idle `!command` holds the run until its stream closes: start the prompt after it.
       await shells.settled();
@@ -210,7 +218,12 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         sessionId,
         text,
         ctrl,
-        () => postPrompt(sessionId, { text, ...(model ? { model } : {}) }, ctrl.signal),
+        () =>
+          postPrompt(
+            sessionId,
+            { text, ...(model ? { model } : {}), ...(images?.length ? { images } : {}) },
+            ctrl.signal,
+          ),
         onAccepted,
       );
     },
