@@ -4,11 +4,12 @@
  * the download: `pi-optional-fields.jsonl` (no timestamps at all, assistant messages without usage, api,
  * stopReason or provider/model, a partial usage, a tool result without isError, null user content, a branch
  * summary and a compaction without details or usage) and `pi-no-header-timestamp.jsonl` (a header without
- * timestamp, which exported with a 500).
+ * timestamp, which exported with a 500); and a branch summary over the former's entries.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as postImport } from "@/app/api/projects/[id]/sessions/import/route";
+import { POST as postBranch } from "@/app/api/sessions/[id]/branch/route";
 import { GET as getExport } from "@/app/api/sessions/[id]/export/route";
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { runPreview } from "@/lib/cli/preview";
@@ -288,6 +289,58 @@ describe("a pi file whose header has no timestamp", () => {
       ["assistant", "Hello again."],
       ["system", ""],
       ["user", "And now?"],
+    ]);
+  });
+});
+
+describe("navigating the tree of a pi file whose entries miss optional fields", () => {
+  it("a branch summary of the abandoned branch (entries without timestamps, details or usage) is stored and previews", async () => {
+    const imported = await importFile(OPTIONAL, "optional.jsonl");
+    const id = imported.session.id;
+    mock.enqueue({ text: "Tried cat, then compacted." });
+    const res = await postBranch(
+      new Request("http://strata.test/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ entryId: "f0000006", summarize: true }),
+      }),
+      params(id),
+    );
+    expect(res.status).toBe(200);
+    const { summaryEntry } = (await res.json()) as { summaryEntry: Record<string, unknown> };
+    expect(summaryEntry).toMatchObject({
+      type: "branch_summary",
+      parentId: "f0000006",
+      fromId: "f000000d",
+      summary:
+        "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried cat, then compacted.",
+      details: { readFiles: [], modifiedFiles: [] },
+    });
+    // The summarizer saw the abandoned branch oldest first, as the projection reads it.
+    const prompt = (mock.requests[0].body as { messages: { content: { text: string }[] }[] }).messages[0]
+      .content[0].text;
+    expect(prompt.slice(0, prompt.indexOf("</conversation>"))).toBe(
+      "<conversation>\n[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\nThe user asked to try cat.</summary>\n\n[User]: Remember the README.\n\n[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\nListed the files with ls.\n</summary>\n",
+    );
+
+    const { text } = await download(id);
+    expect(text.startsWith(OPTIONAL)).toBe(true);
+    const { preview: p, warnings } = await preview(text);
+    expect(warnings).toEqual(OPTIONAL_DIAGNOSTICS);
+    expect(p.agentMessages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "branchSummary",
+      "system",
+      "user",
+    ]);
+    expect(p.agentMessages.slice(0, 4).map(textOf)).toEqual([
+      "List the files",
+      "Running ls.|[toolCall]",
+      "README.md",
+      "There is one file: README.md.",
     ]);
   });
 });
