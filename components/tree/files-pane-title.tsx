@@ -24,7 +24,7 @@ export function FilesPaneTitle({
             title="New file"
             onClick={onNewFile}
           >
-            +file
+            + File
           </button>
         ) : null}
         {onNewFolder ? (
@@ -35,7 +35,7 @@ export function FilesPaneTitle({
             title="New folder"
             onClick={onNewFolder}
           >
-            +folder
+            + Folder
           </button>
         ) : null}
         <button
