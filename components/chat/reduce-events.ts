@@ -161,8 +161,10 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return { ...state, running: true, errors: [], retry: null, retryAttempt: 0 };
 
     case "auto_retry_start":
+      // The run goes on after its agent_end: it waits, then continues (Abort, not Send, until it ends).
       return {
         ...state,
+        running: true,
         retry: {
           attempt: Number(action.attempt) || 0,
           maxAttempts: Number(action.maxAttempts) || 0,

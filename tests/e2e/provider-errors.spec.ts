@@ -122,6 +122,12 @@ test("Cancel on the retry notice stops the wait and leaves the error with a Retr
   await send(page, "Say hello.");
 
   await expect(retryNotice(page).locator(".notice-title")).toHaveText("Retrying (1/3) in 20s...");
+  await expect(retryNotice(page).locator(".retry-error")).toHaveText("503 Service unavailable");
+  // The run is still going: no Retry button, no hint yet, and the composer offers Abort.
+  await expect(lastAssistant(page).getByRole("button", { name: "Retry" })).toHaveCount(0);
+  await expect(lastAssistant(page).locator(".stop-hint")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Abort", exact: true })).toBeVisible();
+  await shot(page, "retry-waiting");
   await retryNotice(page).getByRole("button", { name: "Cancel" }).click();
   await expect(retryNotice(page)).toHaveCount(0);
   await expectIdle(page);

@@ -27,7 +27,10 @@ const start = {
 describe("auto-retry in the chat state", () => {
   it("shows the wait from auto_retry_start until the retried run starts", () => {
     let s = reduceChat(initialChatState(), { type: "agent_start" });
+    s = reduceChat(s, { type: "agent_end", messages: [] });
+    expect(s.running).toBe(false);
     s = reduceChat(s, start);
+    expect(s.running).toBe(true);
     expect(s.retry).toEqual({ attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529 Overloaded" });
     expect(retryingText(s.retry!)).toBe("Retrying (1/3) in 2s...");
     s = reduceChat(s, { type: "agent_start" });
