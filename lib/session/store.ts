@@ -174,16 +174,18 @@ export function deriveColumns(entry: SessionEntry, parent: DerivedColumns | null
   const d: DerivedColumns = parent
     ? { ...parent }
     : { compactionId: null, thinkingLevel: null, modelProvider: null, modelId: null };
+  // Fields pi may lack (or hold as another type) read as null, as `getSessionContextSettings` reads them.
+  const str = (v: unknown) => (typeof v === "string" ? v : null);
   if (entry.type === "compaction") d.compactionId = entry.id;
-  else if (entry.type === "thinking_level_change") d.thinkingLevel = entry.thinkingLevel as string;
+  else if (entry.type === "thinking_level_change") d.thinkingLevel = str(entry.thinkingLevel);
   else if (entry.type === "model_change") {
-    d.modelProvider = entry.provider as string;
-    d.modelId = entry.modelId as string;
+    d.modelProvider = str(entry.provider);
+    d.modelId = str(entry.modelId);
   } else if (entry.type === "message") {
     const m = entry.message as AgentMessage;
     if (m.role === "assistant") {
-      d.modelProvider = m.provider;
-      d.modelId = m.model;
+      d.modelProvider = str(m.provider);
+      d.modelId = str(m.model);
     }
   }
   return d;

@@ -15,6 +15,7 @@ import { normalizeMessage, repairMessage } from "@/lib/session/entry-repair";
 import { defaultSessionFileName } from "@/lib/session/jsonl";
 import { getSessionContextSettings } from "@/lib/session/projection";
 import { firstEntryTimestamp } from "@/lib/session/session-file";
+import { type DerivedColumns, deriveColumns } from "@/lib/session/store";
 import { getSessionName } from "@/lib/session/tree";
 
 const entry = (id: string, parentId: string | null, rest: Record<string, unknown>) =>
@@ -81,6 +82,32 @@ describe("settings, names and file names of entries without their fields", () =>
         }),
       ]).model,
     ).toEqual({ provider: "openai", modelId: "gpt-5" });
+  });
+
+  it("the store's derived columns read such entries as getSessionContextSettings does", () => {
+    const paths = [
+      [entry("a", null, { type: "model_change", provider: 5, modelId: "x" })],
+      [entry("a", null, { type: "message", message: { role: "assistant", content: [], model: "m" } })],
+      [
+        entry("a", null, { type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" }),
+        entry("b", "a", { type: "thinking_level_change", thinkingLevel: 3 }),
+      ],
+    ];
+    for (const path of paths) {
+      let d: DerivedColumns | null = null;
+      for (const e of path) d = deriveColumns(e, d);
+      const stored =
+        d?.modelProvider != null && d.modelId != null
+          ? { provider: d.modelProvider, modelId: d.modelId }
+          : null;
+      const settings = getSessionContextSettings(path);
+      expect(stored).toEqual(settings.model);
+      expect(d?.thinkingLevel ?? "off").toBe(settings.thinkingLevel);
+    }
+    expect(getSessionContextSettings(paths[2]).model).toEqual({
+      provider: "anthropic",
+      modelId: "claude-sonnet-4-5",
+    });
   });
 
   it("a session_info whose name is not a string names nothing", () => {
