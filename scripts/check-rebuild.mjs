@@ -80,29 +80,58 @@ async function start(dir, port, label) {
   return log;
 }
 
-/** Stop the running `npm start` (its whole process group) and check that it released what it held. */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stop the running `npm start` (SIGTERM to its whole process group) and check that it released what it held:
+ * scripts/start.mjs (its pid from .strata/server.json) has exited, the port is free (no next-server left),
+ * and .strata/server.json and .strata/pgdata.lock are gone. npm may exit before start.mjs has finished
+ * closing the database, so these are awaited (20 s), not sampled.
+ */
 async function stop(dir) {
   if (!running) return;
   const { child, exited, port } = running;
   running = undefined;
+  let startPid;
+  try {
+    startPid = dir
+      ? JSON.parse(fs.readFileSync(path.join(dir, ".strata", "server.json"), "utf8")).pid
+      : undefined;
+  } catch {
+    startPid = undefined;
+  }
   try {
     process.kill(-child.pid, "SIGTERM");
   } catch {
     // already gone
   }
-  const done = await Promise.race([
-    exited,
-    new Promise((resolve) => setTimeout(() => resolve(undefined), 20_000)),
-  ]);
-  if (!done) {
+  const done = await Promise.race([exited, sleep(20_000).then(() => undefined)]);
+  const deadline = Date.now() + 20_000;
+  const released = async () =>
+    (startPid === undefined || !isAlive(startPid)) &&
+    (await portIsFree(port)) &&
+    (!dir || ["server.json", "pgdata.lock"].every((name) => !fs.existsSync(path.join(dir, ".strata", name))));
+  while (!(await released()) && Date.now() < deadline) await sleep(250);
+  if (!done || (startPid !== undefined && isAlive(startPid))) {
     try {
       process.kill(-child.pid, "SIGKILL");
+      if (startPid !== undefined) process.kill(startPid, "SIGKILL");
     } catch {
       // gone meanwhile
     }
-    fail("npm start did not stop within 20 s of SIGTERM");
+    fail(
+      `npm start ${done ? `(scripts/start.mjs, pid ${startPid})` : ""} did not stop within 20 s of SIGTERM`,
+    );
   }
-  for (let i = 0; i < 40 && !(await portIsFree(port)); i++) await new Promise((r) => setTimeout(r, 250));
   if (!(await portIsFree(port)))
     fail(`port ${port} is still in use after npm start stopped (next-server left behind)`);
   if (dir) {
