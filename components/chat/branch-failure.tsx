@@ -1,5 +1,4 @@
 import { ApiError } from "@/components/api-client";
-import { Notice } from "@/components/ui/notice";
 
 /** A "Go here" that failed: the entry it aimed at, whether it summarized, and the server's answer. */
 export interface BranchFailure {
@@ -42,28 +41,27 @@ export function BranchFailureNotice({
   onDismiss: () => void;
 }) {
   const title = failure.summarize ? "Could not summarize the branch you are leaving" : "Could not move here";
+  // Stacked (text above the buttons): the history pane is narrow.
   return (
-    <Notice
-      kind="error"
-      title={title}
-      actions={
-        <>
-          <button type="button" className="btn btn-small" disabled={busy} onClick={onRetry}>
-            Retry
+    <div className="notice notice-error notice-stacked branch-failure" role="alert">
+      <div className="notice-body">
+        <strong className="notice-title">{title}</strong>
+        <p className="branch-failure-message">{failure.message}</p>
+        <p className="branch-failure-advice">{branchFailureAdvice(failure)}</p>
+      </div>
+      <div className="notice-actions">
+        <button type="button" className="btn btn-small" disabled={busy} onClick={onRetry}>
+          Retry
+        </button>
+        {failure.summarize ? (
+          <button type="button" className="btn btn-small" disabled={busy} onClick={onWithoutSummary}>
+            Go without summary
           </button>
-          {failure.summarize ? (
-            <button type="button" className="btn btn-small" disabled={busy} onClick={onWithoutSummary}>
-              Go without summary
-            </button>
-          ) : null}
-          <button type="button" className="btn btn-small" onClick={onDismiss}>
-            Dismiss
-          </button>
-        </>
-      }
-    >
-      <p className="branch-failure-message">{failure.message}</p>
-      <p className="branch-failure-advice">{branchFailureAdvice(failure)}</p>
-    </Notice>
+        ) : null}
+        <button type="button" className="btn btn-small" onClick={onDismiss}>
+          Dismiss
+        </button>
+      </div>
+    </div>
   );
 }

@@ -43,7 +43,7 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
   const alert = target.getByRole("alert");
   await expect(alert.locator(".notice-title")).toHaveText("Could not summarize the branch you are leaving");
   await expect(alert.locator(".branch-failure-message")).toHaveText(
-    "Branch summarization failed: The summarizer is refusing requests.",
+    "Branch summarization failed: 400 The summarizer is refusing requests.",
   );
   await expect(alert.locator(".branch-failure-advice")).toHaveText(
     "Nothing changed: the session is still where it was. Retry, go there without a summary, or check the session's model and its API key.",

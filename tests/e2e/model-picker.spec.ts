@@ -17,7 +17,7 @@ test("the picker shows the session's model after a reload and a switch is stored
   await mock.reset();
   await mock.script({ text: "GPT answers." }, { text: "Claude answers." });
   await openZipProject(page, uniqueName("picker"), { "README.md": "# Demo\n" });
-  const model = page.getByLabel("Model");
+  const model = page.getByLabel("Model", { exact: true });
   await expect(model).toHaveValue("anthropic/claude-sonnet-4-5");
 
   await model.selectOption("openai/gpt-5");

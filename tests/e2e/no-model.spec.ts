@@ -94,8 +94,8 @@ test("no model: the composer says how to configure one, Send is disabled, !ls ru
   await note.getByText("All settings").click();
   // No second copy of the help anywhere else in the chat.
   await expect(page.getByText("No model provider is configured")).toHaveCount(0);
-  await expect(page.getByLabel("Model")).toBeDisabled();
-  await expect(page.getByLabel("Model")).toHaveText("No models configured");
+  await expect(page.getByLabel("Model", { exact: true })).toBeDisabled();
+  await expect(page.getByLabel("Model", { exact: true })).toHaveText("No models configured");
 
   await expect(composer(page)).toHaveAttribute(
     "placeholder",
