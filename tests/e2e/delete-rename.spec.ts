@@ -194,6 +194,9 @@ test("a project is renamed and deleted from the list and from its page", async (
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
   await expect(page.getByRole("link", { name: other, exact: true })).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: `Deleted project “${other}”` })).toContainText(
+    `Removed /${other}, its git repository and its 1 session (`,
+  );
   expect((await page.request.get(`/api/projects/${otherId}`)).status()).toBe(404);
   expect((await page.request.get(`/api/projects/${otherId}/sessions`)).status()).toBe(404);
 });
