@@ -61,6 +61,7 @@ async function transfer(
   );
 }
 
+const attachAlert = (page: Page) => page.getByRole("form", { name: "Composer" }).getByRole("alert");
 const tray = (page: Page) => page.getByRole("list", { name: "Attached images" }).getByRole("listitem");
 
 test("attach by picker, paste and drop; refusals; kept on a failed send; sent as Anthropic image blocks", async ({
@@ -86,12 +87,12 @@ test("attach by picker, paste and drop; refusals; kept on a failed send; sent as
 
   // Refusals: an SVG dropped, a 5 MiB PNG picked. Nothing is added; the alert says why and what to do.
   await transfer(page, "drop", { name: "logo.svg", type: "image/svg+xml", base64: btoa("<svg/>") });
-  await expect(page.getByRole("alert")).toHaveText(`${SVG_REFUSED}Dismiss`);
+  await expect(attachAlert(page)).toHaveText(`${SVG_REFUSED}Dismiss`);
   await pickFiles(page, [{ name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(5 * 1024 * 1024) }]);
-  await expect(page.getByRole("alert")).toHaveText(`${TOO_LARGE}Dismiss`);
+  await expect(attachAlert(page)).toHaveText(`${TOO_LARGE}Dismiss`);
   await expect(tray(page)).toHaveCount(2);
   await page.getByRole("button", { name: "Dismiss", exact: true }).click();
-  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(attachAlert(page)).toHaveCount(0);
 
   // Remove and attach again (a drop this time).
   await page.getByRole("button", { name: "Remove blue.png", exact: true }).click();
