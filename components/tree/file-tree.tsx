@@ -13,7 +13,7 @@ export interface FileTreeProps {
   onOpenFile: (path: string) => void;
   /** Asks to delete a file or folder (the caller confirms); without it, rows have no Delete action. */
   onDelete?: (target: { path: string; kind: "file" | "dir" | "symlink" }) => void;
-  /** A path to show: when it changes, the folders above it (and above `selectedPath`) are expanded. */
+  /** A path to show (e.g. a file just created): when it changes, the folders above it are expanded. */
   revealPath?: string | null;
 }
 
@@ -27,7 +27,7 @@ function parentsOf(path: string): string[] {
  * The project's files as an ARIA tree (flat rows with aria-level): folders first, collapsible;
  * clicking a file opens it. Arrow keys move and expand/collapse, Enter/Space activate. With `onDelete`,
  * each row has a Delete button (shown on hover or focus) and the Delete key asks to delete the focused row.
- * Opening a file (`selectedPath`) or revealing a new entry (`revealPath`) expands the folders above it.
+ * A new `revealPath` (an entry just created) expands the folders above it.
  */
 export function FileTree({
   entries,
@@ -45,10 +45,10 @@ export function FileTree({
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const show = [selectedPath, revealPath].flatMap((p) => (p ? parentsOf(p) : []));
+    const show = revealPath ? parentsOf(revealPath) : [];
     if (show.length === 0) return;
     setExpanded((prev) => (show.every((d) => prev.has(d)) ? prev : new Set([...prev, ...show])));
-  }, [selectedPath, revealPath]);
+  }, [revealPath]);
 
   const toggle = (path: string, open?: boolean) =>
     setExpanded((prev) => {
