@@ -150,3 +150,19 @@ test("Cancel on the retry notice stops the wait and leaves the error with a Retr
     "assistant: The provider is unavailable or rate-limited (503)503 Service unavailableThis is usually temporary: press Retry in a moment.Retry",
   ]);
 });
+
+test("an unknown model says so and where to pick another", async ({ page }) => {
+  await mock.script({ error: { status: 404, message: "model: claude-sonnet-4-5" } });
+  await openZipProject(page, uniqueName("nomodel"), { "README.md": README });
+  await send(page, "Say hello.");
+  const failed = lastAssistant(page);
+  await expect(failed.locator(".stop-title")).toHaveText(
+    "The provider does not know anthropic/claude-sonnet-4-5 (404)",
+  );
+  await expect(failed.locator(".stop-detail")).toHaveText("404 model: claude-sonnet-4-5");
+  await expect(failed.locator(".stop-hint")).toHaveText(
+    "Pick another model in the model picker, or fix STRATA_DEFAULT_MODEL / STRATA_MODELS and restart Strata.",
+  );
+  await expectIdle(page);
+  expect(anthropicRequests(await mock.requests())).toHaveLength(1);
+});
