@@ -56,30 +56,30 @@ export function NewEntryForm({
         if (!busy) onSubmit();
       }}
     >
-      <div className="tree-new-row">
-        <input
-          ref={input}
-          type="text"
-          aria-label={kind === "dir" ? "New folder name" : "New file name"}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          placeholder={kind === "dir" ? "folder or src/folder" : "name.ts or src/name.ts"}
-          value={value}
-          disabled={busy}
-          onChange={(e) => onChange(e.target.value)}
-        />
-        <button type="submit" className="btn btn-small btn-primary" disabled={busy}>
-          {busy ? "Creating…" : "Create"}
-        </button>
-        <button type="button" className="btn btn-small" disabled={busy} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <input
+        ref={input}
+        type="text"
+        aria-label={kind === "dir" ? "New folder name" : "New file name"}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        placeholder={kind === "dir" ? "New folder, e.g. src/lib" : "New file, e.g. src/a.ts"}
+        value={value}
+        disabled={busy}
+        onChange={(e) => onChange(e.target.value)}
+      />
       {error ? (
         <p id={errorId} className="delete-error tree-new-error" role="alert">
           {error}
         </p>
       ) : null}
+      <div className="tree-new-actions">
+        <button type="button" className="btn btn-small" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-small btn-primary" disabled={busy}>
+          {busy ? "Creating…" : "Create"}
+        </button>
+      </div>
     </form>
   );
 }
