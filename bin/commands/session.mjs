@@ -73,7 +73,13 @@ async function exportCommand(args) {
   let target = values.output;
   const isDir = target.endsWith("/") || (await fs.stat(target).catch(() => null))?.isDirectory();
   if (isDir) target = path.join(target, fileName);
-  await fs.writeFile(target, text);
+  try {
+    // A directory named with a trailing "/" is created when missing, as docs/cli.md says.
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, text);
+  } catch (error) {
+    throw new CliError(`Cannot write ${target}: ${error.code ?? error.message}`);
+  }
   await write(process.stderr, `Wrote ${target}\n`);
 }
 

@@ -103,8 +103,8 @@ describe("strata preview and strata session import on the same files", () => {
   it("a header without timestamp: exported as it is, into a directory under the first entry's time", async () => {
     const imported = await strata(["session", "import", NO_TIMESTAMP_PATH, "--project", projectId], true);
     expect(imported.code).toBe(0);
-    const out = path.join(dir, "out/");
-    mkdirSync(out);
+    // A directory named with a trailing "/" that does not exist yet is created (docs/cli.md).
+    const out = path.join(dir, "out/nested/");
     const exported = await strata(["session", "export", imported.stdout.trim(), "-o", out], true);
     const written = path.join(out, "2026-02-02T08-30-00-000Z_0198a6f0-0000-7000-8000-0000000000f2.jsonl");
     expect(exported).toEqual({ code: 0, stdout: "", stderr: `Wrote ${written}\n` });
