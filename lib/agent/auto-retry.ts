@@ -9,6 +9,7 @@
 import { isTransientError } from "@/lib/llm/provider-errors";
 import type { AssistantMessage } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
+import type { ResourceDiagnostic } from "@/lib/resources/fs-util";
 import { loadPiSettings, type PiSettings } from "@/lib/resources/pi-settings";
 import type { Agent } from "./agent";
 import { isContextOverflow } from "./compaction-run";
@@ -70,7 +71,7 @@ export function retrySettingsFrom(settings: PiSettings): RetrySettings {
  */
 export async function loadRetrySettings(
   runtime: Pick<SessionRuntime, "agentFs" | "vfs" | "session" | "resources">,
-): Promise<{ settings: RetrySettings; errors: string[] }> {
+): Promise<{ settings: RetrySettings; errors: ResourceDiagnostic[] }> {
   const { settings, errors } = await loadPiSettings({
     agentFs: runtime.agentFs,
     agentDir: AGENT_DIR,

@@ -215,7 +215,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     },
   });
   const retrySettings = await loadRetrySettings(runtime);
-  for (const error of retrySettings.errors) console.warn(`[strata] settings skipped: ${error}`);
+  for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
   const retry = new AutoRetry({
     settings: retrySettings.settings,
     emit,

@@ -9,6 +9,7 @@
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import type { ResourceDiagnostic } from "@/lib/resources/fs-util";
+import { loadPiSettings } from "@/lib/resources/pi-settings";
 import {
   formatProjectTrustPrompt,
   getProjectTrustOptions,
@@ -126,6 +127,15 @@ export async function loadSessionResources(
     agentHomeDir: AGENT_HOME,
     trust: { trustStore, ...(override === null ? {} : { trustOverride: override }) },
   });
+  // pi's settings files (retry settings, …): one that is skipped is listed with the other resource problems.
+  const settings = await loadPiSettings({
+    agentFs,
+    agentDir: AGENT_DIR,
+    projectFs: vfs,
+    cwd,
+    projectTrusted: resources.projectTrusted,
+  });
+  resources.diagnostics.push(...settings.errors);
   const undecided = !resources.projectTrusted && override === null && (await trustStore.get(cwd)) === null;
   const withheld = resources.projectTrusted ? [] : await listTrustRequiringProjectResources(vfs, cwd);
   return {

@@ -4,7 +4,7 @@
  * trusted project (2.9) and deep-merges over the global one (nested objects merge, other values replace).
  */
 import type { FileSystem } from "@/lib/vfs/types";
-import { childPath, readUtf8, stripBom, tryStat } from "./fs-util";
+import { childPath, type ResourceDiagnostic, readUtf8, stripBom, tryStat } from "./fs-util";
 
 export type PiSettings = Record<string, unknown>;
 
@@ -21,14 +21,27 @@ export function mergeSettings(base: PiSettings, override: PiSettings): PiSetting
   return out;
 }
 
-async function readSettingsFile(fs: FileSystem, path: string, errors: string[]): Promise<PiSettings> {
+/** The diagnostic of a settings file that is skipped: `Settings file skipped (<reason>); its settings do not apply until it is valid JSON` . */
+function skipped(path: string, reason: string): ResourceDiagnostic {
+  return {
+    type: "warning",
+    message: `Settings file skipped (${reason}); its settings do not apply until it is a valid JSON object`,
+    path,
+  };
+}
+
+async function readSettingsFile(
+  fs: FileSystem,
+  path: string,
+  errors: ResourceDiagnostic[],
+): Promise<PiSettings> {
   if ((await tryStat(fs, path))?.kind !== "file") return {};
   try {
     const parsed: unknown = JSON.parse(stripBom(await readUtf8(fs, path)));
     if (isObject(parsed)) return parsed;
-    errors.push(`${path}: not a JSON object`);
+    errors.push(skipped(path, "not a JSON object"));
   } catch (error) {
-    errors.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    errors.push(skipped(path, error instanceof Error ? error.message : String(error)));
   }
   return {};
 }
@@ -36,7 +49,8 @@ async function readSettingsFile(fs: FileSystem, path: string, errors: string[]):
 /**
  * The settings in effect: global (`<agentDir>/settings.json` on `agentFs`) merged with the project's
  * (`<cwd>/.pi/settings.json` on `projectFs`, only when `projectTrusted`). A missing file counts as `{}`; an
- * unreadable or non-object file is skipped and reported in `errors` (`<path>: <reason>`), as pi skips it.
+ * unreadable or non-object file is skipped, as pi skips it, and reported in `errors` as a warning diagnostic
+ * (`path`, `message`: `Settings file skipped (<reason>); …`) that the IDE's Context panel lists.
  */
 export async function loadPiSettings(input: {
   agentFs: FileSystem;
@@ -44,8 +58,8 @@ export async function loadPiSettings(input: {
   projectFs: FileSystem;
   cwd: string;
   projectTrusted: boolean;
-}): Promise<{ settings: PiSettings; errors: string[] }> {
-  const errors: string[] = [];
+}): Promise<{ settings: PiSettings; errors: ResourceDiagnostic[] }> {
+  const errors: ResourceDiagnostic[] = [];
   const global = await readSettingsFile(input.agentFs, childPath(input.agentDir, "settings.json"), errors);
   const project = input.projectTrusted
     ? await readSettingsFile(input.projectFs, childPath(childPath(input.cwd, ".pi"), "settings.json"), errors)

@@ -86,6 +86,30 @@ describe("resources and trust routes", () => {
     expect(paths).toContain(`${p.rootPath}/.pi/skills/nodesc/SKILL.md`);
   });
 
+  it("lists a project settings file that is skipped once the project is trusted (pi reads it only then)", async () => {
+    const { p, session } = await project({ ".pi/settings.json": '{ "retry": { "maxRetries": 2 }, }' });
+    const settingsPath = `${p.rootPath}/.pi/settings.json`;
+    const onSettings = (view: { diagnostics: { path?: string }[] }) =>
+      view.diagnostics.filter((d) => d.path === settingsPath);
+    let view = await (await getResources(new Request("http://x/"), params(session.id))).json();
+    expect(onSettings(view)).toEqual([]);
+    await postTrust(json({ choice: "session_only", sessionId: session.id }), params(p.id));
+    view = await (await getResources(new Request("http://x/"), params(session.id))).json();
+    let reason = "";
+    try {
+      JSON.parse('{ "retry": { "maxRetries": 2 }, }');
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    expect(onSettings(view)).toEqual([
+      {
+        type: "warning",
+        message: `Settings file skipped (${reason}); its settings do not apply until it is a valid JSON object`,
+        path: settingsPath,
+      },
+    ]);
+  });
+
   it("rejects bad choices: unknown choice 400, session choice without a session 400, unknown ids 404", async () => {
     const { p, session } = await project({ ".pi/SYSTEM.md": "S" });
     let res = await postTrust(json({ choice: "always" }), params(p.id));
