@@ -29,7 +29,7 @@ function hintText(running: boolean, shell: boolean, noModel: boolean): string {
   if (shell) return SHELL_HINT;
   if (noModel) return "Prompts need a model · !command runs in the project shell";
   if (running) return "Enter to steer · Alt+Enter to follow up";
-  return "Enter to send · Shift+Enter for a new line";
+  return "Enter to send · Shift+Enter for a new line · / for commands, templates and skills";
 }
 
 /**

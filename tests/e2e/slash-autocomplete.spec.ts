@@ -48,6 +48,9 @@ test("typing / lists commands, templates and skills; filter, keys, click; a temp
 
   const box = composer(page);
   await box.click();
+  await expect(page.getByRole("form", { name: "Composer" }).locator(".hint")).toHaveText(
+    "Enter to send · Shift+Enter for a new line · / for commands, templates and skills",
+  );
   await expect(list(page)).toHaveCount(0);
   await page.keyboard.type("/");
   await expect(names(page)).toHaveText(["/compact", "/review", "/skill:lint-fix"]);
