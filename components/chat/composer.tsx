@@ -7,6 +7,7 @@ import {
   type KeyboardEvent,
   useId,
   useRef,
+  useState,
 } from "react";
 import type { StreamingBehavior } from "@/components/api-client";
 import type { AttachmentsApi } from "./attachments";
@@ -74,6 +75,8 @@ export function Composer({
   const shell = parseShellCommand(value) !== null;
   const images = attachments?.items.length ?? 0;
   const textarea = useRef<HTMLTextAreaElement>(null);
+  /** Files are dragged over the composer: it shows itself as the drop target. */
+  const [dropping, setDropping] = useState(false);
   const slash = useSlashMenu(value, commands ?? [], (next, caret) => {
     onChange(next);
     requestAnimationFrame(() => {
@@ -95,9 +98,16 @@ export function Composer({
     if (attachFiles(e.clipboardData.files)) e.preventDefault();
   };
   const onDragOver = (e: DragEvent<HTMLFormElement>) => {
-    if (attachments && !disabled && e.dataTransfer.types.includes("Files")) e.preventDefault();
+    if (!attachments || disabled || !e.dataTransfer.types.includes("Files")) return;
+    e.preventDefault();
+    setDropping(true);
+  };
+  const onDragLeave = (e: DragEvent<HTMLFormElement>) => {
+    // Leaving for a child of the form is not leaving the drop target.
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
   };
   const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    setDropping(false);
     if (disabled || !attachments) return;
     e.preventDefault();
     attachFiles(e.dataTransfer.files);
@@ -122,9 +132,10 @@ export function Composer({
 
   return (
     <form
-      className="composer"
+      className={dropping ? "composer composer-dropping" : "composer"}
       onSubmit={onFormSubmit}
       onDragOver={onDragOver}
+      onDragLeave={onDragLeave}
       onDrop={onDrop}
       aria-label="Composer"
     >

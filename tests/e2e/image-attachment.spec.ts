@@ -38,10 +38,10 @@ async function pickFiles(page: Page, files: { name: string; mimeType: string; bu
   await (await chooser).setFiles(files);
 }
 
-/** Dispatch a paste (on the message box) or a drop (on the composer) carrying one file. */
+/** Dispatch a paste (on the message box) or a dragover / drop (on the composer) carrying one file. */
 async function transfer(
   page: Page,
-  kind: "paste" | "drop",
+  kind: "paste" | "dragover" | "drop",
   file: { name: string; type: string; base64: string },
 ) {
   const target = kind === "paste" ? composer(page) : page.getByRole("form", { name: "Composer" });
@@ -54,7 +54,7 @@ async function transfer(
       el.dispatchEvent(
         kind === "paste"
           ? new ClipboardEvent("paste", { ...init, clipboardData: data })
-          : new DragEvent("drop", { ...init, dataTransfer: data }),
+          : new DragEvent(kind, { ...init, dataTransfer: data }),
       );
     },
     { kind, file },
@@ -97,7 +97,12 @@ test("attach by picker, paste and drop; refusals; kept on a failed send; sent as
   // Remove and attach again (a drop this time).
   await page.getByRole("button", { name: "Remove blue.png", exact: true }).click();
   await expect(tray(page)).toHaveCount(1);
+  // Files dragged over the composer mark it as the drop target until they are dropped.
+  const form = page.getByRole("form", { name: "Composer" });
+  await transfer(page, "dragover", { name: "blue.png", type: "image/png", base64: BLUE });
+  await expect(form).toHaveClass("composer composer-dropping");
   await transfer(page, "drop", { name: "blue.png", type: "image/png", base64: BLUE });
+  await expect(form).toHaveClass("composer");
   await expect(tray(page)).toHaveCount(2);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/attachments-tray.png` });
 
