@@ -9,7 +9,6 @@
  * (docs/pi-differences.md). Per prompt: at most {@link MAX_PROMPT_IMAGES} images totalling
  * {@link MAX_PROMPT_IMAGES_TOTAL_BYTES}, so the JSON body (base64 is 4/3 of the bytes) fits the runtime's 10 MiB.
  */
-import { z } from "zod";
 import type { ImageContent } from "@/lib/llm/types";
 
 const MiB = 1024 * 1024;
@@ -139,20 +138,6 @@ export function checkPromptImages(images: readonly ImageContent[]): string[] {
     );
   return problems;
 }
-
-/** The `images` of a prompt request body: pi's `ImageContent[]`, checked by {@link checkPromptImages}. */
-export const PromptImagesSchema = z
-  .array(
-    z.object({
-      type: z.literal("image"),
-      data: z.string().max(Math.ceil(MAX_PROMPT_IMAGES_TOTAL_BYTES / 3) * 4),
-      mimeType: z.string().max(100),
-    }),
-  )
-  .max(MAX_PROMPT_IMAGES * 10)
-  .superRefine((images, ctx) => {
-    for (const message of checkPromptImages(images)) ctx.addIssue({ code: "custom", message });
-  });
 
 /** The placeholder a model without image input gets instead of each run of images (pi 13.2), for the composer. */
 export { NON_VISION_USER_IMAGE_PLACEHOLDER } from "@/lib/llm/transform-messages";

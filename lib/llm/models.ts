@@ -4,10 +4,11 @@
  * `models.generated.ts` plus `~/.pi/agent/models.json`; Strata reads the server environment instead.
  */
 import { z } from "zod";
+/** The providers Strata talks to through the AI SDK. */
+import { PROVIDER_ENV, type ProviderId } from "./provider-env";
 import type { Api } from "./types";
 
-/** The providers Strata talks to through the AI SDK. */
-export type ProviderId = "anthropic" | "openai" | "google" | "mistral" | "openai-compatible";
+export { PROVIDER_ENV, type ProviderId };
 
 /** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
 export interface Model {
@@ -46,26 +47,6 @@ export const PROVIDERS: readonly ProviderId[] = [
   "mistral",
   "openai-compatible",
 ];
-
-/** The environment variables of each provider: API key, base URL, and which one makes the provider configured. */
-export const PROVIDER_ENV: Record<
-  ProviderId,
-  { apiKey: string; baseURL: string; requires: "apiKey" | "baseURL" }
-> = {
-  anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", requires: "apiKey" },
-  openai: { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", requires: "apiKey" },
-  google: {
-    apiKey: "GOOGLE_GENERATIVE_AI_API_KEY",
-    baseURL: "GOOGLE_GENERATIVE_AI_BASE_URL",
-    requires: "apiKey",
-  },
-  mistral: { apiKey: "MISTRAL_API_KEY", baseURL: "MISTRAL_BASE_URL", requires: "apiKey" },
-  "openai-compatible": {
-    apiKey: "OPENAI_COMPATIBLE_API_KEY",
-    baseURL: "OPENAI_COMPATIBLE_BASE_URL",
-    requires: "baseURL",
-  },
-};
 
 /** Environment map as seen by the registry (`process.env` or a route handler's env). */
 export type Env = Record<string, string | undefined>;

@@ -5,7 +5,7 @@
  * (pi-ai `isContextOverflow`, case 1), and the ones a user must fix (a refused key, an unknown model). Pure and
  * browser-safe: the chat uses {@link describeProviderError} to say what is wrong and what to do next.
  */
-import { PROVIDER_ENV, type ProviderId } from "./models";
+import { PROVIDER_ENV, type ProviderId } from "./provider-env";
 
 /**
  * pi's transient-error test (`_isRetryableError`): overloaded, rate limits, 429/500/502/503/504, unavailable and

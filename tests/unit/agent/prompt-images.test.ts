@@ -6,9 +6,9 @@ import {
   formatBytes,
   MAX_PROMPT_IMAGE_BYTES,
   MAX_PROMPT_IMAGES_TOTAL_BYTES,
-  PromptImagesSchema,
   sniffImageType,
 } from "@/lib/agent/prompt-images";
+import { PromptImagesSchema } from "@/lib/agent/prompt-images-schema";
 
 /** A 1x1 PNG. */
 const PNG =

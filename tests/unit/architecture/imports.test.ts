@@ -83,6 +83,23 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("keeps zod out of the browser: nothing components/ loads at runtime imports it", () => {
+    // zod 4 probes `new Function("")` when it is first used (its JIT check), which the IDE's CSP refuses and
+    // reports as a violation (tests/e2e/web-boundary.spec.ts). Schemas stay on the server.
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const walk = (file: string, chain: string[]) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const { specs, local } = imports(file);
+      if (specs.some((s) => s === "zod" || s.startsWith("zod/")))
+        offenders.push([...chain, file].join(" -> "));
+      for (const dep of local) walk(dep, [...chain, file]);
+    };
+    for (const file of sources("components")) walk(file, []);
+    expect(offenders).toEqual([]);
+  });
+
   it("imports lib/net/ (server-only) at runtime only from lib/net/ itself and from nodejs routes", () => {
     const users = [...files, ...sources("app")].filter(
       (f) => !f.startsWith("lib/net/") && imports(f).local.some((d) => d.startsWith("lib/net/")),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PromptImagesSchema } from "@/lib/agent/prompt-images";
+import { PromptImagesSchema } from "@/lib/agent/prompt-images-schema";
 import { runUserBash } from "@/lib/agent/session-bash";
 import { queuePrompt } from "@/lib/agent/session-queue";
 import { runPrompt } from "@/lib/agent/session-run";
