@@ -4,6 +4,7 @@
  */
 import { ZodError } from "zod";
 import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
+import { NotQueueableError } from "@/lib/agent/prompt-admission";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
@@ -41,6 +42,10 @@ export function errorResponse(error: unknown): Response {
     code = error instanceof DbBusyError ? "database_busy" : "database_unavailable";
     message = error.message;
     headers = { "retry-after": String(error.retryAfterSeconds) };
+  } else if (error instanceof NotQueueableError) {
+    status = 400;
+    code = "not_queueable";
+    message = error.message;
   } else if (error instanceof ZodError) {
     status = 400;
     code = "bad_request";
