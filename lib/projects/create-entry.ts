@@ -53,14 +53,13 @@ async function exists(fs: FileSystem, abs: string): Promise<boolean> {
 
 /** The nearest existing ancestor of `dir` (up to the root) if it is not a folder, as a root-relative path. */
 async function firstFileAncestor(fs: FileSystem, root: string, dir: string): Promise<string | undefined> {
-  for (let current = dir; current.length > root.length; current = dirnamePosix(current)) {
-    let stat: Awaited<ReturnType<FileSystem["stat"]>>;
-    try {
-      stat = await fs.stat(current);
-    } catch {
-      continue;
-    }
-    return stat.kind === "dir" ? undefined : current.slice(root.length + 1);
+  // A plain while loop: Turbopack's build left the imported name unbound in a `for` update clause reached
+  // through `continue` (ReferenceError: dirnamePosix is not defined in the production build).
+  let current = dir;
+  while (current.length > root.length) {
+    const stat = await fs.stat(current).catch(() => null);
+    if (stat) return stat.kind === "dir" ? undefined : current.slice(root.length + 1);
+    current = dirnamePosix(current);
   }
   return undefined;
 }

@@ -142,4 +142,17 @@ test("New file and New folder from the tree; an existing name is refused", async
     size: 0,
     tooLarge: false,
   });
+
+  // Missing parent folders are created (this failed only in the production build: a 500).
+  await page.getByRole("button", { name: "New file", exact: true }).click();
+  await page.getByRole("textbox", { name: "New file name" }).fill("lib/util/deep.ts");
+  await page.getByRole("textbox", { name: "New file name" }).press("Enter");
+  await expect(page.getByRole("tab", { name: "deep.ts" })).toBeVisible();
+  const after = await page.request.get(`/api/projects/${projectId}/tree`);
+  const created = ((await after.json()) as { entries: { path: string; kind: string }[] }).entries;
+  expect(created.filter((e) => e.path.startsWith("lib")).map((e) => `${e.kind}:${e.path}`)).toEqual([
+    "dir:lib",
+    "dir:lib/util",
+    "file:lib/util/deep.ts",
+  ]);
 });

@@ -99,6 +99,19 @@ describe("checkPromptImages (the prompt route)", () => {
     ]);
   });
 
+  it("accepts an image at the 4.5 MiB limit (6.3M base64 characters) and refuses unpadded or mid-padded data", () => {
+    // A regex over 4-character groups overflowed V8's stack at about 5M characters (a 500 for 3.5-4.5 MiB images).
+    const limit = PNG.slice(0, 12) + "A".repeat((MAX_PROMPT_IMAGE_BYTES / 3) * 4 - 12);
+    expect(limit.length).toBe(6_291_456);
+    expect(checkPromptImages([image(limit, "image/png")])).toEqual([]);
+    expect(
+      checkPromptImages([image(`${PNG.slice(0, 12)}A`, "image/png"), image("iVBO=RwKGgo=", "image/png")]),
+    ).toEqual([
+      "Image 1: data is not base64 (without a data: prefix).",
+      "Image 2: data is not base64 (without a data: prefix).",
+    ]);
+  });
+
   it("refuses more than 10 images and a total over 6 MiB", () => {
     expect(checkPromptImages(Array(11).fill(image(PNG, "image/png")))).toEqual([
       "A prompt can carry at most 10 images; this one has 11.",
