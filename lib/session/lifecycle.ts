@@ -53,13 +53,21 @@ export function describeRunKind(kind: RunKind): string {
 
 /**
  * The checked title for a rename: CR/LF runs become one space and the ends are trimmed (pi's
- * `appendSessionInfo` sanitising); it must then be non-empty and at most {@link MAX_SESSION_TITLE_LENGTH} characters.
- * @throws LifecycleRefusedError 400 `bad_request`: "The session name must not be empty" or
- *   "The session name is <n> characters long; the limit is 200".
+ * `appendSessionInfo` sanitising); it must then be non-empty, hold no other control character (U+0000–U+001F,
+ * U+007F: Postgres cannot store NUL, and the project name check refuses them too) and be at most
+ * {@link MAX_SESSION_TITLE_LENGTH} characters.
+ * @throws LifecycleRefusedError 400 `bad_request`: "The session name must not be empty", "The session name must
+ *   not contain control characters (tabs, NUL and the like)" or "The session name is <n> characters long; the limit is 200".
  */
 export function checkSessionTitle(title: string): string {
   const name = sanitizeSessionName(title);
   if (name === "") throw new LifecycleRefusedError(400, "bad_request", "The session name must not be empty");
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw new LifecycleRefusedError(
+      400,
+      "bad_request",
+      "The session name must not contain control characters (tabs, NUL and the like)",
+    );
   const length = [...name].length;
   if (length > MAX_SESSION_TITLE_LENGTH)
     throw new LifecycleRefusedError(

@@ -471,7 +471,7 @@ export async function appendLabel(
 
 /**
  * pi `appendSessionInfo(name)` (7.22): a `session_info` entry with CR/LF runs replaced by a space and
- * trimmed; the session title follows a non-empty name.
+ * trimmed; the session title follows a non-empty name, in the same transaction (both or neither are stored).
  */
 export async function appendSessionInfo(
   scope: DbScope,
@@ -479,12 +479,13 @@ export async function appendSessionInfo(
   name: string,
 ): Promise<SessionEntry> {
   const sanitized = sanitizeSessionName(name);
-  const entry = await appendWith(scope, sessionId, async () => ({
-    type: "session_info",
-    fields: { name: sanitized },
-  }));
-  if (sanitized) await setSessionTitle(scope, sessionId, sanitized);
-  return entry;
+  // The title is set in the append's transaction: when the entry cannot be stored, the title is not changed, and
+  // when the title cannot be, no entry is left behind.
+  return appendWith(scope, sessionId, async ({ q }) => {
+    if (sanitized)
+      await q("UPDATE sessions SET title = $2, updated_at = now() WHERE id = $1", [sessionId, sanitized]);
+    return { type: "session_info", fields: { name: sanitized } };
+  });
 }
 
 /**

@@ -85,6 +85,39 @@ describe("PATCH/DELETE /api/sessions/:id", () => {
   });
 });
 
+describe("PATCH /api/sessions/:id with control characters", () => {
+  it("answers 400 for NUL, tab and ESC in the title and stores no entry and no title", async () => {
+    const project = await makeProject(scope, "routes-session-ctl");
+    const session = await makeSession(scope, project, "c.txt");
+    const count = async () =>
+      (
+        await scope.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM session_entries WHERE session_id = $1",
+          [session.id],
+        )
+      )[0].n;
+    expect(await count()).toBe(2);
+    for (const title of ["a\u0000b", "a\tb", "a\u001b[31mb", "a\u007fb"]) {
+      expect(await answer(await patchSession(patch({ title }), params(session.id)))).toEqual({
+        status: 400,
+        body: {
+          error: {
+            code: "bad_request",
+            message: "The session name must not contain control characters (tabs, NUL and the like)",
+          },
+        },
+      });
+    }
+    expect(await count()).toBe(2);
+    const got = await answer(await getSessionRoute(get(), params(session.id)));
+    expect(got.body.session.title).toBe(session.title);
+    // Line breaks are still pi's: they become one space.
+    const renamed = await answer(await patchSession(patch({ title: "a\r\nb" }), params(session.id)));
+    expect(renamed).toMatchObject({ status: 200, body: { session: { title: "a b" } } });
+    expect(await count()).toBe(3);
+  });
+});
+
 describe("PATCH/DELETE /api/projects/:id", () => {
   it("renames, refuses a bad name, deletes and then answers 404", async () => {
     const project = await makeProject(scope, "routes-project");

@@ -17,7 +17,7 @@ import {
   withoutPackedRef,
 } from "@/lib/session/lifecycle";
 import { RUN_STALE_MS, startRun } from "@/lib/session/runs";
-import { getSession, listSessions } from "@/lib/session/store";
+import { appendSessionInfo, getSession, listSessions } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { makeProject, makeSession, sessionFootprint } from "../../helpers/lifecycle-fixture";
 
@@ -163,6 +163,24 @@ describe("renameSession", () => {
     expect((await getSession(scope, session.id))?.title).toBe("é".repeat(200));
     const id = "00000000-0000-4000-8000-000000000001";
     await expect(renameSession(scope, id, "x")).rejects.toEqual(new SessionGoneError(id));
+  });
+
+  it("refuses control characters; a title Postgres cannot store leaves neither entry nor title (one transaction)", async () => {
+    const project = await makeProject(scope, "life-name-ctl");
+    const session = await makeSession(scope, project, "c.txt");
+    const before = await getSession(scope, session.id);
+    await expect(renameSession(scope, session.id, "a\u0000b")).rejects.toMatchObject({
+      status: 400,
+      code: "bad_request",
+      message: "The session name must not contain control characters (tabs, NUL and the like)",
+    });
+    // Below the check, the store itself: Postgres refuses the NUL, and the whole append rolls back.
+    await expect(appendSessionInfo(scope, session.id, "a\u0000b")).rejects.toThrow();
+    const after = await getSession(scope, session.id);
+    expect(after?.title).toBe(before?.title);
+    expect(after?.leafId).toBe(before?.leafId);
+    expect(await sessionFootprint(scope, project, session.id)).toEqual(full);
+    expect(parseSessionJsonl(await exportSessionJsonl(scope, session.id)).entries).toHaveLength(2);
   });
 });
 
