@@ -4,10 +4,25 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Model } from "@/lib/llm/models";
+import { describeRunKind } from "@/lib/session/lifecycle";
 import type { SessionModelRef } from "@/lib/session/projection";
-import { getLiveRun, RunActiveError } from "@/lib/session/runs";
+import { getLiveRun, RunActiveError, type RunKind } from "@/lib/session/runs";
 import { appendEntry, getSession } from "@/lib/session/store";
 import { SessionNotFoundError } from "./session-tree";
+
+/**
+ * A model switch refused while a run holds the session: a {@link RunActiveError} (so HTTP 409 with the run's code,
+ * `run_active` for an agent run) whose text says what to do, e.g. "The model cannot be switched while an agent run
+ * is in progress in this session. Wait for it to end, then choose the model again." (the prompt's text, pi's
+ * "Specify streamingBehavior…", names a parameter this switch does not have).
+ */
+export class ModelSwitchBusyError extends RunActiveError {
+  constructor(kind: RunKind) {
+    super(kind);
+    this.message = `The model cannot be switched while ${describeRunKind(kind)} is in progress in this session. Wait for it to end, then choose the model again.`;
+    this.name = "ModelSwitchBusyError";
+  }
+}
 
 /**
  * pi `setModel(model)`: appends `{type:"model_change", provider, modelId}` under the session's leaf (pi
@@ -19,7 +34,7 @@ import { SessionNotFoundError } from "./session-tree";
  * Refused while a run holds the session (its entries would interleave; the client sends the choice with the next
  * prompt or when the run ends). The session is not locked as a run meanwhile, so a prompt sent right after the
  * switch is never refused because of it.
- * @throws SessionNotFoundError; RunActiveError (the live run's kind) while a run holds the session.
+ * @throws SessionNotFoundError; ModelSwitchBusyError (a RunActiveError of the live run's kind) while a run holds the session.
  */
 export async function setSessionModel(
   scope: DbScope,
@@ -29,7 +44,7 @@ export async function setSessionModel(
   const session = await getSession(scope, sessionId);
   if (!session) throw new SessionNotFoundError(sessionId);
   const live = await getLiveRun(scope, sessionId);
-  if (live) throw new RunActiveError(live.kind);
+  if (live) throw new ModelSwitchBusyError(live.kind);
   await appendEntry(scope, sessionId, { type: "model_change", provider: model.provider, modelId: model.id });
   if (session.leafId === null)
     await appendEntry(scope, sessionId, { type: "thinking_level_change", thinkingLevel: "off" });

@@ -102,8 +102,28 @@ describe("PUT /api/sessions/:id/model", () => {
     const run = await startRun(scope, session.id, "prompt");
     const busy = await putModel(put({ model: "openai/gpt-5" }), params(session.id));
     expect(busy.status).toBe(409);
-    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe("run_active");
+    expect(await busy.json()).toEqual({
+      error: {
+        code: "run_active",
+        message:
+          "The model cannot be switched while an agent run is in progress in this session. Wait for it to end, then choose the model again.",
+      },
+    });
     await finishRun(scope, run);
+    expect((await getSession(scope, session.id))?.leafId).toBeNull();
+    const shell = await startRun(scope, session.id, "bash");
+    const busyShell = await putModel(put({ model: "openai/gpt-5" }), params(session.id));
+    expect({ status: busyShell.status, body: await busyShell.json() }).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: "session_busy",
+          message:
+            "The model cannot be switched while a shell command is in progress in this session. Wait for it to end, then choose the model again.",
+        },
+      },
+    });
+    await finishRun(scope, shell);
     expect((await getSession(scope, session.id))?.leafId).toBeNull();
     const missing = await putModel(
       put({ model: "openai/gpt-5" }),
