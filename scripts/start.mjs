@@ -4,7 +4,8 @@
 //   (pglite-socket) behind the local WebSocket proxy, so the app uses the same Neon driver as in production.
 // - DATABASE_URL at a plain Postgres → the local proxy in front of it. At Neon (*.neon.tech) → no proxy.
 // Then: migrations, `next build` when there is no build or it does not match the sources (the build stamp,
-// scripts/build-stamp.mjs; STRATA_REBUILD=1 forces one), and `next start`. While it serves the embedded
+// scripts/build-stamp.mjs; STRATA_REBUILD=1 forces one; meanwhile the port answers 503 "Strata is building…",
+// scripts/building-page.mjs), and `next start`. While it serves the embedded
 // database, .strata/server.json tells the CLI how to reach it (scripts/local-db.mjs).
 import { spawn } from "node:child_process";
 import net from "node:net";
@@ -12,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "./build.mjs";
 import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
+import { startBuildingPage } from "./building-page.mjs";
 import { serveDatabase, stateDir } from "./local-db.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,6 +38,14 @@ async function assertPortFree() {
   await new Promise((resolve) => server.close(resolve));
 }
 
+/** Why it builds, as the building page says it (in parentheses). */
+const PAGE_REASONS = {
+  forced: "STRATA_REBUILD=1",
+  none: "no build yet",
+  unstamped: "the build has no build stamp",
+  changed: "the sources changed since the last build",
+};
+
 /** Build when there is no build, it does not match the sources, or STRATA_REBUILD=1; say why. */
 async function ensureBuild(onSpawn) {
   const started = performance.now();
@@ -50,7 +60,17 @@ async function ensureBuild(onSpawn) {
     changed: `the sources changed since the last build (build stamp ${readBuildStamp(root)?.stamp.slice(0, 12)} → ${stamp.slice(0, 12)}, ${files} files hashed in ${stampMs} ms): rebuilding`,
   }[why];
   log(`${reason} (2–3 minutes on a small machine)…`);
-  const result = await buildApp(root, { onSpawn });
+  // During the build the port answers "Strata is building…" (503) instead of refusing connections; it is
+  // closed (awaited, so the port is free) before `next start` is spawned.
+  const page = await startBuildingPage({ port, host, reason: PAGE_REASONS[why] });
+  cleanups.push(() => page.close());
+  log(`meanwhile http://${host}:${port} answers "Strata is building…" (503) and reloads itself`);
+  let result;
+  try {
+    result = await buildApp(root, { onSpawn });
+  } finally {
+    await page.close();
+  }
   if (!result.ok) {
     throw new Error(
       `next build failed (exit ${result.status}); its errors are above. Fix them (\`git status\` shows local changes; \`git pull\` may bring a fix), then run npm start again: it rebuilds.`,
