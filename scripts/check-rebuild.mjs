@@ -10,7 +10,8 @@
 //    answer, .strata/server.json exists (mode 0600); stop the whole process group; the port, server.json and
 //    the pgdata lock are released.
 // 4. Change the 404 page's text in app/not-found.tsx; second `npm start`: its log says the sources changed
-//    and it rebuilds; the new text is served. Stop; clean up (also on failure or Ctrl-C).
+//    and it rebuilds; during the rebuild / answers 503 "Strata is building…" (scripts/building-page.mjs);
+//    the new text is served. Stop; clean up (also on failure or Ctrl-C).
 // Env: STRATA_CHECK_PORT (default: a free port); STRATA_CHECK_KEEP=1 keeps the temp dir.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -24,6 +25,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const say = (msg) => console.log(`[check-rebuild] ${msg}`);
 const PAGE_FILE = "app/not-found.tsx";
 const PAGE_TEXT = "Page not found";
+const BUILDING_TEXT = "Strata is building… (the sources changed since the last build)";
 const READY_TIMEOUT_MS = 15 * 60_000;
 
 let tmp;
@@ -54,8 +56,11 @@ async function portIsFree(port) {
   return ok;
 }
 
-/** `npm start` in `dir` in its own process group; resolves once it logs that Strata is running. */
-async function start(dir, port, label) {
+/**
+ * `npm start` in `dir` in its own process group; resolves once it logs that Strata is running.
+ * `whileBuilding` (optional) runs once, awaited, as soon as the log says the building page listens.
+ */
+async function start(dir, port, label, whileBuilding) {
   const logFile = path.join(tmp, `${label}.log`);
   const out = fs.openSync(logFile, "w");
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1" };
@@ -68,8 +73,13 @@ async function start(dir, port, label) {
   lastLog = logFile;
   const log = () => fs.readFileSync(logFile, "utf8");
   const deadline = Date.now() + READY_TIMEOUT_MS;
+  let building = whileBuilding;
   for (;;) {
     if (/\[strata\] Strata is running at /.test(log())) break;
+    if (building && /\[strata\] meanwhile http:\/\/\S+ answers "Strata is building…"/.test(log())) {
+      await building();
+      building = undefined;
+    }
     if (child.exitCode !== null || child.signalCode !== null)
       fail(`${label}: npm start exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     if (Date.now() > deadline)
@@ -184,7 +194,14 @@ async function main() {
     fail(`${PAGE_FILE} no longer shows "${PAGE_TEXT}": update this check`);
   fs.writeFileSync(file, source.replace(`>${PAGE_TEXT}<`, `>${marker}<`));
 
-  const log2 = await start(dir, port, "start-2");
+  const log2 = await start(dir, port, "start-2", async () => {
+    const page = await get(port, "/");
+    if (page.status !== 503 || !page.text.includes(BUILDING_TEXT))
+      fail(`start-2: during the rebuild / answered ${page.status} without "${BUILDING_TEXT}"`);
+    say("start-2: during the rebuild / answered 503 with the building page");
+  });
+  if (!log2().includes("[strata] meanwhile http://"))
+    fail("start-2 did not serve the building page during the rebuild");
   if (!log2().includes("[strata] the sources changed since the last build"))
     fail("start-2 did not say that the sources changed and it rebuilds");
   const page2 = await get(port, "/rebuild-check-no-such-page");
