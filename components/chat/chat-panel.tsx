@@ -162,6 +162,7 @@ export function ChatPanel({
           onRetry={() => void chat.retry(model || undefined)}
           onCancelRetry={() => void abort()}
           cancelling={chat.aborting}
+          hasModel={!noModel}
         />
       )}
       {chat.remoteRunning && !chat.state.running ? (

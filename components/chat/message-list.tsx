@@ -6,26 +6,35 @@ import { MessageView } from "./message-view";
 import type { ChatState } from "./reduce-events";
 import { RetryNotice } from "./retry-notice";
 import { shellStatusByIndex } from "./shell-state";
+import { turnPlaces } from "./turn-error-view";
+
+/** The empty chat's line: what a prompt does, or (no model configured) what still works. */
+export function emptyChatText(hasModel: boolean): string {
+  return hasModel
+    ? "Ask the agent to do something."
+    : "No model is configured: !commands run in the project shell; see the note below the chat to configure one.";
+}
 
 /**
  * The conversation, following the bottom while new content streams in. A failed last turn gets a Retry button
- * (`onRetry`) while nothing runs; pi's auto-retry wait shows with a Cancel button (`onCancelRetry`).
+ * (`onRetry`) while nothing runs; a failed turn that a later answer follows (retried) is one muted line; pi's
+ * auto-retry wait shows with a Cancel button (`onCancelRetry`). `hasModel` false: the empty chat says what works.
  */
 export function MessageList({
   state,
   onRetry,
   onCancelRetry,
   cancelling,
+  hasModel = true,
 }: {
   state: ChatState;
+  hasModel?: boolean;
   onRetry?: () => void;
   onCancelRetry?: () => void;
   cancelling?: boolean;
 }) {
   const { messages, tools, running, errors, openIndex, shells, retry } = state;
-  const last = messages[messages.length - 1];
-  const retryable =
-    !running && last?.role === "assistant" && (last.stopReason === "error" || last.stopReason === "aborted");
+  const places = useMemo(() => turnPlaces(messages, running), [messages, running]);
   const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
   const shellStatus = useMemo(() => shellStatusByIndex(shells), [shells]);
   const ctx = useMemo(() => ({ results, tools, chatRunning: running }), [results, tools, running]);
@@ -50,7 +59,7 @@ export function MessageList({
       }}
     >
       {messages.length === 0 && !running ? (
-        <p className="muted chat-empty">Ask the agent to do something.</p>
+        <p className="muted chat-empty">{emptyChatText(hasModel)}</p>
       ) : null}
       {messages.map((m, i) => {
         if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
@@ -62,7 +71,8 @@ export function MessageList({
             streaming={running && i === openIndex}
             ctx={ctx}
             shellStatus={shellStatus.get(i)}
-            onRetry={retryable && i === messages.length - 1 ? onRetry : undefined}
+            superseded={places.get(i)?.superseded}
+            onRetry={places.get(i)?.canRetry ? onRetry : undefined}
           />
         );
       })}

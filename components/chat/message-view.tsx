@@ -21,6 +21,7 @@ export function MessageView({
   streaming,
   ctx,
   shellStatus,
+  superseded,
   onRetry,
 }: {
   message: AgentMessage;
@@ -28,6 +29,8 @@ export function MessageView({
   ctx: MessageContext;
   /** For a `!command` sent from this page: whether it is still running (or failed to start). */
   shellStatus?: ShellStatus;
+  /** For a failed assistant turn: a later assistant message follows it (it was retried), so it shows compactly. */
+  superseded?: boolean;
   /** For the failed last turn while nothing runs: re-run it (the Retry button). */
   onRetry?: () => void;
 }) {
@@ -40,7 +43,15 @@ export function MessageView({
         </article>
       );
     case "assistant":
-      return <AssistantView message={message} streaming={streaming} ctx={ctx} onRetry={onRetry} />;
+      return (
+        <AssistantView
+          message={message}
+          streaming={streaming}
+          ctx={ctx}
+          superseded={superseded}
+          onRetry={onRetry}
+        />
+      );
     case "toolResult":
       return (
         <article className="message message-tool" data-testid="message-toolResult" aria-label="Tool result">
@@ -85,19 +96,22 @@ function AssistantView({
   message,
   streaming,
   ctx,
+  superseded,
   onRetry,
 }: {
   message: AssistantMessage;
   streaming: boolean;
   ctx: MessageContext;
+  superseded?: boolean;
   onRetry?: () => void;
 }) {
   const failed = message.stopReason === "aborted" || message.stopReason === "error";
+  const retried = superseded && message.stopReason === "error";
   // Total over whatever a stored message holds: null or malformed parts are skipped.
   const blocks = contentBlocks(message.content);
   return (
     <article
-      className={`message message-assistant${failed ? ` stop-${message.stopReason}` : ""}`}
+      className={`message message-assistant${retried ? " stop-retried" : failed ? ` stop-${message.stopReason}` : ""}`}
       data-testid="message-assistant"
       data-stop-reason={message.stopReason}
       aria-label="Assistant"
@@ -130,7 +144,7 @@ function AssistantView({
         );
       })}
       {streaming && blocks.length === 0 ? <span className="typing muted">…</span> : null}
-      {failed ? <TurnError message={message} onRetry={onRetry} /> : null}
+      {failed ? <TurnError message={message} superseded={superseded} onRetry={onRetry} /> : null}
     </article>
   );
 }

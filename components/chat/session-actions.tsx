@@ -101,7 +101,7 @@ export function SessionActions({
         <RenameDialog
           title="Rename session"
           label="Session name"
-          initial={session.title?.trim() || ""}
+          initial={session.title?.trim() || label}
           maxLength={MAX_TITLE}
           hint="Saved in the session as pi's session name, so an exported file keeps it."
           busy={busy}

@@ -92,6 +92,7 @@ export function SessionBar({
       <div className="session-bar">
         <select
           aria-label="Session"
+          title={current ? sessionLabel(current) : undefined}
           value={sessionId ?? ""}
           disabled={busy || listed.length === 0}
           onChange={(e) => onSelectSession(e.target.value)}

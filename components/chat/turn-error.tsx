@@ -1,37 +1,48 @@
 import "./turn-error.css";
-import { describeProviderError } from "@/lib/llm/provider-errors";
 import type { AssistantMessage } from "@/lib/llm/types";
+import { type TurnPlace, turnErrorView } from "./turn-error-view";
 
 /**
- * The end of a failed or aborted turn: what went wrong in words (lib/llm/provider-errors.ts: a refused key names
- * its variable, an unknown model, a context overflow, a transient outage), the provider's own message with its
- * status, and — on the last turn while nothing runs (`onRetry`) — what to do next and a Retry button.
+ * The end of a failed or aborted turn (view logic in ./turn-error-view.ts, from the stored message alone): a
+ * superseded error (a later answer followed it) is one muted line; otherwise what went wrong in words
+ * (lib/llm/provider-errors.ts) and the provider's message with its status, and — on the last turn while nothing
+ * runs (`onRetry`) — what to do next and a Retry button.
  */
-export function TurnError({ message, onRetry }: { message: AssistantMessage; onRetry?: () => void }) {
-  const retry = onRetry ? (
-    <button type="button" className="btn btn-small stop-retry" onClick={onRetry}>
-      Retry
-    </button>
-  ) : null;
-  if (message.stopReason === "aborted")
+export function TurnError({
+  message,
+  superseded = false,
+  onRetry,
+}: {
+  message: AssistantMessage;
+  superseded?: boolean;
+  onRetry?: () => void;
+}) {
+  const place: TurnPlace = { superseded, canRetry: onRetry !== undefined };
+  const view = turnErrorView(message, place);
+  if (view.variant === "compact")
+    return (
+      <div className="stop-marker stop-retried muted" role="note">
+        {view.text}
+      </div>
+    );
+  const retry =
+    onRetry && view.retry ? (
+      <button type="button" className="btn btn-small stop-retry" onClick={onRetry}>
+        Retry
+      </button>
+    ) : null;
+  if (view.kind === "aborted")
     return (
       <div className="stop-marker stop-aborted" role="note">
-        <span>
-          Aborted
-          {message.errorMessage ? `: ${message.errorMessage}` : ""}
-        </span>
+        <span>{view.title}</span>
         {retry}
       </div>
     );
-  const info = describeProviderError(message.errorMessage || "Error", {
-    provider: message.provider,
-    model: message.model,
-  });
   return (
-    <div className="stop-marker stop-error" role="note" data-error-kind={info.kind}>
-      <strong className="stop-title">{info.title}</strong>
-      <span className="stop-detail">{info.detail}</span>
-      {onRetry ? <span className="stop-hint">{info.hint}</span> : null}
+    <div className="stop-marker stop-error" role="note" data-error-kind={view.kind}>
+      <strong className="stop-title">{view.title}</strong>
+      <span className="stop-detail">{view.detail}</span>
+      {view.hint ? <span className="stop-hint">{view.hint}</span> : null}
       {retry}
     </div>
   );

@@ -25,6 +25,10 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await openZipProject(page, uniqueName("sess"), { "README.md": "# s\n" });
   const first = await picker(page).inputValue();
   expect(first).toMatch(/^[0-9a-f-]{36}$/);
+  const firstLabel = await selectedLabel(page);
+  expect(firstLabel).toMatch(/^Session /);
+  // The picker's tooltip is the full name.
+  await expect(picker(page)).toHaveAttribute("title", firstLabel);
 
   // Rename through the menu.
   await sessionMenu(page).click();
@@ -34,6 +38,8 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await menu.getByRole("menuitem", { name: "Rename session…" }).click();
   const rename = page.getByRole("dialog", { name: "Rename session" });
   await expect(rename.getByRole("button", { name: "Rename" })).toBeDisabled();
+  // The field starts with the current name.
+  await expect(rename.getByLabel("Session name")).toHaveValue(firstLabel);
   await rename.getByLabel("Session name").fill("  Parser work  ");
   await shot(page, "session-rename");
   await rename.getByRole("button", { name: "Rename" }).click();

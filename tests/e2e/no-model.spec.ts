@@ -83,6 +83,9 @@ test("no model: the composer says how to configure one, Send is disabled, !ls ru
   );
 
   await openZipProject(page, uniqueName("nomodel"), { "README.md": "# Demo\n" });
+  await expect(page.locator(".chat-empty")).toHaveText(
+    "No model is configured: !commands run in the project shell; see the note below the chat to configure one.",
+  );
   const form = page.getByRole("form", { name: "Composer" });
   const note = form.getByRole("status").filter({ hasText: NOTE_TITLE });
   await expect(note.locator(".notice-title")).toHaveText(NOTE_TITLE);

@@ -68,12 +68,16 @@ test("a 529 is retried with pi's notice, then the answer shows", async ({ page }
   const requests = anthropicRequests(await mock.requests());
   expect(requests).toHaveLength(2);
   expect(messagesOf(requests[1])).toEqual(messagesOf(requests[0]));
+  // Recovered: the failed answer is one muted line now, no red box, hint or Retry.
   const expected = [
     "user: Say hello.",
-    "assistant: The provider is unavailable or rate-limited (529)529 Overloaded",
+    "assistant: Provider error (529 Overloaded), retried",
     "assistant: Recovered answer.",
   ];
   expect(await transcript(page)).toEqual(expected);
+  await expect(page.locator(".stop-error")).toHaveCount(0);
+  await expect(page.locator(".stop-retried")).toHaveCount(2);
+  await shot(page, "retried-compact");
   // The session keeps the failed answer, as pi's session file does.
   await page.reload();
   await expect(lastAssistant(page)).toHaveText("Recovered answer.");
@@ -97,6 +101,14 @@ test("a 401 names the key to set; Retry re-runs the turn and the answer appears"
   await expect(retryNotice(page)).toHaveCount(0);
   expect(anthropicRequests(await mock.requests())).toHaveLength(1);
   await shot(page, "bad-key");
+  // After a reload the stored message explains itself the same way: title, detail, hint and Retry.
+  await page.reload();
+  await expect(failed.locator(".stop-title")).toHaveText("The provider refused the API key (401)");
+  await expect(failed.locator(".stop-detail")).toHaveText("401 invalid x-api-key");
+  await expect(failed.locator(".stop-hint")).toHaveText(
+    "Set ANTHROPIC_API_KEY to a valid key in the server's environment or in .env.local, then restart Strata.",
+  );
+  await expect(failed.getByRole("button", { name: "Retry" })).toBeVisible();
 
   await mock.script({ text: "Answer after retry." });
   await failed.getByRole("button", { name: "Retry" }).click();
@@ -107,7 +119,7 @@ test("a 401 names the key to set; Retry re-runs the turn and the answer appears"
   expect(messagesOf(requests[1])).toEqual(messagesOf(requests[0]));
   expect(await transcript(page)).toEqual([
     "user: Say hello.",
-    "assistant: The provider refused the API key (401)401 invalid x-api-key",
+    "assistant: Provider error (401 invalid x-api-key), retried",
     "assistant: Answer after retry.",
   ]);
   await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);
