@@ -19,7 +19,7 @@ export interface CreatedEntry {
 /**
  * Create an empty file or a folder (missing parent folders are created too) at `relPath` below `root`.
  * Nothing is overwritten. The caller flushes the VFS.
- * @throws VfsError EINVAL (HTTP 400) for a path {@link checkNewEntryPath} refuses (empty, `..`, `.git`);
+ * @throws VfsError EINVAL (HTTP 400) for a path {@link checkNewEntryPath} refuses (empty, control or bidi characters, a backslash, `..`, `.git`);
  *   EEXIST (the route answers 409) when something exists there: `"a.txt" already exists. Choose another name.`;
  *   ENOTDIR (400) when a parent is a file; PathEscapeError (400) for a symlink leading out of the root.
  */

@@ -84,7 +84,7 @@ describe("POST /api/projects/:id/entries", () => {
     expect(await read.json()).toMatchObject({ content: "keep" });
   });
 
-  it("refuses traversal, .git and a file as a parent", async () => {
+  it("refuses traversal, .git as any part, control, bidi and backslash characters, and a file as a parent", async () => {
     const p = await project({ "a.txt": "A" });
     const cases: [string, number, string, string][] = [
       [
@@ -95,6 +95,32 @@ describe("POST /api/projects/:id/entries", () => {
       ],
       [".git/x", 400, "einval", "The .git folder is managed by Strata. Choose another name."],
       ["a.txt/inner", 400, "enotdir", '"a.txt" is a file, so nothing can be created inside it.'],
+      ["x\ny", 400, "einval", "Names must not contain line breaks, tabs or other control characters."],
+      ["a\u0000b", 400, "einval", "Names must not contain line breaks, tabs or other control characters."],
+      [
+        "invoice\u202Etxt.exe",
+        400,
+        "einval",
+        "Names must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069): they make a name read differently from what it is.",
+      ],
+      [
+        "a\\b.txt",
+        400,
+        "einval",
+        'Names must not contain "\\": use "/" between folders (a backslash in a name breaks the project on Windows).',
+      ],
+      [
+        "sub/.git",
+        400,
+        "einval",
+        'No folder or file may be named ".git" (git would take it for a repository\'s own data). Choose another name.',
+      ],
+      [
+        "sub/.Git/config",
+        400,
+        "einval",
+        'No folder or file may be named ".git" (git would take it for a repository\'s own data). Choose another name.',
+      ],
       ["", 400, "bad_request", "path: Too small: expected string to have >=1 characters"],
     ];
     for (const [path, status, code, message] of cases) {

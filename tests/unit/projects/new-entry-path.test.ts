@@ -41,6 +41,31 @@ describe("checkNewEntryPath", () => {
     });
   });
 
+  it("refuses control characters, bidi controls, a backslash and .git as any part (any case)", () => {
+    const control = "Names must not contain line breaks, tabs or other control characters.";
+    for (const input of ["x\ny", "a\tb", "a\u0000b", "a\u001bb", "a\u007fb", "a\u0085b", "src/x\ry"])
+      expect(checkNewEntryPath(input, tree), JSON.stringify(input)).toEqual({ error: control });
+    const bidi =
+      "Names must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069): they make a name read differently from what it is.";
+    for (const input of ["a\u202Ab", "invoice\u202Etxt.exe", "a\u2066b", "src/a\u2069b"])
+      expect(checkNewEntryPath(input, tree), JSON.stringify(input)).toEqual({ error: bidi });
+    // Neighbours of the ranges are ordinary characters.
+    expect(checkNewEntryPath("a\u2029b\u2065c\u206Ad", tree)).toEqual({ path: "a\u2029b\u2065c\u206Ad" });
+    expect(checkNewEntryPath("a\\b", tree)).toEqual({
+      error:
+        'Names must not contain "\\": use "/" between folders (a backslash in a name breaks the project on Windows).',
+    });
+    const nested =
+      'No folder or file may be named ".git" (git would take it for a repository\'s own data). Choose another name.';
+    for (const input of ["sub/.git", "sub/.git/config", "a/.GIT", "src/x/.Git/y"])
+      expect(checkNewEntryPath(input, tree), input).toEqual({ error: nested });
+    expect(checkNewEntryPath(".GIT/x", tree)).toEqual({
+      error: "The .git folder is managed by Strata. Choose another name.",
+    });
+    expect(checkNewEntryPath("sub/.github/x.yml", tree)).toEqual({ path: "sub/.github/x.yml" });
+    expect(checkNewEntryPath("sub/x.git", tree)).toEqual({ path: "sub/x.git" });
+  });
+
   it("prefills with the open file's folder", () => {
     expect(folderPrefix("src/a.ts")).toBe("src/");
     expect(folderPrefix("README.md")).toBe("");
