@@ -46,21 +46,36 @@ export type AutoRetryEvent =
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 
-const num = (v: unknown, fallback: number) =>
-  typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : fallback;
+/** Strata's bounds on the `retry` settings (pi has none): a hostile or mistyped value cannot cause a retry storm. */
+export const RETRY_LIMITS = {
+  maxRetries: { min: 0, max: 10 },
+  baseDelayMs: { min: 100, max: 60_000 },
+  maxDelayMs: { min: 100, max: 600_000 },
+} as const;
 
-/** The `retry` object of pi settings with pi's defaults for what is missing or not a non-negative number. */
+/** The longest delay Node's `setTimeout` honours (2^31-1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `v` clamped into `[min, max]`; `fallback` for anything but a finite non-negative number. */
+const bounded = (v: unknown, { min, max }: { min: number; max: number }, fallback: number) =>
+  typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.min(max, Math.max(min, v)) : fallback;
+
+/**
+ * The `retry` object of pi settings: pi's defaults for what is missing, `NaN`, negative or not a number;
+ * numbers clamped into {@link RETRY_LIMITS} (`maxRetries` rounded down). See docs/pi-differences.md.
+ */
 export function retrySettingsFrom(settings: PiSettings): RetrySettings {
   const r = (typeof settings.retry === "object" && settings.retry !== null ? settings.retry : {}) as Record<
     string,
     unknown
   >;
   const d = DEFAULT_RETRY_SETTINGS;
+  const L = RETRY_LIMITS;
   return {
     enabled: typeof r.enabled === "boolean" ? r.enabled : d.enabled,
-    maxRetries: Math.floor(num(r.maxRetries, d.maxRetries)),
-    baseDelayMs: num(r.baseDelayMs, d.baseDelayMs),
-    maxDelayMs: num(r.maxDelayMs, d.maxDelayMs),
+    maxRetries: Math.floor(bounded(r.maxRetries, L.maxRetries, d.maxRetries)),
+    baseDelayMs: bounded(r.baseDelayMs, L.baseDelayMs, d.baseDelayMs),
+    maxDelayMs: bounded(r.maxDelayMs, L.maxDelayMs, d.maxDelayMs),
   };
 }
 
@@ -82,9 +97,12 @@ export async function loadRetrySettings(
   return { settings: retrySettingsFrom(settings), errors };
 }
 
-/** pi's backoff: the wait before retry `attempt` (1-based) is `baseDelayMs × 2^(attempt-1)` ms. */
-export function retryDelayMs(attempt: number, baseDelayMs: number): number {
-  return baseDelayMs * 2 ** (attempt - 1);
+/**
+ * pi's backoff: the wait before retry `attempt` (1-based) is `baseDelayMs × 2^(attempt-1)` ms, capped (Strata) at
+ * `maxDelayMs` and at {@link MAX_TIMER_MS}, so the announced `delayMs` is the real wait.
+ */
+export function retryDelayMs(attempt: number, baseDelayMs: number, maxDelayMs = MAX_TIMER_MS): number {
+  return Math.min(baseDelayMs * 2 ** (attempt - 1), maxDelayMs, MAX_TIMER_MS);
 }
 
 /**
@@ -149,14 +167,23 @@ export class AutoRetry {
 
   /**
    * Call after each agent event was handled: an assistant `message_end` that is not an error ends a series
-   * with `auto_retry_end { success: true }` (pi resets the counter on any successful response).
+   * with `auto_retry_end { success: true }` (pi resets the counter on any successful response). An aborted
+   * retried request ends it with `{ success: false, finalError: "Retry cancelled" }` (pi says success: true;
+   * see docs/pi-differences.md).
    */
   async observe(event: AgentEvent): Promise<void> {
     if (event.type !== "message_end" || event.message.role !== "assistant") return;
     if (event.message.stopReason === "error" || this.attempt === 0) return;
     const attempt = this.attempt;
     this.attempt = 0;
-    await this.options.emit({ type: "auto_retry_end", success: true, attempt });
+    if (event.message.stopReason === "aborted")
+      await this.options.emit({
+        type: "auto_retry_end",
+        success: false,
+        attempt,
+        finalError: RETRY_CANCELLED,
+      });
+    else await this.options.emit({ type: "auto_retry_end", success: true, attempt });
   }
 
   /** Run `start` (an `agent.prompt` or `agent.continue`), then `agent.continue()` after every retryable failure. */
@@ -179,7 +206,7 @@ export class AutoRetry {
       await emit({ type: "auto_retry_end", success: false, attempt, finalError: last.errorMessage });
       return false;
     }
-    const delayMs = retryDelayMs(this.attempt, settings.baseDelayMs);
+    const delayMs = retryDelayMs(this.attempt, settings.baseDelayMs, settings.maxDelayMs);
     await emit({
       type: "auto_retry_start",
       attempt: this.attempt,

@@ -14,7 +14,13 @@
 import { convertToLlm } from "@/lib/context/convert-to-llm";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
-import { defaultModel, type Model, modelConfigHelp, resolveModel } from "@/lib/llm/models";
+import {
+  defaultModel,
+  getAvailableModels,
+  type Model,
+  modelConfigHelp,
+  resolveModel,
+} from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
@@ -101,6 +107,9 @@ const COMPACTION_EVENTS = {
   auto: ["auto_compaction_start", "auto_compaction_end"],
 } as const;
 
+/** `Model <ref> is not available.`: the text for a model reference the server has no model (or key) for. */
+export const modelUnavailableMessage = (ref: string) => `Model ${ref} is not available.`;
+
 /**
  * Run `text` as a prompt on session `sessionId` until the model stops calling tools and no queued
  * message waits.
@@ -140,8 +149,13 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     input.modelRef ?? (loaded.model ? `${loaded.model.provider}/${loaded.model.modelId}` : undefined);
   const model: Model | undefined =
     (ref ? resolveModel(ref, env) : undefined) ?? (input.modelRef ? undefined : defaultModel(env));
-  const modelError = () =>
-    input.modelRef ? `Model ${input.modelRef} is not available.\n\n${modelConfigHelp()}` : modelConfigHelp();
+  // An unknown model among configured ones gets the model route's text; the setup help only when none is configured.
+  const modelError = () => {
+    const help = modelConfigHelp();
+    if (!input.modelRef) return help;
+    const text = modelUnavailableMessage(input.modelRef);
+    return getAvailableModels(env).length > 0 ? text : `${text}\n\n${help}`;
+  };
 
   const compactNow = async (reason: CompactionReason, focus?: string): Promise<boolean> => {
     if (!model) return false;

@@ -70,7 +70,7 @@ const messagesOf = (i: number) =>
 
 describe("auto-retry in runPrompt", () => {
   it("retries a 529 and then a 429 with the backoff, and answers on the third request", async () => {
-    const session = await sessionWithRetry({ baseDelayMs: 30, maxRetries: 3 });
+    const session = await sessionWithRetry({ baseDelayMs: 100, maxRetries: 3 });
     mock.enqueue(
       { error: { status: 529, message: "Overloaded" } },
       { error: { status: 429, message: "Rate limited" } },
@@ -79,12 +79,18 @@ describe("auto-retry in runPrompt", () => {
     const events: RunEvent[] = [];
     const started = Date.now();
     await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(90); // 30 + 60 ms of waiting
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300); // 100 + 200 ms of waiting
 
     expect(providerRequests()).toHaveLength(3);
     expect(retryEvents(events)).toEqual([
-      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 30, errorMessage: "529 Overloaded" },
-      { type: "auto_retry_start", attempt: 2, maxAttempts: 3, delayMs: 60, errorMessage: "429 Rate limited" },
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 100, errorMessage: "529 Overloaded" },
+      {
+        type: "auto_retry_start",
+        attempt: 2,
+        maxAttempts: 3,
+        delayMs: 200,
+        errorMessage: "429 Rate limited",
+      },
       { type: "auto_retry_end", success: true, attempt: 2 },
     ]);
     // pi's order: the failed run ends, the wait is announced, the continued run starts.
@@ -111,7 +117,7 @@ describe("auto-retry in runPrompt", () => {
   });
 
   it("gives up after maxRetries with pi's final auto_retry_end and the last error", async () => {
-    const session = await sessionWithRetry({ baseDelayMs: 5, maxRetries: 2 });
+    const session = await sessionWithRetry({ baseDelayMs: 100, maxDelayMs: 150, maxRetries: 2 });
     mock.enqueue(
       { error: { status: 503, message: "Service down" } },
       { error: { status: 503, message: "Service down" } },
@@ -122,8 +128,21 @@ describe("auto-retry in runPrompt", () => {
     await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
     expect(providerRequests()).toHaveLength(3);
     expect(retryEvents(events)).toEqual([
-      { type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 5, errorMessage: "503 Service down" },
-      { type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 10, errorMessage: "503 Service down" },
+      {
+        type: "auto_retry_start",
+        attempt: 1,
+        maxAttempts: 2,
+        delayMs: 100,
+        errorMessage: "503 Service down",
+      },
+      // 200 ms capped at maxDelayMs.
+      {
+        type: "auto_retry_start",
+        attempt: 2,
+        maxAttempts: 2,
+        delayMs: 150,
+        errorMessage: "503 Service down",
+      },
       { type: "auto_retry_end", success: false, attempt: 2, finalError: "502 Bad gateway" },
     ]);
     expect(mock.pending).toBe(1);
@@ -166,6 +185,80 @@ describe("auto-retry in runPrompt", () => {
     ]);
     expect(events.at(-1)?.type).toBe("auto_retry_end");
     expect(await storedBranch(session.id)).toEqual(["user", "assistant:error:529 Overloaded"]);
+  });
+
+  it("hostile settings are clamped: the announced 60 s is the real wait, not an overflowed timer", async () => {
+    const session = await sessionWithRetry({ maxRetries: 4, baseDelayMs: 3000000000 });
+    mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
+    const abort = new AbortController();
+    const events: RunEvent[] = [];
+    const started = Date.now();
+    let waited = 0;
+    await runPrompt({
+      sessionId: session.id,
+      text: "hello",
+      env,
+      signal: abort.signal,
+      emit: async (e) => {
+        events.push(e);
+        // Overflowed, the timer would fire at once and the next request would follow within milliseconds.
+        if (e.type === "auto_retry_start")
+          setTimeout(() => {
+            waited = providerRequests().length;
+            abort.abort();
+          }, 300);
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(waited).toBe(1);
+    expect(providerRequests()).toHaveLength(1);
+    expect(retryEvents(events)).toEqual([
+      {
+        type: "auto_retry_start",
+        attempt: 1,
+        maxAttempts: 4,
+        delayMs: 60000,
+        errorMessage: "529 Overloaded",
+      },
+      { type: "auto_retry_end", success: false, attempt: 1, finalError: RETRY_CANCELLED },
+    ]);
+  });
+
+  it("an abort during the retried request ends the series as cancelled, not as a success", async () => {
+    const session = await sessionWithRetry({ baseDelayMs: 100 });
+    mock.enqueue(
+      { error: { status: 529, message: "Overloaded" } },
+      { text: ["partial", " rest"], holdUntilReleased: "retried" },
+      { text: "never asked for" },
+    );
+    const abort = new AbortController();
+    const events: RunEvent[] = [];
+    let retrying = false;
+    await runPrompt({
+      sessionId: session.id,
+      text: "hello",
+      env,
+      signal: abort.signal,
+      emit: async (e) => {
+        events.push(e);
+        if (e.type === "auto_retry_start") retrying = true;
+        if (retrying && e.type === "message_update") abort.abort();
+      },
+    });
+    expect(providerRequests()).toHaveLength(2);
+    expect(mock.pending).toBe(1);
+    expect(retryEvents(events)).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 100, errorMessage: "529 Overloaded" },
+      { type: "auto_retry_end", success: false, attempt: 1, finalError: RETRY_CANCELLED },
+    ]);
+    // The cancelled series' end follows the aborted message's end.
+    const types = events.filter((e) => e.type !== "message_update").map((e) => e.type);
+    expect(types.slice(-4)).toEqual(["message_end", "auto_retry_end", "turn_end", "agent_end"]);
+    expect(await storedBranch(session.id)).toEqual([
+      "user",
+      "assistant:error:529 Overloaded",
+      "assistant:aborted:Request was aborted",
+    ]);
   });
 
   it("does not retry a refused key, or anything when retry.enabled is false", async () => {

@@ -72,7 +72,7 @@ const roleOf = (e: { data: Record<string, unknown> }) => (e.data.message as { ro
 
 describe("POST /api/sessions/:id/retry", () => {
   it("re-runs a failed turn without a second user message", async () => {
-    const session = await newSession({ baseDelayMs: 5 });
+    const session = await newSession({ baseDelayMs: 100 });
     mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
     const first = await readAll(await post(postPrompt, session.id, "prompt", { text: "hi" }));
     expect(first.filter((e) => e.type === "message_end").map(roleOf)).toEqual([
@@ -96,8 +96,35 @@ describe("POST /api/sessions/:id/retry", () => {
     );
   });
 
+  it("answers 400 model_unavailable for an unknown model although models are configured", async () => {
+    const session = await newSession({ baseDelayMs: 100 });
+    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "never asked for" });
+    await readAll(await post(postPrompt, session.id, "prompt", { text: "hi" }));
+    const res = await post(postRetry, session.id, "retry", { model: "nope/none" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: "model_unavailable", message: "Model nope/none is not available." },
+    });
+    expect(requests()).toHaveLength(1);
+    // The run was never started: the Retry button works right after.
+    const again = await readAll(await post(postRetry, session.id, "retry", {}));
+    expect(again.filter((e) => e.type === "message_end").map(roleOf)).toEqual(["assistant"]);
+    expect(requests()).toHaveLength(2);
+  });
+
+  it("the prompt route names an unknown model without the setup help when models are configured", async () => {
+    const session = await newSession({ baseDelayMs: 100 });
+    const events = await readAll(
+      await post(postPrompt, session.id, "prompt", { text: "hi", model: "nope/none" }),
+    );
+    expect(events.filter((e) => e.type === "error").map((e) => e.data)).toEqual([
+      { type: "error", message: "Model nope/none is not available." },
+    ]);
+    expect(requests()).toHaveLength(0);
+  });
+
   it("answers 409 run_active while another run holds the session", async () => {
-    const session = await newSession({ baseDelayMs: 5 });
+    const session = await newSession({ baseDelayMs: 100 });
     const runId = await startRun(scope, session.id);
     const res = await post(postRetry, session.id, "retry", {});
     expect(res.status).toBe(409);

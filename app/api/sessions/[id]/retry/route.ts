@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { runPrompt } from "@/lib/agent/session-run";
+import { modelUnavailableMessage, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
-import { notFound, route } from "@/lib/http/errors";
+import { ApiError, notFound, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
+import { resolveModel } from "@/lib/llm/models";
 import { startPromptRun } from "@/lib/session/runs";
 
 export const runtime = "edge";
@@ -16,12 +17,15 @@ const Body = z.object({ model: z.string().max(200).optional() });
  * Re-run the session's failed last turn (its last message is an assistant message with `stopReason` "error" or
  * "aborted"): the failed answer stays in the session, the agent continues from the messages before it (pi's
  * `agent.continue()`, as its auto-retry does) and streams the run's events as SSE, like `POST …/prompt`.
- * 409 while another run holds the session; a last turn that did not fail ends the stream with an `error` event.
+ * 400 `model_unavailable` (`Model <ref> is not available.`, as `PUT …/model`) for a `model` the server does not
+ * have; 409 while another run holds the session; a last turn that did not fail ends the stream with an `error` event.
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
   if (!isUuid(id)) throw notFound(`Session ${id}`);
+  if (body.model !== undefined && !resolveModel(body.model, process.env))
+    throw new ApiError(400, "model_unavailable", modelUnavailableMessage(body.model));
   const scope = new DbScope();
   let run: { id: string; returned: string[] };
   try {
