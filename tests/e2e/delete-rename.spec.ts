@@ -40,6 +40,7 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await expect(rename.getByRole("button", { name: "Rename" })).toBeDisabled();
   // The field starts with the current name.
   await expect(rename.getByLabel("Session name")).toHaveValue(firstLabel);
+  await shot(page, "session-rename-prefilled");
   await rename.getByLabel("Session name").fill("  Parser work  ");
   await shot(page, "session-rename");
   await rename.getByRole("button", { name: "Rename" }).click();
