@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startDbProxy } from "./db-proxy.mjs";
 import { migrateDatabase } from "./migrate.mjs";
+import { ProtocolSessionQueue } from "./pglite-queue.mjs";
 
 /** The directory of Strata's local state: STRATA_DIR, else `<root>/.strata`. */
 export function stateDir(root) {
@@ -78,6 +79,8 @@ export function acquirePgdataLock(dir) {
 export async function openEmbeddedDatabase(dir) {
   const dataDir = path.join(dir, "pgdata");
   fs.mkdirSync(dataDir, { recursive: true });
+  // The state directory (database files, server.json) is the owner's alone.
+  fs.chmodSync(dir, 0o700);
   const release = acquirePgdataLock(dir);
   try {
     const { PGlite } = await import("@electric-sql/pglite");
@@ -85,6 +88,9 @@ export async function openEmbeddedDatabase(dir) {
     const started = performance.now();
     const db = await PGlite.create(dataDir);
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 64 });
+    // One PGlite session behind many connections: keep each connection's statement sequences and transactions
+    // together (scripts/pglite-queue.mjs); pglite-socket's own queue interleaves them.
+    server.queryQueue = new ProtocolSessionQueue(db);
     await server.start();
     const address = server.getServerConn();
     return {
