@@ -142,7 +142,8 @@ export async function runShell(
   let exitCode: number;
   try {
     const result = await shell.exec(script, { signal: controller.signal, rawScript: true });
-    output = explainMissingCommands(result.stdout + result.stderr);
+    // Only the shell's stderr: what a command prints (a file `cat`ed) stays byte for byte.
+    output = result.stdout + explainMissingCommands(result.stderr);
     exitCode = result.exitCode;
   } catch (error) {
     // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write

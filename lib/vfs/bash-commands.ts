@@ -150,20 +150,31 @@ export function commandNotFoundNote(names: readonly string[] = shellCommandNames
   return `Strata's shell is simulated: no npm, node, python, git or network. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
 }
 
-const NOT_FOUND = /^bash: ([^\n:]+): command not found$/m;
+const NOT_FOUND = /^bash: ([^\n:]+): command not found$/gm;
 /** just-bash's answer for a command its browser bundle leaves out (python3, sqlite3, tar, yq, xan). */
 const NOT_IN_BROWSER =
   /^bash: ([^\n:]+): command not available in browser environments\. Exclude '[^\n]*' from your commands or use the Node\.js bundle\.$/gm;
 
 /**
- * Rewrites a run's output (stdout then stderr) so a missing command reads like bash's
- * `bash: <cmd>: command not found` (just-bash's "not available in browser environments" answers included)
- * and inserts {@link commandNotFoundNote} on the line after the first one. Output without one is returned as is.
+ * Rewrites a run's stderr so a missing command reads like bash's `bash: <cmd>: command not found` (just-bash's
+ * "not available in browser environments" answers included) and inserts {@link commandNotFoundNote} on the line
+ * after the first one. Only the shell's stderr is given (stdout, where `cat` puts a file, is never touched), and
+ * only lines naming a command the shell does not have (`names`) count, so a program's own message is left as is.
+ * The shell does not mark its own lines: a file holding such a line and sent to stderr (`cat f >&2`) is treated
+ * like one. stderr without one is returned as is.
  */
-export function explainMissingCommands(output: string): string {
-  const rewritten = output.replace(NOT_IN_BROWSER, "bash: $1: command not found");
-  const match = NOT_FOUND.exec(rewritten);
-  if (!match) return rewritten;
-  const end = match.index + match[0].length;
-  return `${rewritten.slice(0, end)}\n${commandNotFoundNote()}${rewritten.slice(end)}`;
+export function explainMissingCommands(
+  stderr: string,
+  names: readonly string[] = shellCommandNames(),
+): string {
+  const missing = (cmd: string) => !names.includes(cmd);
+  const rewritten = stderr.replace(NOT_IN_BROWSER, (line, cmd: string) =>
+    missing(cmd) ? `bash: ${cmd}: command not found` : line,
+  );
+  for (const match of rewritten.matchAll(NOT_FOUND)) {
+    if (!missing(match[1])) continue;
+    const end = match.index + match[0].length;
+    return `${rewritten.slice(0, end)}\n${commandNotFoundNote(names)}${rewritten.slice(end)}`;
+  }
+  return rewritten;
 }

@@ -51,4 +51,36 @@ describe("a command the simulated shell does not have", () => {
       timestamp: 5,
     });
   });
+  it("a file holding a not-found line comes back byte for byte; a real missing command still gets the note", async () => {
+    const browserLine =
+      "bash: tar: command not available in browser environments. Exclude 'tar' from your commands or use the Node.js bundle.\n";
+    const log = `${browserLine}bash: npm: command not found\nend\n`;
+    const ctx = await project({ "log.txt": log });
+    const bash = createBashTool(ctx);
+    expect((await bash.execute("t", { command: "cat log.txt" })).content).toEqual([
+      { type: "text", text: log },
+    ]);
+    const message = await executeUserBash(
+      ctx,
+      { command: "cat log.txt", excludeFromContext: false },
+      { now: () => 7 },
+    );
+    expect(message).toMatchObject({ output: log, exitCode: 0 });
+    // A file and a real missing command in one run: only the shell's own stderr line gets the note.
+    await expect(bash.execute("t", { command: "cat log.txt; npm install" })).rejects.toThrow(
+      new Error(`${log}bash: npm: command not found\n${NOTE}\n\n\nCommand exited with code 127`),
+    );
+    const npm = await executeUserBash(
+      ctx,
+      { command: "npm install", excludeFromContext: false },
+      { now: () => 8 },
+    );
+    expect(npm).toMatchObject({ output: `bash: npm: command not found\n${NOTE}\n`, exitCode: 127 });
+  });
+
+  it("a program's own stderr naming a command the shell has is left alone", async () => {
+    const bash = createBashTool(await project());
+    const out = await bash.execute("t", { command: "echo 'bash: ls: command not found' >&2" });
+    expect(out.content).toEqual([{ type: "text", text: "bash: ls: command not found\n" }]);
+  });
 });
