@@ -240,20 +240,12 @@ export interface QueuedPrompt {
   queued: { id: string; kind: StreamingBehavior; text: string };
 }
 
-/**
- * Sends a prompt. Resolves with the raw response, already checked for a 2xx status: a `text/event-stream`
- * (read it with `readSseStream` from `components/chat/sse.ts`) when a run (or a `!command`) starts, or a
- * `202` with a {@link QueuedPrompt} body when `streamingBehavior` queued it for the live run.
- */
-export async function postPrompt(
-  sessionId: string,
-  input: { text: string; model?: string; streamingBehavior?: StreamingBehavior; images?: ImageContent[] },
-  signal?: AbortSignal,
-): Promise<Response> {
+/** POST `body` to `path` asking for an event stream; network failures become `ApiError(0, "network_error")`. */
+async function postEventStream(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(`/api/sessions/${enc(sessionId)}/prompt`, {
-      ...jsonInit("POST", input, signal),
+    res = await fetch(path, {
+      ...jsonInit("POST", body, signal),
       headers: { "content-type": "application/json", accept: "text/event-stream" },
     });
   } catch (err) {
@@ -264,24 +256,26 @@ export async function postPrompt(
   return res;
 }
 
+/**
+ * Sends a prompt. Resolves with the raw response, already checked for a 2xx status: a `text/event-stream`
+ * (read it with `readSseStream` from `components/chat/sse.ts`) when a run (or a `!command`) starts, or a
+ * `202` with a {@link QueuedPrompt} body when `streamingBehavior` queued it for the live run.
+ */
+export async function postPrompt(
+  sessionId: string,
+  input: { text: string; model?: string; streamingBehavior?: StreamingBehavior; images?: ImageContent[] },
+  signal?: AbortSignal,
+): Promise<Response> {
+  return postEventStream(`/api/sessions/${enc(sessionId)}/prompt`, input, signal);
+}
+
 /** Starts the re-run of a session's failed last turn; resolves with its event stream (like {@link postPrompt}). */
 export async function postRetry(
   sessionId: string,
   input: { model?: string },
   signal?: AbortSignal,
 ): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(`/api/sessions/${enc(sessionId)}/retry`, {
-      ...jsonInit("POST", input, signal),
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return res;
+  return postEventStream(`/api/sessions/${enc(sessionId)}/retry`, input, signal);
 }
 
 /**

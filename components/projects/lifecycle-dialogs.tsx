@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import styles from "./lifecycle.module.css";
 
 /**
- * Confirmation for deleting a session or a project (the pattern of components/tree/delete-entry.tsx): names
+ * Confirmation for deleting a session, a project or a tree entry (components/tree/delete-entry.tsx): names
  * what goes (`subject`, then `children` saying exactly what is removed), Cancel has the focus, Escape or
  * Cancel closes it, and a failure is shown in the dialog itself.
  */

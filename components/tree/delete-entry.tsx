@@ -1,7 +1,8 @@
 "use client";
 
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { type DeleteResponse, describeError } from "@/components/api-client";
+import { ConfirmDeleteDialog } from "@/components/projects/lifecycle-dialogs";
 
 /** A file or folder the user asked to delete (path relative to the tree's root). */
 export interface DeleteTarget {
@@ -26,47 +27,23 @@ export function DeleteDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const titleId = useId();
-  const bodyId = useId();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
   const folder = target.kind === "dir";
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal delete-dialog"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        onKeyDown={(e) => {
-          if (e.key === "Escape" && !busy) onCancel();
-        }}
-      >
-        <h2 id={titleId}>{folder ? "Delete folder?" : "Delete file?"}</h2>
-        <div id={bodyId}>
-          <p className="mono delete-path">{target.path}</p>
-          <p>
-            {folder
-              ? "The folder and everything in it will be deleted. This cannot be undone here (a checkpoint may still hold it)."
-              : "The file will be deleted. This cannot be undone here (a checkpoint may still hold it)."}
-          </p>
-          {error ? (
-            <p className="delete-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <div className="delete-choices">
-          <button ref={cancel} type="button" className="btn" disabled={busy} onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={onConfirm}>
-            {busy ? "Deleting…" : "Delete"}
-          </button>
-        </div>
-      </div>
-    </div>
+    <ConfirmDeleteDialog
+      title={folder ? "Delete folder?" : "Delete file?"}
+      subject={<span className="mono delete-path">{target.path}</span>}
+      confirmLabel="Delete"
+      busy={busy}
+      error={error}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>
+        {folder
+          ? "The folder and everything in it will be deleted. This cannot be undone here (a checkpoint may still hold it)."
+          : "The file will be deleted. This cannot be undone here (a checkpoint may still hold it)."}
+      </p>
+    </ConfirmDeleteDialog>
   );
 }
 
