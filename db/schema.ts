@@ -25,21 +25,37 @@ export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   },
 });
 
+/**
+ * People (Better Auth's `user` model, lib/auth). `email` is unique and the sign-in name; the embedded default's
+ * local owner is `owner@strata.localhost`.
+ */
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**
- * A VFS root: a user's personal workspace, a team's, or a user's agent workspace (kind `agent`: pi's home,
- * holding the agent dir `/.pi/agent`; never holds projects). Projects are directories of the others.
+ * A VFS root and the unit of access: a user's personal workspace, a team's, or a user's agent workspace (kind
+ * `agent`: pi's home, holding the agent dir `/.pi/agent`; never holds projects). Projects are directories of the
+ * others. Better Auth's organization model (lib/auth): every workspace has members with a role
+ * (`workspace_members`); a personal and an agent workspace have exactly one, its owner.
  */
 export const workspaces = pgTable("workspaces", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
-  kind: text("kind", { enum: ["personal", "team", "agent"] }).notNull(),
-  ownerUserId: uuid("owner_user_id").references(() => users.id),
+  /** URL name, unique (Better Auth's organization slug); personal and agent workspaces get `personal-<id>` / `agent-<id>`. */
+  slug: text("slug").notNull().unique(),
+  logo: text("logo"),
+  metadata: text("metadata"),
+  kind: text("kind", { enum: ["personal", "team", "agent"] })
+    .notNull()
+    .default("team"),
+  ownerUserId: uuid("owner_user_id").references(() => users.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -107,6 +123,11 @@ export const sessions = pgTable(
      * `Do not trust (this session only)` = false); null = none, the stored decision applies.
      */
     trustOverride: boolean("trust_override"),
+    /**
+     * A team rules proposal this session previews (lib/rules): its branch's files stand in for the team rules
+     * root in this session's context; null = the merged rules. Only the proposal's author may set it.
+     */
+    rulesPreviewProposalId: uuid("rules_preview_proposal_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -265,3 +286,5 @@ export const projectTrust = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.workspaceId, t.dir] })],
 );
+
+export * from "./auth-schema";

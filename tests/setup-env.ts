@@ -3,3 +3,7 @@ import ws from "ws";
 import { setNodeWebSocket } from "@/lib/db/client";
 
 setNodeWebSocket(ws);
+
+// Better Auth signs cookies with this (a test-only value; `npm start` creates a random one in .strata/).
+process.env.BETTER_AUTH_SECRET ??= "strata-test-only-secret-0123456789abcdef";
+process.env.STRATA_AUTH_RATE_LIMIT ??= "off";

@@ -7,6 +7,7 @@ import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/ag
 import { NotQueueableError } from "@/lib/agent/prompt-admission";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { AuthError } from "@/lib/auth/errors";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
@@ -36,6 +37,9 @@ export function errorResponse(error: unknown): Response {
   let headers: Record<string, string> | undefined;
   if (error instanceof ApiError) {
     ({ status, code, message } = error);
+  } else if (error instanceof AuthError) {
+    ({ status, code, message } = error);
+    if (error.retryAfter !== undefined) headers = { "retry-after": String(error.retryAfter) };
   } else if (error instanceof DbBusyError || error instanceof DbUnavailableError) {
     // No connection in time / the database unreachable: the client may retry, nothing was changed.
     status = 503;

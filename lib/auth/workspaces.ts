@@ -1,0 +1,44 @@
+/**
+ * Workspaces as Better Auth sees them: every user gets a personal workspace (kind `personal`, the user its only
+ * member, role owner) when the account is created; only teams (kind `team`) take invitations or can be deleted.
+ */
+import { APIError } from "better-auth/api";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+
+/** Create `userId`'s personal workspace and membership (idempotent: a second call changes nothing). */
+export async function createUserWorkspaces(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`
+    WITH ws AS (
+      INSERT INTO workspaces (name, kind, owner_user_id, slug)
+      VALUES ('Personal', 'personal', ${userId}, ${`personal-${userId}`})
+      ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
+      RETURNING id
+    )
+    INSERT INTO workspace_members (workspace_id, user_id, role)
+    SELECT id, ${userId}, 'owner' FROM ws
+    ON CONFLICT (workspace_id, user_id) DO NOTHING`);
+}
+
+async function kindOf(db: Db, workspaceId: string): Promise<string | undefined> {
+  const result = await db.execute<{ kind: string }>(
+    sql`SELECT kind FROM workspaces WHERE id = ${workspaceId}`,
+  );
+  return result.rows[0]?.kind;
+}
+
+/** Better Auth hook: only a team takes invitations. @throws APIError 400 for a personal or agent workspace. */
+export async function guardInvitation(db: Db, workspaceId: string): Promise<void> {
+  if ((await kindOf(db, workspaceId)) !== "team")
+    throw new APIError("BAD_REQUEST", {
+      message: "Only a team takes invitations; a personal workspace has one member.",
+    });
+}
+
+/** Better Auth hook: only a team can be deleted. @throws APIError 400 for a personal or agent workspace. */
+export async function guardWorkspaceDelete(db: Db, workspaceId: string): Promise<void> {
+  if ((await kindOf(db, workspaceId)) !== "team")
+    throw new APIError("BAD_REQUEST", {
+      message: "A personal workspace cannot be deleted; delete its projects instead.",
+    });
+}

@@ -1,0 +1,86 @@
+/**
+ * The routes' side of the one authorisation layer (lib/auth): every handler that touches a resource calls one of
+ * these first. Each opens the request's database scope, resolves the caller (401 without one), checks the caller's
+ * role in the resource's workspace (404 outside it, 403 for a role too low) and only then runs `fn`; the scope is
+ * released afterwards.
+ */
+import {
+  authorizeProject,
+  authorizeSession,
+  authorizeWorkspace,
+  type WorkspaceAccess,
+} from "@/lib/auth/authorize";
+import { type Caller, requireCaller } from "@/lib/auth/caller";
+import type { Permission } from "@/lib/auth/roles";
+import { DbScope } from "@/lib/db/client";
+import type { Project } from "@/lib/projects/projects";
+import type { SessionRow } from "@/lib/session/store";
+import type { Vfs } from "@/lib/vfs/vfs";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+
+/** Run `fn` for the signed-in caller. @throws AuthError 401. */
+export async function withCaller<T>(
+  request: Request,
+  fn: (ctx: { scope: DbScope; caller: Caller }) => Promise<T>,
+): Promise<T> {
+  const scope = new DbScope();
+  try {
+    const caller = await requireCaller(scope, request);
+    return await fn({ scope, caller });
+  } finally {
+    await scope.release();
+  }
+}
+
+/** Run `fn` if the caller may `permission` workspace `workspaceId`. @throws AuthError 401 / 404 / 403. */
+export async function withWorkspace<T>(
+  request: Request,
+  workspaceId: string,
+  permission: Permission,
+  fn: (ctx: { scope: DbScope; caller: Caller; access: WorkspaceAccess }) => Promise<T>,
+): Promise<T> {
+  return withCaller(request, async ({ scope, caller }) => {
+    const id = /^[0-9a-f-]{36}$/i.test(workspaceId) ? workspaceId : "00000000-0000-0000-0000-000000000000";
+    const access = await authorizeWorkspace(scope, caller, id, permission, `Workspace ${workspaceId}`);
+    return fn({ scope, caller, access });
+  });
+}
+
+/** Run `fn` with the project, its workspace VFS and the caller's access. @throws AuthError 401 / 404 / 403. */
+export async function withProject<T>(
+  request: Request,
+  projectId: string,
+  permission: Permission,
+  fn: (ctx: {
+    scope: DbScope;
+    caller: Caller;
+    project: Project;
+    access: WorkspaceAccess;
+    vfs: Vfs;
+  }) => Promise<T>,
+): Promise<T> {
+  return withCaller(request, async ({ scope, caller }) => {
+    const { project, access } = await authorizeProject(scope, caller, projectId, permission);
+    const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
+    return fn({ scope, caller, project, access, vfs });
+  });
+}
+
+/** Run `fn` with the session, its project and the caller's access. @throws AuthError 401 / 404 / 403. */
+export async function withSession<T>(
+  request: Request,
+  sessionId: string,
+  permission: Permission,
+  fn: (ctx: {
+    scope: DbScope;
+    caller: Caller;
+    session: SessionRow;
+    project: Project;
+    access: WorkspaceAccess;
+  }) => Promise<T>,
+): Promise<T> {
+  return withCaller(request, async ({ scope, caller }) => {
+    const found = await authorizeSession(scope, caller, sessionId, permission);
+    return fn({ scope, caller, ...found });
+  });
+}
