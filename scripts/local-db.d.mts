@@ -30,3 +30,9 @@ export interface ServerInfo {
 export function writeServerInfo(dir: string, info: { url: string; proxy: string; dataDir: string }): void;
 export function removeServerInfo(dir: string): void;
 export function readServerInfo(dir: string): ServerInfo | undefined;
+export const SECRET_NAMES: readonly ["BETTER_AUTH_SECRET", "STRATA_SECRETS_KEY"];
+export function ensureSecrets(dir: string): { BETTER_AUTH_SECRET: string; STRATA_SECRETS_KEY: string };
+export function readSecrets(dir: string): Record<string, string> | undefined;
+export const LOCAL_OWNER_EMAIL: string;
+export const LOCAL_OWNER_NAME: string;
+export function ensureLocalOwner(url: string, proxy?: string): Promise<{ userId: string; created: boolean }>;

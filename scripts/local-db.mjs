@@ -5,11 +5,16 @@
 // - <state dir>/server.json (mode 0600) published while `npm start` serves the embedded database, so the CLI
 //   can reach it: { pid, startedAt, dataDir, url, proxy } where `proxy` = the proxy's endpoint
 //   "host:port/secret" (its per-start secret: never printed). Removed on stop.
+// - <state dir>/secrets.json (mode 0600): the embedded default's BETTER_AUTH_SECRET and STRATA_SECRETS_KEY, made
+//   once (32 random bytes each, base64); never printed.
+// - the local owner account (owner@strata.localhost), created on the embedded default's first start.
 // The state dir is `.strata` in the repo, or STRATA_DIR.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Pool } from "@neondatabase/serverless";
 import { startDbProxy } from "./db-proxy.mjs";
-import { migrateDatabase } from "./migrate.mjs";
+import { configureNeonForNode, migrateDatabase } from "./migrate.mjs";
 import { ProtocolSessionQueue } from "./pglite-queue.mjs";
 
 /** The directory of Strata's local state: STRATA_DIR, else `<root>/.strata`. */
@@ -201,4 +206,94 @@ export function readServerInfo(dir) {
   if (typeof info?.url !== "string" || typeof info?.proxy !== "string" || !isAlive(info.pid))
     return undefined;
   return info;
+}
+
+/** The secrets the app needs, by name. */
+export const SECRET_NAMES = ["BETTER_AUTH_SECRET", "STRATA_SECRETS_KEY"];
+
+/**
+ * <dir>/secrets.json, created on first use (dir 0700, file 0600) with a random value (32 bytes, base64) for each of
+ * {@link SECRET_NAMES}; a name missing from an existing file is added. Never logs a value.
+ * @returns {{ BETTER_AUTH_SECRET: string, STRATA_SECRETS_KEY: string }}
+ * @throws LocalDbError when the file exists but is not a JSON object
+ */
+export function ensureSecrets(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, "secrets.json");
+  let secrets = {};
+  if (fs.existsSync(file)) {
+    try {
+      secrets = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch {
+      secrets = undefined;
+    }
+    if (!secrets || typeof secrets !== "object" || Array.isArray(secrets))
+      throw new LocalDbError(
+        `${shown(file)} is not a JSON object; move it away and start again (a new one is made; everyone is signed out and workspace secrets must be entered again)`,
+      );
+  }
+  const missing = SECRET_NAMES.filter(
+    (name) => typeof secrets[name] !== "string" || secrets[name].length < 32,
+  );
+  if (missing.length > 0) {
+    for (const name of missing) secrets[name] = crypto.randomBytes(32).toString("base64");
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    fs.chmodSync(tmp, 0o600);
+    fs.renameSync(tmp, file);
+  }
+  fs.chmodSync(file, 0o600);
+  return { BETTER_AUTH_SECRET: secrets.BETTER_AUTH_SECRET, STRATA_SECRETS_KEY: secrets.STRATA_SECRETS_KEY };
+}
+
+/** <dir>/secrets.json's values, or undefined when there is none (never creates it). */
+export function readSecrets(dir) {
+  try {
+    const secrets = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8"));
+    return secrets && typeof secrets === "object" ? secrets : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const LOCAL_OWNER_EMAIL = "owner@strata.localhost";
+export const LOCAL_OWNER_NAME = "Local owner";
+
+/**
+ * Create the local owner (lib/auth/mode.ts LOCAL_OWNER_EMAIL: name "Local owner", email verified) with a personal
+ * workspace and its owner member row, as Better Auth's sign-up would (lib/auth/workspaces.ts). Idempotent: an
+ * existing owner (also the single-user era's `local` user, which migration 0008 renamed) is kept, and gets a
+ * personal workspace and member row only when it has none.
+ * @param {string} url the database URL; `proxy` its proxy endpoint (host:port/secret), if any
+ * @returns {Promise<{ userId: string, created: boolean }>}
+ */
+export async function ensureLocalOwner(url, proxy) {
+  configureNeonForNode(proxy);
+  const pool = new Pool({ connectionString: url, max: 1 });
+  try {
+    const inserted = await pool.query(
+      `INSERT INTO users (name, email, email_verified) VALUES ($1, $2, true)
+       ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [LOCAL_OWNER_NAME, LOCAL_OWNER_EMAIL],
+    );
+    const { rows } = await pool.query("SELECT id FROM users WHERE email = $1", [LOCAL_OWNER_EMAIL]);
+    const userId = rows[0].id;
+    await pool.query(
+      `INSERT INTO workspaces (name, kind, owner_user_id, slug)
+       SELECT 'Personal', 'personal', $1::uuid, $2::text
+       WHERE NOT EXISTS (SELECT 1 FROM workspaces WHERE owner_user_id = $1::uuid AND kind = 'personal')
+       ON CONFLICT (slug) DO NOTHING`,
+      [userId, `personal-${userId}`],
+    );
+    await pool.query(
+      `INSERT INTO workspace_members (workspace_id, user_id, role)
+       SELECT id, $1::uuid, 'owner' FROM workspaces WHERE owner_user_id = $1::uuid AND kind = 'personal'
+       ON CONFLICT (workspace_id, user_id) DO NOTHING`,
+      [userId],
+    );
+    return { userId, created: inserted.rows.length > 0 };
+  } finally {
+    await pool.end();
+  }
 }

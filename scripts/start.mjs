@@ -7,6 +7,10 @@
 // scripts/build-stamp.mjs; STRATA_REBUILD=1 forces one; meanwhile the port answers 503 "Strata is building…",
 // scripts/building-page.mjs), and `next start`. While it serves the embedded
 // database, .strata/server.json tells the CLI how to reach it (scripts/local-db.mjs).
+// Sign-in (docs/auth.md): on the embedded default bound to loopback the app runs in `local` mode
+// (STRATA_AUTH_MODE=local): the local owner account is created on first start and a loopback browser is signed in
+// as it; BETTER_AUTH_SECRET and STRATA_SECRETS_KEY come from .strata/secrets.json (made on first start, 0600).
+// Otherwise (DATABASE_URL, or HOST not loopback) `accounts` mode: both secrets must be in the environment.
 import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
@@ -14,13 +18,51 @@ import { fileURLToPath } from "node:url";
 import { buildApp } from "./build.mjs";
 import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
 import { startBuildingPage } from "./building-page.mjs";
-import { serveDatabase, stateDir } from "./local-db.mjs";
+import {
+  ensureLocalOwner,
+  ensureSecrets,
+  LocalDbError,
+  SECRET_NAMES,
+  serveDatabase,
+  stateDir,
+} from "./local-db.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const log = (msg) => console.log(`[strata] ${msg}`);
 const cleanups = [];
+
+/** Whether `h` (a bind address) is loopback: the same test as lib/auth/mode.ts `isLoopbackHost`. */
+function isLoopbackHost(h) {
+  const name = h
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return name === "localhost" || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * The auth mode and the secrets the app gets (values never logged): `local` on the embedded default bound to
+ * loopback, with the secrets of .strata/secrets.json (an environment value wins); else `accounts`, with both from
+ * the environment.
+ * @throws LocalDbError naming the missing variable and how to make one
+ */
+function authSetup(embedded) {
+  const mode = embedded && isLoopbackHost(host) ? "local" : "accounts";
+  const secrets = mode === "local" ? ensureSecrets(stateDir(root)) : {};
+  for (const name of SECRET_NAMES) {
+    const value = process.env[name] || secrets[name];
+    if (!value || value.length < 32) {
+      const why = embedded ? `HOST=${host} is not a loopback address` : "DATABASE_URL is set";
+      throw new LocalDbError(
+        `${name} is ${value ? "shorter than 32 characters" : "not set"}: ${why}, so npm start does not make one. Create it with \`openssl rand -base64 32\` and start again with ${name}=<that value> in the environment (keep it: changing ${name === "BETTER_AUTH_SECRET" ? "it signs everyone out" : "it makes the stored workspace secrets unreadable"}).`,
+      );
+    }
+    secrets[name] = value;
+  }
+  return { mode, secrets };
+}
 
 /** Fail early, with the fix, when the port is taken (instead of after the database and the build). */
 async function assertPortFree() {
@@ -105,6 +147,7 @@ async function main() {
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
   await assertPortFree();
+  const auth = authSetup(!process.env.DATABASE_URL);
   const database = await serveDatabase({
     dir: stateDir(root),
     databaseUrl: process.env.DATABASE_URL || undefined,
@@ -116,9 +159,20 @@ async function main() {
   log(
     `migrations: ${migrations.applied.length > 0 ? `applied ${migrations.applied.join(", ")}` : "up to date"} (${Math.round(migrations.ms)} ms)`,
   );
+  if (auth.mode === "local") {
+    const owner = await ensureLocalOwner(url, proxy?.endpoint);
+    if (owner.created) log("created the local owner account (owner@strata.localhost)");
+  }
   await ensureBuild((child) => own(child, false));
   if (stopping) return;
-  const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
+  const env = {
+    ...process.env,
+    ...auth.secrets,
+    DATABASE_URL: url,
+    HOST: host,
+    STRATA_AUTH_MODE: auth.mode,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   // The proxy's secret reaches only the app, through its environment (never a log line).
   if (proxy) env.STRATA_DB_PROXY = proxy.endpoint;
   const next = spawn(
@@ -132,6 +186,12 @@ async function main() {
     process.stdout.write(text);
     if (/Ready in|✓ Ready/.test(text)) {
       log(`Strata is running at http://${host}:${port}`);
+      const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+      log(
+        auth.mode === "local"
+          ? "signed in automatically as the local owner (embedded default, loopback)"
+          : `accounts mode: sign up at http://${shownHost}:${port}/sign-up, or create the first owner with npx strata user create --email you@example.com --name You`,
+      );
       // proxy.ts answers only the names it is served under (DNS rebinding): say so when HOST names none.
       if (["0.0.0.0", "::", "[::]"].includes(host) && !process.env.STRATA_ALLOWED_HOSTS) {
         log(
