@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `strata` command line. Each command group is a module in bin/commands/ exporting `run(args)` and
 // `usage`; add a group by adding it to COMMANDS. See docs/cli.md.
+import { takeGlobalOptions } from "./lib/remote.mjs";
 import { CliError, firstLine, write } from "./lib/runtime.mjs";
 
 const COMMANDS = {
@@ -15,12 +16,15 @@ Commands:
   session export <sessionId> [-o <file>]       export a session as a pi JSONL file
   preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
 
+Against a running server: --server <url> --token <personal access token> (or STRATA_SERVER, STRATA_TOKEN)
+runs session import|export and \`preview --session-id <id>\` through its HTTP API as that token's user.
+
 Environment: DATABASE_URL (Strata's Postgres, for the session commands; unset: the embedded database of
 \`npm start\`, running or not); STRATA_DB_PROXY (its WebSocket proxy, host:port/secret; when unset, a local
 proxy is started for a plain Postgres). See docs/cli.md.`;
 
 async function main(argv) {
-  const [command, ...args] = argv;
+  const [command, ...args] = takeGlobalOptions(argv);
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     await write(process.stdout, `${help}\n`);
     return 0;

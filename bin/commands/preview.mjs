@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import ignore from "ignore";
+import { remoteFetch, remoteTarget } from "../lib/remote.mjs";
 import { CliError, loadTs, write } from "../lib/runtime.mjs";
 
 const LIB = "lib/cli/preview.ts";
@@ -26,7 +27,11 @@ export const usage = `Usage:
       one JSON object: model, systemPrompt, sections, systemPatch, agentMessages, llmMessages,
       transformedMessages, payload {url, body}, diagnostics. The host directory (default ".",
       .gitignore respected) is the workspace at /workspace; --cwd is a VFS path (default /workspace,
-      relative paths are under it). --text - reads the input from stdin. No API key or database is used.`;
+      relative paths are under it). --text - reads the input from stdin. No API key or database is used.
+  strata --server <url> --token <token> preview --session-id <id> [--leaf <entryId>] [--model …]
+                 [--tools …] [--thinking …] --text <input | -> [--pretty]
+      The same JSON for a session stored on that server: its entries, its project's files, your agent dir
+      and your trust decision (POST /api/sessions/:id/preview). Changes nothing on the server.`;
 
 /** Whether `rel` is ignored by the stacked .gitignore matchers (deeper files win, `!` re-includes). */
 function gitIgnored(matchers, rel, isDir) {
@@ -124,6 +129,7 @@ const OPTIONS = {
   cwd: { type: "string" },
   "agent-dir": { type: "string" },
   session: { type: "string" },
+  "session-id": { type: "string" },
   leaf: { type: "string" },
   model: { type: "string" },
   trust: { type: "boolean" },
@@ -170,6 +176,38 @@ export function parseOptions(args) {
   return { values: parsed.values, positionals: parsed.positionals };
 }
 
+/** `preview --session-id`: the server builds the preview of its stored session. */
+async function remotePreview(values) {
+  const target = remoteTarget();
+  if (!target)
+    throw usageError(
+      "--session-id needs a server: --server <url> --token <token> (or STRATA_SERVER, STRATA_TOKEN)",
+    );
+  for (const local of ["dir", "cwd", "agent-dir", "session", "trust", "no-trust"])
+    if (values[local] !== undefined)
+      throw usageError(
+        `--${local} does not apply with --session-id (the server uses the session's own files and trust)`,
+      );
+  const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;
+  const response = await remoteFetch(
+    target,
+    `/api/sessions/${encodeURIComponent(values["session-id"])}/preview`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        text,
+        ...(values.leaf !== undefined ? { leafId: values.leaf } : {}),
+        ...(values.model !== undefined ? { model: values.model } : {}),
+        ...(values.tools !== undefined ? { tools: values.tools } : {}),
+        ...(values.thinking !== undefined ? { thinkingLevel: values.thinking } : {}),
+      }),
+    },
+  );
+  const preview = await response.json();
+  await write(process.stdout, `${JSON.stringify(preview, null, values.pretty ? 2 : undefined)}\n`);
+}
+
 /** Run `strata preview <args…>`. */
 export async function run(args) {
   if (args[0] === "help" || args.includes("--help") || args.includes("-h")) {
@@ -180,7 +218,9 @@ export async function run(args) {
   if (positionals.length > 0) throw usageError(`Unexpected argument: ${positionals[0]}`);
   if (values.trust && values["no-trust"]) throw usageError("--trust and --no-trust exclude each other");
   if (values.text === undefined) throw usageError("preview needs --text (or --text - for stdin)");
-  if (values.leaf !== undefined && values.session === undefined) throw usageError("--leaf needs --session");
+  if (values.leaf !== undefined && values.session === undefined && values["session-id"] === undefined)
+    throw usageError("--leaf needs --session or --session-id");
+  if (values["session-id"] !== undefined) return remotePreview(values);
 
   // stdin: one trailing line break (as `echo` adds) is not part of the input.
   const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;

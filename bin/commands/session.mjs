@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { remoteFetch, remoteTarget } from "../lib/remote.mjs";
 import { CliError, withDatabase, write } from "../lib/runtime.mjs";
 
 const LIB = "lib/cli/session-commands.ts";
@@ -29,15 +30,18 @@ async function importCommand(args) {
   } catch (error) {
     throw new CliError(`Cannot read ${file}: ${error.message}`);
   }
-  const { session, diagnostics } = await withDatabase(LIB, async (lib) => {
-    try {
-      return await lib.importSession({ projectId: values.project, text, path: file });
-    } catch (error) {
-      if (error instanceof lib.CommandError || error instanceof lib.InvalidSessionFileError)
-        throw new CliError(error.message);
-      throw error;
-    }
-  });
+  const target = remoteTarget();
+  const { session, diagnostics } = target
+    ? await remoteImport(target, values.project, file, text)
+    : await withDatabase(LIB, async (lib) => {
+        try {
+          return await lib.importSession({ projectId: values.project, text, path: file });
+        } catch (error) {
+          if (error instanceof lib.CommandError || error instanceof lib.InvalidSessionFileError)
+            throw new CliError(error.message);
+          throw error;
+        }
+      });
   for (const d of diagnostics) await write(process.stderr, `${file}:${d.line}: ${d.kind}: ${d.message}\n`);
   await write(
     process.stderr,
@@ -58,14 +62,17 @@ async function exportCommand(args) {
   });
   const [sessionId, ...rest] = positionals;
   if (!sessionId || rest.length > 0) throw new CliError(`session export needs a session id\n\n${usage}`, 2);
-  const { fileName, text } = await withDatabase(LIB, async (lib) => {
-    try {
-      return await lib.exportSession(sessionId);
-    } catch (error) {
-      if (error instanceof lib.CommandError) throw new CliError(error.message);
-      throw error;
-    }
-  });
+  const server = remoteTarget();
+  const { fileName, text } = server
+    ? await remoteExport(server, sessionId)
+    : await withDatabase(LIB, async (lib) => {
+        try {
+          return await lib.exportSession(sessionId);
+        } catch (error) {
+          if (error instanceof lib.CommandError) throw new CliError(error.message);
+          throw error;
+        }
+      });
   if (values.output === undefined || values.output === "-") {
     await write(process.stdout, text);
     return;
@@ -81,6 +88,63 @@ async function exportCommand(args) {
     throw new CliError(`Cannot write ${target}: ${error.code ?? error.message}`);
   }
   await write(process.stderr, `Wrote ${target}\n`);
+}
+
+/** Largest file sent in one request (the server's limit, 8 MiB); larger ones go in parts through the uploads API. */
+const ONE_REQUEST_BYTES = 8 * 1024 * 1024;
+const PART_BYTES = 4 * 1024 * 1024;
+
+/** `session import` against a server (`--server`): one request, or the uploads API for a larger file. */
+async function remoteImport(target, projectId, file, text) {
+  const project = encodeURIComponent(projectId);
+  const name = path.basename(file);
+  const bytes = new TextEncoder().encode(text);
+  let response;
+  if (bytes.length <= ONE_REQUEST_BYTES) {
+    response = await remoteFetch(
+      target,
+      `/api/projects/${project}/sessions/import?name=${encodeURIComponent(name)}`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson" },
+        body: bytes,
+      },
+    );
+  } else {
+    const started = await remoteFetch(target, `/api/projects/${project}/sessions/import/uploads`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
+    const { upload } = await started.json();
+    const base = `/api/projects/${project}/sessions/import/uploads/${encodeURIComponent(upload.id)}`;
+    let parts = 0;
+    while (parts * PART_BYTES < bytes.length) {
+      await remoteFetch(target, `${base}/parts/${parts}`, {
+        method: "PUT",
+        headers: { "content-type": "application/octet-stream" },
+        body: bytes.subarray(parts * PART_BYTES, (parts + 1) * PART_BYTES),
+      });
+      parts += 1;
+    }
+    response = await remoteFetch(target, base, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ parts, bytes: bytes.length }),
+    });
+  }
+  const body = await response.json();
+  return { session: body.session, diagnostics: body.diagnostics ?? [] };
+}
+
+/** `session export` against a server: the file and the name its Content-Disposition gives. */
+async function remoteExport(target, sessionId) {
+  const response = await remoteFetch(target, `/api/sessions/${encodeURIComponent(sessionId)}/export`);
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  const plain = /filename="([^"]+)"/i.exec(disposition);
+  const fileName = star ? decodeURIComponent(star[1]) : (plain?.[1] ?? `${sessionId}.jsonl`);
+  return { fileName: path.basename(fileName), text: await response.text() };
 }
 
 /** Run `strata session <args…>`. */

@@ -4,6 +4,7 @@
  */
 import { ZodError } from "zod";
 import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
+import { ContextPreviewError } from "@/lib/agent/context-preview";
 import { NotQueueableError } from "@/lib/agent/prompt-admission";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
@@ -46,6 +47,10 @@ export function errorResponse(error: unknown): Response {
     code = error instanceof DbBusyError ? "database_busy" : "database_unavailable";
     message = error.message;
     headers = { "retry-after": String(error.retryAfterSeconds) };
+  } else if (error instanceof ContextPreviewError) {
+    status = 400;
+    code = "preview_failed";
+    message = error.message;
   } else if (error instanceof NotQueueableError) {
     status = 400;
     code = "not_queueable";

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { withSession } from "@/lib/http/access";
+import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { route } from "@/lib/http/errors";
+import { previewStoredSession } from "@/lib/projects/session-preview";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+const Preview = z
+  .object({
+    text: z.string().max(1_000_000),
+    leafId: z.string().max(200).nullable().optional(),
+    model: z.string().max(200).optional(),
+    tools: z.string().max(2000).optional(),
+    thinkingLevel: z
+      .enum(THINKING, { message: `thinking level must be one of ${THINKING.join(", ")}` })
+      .optional(),
+  })
+  .strict();
+
+/**
+ * The context the session's next prompt would send (system prompt, sections, messages, provider payload with
+ * placeholder keys), stopped before the network: `{ text, leafId?, model?, tools?, thinkingLevel? }` → the preview
+ * JSON of `strata preview`. Changes nothing (read access).
+ */
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const body = Preview.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  return withSession(request, id, "read", async ({ scope, caller, session, project }) =>
+    Response.json(
+      await previewStoredSession(scope, {
+        session,
+        project,
+        userId: caller.userId,
+        text: body.text,
+        ...(body.leafId !== undefined ? { leafId: body.leafId } : {}),
+        ...(body.model ? { model: body.model } : {}),
+        ...(body.tools ? { tools: body.tools } : {}),
+        ...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel } : {}),
+        env: process.env,
+      }),
+    ),
+  );
+});

@@ -1,0 +1,110 @@
+/**
+ * The context preview of a stored session (`POST /api/sessions/:id/preview`, `npx strata --server … preview
+ * --session-id`): the same `buildContextPreview` as `strata preview`, on the session's own entries, its project's
+ * VFS, the caller's agent dir and the caller's trust decision — the context the session's next prompt would send,
+ * stopped before the network. Placeholder keys only; the result is passed through `redactSecrets`.
+ */
+import {
+  buildContextPreview,
+  type ContextPreview,
+  ContextPreviewError,
+  redactSecrets,
+} from "@/lib/agent/context-preview";
+import type { DbScope } from "@/lib/db/client";
+import { captureEnv } from "@/lib/llm/capture-payload";
+import {
+  defaultModel,
+  type Env,
+  getAvailableModels,
+  type Model,
+  modelRef,
+  resolveModel,
+} from "@/lib/llm/models";
+import type { ThinkingLevel } from "@/lib/llm/types";
+import { parseDefaultTools } from "@/lib/prompt/sections";
+import { loadAllEntries } from "@/lib/session/context-load";
+import { buildSessionContext } from "@/lib/session/projection";
+import type { SessionRow } from "@/lib/session/store";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import type { Project } from "./projects";
+import { loadSessionResources } from "./session-resources";
+
+export interface StoredPreviewInput {
+  session: SessionRow;
+  project: Project;
+  /** The caller: whose agent dir and trust decision apply. */
+  userId: string;
+  /** The prompt as typed (`/skill:` and `/template` are expanded). */
+  text: string;
+  /** Default: the session's current leaf. */
+  leafId?: string | null;
+  /** `provider/id`; default the branch's model, else the default model. */
+  model?: string;
+  /** Active tools as `strata preview --tools` takes them (`read,bash`, `+grep`, `-bash`, `none`); default pi's. */
+  tools?: string;
+  thinkingLevel?: ThinkingLevel;
+  env: Env;
+}
+
+/**
+ * The model for the preview. @throws ContextPreviewError `Unknown model: <ref>. Available: …`.
+ */
+function previewModel(
+  ref: string | undefined,
+  branchModel: { provider: string; modelId: string } | null,
+  env: Env,
+): Model {
+  const configured = captureEnv(env);
+  if (ref !== undefined) {
+    const model = resolveModel(ref, configured);
+    if (!model)
+      throw new ContextPreviewError(
+        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
+      );
+    return model;
+  }
+  const fromBranch = branchModel
+    ? resolveModel(`${branchModel.provider}/${branchModel.modelId}`, configured)
+    : undefined;
+  const model = fromBranch ?? defaultModel(configured);
+  if (!model) throw new ContextPreviewError("No model available");
+  return model;
+}
+
+/**
+ * Build the preview. @throws ContextPreviewError for an unknown leaf, model or tool.
+ */
+export async function previewStoredSession(
+  scope: DbScope,
+  input: StoredPreviewInput,
+): Promise<ContextPreview> {
+  const { session, project } = input;
+  const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
+  const entries = await loadAllEntries(scope, session.id);
+  const leafId = input.leafId === undefined ? session.leafId : input.leafId;
+  if (leafId && !entries.some((e) => e.id === leafId))
+    throw new ContextPreviewError(`Entry ${leafId} is not in session ${session.id}`);
+  const loaded = await loadSessionResources(scope, { session, project, userId: input.userId, vfs });
+  const model = previewModel(
+    input.model,
+    leafId ? buildSessionContext(entries, leafId).model : null,
+    input.env,
+  );
+  const preview = await buildContextPreview({
+    fs: vfs,
+    cwd: session.cwd,
+    projectRoot: project.rootPath,
+    agentFs: loaded.agentFs,
+    entries,
+    leafId,
+    model,
+    trust: loaded.resources.projectTrusted,
+    ...(input.tools !== undefined
+      ? { tools: input.tools.trim() === "none" ? [] : parseDefaultTools(input.tools) }
+      : {}),
+    text: input.text,
+    ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
+    env: input.env,
+  });
+  return redactSecrets(preview, input.env);
+}
