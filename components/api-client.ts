@@ -131,8 +131,10 @@ export function getConfig(signal?: AbortSignal): Promise<ConfigResponse> {
   return request("/api/config", { signal });
 }
 
-export async function listProjects(signal?: AbortSignal): Promise<Project[]> {
-  return (await request<{ projects: Project[] }>("/api/projects", { signal })).projects;
+/** The projects of `workspaceId` (unset: the caller's personal workspace). */
+export async function listProjects(signal?: AbortSignal, workspaceId?: string): Promise<Project[]> {
+  const query = workspaceId ? `?workspaceId=${enc(workspaceId)}` : "";
+  return (await request<{ projects: Project[] }>(`/api/projects${query}`, { signal })).projects;
 }
 
 export async function getProject(id: string, signal?: AbortSignal): Promise<Project> {
@@ -140,7 +142,7 @@ export async function getProject(id: string, signal?: AbortSignal): Promise<Proj
 }
 
 export function importGit(
-  input: { gitUrl: string; name?: string; ref?: string },
+  input: { gitUrl: string; name?: string; ref?: string; workspaceId?: string },
   signal?: AbortSignal,
 ): Promise<ImportResponse> {
   return request("/api/projects", jsonInit("POST", input, signal));
@@ -156,13 +158,14 @@ export interface UploadProgress {
  * caller can show upload progress.
  */
 export function importArchive(
-  input: { file: File; name?: string },
+  input: { file: File; name?: string; workspaceId?: string },
   onProgress?: (p: UploadProgress) => void,
   signal?: AbortSignal,
 ): Promise<ImportResponse> {
   const form = new FormData();
   form.append("file", input.file);
   if (input.name) form.append("name", input.name);
+  if (input.workspaceId) form.append("workspaceId", input.workspaceId);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/projects");

@@ -30,7 +30,14 @@ export function isSupportedArchive(name: string): boolean {
  * Imports a project from a git URL (JSON) or an uploaded archive (multipart). The mode follows the
  * input last used: typing a URL clears the file and choosing a file clears the URL.
  */
-export function ImportForm({ onImported }: { onImported: (result: ImportResponse) => void }) {
+export function ImportForm({
+  workspaceId,
+  onImported,
+}: {
+  /** The workspace the project is imported into. */
+  workspaceId: string;
+  onImported: (result: ImportResponse) => void;
+}) {
   const ids = useId();
   const [mode, setMode] = useState<Mode>("git");
   const [gitUrl, setGitUrl] = useState("");
@@ -67,6 +74,7 @@ export function ImportForm({ onImported }: { onImported: (result: ImportResponse
           gitUrl: gitUrl.trim(),
           ...(name.trim() ? { name: name.trim() } : {}),
           ...(gitRef.trim() ? { ref: gitRef.trim() } : {}),
+          workspaceId,
         });
       } else {
         if (!file) return;
@@ -74,7 +82,7 @@ export function ImportForm({ onImported }: { onImported: (result: ImportResponse
           throw new Error(`Unsupported archive "${file.name}": use .zip, .tar.gz or .tgz`);
         }
         setPhase({ kind: "uploading", progress: { loaded: 0, total: file.size } });
-        res = await importArchive({ file, name: name.trim() || undefined }, (progress) =>
+        res = await importArchive({ file, name: name.trim() || undefined, workspaceId }, (progress) =>
           setPhase({ kind: "uploading", progress }),
         );
       }

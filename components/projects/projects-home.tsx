@@ -8,21 +8,27 @@ import { ImportForm } from "./import-form";
 import { type DeletedProject, takeDeletedNotice } from "./lifecycle-client";
 import { ProjectList } from "./project-list";
 
-/** The projects page body: the import form and the list of projects (GET /api/projects). */
-export function ProjectsHome() {
+/**
+ * The projects page body for one workspace: the import form (imports go to `workspaceId`) and the list of its
+ * projects (GET /api/projects?workspaceId=).
+ */
+export function ProjectsHome({ workspaceId }: { workspaceId: string }) {
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleted, setDeleted] = useState<DeletedProject | null>(null);
 
-  const refresh = useCallback(async (signal?: AbortSignal) => {
-    try {
-      const list = await listProjects(signal);
-      setProjects(list);
-      setError(null);
-    } catch (err) {
-      if (!signal?.aborted) setError(describeError(err));
-    }
-  }, []);
+  const refresh = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        const list = await listProjects(signal, workspaceId);
+        setProjects(list);
+        setError(null);
+      } catch (err) {
+        if (!signal?.aborted) setError(describeError(err));
+      }
+    },
+    [workspaceId],
+  );
 
   // A project deleted from its own page: say so here, where the IDE sent the user.
   useEffect(() => setDeleted(takeDeletedNotice()), []);
@@ -37,7 +43,7 @@ export function ProjectsHome() {
     <>
       <section className="card" aria-labelledby="import-heading">
         <h2 id="import-heading">Import a project</h2>
-        <ImportForm onImported={() => void refresh()} />
+        <ImportForm workspaceId={workspaceId} onImported={() => void refresh()} />
       </section>
       <section className="card" aria-labelledby="projects-heading">
         <h2 id="projects-heading">Projects</h2>
