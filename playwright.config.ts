@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_APP_URL } from "./tests/e2e/ports";
+import { E2E_APP_URL, E2E_STORAGE_STATE } from "./tests/e2e/ports";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -12,8 +12,11 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
+  // Every spec starts signed in as the local owner (tests/e2e/global-setup.ts).
+  globalSetup: "./tests/e2e/global-setup.ts",
   use: {
     baseURL: E2E_APP_URL,
+    storageState: E2E_STORAGE_STATE,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

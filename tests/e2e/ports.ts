@@ -1,7 +1,11 @@
-/** Fixed loopback ports of the e2e stack (app, mock provider, git server). */
+/** Fixed loopback ports of the e2e stack (app, mock provider, git server), and its test-only secrets. */
 export const E2E_APP_PORT = Number(process.env.STRATA_E2E_APP_PORT ?? 3107);
 export const E2E_MOCK_PORT = Number(process.env.STRATA_E2E_MOCK_PORT ?? 4117);
 export const E2E_GIT_PORT = Number(process.env.STRATA_E2E_GIT_PORT ?? 4118);
 export const E2E_APP_URL = `http://127.0.0.1:${E2E_APP_PORT}`;
 export const E2E_MOCK_URL = `http://127.0.0.1:${E2E_MOCK_PORT}`;
 export const E2E_GIT_URL = `http://127.0.0.1:${E2E_GIT_PORT}`;
+/** The e2e app's STRATA_SECRETS_KEY (32 bytes, base64; a test-only value). */
+export const E2E_SECRETS_KEY = Buffer.from("strata-e2e-only-secrets-key-0123").toString("base64");
+/** Where the global setup saves the local owner's signed-in browser state (per app port: stacks may run side by side). */
+export const E2E_STORAGE_STATE = `${process.env.TMPDIR ?? "/tmp"}/strata-e2e-state-${E2E_APP_PORT}.json`;
