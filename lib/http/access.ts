@@ -17,6 +17,7 @@ import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { personalWorkspaceId } from "./workspaces";
 
 /** Run `fn` for the signed-in caller. @throws AuthError 401. */
 export async function withCaller<T>(
@@ -42,6 +43,28 @@ export async function withWorkspace<T>(
   return withCaller(request, async ({ scope, caller }) => {
     const id = /^[0-9a-f-]{36}$/i.test(workspaceId) ? workspaceId : "00000000-0000-0000-0000-000000000000";
     const access = await authorizeWorkspace(scope, caller, id, permission, `Workspace ${workspaceId}`);
+    return fn({ scope, caller, access });
+  });
+}
+
+/**
+ * {@link withWorkspace} for a request that may name no workspace: `workspaceId` undefined (or empty) means the
+ * caller's personal workspace. @throws AuthError 401 / 404 / 403.
+ */
+export async function withWorkspaceOrPersonal<T>(
+  request: Request,
+  workspaceId: string | undefined,
+  permission: Permission,
+  fn: (ctx: { scope: DbScope; caller: Caller; access: WorkspaceAccess }) => Promise<T>,
+): Promise<T> {
+  if (workspaceId) return withWorkspace(request, workspaceId, permission, fn);
+  return withCaller(request, async ({ scope, caller }) => {
+    const access = await authorizeWorkspace(
+      scope,
+      caller,
+      await personalWorkspaceId(scope, caller.userId),
+      permission,
+    );
     return fn({ scope, caller, access });
   });
 }

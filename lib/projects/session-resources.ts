@@ -26,7 +26,6 @@ import { normalizePosix } from "@/lib/vfs/paths";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { AGENT_DIR, AGENT_HOME, openAgentVfs } from "./agent-dir";
-import { getLocalActor } from "./identity";
 import { getProject, type Project } from "./projects";
 import { listSlashCommands, type SlashCommand } from "./slash-commands";
 
@@ -74,6 +73,22 @@ export interface SessionResourcesView {
   commands: SlashCommand[];
 }
 
+/**
+ * The user whose agent dir and trust decisions apply: `userId` (the caller; routes always pass it), else the
+ * project's personal workspace owner for a session stored without a user (only a personal workspace has one user).
+ * @throws Error when neither names a user (a team session without a caller).
+ */
+async function actingUser(scope: DbScope, userId: string | null, project: Project): Promise<string> {
+  if (userId) return userId;
+  const rows = await scope.query<{ owner_user_id: string | null }>(
+    "SELECT owner_user_id FROM workspaces WHERE id = $1 AND kind = 'personal'",
+    [project.workspaceId],
+  );
+  const owner = rows[0]?.owner_user_id;
+  if (!owner) throw new Error(`No user for project ${project.id}'s resources: pass the caller's userId.`);
+  return owner;
+}
+
 /** The session's "this session only" trust choice (null = none). */
 export async function getSessionTrustOverride(scope: DbScope, sessionId: string): Promise<boolean | null> {
   const rows = await scope.query<{ trust_override: boolean | null }>(
@@ -112,7 +127,7 @@ export async function loadSessionResources(
   input: { session: SessionRow; project: Project; userId?: string; vfs?: Vfs },
 ): Promise<SessionResources> {
   const { session, project } = input;
-  const userId = input.userId ?? session.userId ?? (await getLocalActor(scope)).userId;
+  const userId = await actingUser(scope, input.userId ?? session.userId, project);
   const vfs = input.vfs ?? openWorkspaceVfs(project.workspaceId, scope).vfs;
   const { vfs: agentFs } = await openAgentVfs(scope, userId);
   const trustStore = new PgTrustStore(scope, userId, project.workspaceId);
@@ -200,7 +215,7 @@ export async function applyProjectTrustChoice(
   if (!picked) throw new TrustChoiceError(`Choice ${input.choice} does not apply to ${cwd}`);
   const sessionOnly = input.choice === "session_only" || input.choice === "do_not_trust_session";
   if (sessionOnly && !session) throw new TrustChoiceError(`Choice ${input.choice} needs a sessionId`);
-  const userId = input.userId ?? session?.userId ?? (await getLocalActor(scope)).userId;
+  const userId = await actingUser(scope, input.userId ?? session?.userId ?? null, project);
   if (sessionOnly) {
     await setSessionTrustOverride(scope, session!.id, picked.option.trusted);
   } else {

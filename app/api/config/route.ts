@@ -1,13 +1,13 @@
+import { withProject, withWorkspace } from "@/lib/http/access";
 import { route } from "@/lib/http/errors";
 import { toModelInfo } from "@/lib/http/views";
-import { defaultModel, getAvailableModels, modelConfigHelp } from "@/lib/llm/models";
+import { defaultModel, type Env, getAvailableModels, modelConfigHelp } from "@/lib/llm/models";
+import { workspaceProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-/** Models configured on the server (never their keys) and how to configure one. */
-export const GET = route(async () => {
-  const env = process.env;
+function answer(env: Env): Response {
   const models = getAvailableModels(env);
   const preferred = defaultModel(env);
   return Response.json({
@@ -16,4 +16,24 @@ export const GET = route(async () => {
     configured: models.length > 0,
     help: modelConfigHelp(),
   });
+}
+
+/**
+ * Models configured (never their keys) and how to configure one. With `?project=<id>` (or `?workspace=<id>`): the
+ * models of that project's workspace, whose secrets win over the server environment (read access needed: 401/404
+ * as the project's routes); without: the server environment's.
+ */
+export const GET = route(async (request: Request) => {
+  const params = new URL(request.url).searchParams;
+  const project = params.get("project");
+  const workspace = params.get("workspace");
+  if (project)
+    return withProject(request, project, "read", async ({ scope, project: p }) =>
+      answer(await workspaceProviderEnv(scope, p.workspaceId, process.env)),
+    );
+  if (workspace)
+    return withWorkspace(request, workspace, "read", async ({ scope, access }) =>
+      answer(await workspaceProviderEnv(scope, access.workspaceId, process.env)),
+    );
+  return answer(process.env);
 });

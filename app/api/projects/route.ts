@@ -1,12 +1,12 @@
 import ws from "ws";
 import { z } from "zod";
-import { DbScope, setNodeWebSocket } from "@/lib/db/client";
+import { setNodeWebSocket } from "@/lib/db/client";
+import { withWorkspaceOrPersonal } from "@/lib/http/access";
 import { RUNTIME_BODY_CAP, readForm, readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, badRequest, route } from "@/lib/http/errors";
 import { toProjectView } from "@/lib/http/views";
 import { createGitImportHttp } from "@/lib/net/git-http";
 import { gitImportPolicy } from "@/lib/projects/git-hosts";
-import { getLocalActor } from "@/lib/projects/identity";
 import { importProject } from "@/lib/projects/import";
 import { listProjects } from "@/lib/projects/projects";
 
@@ -24,16 +24,15 @@ const GitImport = z.object({
     .refine((u) => /^https?:\/\//.test(u), "only http(s) git URLs are supported"),
   name: z.string().max(100).optional(),
   ref: z.string().max(200).optional(),
+  workspaceId: z.string().max(64).optional(),
 });
 
-export const GET = route(async () => {
-  const scope = new DbScope();
-  try {
-    const actor = await getLocalActor(scope);
-    return Response.json({ projects: (await listProjects(scope, actor.workspaceId)).map(toProjectView) });
-  } finally {
-    await scope.release();
-  }
+/** The projects of `?workspaceId=` (default: the caller's personal workspace), newest first; needs `read` there. */
+export const GET = route(async (request: Request) => {
+  const workspaceId = new URL(request.url).searchParams.get("workspaceId") ?? undefined;
+  return withWorkspaceOrPersonal(request, workspaceId, "read", async ({ scope, access }) =>
+    Response.json({ projects: (await listProjects(scope, access.workspaceId)).map(toProjectView) }),
+  );
 });
 
 /** Run an import; a failure of the source itself (clone, archive) answers 422 with its message. */
@@ -48,42 +47,38 @@ async function imported(run: () => ReturnType<typeof importProject>): Promise<Re
   }
 }
 
-/** Import a project: JSON `{gitUrl, name?, ref?}` or multipart `file` (+ `name`). */
-export const POST = route(async (request: Request) => {
-  const scope = new DbScope();
-  try {
-    const actor = await getLocalActor(scope);
-    const type = request.headers.get("content-type") ?? "";
-    if (type.includes("multipart/form-data")) {
-      const form = await readForm(request, { limit: RUNTIME_BODY_CAP });
-      const file = form.get("file");
-      if (!(file instanceof File)) throw badRequest("multipart field 'file' is required");
-      if (!/\.(zip|tar\.gz|tgz|tar)$/i.test(file.name))
-        throw badRequest(`Unsupported archive type: ${file.name} (use .zip, .tar.gz or .tgz)`);
-      if (file.size > MAX_UPLOAD_BYTES)
-        throw new ApiError(
-          413,
-          "too_large",
-          `Archive is ${file.size} bytes; the limit is ${MAX_UPLOAD_BYTES}`,
-        );
-      const name = form.get("name");
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      return imported(() =>
-        importProject(
-          scope,
-          actor.workspaceId,
-          { kind: "archive", fileName: file.name, bytes },
-          typeof name === "string" ? name : undefined,
-        ),
-      );
-    }
+type Source = Parameters<typeof importProject>[2];
+
+/** The import a request asks for: multipart `file` (+ `name`, `workspaceId`) or JSON `{gitUrl, name?, ref?, workspaceId?}`. */
+async function readSource(
+  request: Request,
+): Promise<{ source: Source; name?: string; workspaceId?: string }> {
+  if (!(request.headers.get("content-type") ?? "").includes("multipart/form-data")) {
     const body = GitImport.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-    return imported(() =>
-      importProject(scope, actor.workspaceId, { kind: "git", url: body.gitUrl, ref: body.ref }, body.name, {
-        gitHttp: createGitImportHttp(gitImportPolicy(process.env)),
-      }),
-    );
-  } finally {
-    await scope.release();
+    const source: Source = { kind: "git", url: body.gitUrl, ref: body.ref };
+    return { source, name: body.name, workspaceId: body.workspaceId };
   }
+  const form = await readForm(request, { limit: RUNTIME_BODY_CAP });
+  const file = form.get("file");
+  if (!(file instanceof File)) throw badRequest("multipart field 'file' is required");
+  if (!/\.(zip|tar\.gz|tgz|tar)$/i.test(file.name))
+    throw badRequest(`Unsupported archive type: ${file.name} (use .zip, .tar.gz or .tgz)`);
+  if (file.size > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, "too_large", `Archive is ${file.size} bytes; the limit is ${MAX_UPLOAD_BYTES}`);
+  const [name, workspaceId] = [form.get("name"), form.get("workspaceId")];
+  return {
+    source: { kind: "archive", fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) },
+    name: typeof name === "string" ? name : undefined,
+    workspaceId: typeof workspaceId === "string" && workspaceId ? workspaceId : undefined,
+  };
+}
+
+/** Import a project into `workspaceId` (default: the caller's personal workspace); needs `write` there. */
+export const POST = route(async (request: Request) => {
+  const { source, name, workspaceId } = await readSource(request);
+  return withWorkspaceOrPersonal(request, workspaceId, "write", async ({ scope, access }) => {
+    if (access.kind === "agent") throw badRequest("Projects belong to a personal or team workspace.");
+    const gitHttp = source.kind === "git" ? createGitImportHttp(gitImportPolicy(process.env)) : undefined;
+    return imported(() => importProject(scope, access.workspaceId, source, name, { gitHttp }));
+  });
 });

@@ -5,7 +5,7 @@ import { listAgentTree } from "@/lib/projects/agent-dir";
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-/** The user's agent dir (`/.pi/agent` on the agent workspace) as a tree; empty until a file is written. */
-export const GET = route(async () =>
-  withAgentDir(async ({ vfs, root }) => Response.json({ root, entries: await listAgentTree(vfs) })),
+/** The caller's agent dir (`/.pi/agent` on their agent workspace) as a tree; empty until a file is written. */
+export const GET = route(async (req: Request) =>
+  withAgentDir(req, async ({ vfs, root }) => Response.json({ root, entries: await listAgentTree(vfs) })),
 );

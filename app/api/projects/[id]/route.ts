@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { withDb } from "@/lib/db/client";
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { withRefusals } from "@/lib/http/refusals";
 import { toProjectView } from "@/lib/http/views";
 import { deleteProject, renameProject } from "@/lib/projects/projects";
@@ -10,24 +9,31 @@ import { deleteProject, renameProject } from "@/lib/projects/projects";
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+type Ctx = { params: Promise<{ id: string }> };
+
+export const GET = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
-  return withProject(id, async ({ project }) => Response.json({ project: toProjectView(project) }));
+  return withProject(req, id, "read", async ({ project }) =>
+    Response.json({ project: toProjectView(project) }),
+  );
 });
 
 const Rename = z.object({ name: z.string() }).strict();
 
 /** Rename: `{ name }` → `{ project }` (the directory stays; lib/projects/projects.ts `renameProject`). */
-export const PATCH = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const PATCH = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
   const { name } = Rename.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
-  const project = await withDb((scope) => withRefusals(() => renameProject(scope, id, name)));
-  return Response.json({ project: toProjectView(project) });
+  return withProject(req, id, "write", async ({ scope }) => {
+    const project = await withRefusals(() => renameProject(scope, id, name));
+    return Response.json({ project: toProjectView(project) });
+  });
 });
 
 /** Delete the project, its files, git repository and sessions → `{ deleted }`; 409 while a session runs. */
-export const DELETE = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const DELETE = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
-  const deleted = await withDb((scope) => withRefusals(() => deleteProject(scope, id)));
-  return Response.json({ deleted });
+  return withProject(req, id, "write", async ({ scope }) =>
+    Response.json({ deleted: await withRefusals(() => deleteProject(scope, id)) }),
+  );
 });

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { DbScope, withDb } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
+import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
-import { notFound, route } from "@/lib/http/errors";
+import { route } from "@/lib/http/errors";
 import { withRefusals } from "@/lib/http/refusals";
 import { toSessionView } from "@/lib/http/views";
 import { loadBranch } from "@/lib/session/context-load";
@@ -11,7 +10,6 @@ import { deleteSession, renameSession } from "@/lib/session/lifecycle";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
 import { listQueued } from "@/lib/session/queue";
 import { getLiveRun } from "@/lib/session/runs";
-import { getSession } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -20,12 +18,9 @@ export const dynamic = "force-dynamic";
  * The session, the messages of its current branch (root first), its live run if any (`{ kind }`, e.g. started
  * in another tab), the texts queued for it, and what reading the branch repaired (`repairs`, stored broken content).
  */
-export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const scope = new DbScope();
-  try {
-    const session = isUuid(id) ? await getSession(scope, id) : null;
-    if (!session) throw notFound(`Session ${id}`);
+  return withSession(req, id, "read", async ({ scope, session }) => {
     const branch = await loadBranch(scope, session.id, session.leafId);
     const { model } = getSessionContextSettings(branch);
     const run = await getLiveRun(scope, session.id);
@@ -36,9 +31,7 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
       run,
       queue: run ? await listQueued(scope, session.id) : { steering: [], followUp: [] },
     });
-  } finally {
-    await scope.release();
-  }
+  });
 });
 
 const Rename = z.object({ title: z.string() }).strict();
@@ -47,15 +40,16 @@ const Rename = z.object({ title: z.string() }).strict();
 export const PATCH = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const { title } = Rename.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
-  if (!isUuid(id)) throw notFound(`Session ${id}`);
-  const session = await withDb((scope) => withRefusals(() => renameSession(scope, id, title)));
-  return Response.json({ session: toSessionView(session, null) });
+  return withSession(req, id, "write", async ({ scope }) => {
+    const session = await withRefusals(() => renameSession(scope, id, title));
+    return Response.json({ session: toSessionView(session, null) });
+  });
 });
 
 /** Delete the session, its entries, runs, queue and checkpoint branch → `{ deleted }`; 409 while a run is live. */
-export const DELETE = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const DELETE = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  if (!isUuid(id)) throw notFound(`Session ${id}`);
-  const deleted = await withDb((scope) => withRefusals(() => deleteSession(scope, id)));
-  return Response.json({ deleted });
+  return withSession(req, id, "write", async ({ scope }) =>
+    Response.json({ deleted: await withRefusals(() => deleteSession(scope, id)) }),
+  );
 });

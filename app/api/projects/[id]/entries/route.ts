@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { createProjectEntry } from "@/lib/projects/create-entry";
 import { VfsError } from "@/lib/vfs/errors";
 
@@ -17,7 +17,7 @@ const CreateBody = z.object({ path: z.string().min(1).max(4096), kind: z.enum(["
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = CreateBody.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
-  return withProject(id, async ({ project, vfs }) => {
+  return withProject(req, id, "write", async ({ project, vfs }) => {
     try {
       const created = await createProjectEntry(vfs, project.rootPath, body.path, body.kind);
       await vfs.flush();

@@ -1,6 +1,6 @@
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { toSessionView } from "@/lib/http/views";
 import { leafModels } from "@/lib/session/leaf-model";
 import { createSession, listSessions } from "@/lib/session/store";
@@ -8,9 +8,11 @@ import { createSession, listSessions } from "@/lib/session/store";
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+type Ctx = { params: Promise<{ id: string }> };
+
+export const GET = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
-  return withProject(id, async ({ scope, project }) => {
+  return withProject(req, id, "read", async ({ scope, project }) => {
     const sessions = await listSessions(scope, project.id);
     // Each session's current model (its leaf's last model_change or assistant message), as GET /api/sessions/:id.
     const models = await leafModels(scope, project.id);
@@ -18,11 +20,16 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
   });
 });
 
-export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
+/** A new empty session of the project, created by (and recorded as) the caller. */
+export const POST = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
   await readJson(req, { limit: SMALL_JSON_LIMIT, empty: {} });
-  return withProject(id, async ({ scope, project }) => {
-    const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  return withProject(req, id, "write", async ({ scope, project, caller }) => {
+    const session = await createSession(scope, {
+      projectId: project.id,
+      cwd: project.rootPath,
+      userId: caller.userId,
+    });
     return Response.json({ session: toSessionView(session, null) }, { status: 201 });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DbScope } from "@/lib/db/client";
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { applyProjectTrustChoice, TRUST_CHOICES, TrustChoiceError } from "@/lib/projects/session-resources";
@@ -9,19 +9,23 @@ export const dynamic = "force-dynamic";
 
 const Body = z.object({ choice: z.enum(TRUST_CHOICES), sessionId: z.string().max(64).optional() });
 
-/** Store a trust prompt choice for the project (pi 2.10–2.12; stored choices in Postgres, session ones on the session). */
+/**
+ * Store the caller's trust prompt choice for the project (pi 2.10–2.12; stored choices in Postgres per user,
+ * session ones on the session).
+ */
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
-  const scope = new DbScope();
-  try {
-    const result = await applyProjectTrustChoice(scope, { projectId: id, ...body }).catch((error) => {
+  return withProject(req, id, "write", async ({ scope, caller }) => {
+    const result = await applyProjectTrustChoice(scope, {
+      projectId: id,
+      ...body,
+      userId: caller.userId,
+    }).catch((error) => {
       throw error instanceof TrustChoiceError
         ? new ApiError(error.status, error.status === 404 ? "not_found" : "bad_request", error.message)
         : error;
     });
     return Response.json(result);
-  } finally {
-    await scope.release();
-  }
+  });
 });

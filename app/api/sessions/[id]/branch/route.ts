@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
-import { isUuid } from "@/lib/db/ids";
+import { navigateTree } from "@/lib/agent/session-tree";
+import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
+import { sessionProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -18,17 +19,20 @@ const Body = z.object({
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  if (!isUuid(id)) throw new SessionNotFoundError(id);
+  // Authorised first (its scope released), then the operation holds the session as its run.
+  await withSession(request, id, "write", async () => undefined);
   return withSessionRun(
     id,
     async ({ scope, signal }) => {
+      // Workspace secrets win over the server environment (lib/secrets).
+      const env = await sessionProviderEnv(scope, id, process.env);
       const result = await navigateTree({
         scope,
         sessionId: id,
         targetId: body.entryId,
         summarize: body.summarize,
         customInstructions: body.customInstructions,
-        env: process.env,
+        env,
         signal,
       });
       return Response.json(result);

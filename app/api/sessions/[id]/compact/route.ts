@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { compactSession, resolveSessionModel } from "@/lib/agent/compaction-run";
-import { SessionNotFoundError } from "@/lib/agent/session-tree";
-import { isUuid } from "@/lib/db/ids";
+import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
+import { sessionProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -15,16 +15,19 @@ const Body = z.object({ focus: z.string().max(10_000).optional() });
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
-  if (!isUuid(id)) throw new SessionNotFoundError(id);
+  // Authorised first (its scope released), then the operation holds the session as its run.
+  await withSession(request, id, "write", async () => undefined);
   return withSessionRun(
     id,
     async ({ scope, signal }) => {
-      const model = await resolveSessionModel(scope, id, process.env);
+      // Workspace secrets win over the server environment (lib/secrets).
+      const env = await sessionProviderEnv(scope, id, process.env);
+      const model = await resolveSessionModel(scope, id, env);
       const result = await compactSession({
         scope,
         sessionId: id,
         model,
-        env: process.env,
+        env,
         focus: body.focus,
         signal,
       });

@@ -1,8 +1,6 @@
-import { DbScope } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
-import { notFound, route } from "@/lib/http/errors";
+import { withSession } from "@/lib/http/access";
+import { route } from "@/lib/http/errors";
 import { exportSessionFile } from "@/lib/session/import-export";
-import { getSession } from "@/lib/session/store";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -14,12 +12,10 @@ function contentDisposition(fileName: string): string {
 }
 
 /** Download the session as a pi JSONL file. */
-export const GET = route(async (_req: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const scope = new DbScope();
-  try {
-    if (!isUuid(id) || !(await getSession(scope, id))) throw notFound(`Session ${id}`);
-    const { fileName, text } = await exportSessionFile(scope, id);
+  return withSession(req, id, "read", async ({ scope, session }) => {
+    const { fileName, text } = await exportSessionFile(scope, session.id);
     return new Response(text, {
       headers: {
         "content-type": "application/x-ndjson; charset=utf-8",
@@ -27,7 +23,5 @@ export const GET = route(async (_req: Request, { params }: { params: Promise<{ i
         "cache-control": "no-store",
       },
     });
-  } finally {
-    await scope.release();
-  }
+  });
 });

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { setSessionModel } from "@/lib/agent/session-model";
-import { SessionNotFoundError } from "@/lib/agent/session-tree";
-import { DbScope } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
+import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { resolveModel } from "@/lib/llm/models";
+import { sessionProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -19,14 +18,11 @@ const Body = z.object({ model: z.string().min(1).max(200) });
 export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  if (!isUuid(id)) throw new SessionNotFoundError(id);
-  const model = resolveModel(body.model, process.env);
-  if (!model) throw new ApiError(400, "model_unavailable", `Model ${body.model} is not available.`);
-  const scope = new DbScope();
-  try {
+  return withSession(request, id, "write", async ({ scope }) => {
+    // Workspace secrets win over the server environment (lib/secrets).
+    const model = resolveModel(body.model, await sessionProviderEnv(scope, id, process.env));
+    if (!model) throw new ApiError(400, "model_unavailable", `Model ${body.model} is not available.`);
     const ref = await setSessionModel(scope, id, model);
     return Response.json({ model: `${ref.provider}/${ref.modelId}` });
-  } finally {
-    await scope.release();
-  }
+  });
 });

@@ -1,8 +1,7 @@
+import { withProject } from "@/lib/http/access";
 import { readBody, readForm } from "@/lib/http/body";
 import { badRequest, route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { importedSessionResponse } from "@/lib/http/session-import";
-import { getLocalActor } from "@/lib/projects/identity";
 import { importSessionJsonl } from "@/lib/session/import-export";
 
 export const runtime = "edge";
@@ -34,11 +33,10 @@ async function readUpload(request: Request): Promise<{ name: string; text: strin
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const upload = await readUpload(request);
-  return withProject(id, async ({ scope, project }) => {
-    const actor = await getLocalActor(scope);
+  return withProject(request, id, "write", async ({ scope, project, caller }) => {
     const imported = await importSessionJsonl(scope, project.id, upload.text, {
       path: upload.name,
-      userId: actor.userId,
+      userId: caller.userId,
       refuseTorn: true,
     });
     return importedSessionResponse(scope, imported);

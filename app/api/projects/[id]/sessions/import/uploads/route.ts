@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { createSessionUpload } from "@/lib/session/session-upload";
 
 export const runtime = "edge";
@@ -17,7 +17,7 @@ const Body = z.object({ name: z.string().max(200).optional() });
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
-  return withProject(id, async ({ scope, project }) =>
+  return withProject(request, id, "write", async ({ scope, project }) =>
     Response.json(
       { upload: await createSessionUpload(scope, project.id, body.name || "<upload>") },
       { status: 201 },

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { isUuid } from "@/lib/db/ids";
+import { withProject } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { notFound, route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { importedSessionResponse } from "@/lib/http/session-import";
-import { getLocalActor } from "@/lib/projects/identity";
 import { storeParsedSession } from "@/lib/session/import-export";
 import { commitSessionUpload, deleteSessionUpload } from "@/lib/session/session-upload";
 
@@ -22,22 +21,20 @@ const Commit = z.object({
 export const POST = route(async (request: Request, { params }: Ctx) => {
   const { id, uploadId } = await params;
   const body = Commit.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
-  return withProject(id, async ({ scope, project }) => {
-    const actor = await getLocalActor(scope);
+  return withProject(request, id, "write", async ({ scope, project, caller }) => {
+    if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
     const imported = await commitSessionUpload(scope, project.id, uploadId, body, (parsed, name) =>
-      storeParsedSession(scope, project.id, parsed, { userId: actor.userId, path: name }),
+      storeParsedSession(scope, project.id, parsed, { userId: caller.userId, path: name }),
     );
     return importedSessionResponse(scope, imported);
   });
 });
 
 /** Cancel an upload: its staged parts are deleted (`{ deleted: true }`, also when it did not exist). */
-export const DELETE = route(async (_request: Request, { params }: Ctx) => {
+export const DELETE = route(async (request: Request, { params }: Ctx) => {
   const { id, uploadId } = await params;
-  if (!isUuid(uploadId)) return Response.json({ deleted: true });
-  return withProject(id, async ({ scope, project }) => {
-    await deleteSessionUpload(scope, project.id, uploadId);
+  return withProject(request, id, "write", async ({ scope, project }) => {
+    if (isUuid(uploadId)) await deleteSessionUpload(scope, project.id, uploadId);
     return Response.json({ deleted: true });
   });
 });

@@ -1,7 +1,7 @@
 import { isUuid } from "@/lib/db/ids";
+import { withProject } from "@/lib/http/access";
 import { readBody } from "@/lib/http/body";
 import { badRequest, notFound, route } from "@/lib/http/errors";
-import { withProject } from "@/lib/http/project-context";
 import { putSessionUploadPart, UPLOAD_PART_BYTES } from "@/lib/session/session-upload";
 
 export const runtime = "edge";
@@ -15,14 +15,14 @@ export const PUT = route(
   ) => {
     const { id, uploadId, part } = await params;
     if (!/^\d{1,6}$/.test(part)) throw badRequest(`Part index must be a number (got ${part.slice(0, 20)})`);
-    if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
     const data = await readBody(request, {
       limit: UPLOAD_PART_BYTES,
       types: ["application/octet-stream"],
       tooLargeHint: "Split the file into parts of at most 4 MiB.",
     });
-    return withProject(id, async ({ scope, project }) =>
-      Response.json(await putSessionUploadPart(scope, project.id, uploadId, Number(part), data)),
-    );
+    return withProject(request, id, "write", async ({ scope, project }) => {
+      if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
+      return Response.json(await putSessionUploadPart(scope, project.id, uploadId, Number(part), data));
+    });
   },
 );
