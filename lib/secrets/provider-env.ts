@@ -1,0 +1,55 @@
+/**
+ * The provider environment of a run: the server environment with the workspace's secrets laid over it. Precedence,
+ * per variable: a workspace secret wins; else the server environment. Every other variable (`STRATA_MODELS`,
+ * `*_BASE_URL` not set as a secret, …) comes from the server environment unchanged. Routes build it once and pass it
+ * down as the `env` every model function already takes, so nothing below reads `process.env`.
+ */
+import type { DbScope } from "@/lib/db/client";
+import type { Env } from "@/lib/llm/models";
+import { getSecretValues } from "./store";
+
+/** An environment map for model resolution and provider calls (server env + workspace secrets). */
+export type ProviderEnv = Env;
+
+/**
+ * `serverEnv` with `workspaceId`'s secrets over it (a new object; `serverEnv` is not changed). The key ring is read
+ * from `serverEnv`. @throws SecretsError (500) when a stored secret cannot be decrypted.
+ */
+export async function workspaceProviderEnv(
+  scope: DbScope,
+  workspaceId: string,
+  serverEnv: Env,
+): Promise<ProviderEnv> {
+  const secrets = await getSecretValues(scope, workspaceId, serverEnv);
+  return Object.keys(secrets).length === 0 ? serverEnv : { ...serverEnv, ...secrets };
+}
+
+async function workspaceOf(scope: DbScope, sql: string, id: string): Promise<string | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const rows = await scope.query<{ workspace_id: string }>(sql, [id]);
+  return rows[0]?.workspace_id ?? null;
+}
+
+/** {@link workspaceProviderEnv} for the workspace of project `projectId` (`serverEnv` when there is no such project). */
+export async function projectProviderEnv(
+  scope: DbScope,
+  projectId: string,
+  serverEnv: Env,
+): Promise<ProviderEnv> {
+  const workspaceId = await workspaceOf(scope, "SELECT workspace_id FROM projects WHERE id = $1", projectId);
+  return workspaceId ? workspaceProviderEnv(scope, workspaceId, serverEnv) : serverEnv;
+}
+
+/** {@link workspaceProviderEnv} for the workspace of session `sessionId`'s project (`serverEnv` when none). */
+export async function sessionProviderEnv(
+  scope: DbScope,
+  sessionId: string,
+  serverEnv: Env,
+): Promise<ProviderEnv> {
+  const workspaceId = await workspaceOf(
+    scope,
+    "SELECT p.workspace_id FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.id = $1",
+    sessionId,
+  );
+  return workspaceId ? workspaceProviderEnv(scope, workspaceId, serverEnv) : serverEnv;
+}
