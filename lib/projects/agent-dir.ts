@@ -25,7 +25,7 @@ export async function getAgentWorkspaceId(scope: DbScope, userId: string): Promi
     const again = await q<{ id: string }>(sql, [userId]);
     if (again[0]) return again[0].id;
     const [ws] = await q<{ id: string }>(
-      "INSERT INTO workspaces (name, kind, owner_user_id, slug) VALUES ('Agent', 'agent', $1, 'agent-' || $1) RETURNING id",
+      "INSERT INTO workspaces (name, kind, owner_user_id, slug) VALUES ('Agent', 'agent', $1::uuid, 'agent-' || $1::uuid::text) RETURNING id",
       [userId],
     );
     return ws.id;

@@ -16,7 +16,7 @@ export async function createTestVfs(): Promise<{
 }> {
   const scope = new DbScope();
   const [row] = await scope.query<{ id: string }>(
-    "INSERT INTO workspaces (name, kind) VALUES ('test', 'personal') RETURNING id",
+    "INSERT INTO workspaces (name, kind, slug) VALUES ('test', 'personal', 'test-' || gen_random_uuid()) RETURNING id",
   );
   const workspaceId = row.id;
   const { vfs } = openWorkspaceVfs(workspaceId, scope);
