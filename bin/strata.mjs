@@ -7,6 +7,7 @@ import { CliError, firstLine, write } from "./lib/runtime.mjs";
 const COMMANDS = {
   session: () => import("./commands/session.mjs"),
   preview: () => import("./commands/preview.mjs"),
+  user: () => import("./commands/user.mjs"),
 };
 
 const help = `Usage: strata <command> [...]
@@ -15,6 +16,7 @@ Commands:
   session import <file.jsonl> --project <id>   import a pi session file
   session export <sessionId> [-o <file>]       export a session as a pi JSONL file
   preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
+  user create --email <e> --name <n>           create an account (e.g. the first owner; password asked, or --password-stdin)
 
 Against a running server: --server <url> --token <personal access token> (or STRATA_SERVER, STRATA_TOKEN)
 runs session import|export and \`preview --session-id <id>\` through its HTTP API as that token's user.
