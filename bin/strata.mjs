@@ -8,6 +8,7 @@ const COMMANDS = {
   session: () => import("./commands/session.mjs"),
   preview: () => import("./commands/preview.mjs"),
   user: () => import("./commands/user.mjs"),
+  secrets: () => import("./commands/secrets.mjs"),
 };
 
 const help = `Usage: strata <command> [...]
@@ -17,6 +18,7 @@ Commands:
   session export <sessionId> [-o <file>]       export a session as a pi JSONL file
   preview --text <input> [--dir .] [...]       print the context a prompt would send (no key, no database)
   user create --email <e> --name <n>           create an account (e.g. the first owner; password asked, or --password-stdin)
+  secrets rotate                               re-encrypt every workspace secret under STRATA_SECRETS_KEY
 
 Against a running server: --server <url> --token <personal access token> (or STRATA_SERVER, STRATA_TOKEN)
 runs session import|export and \`preview --session-id <id>\` through its HTTP API as that token's user.

@@ -3,6 +3,9 @@
  * body), the stored bytes (ciphertext, not the value), rotation, and the provider env a project's runs and
  * `GET /api/config?project=` see (workspace secret wins over the server environment).
  */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as configRoute } from "@/app/api/config/route";
 import { DELETE as deleteRoute, PUT as putRoute } from "@/app/api/workspaces/[id]/secrets/[name]/route";
@@ -210,4 +213,45 @@ describe("provider env and rotation", () => {
       OPENAI_API_KEY: "sk-ROTATE-1",
     });
   });
+
+  it("`strata secrets rotate` re-encrypts under the environment's key and says how many; a bad key is one line", async () => {
+    const owner = await createTestUser("CLI rotate owner");
+    const KEY_C = toBase64(new Uint8Array(32).fill(9));
+    await withDb((scope) =>
+      setSecret(scope, owner.workspaceId, "OPENAI_API_KEY", "sk-CLIROTATE", owner.id, {
+        STRATA_SECRETS_KEY: KEY_B,
+      }),
+    );
+    const ok = await strata({ STRATA_SECRETS_KEY: KEY_C, STRATA_SECRETS_KEY_PREVIOUS: `${KEY_A},${KEY_B}` });
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(
+      /^Re-encrypted [1-9]\d* secrets? under key [0-9a-f]{8} \(\d+ already under it\)\. STRATA_SECRETS_KEY_PREVIOUS is no longer needed\.\n$/,
+    );
+    expect(ok.stdout).not.toContain(KEY_C);
+    expect(
+      await withDb((scope) => getSecretValues(scope, owner.workspaceId, { STRATA_SECRETS_KEY: KEY_C })),
+    ).toEqual({
+      OPENAI_API_KEY: "sk-CLIROTATE",
+    });
+    const bad = await strata({ STRATA_SECRETS_KEY: "not-a-key-VALUE" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(
+      "strata: STRATA_SECRETS_KEY is not the base64 of 32 bytes. Generate one with `node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"` and restart the server (see docs/secrets.md).\n",
+    );
+  });
 });
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+function strata(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(root, "bin/strata.mjs"), "secrets", "rotate"],
+      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
