@@ -1,0 +1,66 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AppHeader } from "@/components/account/app-header";
+import { TeamSettings } from "@/components/teams/team-settings";
+import styles from "@/components/teams/teams.module.css";
+import { workspaceAccess } from "@/lib/auth/authorize";
+import { withDb } from "@/lib/db/client";
+import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Team settings · Strata" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `/teams/<id>`: a team's members, roles, invitations, invite links, leave and delete. Signed-out visitors go to sign
+ * in; a team the caller is not in (or a personal workspace, or no such id) is the 404 page.
+ */
+export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const found = await withDb(async (scope) => {
+    const { caller, mode } = await requirePageCaller(scope, `/teams/${encodeURIComponent(id)}`);
+    if (!UUID.test(id)) return null;
+    const access = await workspaceAccess(scope, caller.userId, id);
+    if (!access || access.kind !== "team") return null;
+    const workspaces = await listPageWorkspaces(scope, caller.userId);
+    const team = workspaces.find((w) => w.id === id);
+    return team ? { caller, mode, workspaces, team, role: access.role } : null;
+  });
+  if (!found) notFound();
+  const { caller, mode, workspaces, team, role } = found;
+  return (
+    <>
+      <AppHeader
+        caller={{ id: caller.userId, email: caller.email, name: caller.name }}
+        workspaces={workspaces}
+        currentWorkspaceId={team.id}
+        mode={mode}
+      />
+      <main className={styles.page}>
+        <header className={styles.head}>
+          <div>
+            <div className={styles.crumbs}>Team settings</div>
+            <h1>{team.name}</h1>
+            <p className={styles.sub}>
+              <span className={styles.slug}>{team.slug}</span> · your role: {role}
+            </p>
+          </div>
+          <nav className={styles.links} aria-label="Team pages">
+            <a className={styles.linkBtn} href={`/?workspace=${team.id}`}>
+              Projects
+            </a>
+            <a className={styles.linkBtn} href={`/teams/${team.id}/rules`}>
+              Team rules
+            </a>
+            <a className={styles.linkBtn} href={`/workspaces/${team.id}/settings`}>
+              Workspace settings
+            </a>
+          </nav>
+        </header>
+        <TeamSettings teamId={team.id} me={{ userId: caller.userId, role }} />
+      </main>
+    </>
+  );
+}
