@@ -3,6 +3,8 @@
  * mode does not sign the browser straight back in as the local owner (a successful sign-in clears it), then go
  * to `/sign-in`. Throws an Error with a readable message when the server refuses.
  */
+import { withNext } from "./next-path";
+
 export const SIGNED_OUT_COOKIE = "strata_signed_out";
 
 /** Marks this browser as signed out on purpose (read by the local-owner auto sign-in). */
@@ -17,8 +19,8 @@ export function clearSignedOut(): void {
   document.cookie = `${SIGNED_OUT_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`;
 }
 
-/** Signs this browser out and navigates to /sign-in. */
-export async function signOut(): Promise<void> {
+/** Signs this browser out and navigates to /sign-in (carrying `next`, a same-origin path to return to). */
+export async function signOut(next = "/"): Promise<void> {
   const res = await fetch("/api/auth/sign-out", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -28,5 +30,5 @@ export async function signOut(): Promise<void> {
   if (!res.ok && res.status !== 401)
     throw new Error(`Sign-out failed (HTTP ${res.status}). Reload the page and try again.`);
   markSignedOut();
-  window.location.assign("/sign-in");
+  window.location.assign(withNext("/sign-in", next));
 }

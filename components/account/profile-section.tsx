@@ -1,0 +1,85 @@
+"use client";
+
+import { useState } from "react";
+import { accountErrorMessage, callJson } from "./auth-fetch";
+import styles from "./settings.module.css";
+import { SettingsCard, StatusLine } from "./settings-card";
+
+/** Longest display name accepted here. */
+const MAX_NAME = 100;
+
+/** Profile: the display name (saved with `POST /api/auth/update-user`) and the sign-in email (shown, not editable). */
+export function ProfileSection({
+  name: initialName,
+  email,
+  onRenamed,
+}: {
+  name: string;
+  email: string;
+  onRenamed: (name: string) => void;
+}) {
+  const [name, setName] = useState(initialName);
+  const [saved, setSaved] = useState(initialName);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const trimmed = name.trim();
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!trimmed) {
+      setStatus({ kind: "error", text: "Enter a name; it is how teammates see you." });
+      return;
+    }
+    setBusy(true);
+    setStatus(null);
+    try {
+      await callJson("/api/auth/update-user", { name: trimmed });
+      setSaved(trimmed);
+      setName(trimmed);
+      onRenamed(trimmed);
+      setStatus({ kind: "ok", text: "Name saved." });
+    } catch (err) {
+      setStatus({ kind: "error", text: accountErrorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={save}>
+      <SettingsCard
+        id="profile"
+        title="Profile"
+        description="How you appear to teammates in member lists, rule history and proposals."
+        footer={
+          <>
+            <StatusLine status={status} />
+            <button type="submit" className="btn btn-primary" disabled={busy || trimmed === saved}>
+              {busy ? "Saving…" : "Save"}
+            </button>
+          </>
+        }
+      >
+        <div className={styles.fields}>
+          <label className={styles.field}>
+            <span className={styles.label}>Name</span>
+            <input
+              className={styles.input}
+              type="text"
+              name="name"
+              autoComplete="name"
+              value={name}
+              maxLength={MAX_NAME}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </label>
+          <label className={styles.field}>
+            <span className={styles.label}>Email</span>
+            <input className={`${styles.input} ${styles.readonly}`} type="email" value={email} readOnly />
+            <span className={styles.hint}>You sign in with this address. It cannot be changed here.</span>
+          </label>
+        </div>
+      </SettingsCard>
+    </form>
+  );
+}
