@@ -1,0 +1,133 @@
+/**
+ * Teams end to end in Chromium: the owner (the local owner) creates a team, invites a second user by invite link and
+ * a third by email; they join; the owner changes a role and removes one member; the other leaves. Each extra user
+ * is a fresh browser context signed up through Better Auth. Screenshots: the team page and the invite page.
+ */
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { E2E_APP_URL } from "./ports";
+
+const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-teams-shots";
+
+async function newUser(browser: Browser, name: string): Promise<{ page: Page; email: string }> {
+  const context = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    storageState: { cookies: [], origins: [] },
+  });
+  const page = await context.newPage();
+  const email = `${name.toLowerCase()}-${Date.now().toString(36)}@example.test`;
+  const res = await page.request.post("/api/auth/sign-up/email", {
+    data: { email, password: "correct horse battery", name },
+    headers: { origin: E2E_APP_URL },
+  });
+  expect(res.status()).toBe(200);
+  return { page, email };
+}
+
+test("owner creates a team, invites by link and by email, changes a role, removes one; a member leaves", async ({
+  page,
+  browser,
+}) => {
+  const teamName = `Platform ${Date.now().toString(36)}`;
+
+  // The owner creates the team: the URL name is derived from the name plus a suffix.
+  await page.goto("/teams/new");
+  await page.getByLabel("Team name").fill(teamName);
+  await expect(page.getByLabel("URL name")).toHaveValue(/^platform-[a-z0-9]+-[a-z0-9]{4}$/);
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/teams\/[0-9a-f-]{36}$/);
+  const teamId = new URL(page.url()).pathname.split("/").pop() as string;
+  await expect(page.getByRole("heading", { level: 1, name: teamName })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Team rules" })).toHaveAttribute(
+    "href",
+    `/teams/${teamId}/rules`,
+  );
+  await expect(page.getByRole("link", { name: "Workspace settings" })).toHaveAttribute(
+    "href",
+    `/workspaces/${teamId}/settings`,
+  );
+  // The only owner cannot leave.
+  await expect(page.getByRole("button", { name: "Leave team" })).toBeDisabled();
+  await expect(page.getByText("You are this team's only owner, so you cannot leave")).toBeVisible();
+
+  // An invite link (member, 7 days, 5 uses).
+  const linksCard = page.getByRole("region", { name: "Invite links" });
+  await linksCard.getByLabel("Role").selectOption("member");
+  await linksCard.getByLabel("Max uses").fill("5");
+  await linksCard.getByRole("button", { name: "Create link" }).click();
+  const linkUrl = await linksCard.getByLabel("New invite link").inputValue();
+  expect(linkUrl).toMatch(new RegExp(`^${E2E_APP_URL}/invite/[A-Za-z0-9_-]{43}$`));
+  await expect(linksCard.getByRole("cell", { name: "0 / 5" })).toBeVisible();
+
+  // Second user: opens the link, sees the team, joins.
+  const bea = await newUser(browser, "Bea");
+  await bea.page.goto(linkUrl);
+  await expect(bea.page.getByRole("heading", { name: `Join ${teamName}` })).toBeVisible();
+  await expect(bea.page.getByText("Local owner invited you to this team on Strata.")).toBeVisible();
+  await bea.page.screenshot({ path: `${SHOTS}/invite-page.png` });
+  await bea.page.getByRole("button", { name: `Join ${teamName}` }).click();
+  await expect(bea.page).toHaveURL(new RegExp(`/\\?workspace=${teamId}$`));
+
+  // Third user: invited by email as viewer; the invitation link is shown to copy.
+  const cal = await newUser(browser, "Cal");
+  const emailCard = page.getByRole("region", { name: "Invite by email" });
+  await emailCard.getByLabel("Email address").fill(cal.email);
+  await emailCard.getByLabel("Role").selectOption("viewer");
+  await emailCard.getByRole("button", { name: "Invite" }).click();
+  const invitationUrl = await emailCard.getByLabel(`Invitation link for ${cal.email}`).inputValue();
+  expect(invitationUrl).toMatch(new RegExp(`^${E2E_APP_URL}/invitations/[0-9a-f-]{36}$`));
+  await expect(emailCard.getByTestId(`invitation-${cal.email}`)).toBeVisible();
+
+  // Bea (another address) is told whom the invitation is for.
+  await bea.page.goto(invitationUrl);
+  await expect(
+    bea.page.getByText(`This invitation is for ${cal.email}, but you are signed in as ${bea.email}.`),
+  ).toBeVisible();
+
+  await cal.page.goto(invitationUrl);
+  await expect(cal.page.getByRole("heading", { name: `Join ${teamName}` })).toBeVisible();
+  await cal.page.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(cal.page).toHaveURL(new RegExp(`/\\?workspace=${teamId}$`));
+
+  // The owner sees both; the link counted one use; Cal is a viewer, promoted to member.
+  await page.reload();
+  const members = page.getByRole("region", { name: /^Members/ });
+  await expect(members.getByTestId(`member-${bea.email}`)).toContainText("Bea");
+  await expect(members.getByTestId(`member-${cal.email}`)).toContainText("Cal");
+  await expect(
+    page.getByRole("region", { name: "Invite links" }).getByRole("cell", { name: "1 / 5" }),
+  ).toBeVisible();
+  const calRole = members.getByRole("combobox", { name: "Role of Cal" });
+  await expect(calRole).toHaveValue("viewer");
+  await calRole.selectOption("member");
+  await page.reload();
+  await expect(members.getByRole("combobox", { name: "Role of Cal" })).toHaveValue("member");
+  await page.screenshot({ path: `${SHOTS}/team-page.png`, fullPage: true });
+
+  // Cal, a member, sees the list read-only and no invitation controls.
+  await cal.page.goto(`/teams/${teamId}`);
+  await expect(cal.page.getByRole("heading", { level: 1, name: teamName })).toBeVisible();
+  await expect(cal.page.getByText("Only owners and admins change members.")).toBeVisible();
+  await expect(cal.page.getByRole("combobox")).toHaveCount(0);
+  await cal.page.screenshot({ path: `${SHOTS}/team-page-member.png`, fullPage: true });
+
+  // The owner removes Bea (after confirming).
+  await members.getByTestId(`member-${bea.email}`).getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Remove member" });
+  await expect(dialog).toContainText(bea.email);
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await expect(members.getByTestId(`member-${bea.email}`)).toHaveCount(0);
+  await bea.page.goto(`/teams/${teamId}`);
+  await expect(bea.page.getByText(/not found/i).first()).toBeVisible();
+
+  // Cal leaves.
+  await cal.page.getByRole("button", { name: "Leave team" }).click();
+  await cal.page
+    .getByRole("alertdialog", { name: "Leave team" })
+    .getByRole("button", { name: "Leave team" })
+    .click();
+  await expect(cal.page).toHaveURL(`${E2E_APP_URL}/`);
+  await page.reload();
+  await expect(page.getByRole("region", { name: /^Members/ }).getByTestId(`member-${cal.email}`)).toHaveCount(
+    0,
+  );
+});
