@@ -4,20 +4,8 @@ import { type FormEvent, useState } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import styles from "./rules.module.css";
 import { changeDate, type RulesFile } from "./rules-api";
+import { cleanNewRulesPath } from "./rules-paths";
 import { type DraftFile, isChanged } from "./use-rules-draft";
-
-/** Why `path` cannot be a rules file, or null when it can. */
-export function rulesPathProblem(path: string): string | null {
-  if (!path) return "Type a path such as skills/review/SKILL.md.";
-  if (path.startsWith("/")) return "Use a path relative to the rules root (no leading /).";
-  if (path.includes("\\")) return "Use / between folders, not \\.";
-  const parts = path.split("/");
-  if (parts.some((p) => p === "" || p === "." || p === ".."))
-    return "A path part must not be empty, . or .. (e.g. prompts/fix.md).";
-  if (parts.some((p) => p.toLowerCase() === ".git")) return ".git is reserved by the rules repository.";
-  if (path.endsWith("/")) return "Name the file, not only its folder.";
-  return null;
-}
 
 /** "changed by Ana · Dec 1, 2026, 3:04 PM", or "" when unknown. */
 export function changeLine(file: RulesFile | undefined): string {
@@ -59,10 +47,13 @@ export function RulesFileList({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const path = newPath.trim().replace(/^\.\//, "");
-    const why = rulesPathProblem(path);
-    setProblem(why);
-    if (why) return;
+    const clean = cleanNewRulesPath(newPath);
+    if ("problem" in clean) {
+      setProblem(clean.problem);
+      return;
+    }
+    const { path } = clean;
+    setProblem(null);
     setNewPath("");
     if (onServer.has(path)) onOpen(path);
     else onCreate(path);
