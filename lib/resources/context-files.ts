@@ -152,14 +152,23 @@ export async function findShadowedContextFile(
   return own ? childPath(mainRepoRoot, basenamePosix(own.path)) : undefined;
 }
 
+/** Which filesystem a resource was read from: the project's, the user's agent dir's, or a team's rules root's. */
+export type ResourceFilesystem = "project" | "agent" | "team";
+
 /** Options of {@link loadProjectContextFiles}. */
 export interface LoadProjectContextFilesOptions extends ContextFileOptions {
   /** The user's agent filesystem (a second VFS); with `agentDir`, its context file comes first. */
   agentFs?: FileSystem;
   /** Absolute agent dir on `agentFs` (pi `~/.pi/agent`). */
   agentDir?: string;
+  /**
+   * Strata: a team's rules root (`teamDir` on `teamFs`, which may be `fs` itself). With both, its context file
+   * comes after the agent dir's and before the ancestors' — the outermost ancestor of every team project.
+   */
+  teamFs?: FileSystem;
+  teamDir?: string;
   /** Receives the filesystem each returned file came from (for provenance). */
-  origins?: Map<ContextFile, "project" | "agent">;
+  origins?: Map<ContextFile, ResourceFilesystem>;
 }
 
 /** Paths `loadProjectContextFiles` will look at: for one bulk prefetch. */
@@ -174,10 +183,11 @@ export function contextFileProbePaths(cwd: string): string[] {
 
 /**
  * Context files for `cwd` (pi `loadProjectContextFiles`, 1.5–1.17): the agent dir's file first (on
- * `agentFs`), then one file per ancestor of `cwd`, root-most first and `cwd` last, walking to `/` (not
- * stopping at a git root). A file is loaded once: the same canonical file reached twice (the same path,
- * or two paths through symlinks) keeps its first sighting in pi's cwd-upward walk. The main repo's file
- * shadowed by a nested linked worktree's own file is dropped.
+ * `agentFs`), then (Strata) the team rules root's file (on `teamFs`), then one file per ancestor of `cwd`,
+ * root-most first and `cwd` last, walking to `/` (not stopping at a git root). A file is loaded once: the
+ * same canonical file reached twice (the same path, or two paths through symlinks) keeps its first
+ * sighting (the agent and team files, then pi's cwd-upward walk). The main repo's file shadowed by a
+ * nested linked worktree's own file is dropped.
  * @returns `{ path, content }[]` in prompt order.
  */
 export async function loadProjectContextFiles(
@@ -190,7 +200,7 @@ export async function loadProjectContextFiles(
   const files: ContextFile[] = [];
   const seen = new Set<string>();
   const key = async (f: FileSystem, path: string) =>
-    `${f === fs ? "" : "agent:"}${await canonicalPath(f, path, f === fs ? root : undefined)}`;
+    `${f === fs ? "" : f === options.teamFs ? "team:" : "agent:"}${await canonicalPath(f, path, f === fs ? root : undefined)}`;
   if (options.agentFs && options.agentDir) {
     const global = await loadContextFileFromDir(options.agentFs, normalizePosix(options.agentDir), {
       diagnostics,
@@ -199,6 +209,19 @@ export async function loadProjectContextFiles(
       options.origins?.set(global, "agent");
       files.push(global);
       seen.add(await key(options.agentFs, global.path));
+    }
+  }
+  if (options.teamFs && options.teamDir) {
+    const teamFs = options.teamFs;
+    const team = await loadContextFileFromDir(teamFs, normalizePosix(options.teamDir), {
+      root: teamFs === fs ? root : undefined,
+      diagnostics,
+    });
+    const k = team ? await key(teamFs, team.path) : "";
+    if (team && !seen.has(k)) {
+      options.origins?.set(team, "team");
+      files.push(team);
+      seen.add(k);
     }
   }
   await prefetchPaths(fs, contextFileProbePaths(cwd));

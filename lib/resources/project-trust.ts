@@ -78,6 +78,26 @@ export async function listTrustRequiringProjectResources(fs: FileSystem, cwd: st
   return found;
 }
 
+/** Entries of a team rules root that require the project's trust (Strata: the team's prompt files). */
+export const TRUST_REQUIRING_TEAM_ENTRIES = ["SYSTEM.md", "APPEND_SYSTEM.md"];
+
+/**
+ * Strata: the team rules root's resources that need the project's trust — each of
+ * {@link TRUST_REQUIRING_TEAM_ENTRIES} that exists in `teamDir` on `teamFs`, in that order.
+ * @returns absolute paths on `teamFs`; empty when nothing needs trust.
+ */
+export async function listTeamTrustRequiringResources(
+  teamFs: FileSystem,
+  teamDir: string,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of TRUST_REQUIRING_TEAM_ENTRIES) {
+    const path = childPath(normalizePosix(teamDir), name);
+    if ((await tryStat(teamFs, path))?.kind === "file") found.push(path);
+  }
+  return found;
+}
+
 /** Whether any project resource needs trust (pi `hasTrustRequiringProjectResources`, 2.9). */
 export async function hasTrustRequiringProjectResources(fs: FileSystem, cwd: string): Promise<boolean> {
   return (await listTrustRequiringProjectResources(fs, cwd)).length > 0;
@@ -142,6 +162,11 @@ export interface ResolveProjectTrustedOptions {
   trustStore: TrustStore;
   /** Explicit override (pi `--approve` / `--no-approve`); wins over everything. */
   trustOverride?: boolean;
+  /**
+   * Strata: trust-requiring resources outside `fs` that apply to this project (a team rules root's SYSTEM.md /
+   * APPEND_SYSTEM.md, {@link listTeamTrustRequiringResources}); any of them means step (2) does not trust.
+   */
+  otherTrustRequiring?: string[];
   /** Setting `defaultProjectTrust` (default `"ask"`). */
   defaultProjectTrust?: "always" | "never" | "ask";
   /** `project_trust` handlers in load order (pi extensions). */
@@ -154,7 +179,7 @@ export interface ResolveProjectTrustedOptions {
 
 /**
  * Decide whether the project at `cwd` is trusted (pi `resolveProjectTrusted`, 2.10): (1) `trustOverride`;
- * (2) no trust-requiring resources → true; (3) hooks in order, the first `"yes"`/`"no"` decides (stored
+ * (2) no trust-requiring resources (the project's, or Strata's `otherTrustRequiring`) → true; (3) hooks in order, the first `"yes"`/`"no"` decides (stored
  * when `remember`), a throwing hook is reported and skipped; (4) the stored decision for cwd or its
  * nearest ancestor; (5) `defaultProjectTrust` `"always"`/`"never"`; (6) no UI → false; (7) the prompt
  * (cancel → false; the choice's updates are stored).
@@ -162,7 +187,11 @@ export interface ResolveProjectTrustedOptions {
 export async function resolveProjectTrusted(options: ResolveProjectTrustedOptions): Promise<boolean> {
   if (options.trustOverride !== undefined) return options.trustOverride;
   const cwd = normalizePosix(options.cwd);
-  if (!(await hasTrustRequiringProjectResources(options.fs, cwd))) return true;
+  if (
+    (options.otherTrustRequiring ?? []).length === 0 &&
+    !(await hasTrustRequiringProjectResources(options.fs, cwd))
+  )
+    return true;
   for (const [index, hook] of (options.hooks ?? []).entries()) {
     let result: ProjectTrustHookResult | undefined;
     try {

@@ -45,10 +45,10 @@ beforeEach(async () => {
   mock.reset();
   // A user of its own (its agent workspace is not the local user's, which other test files use).
   [{ id: userId }] = await scope.query<{ id: string }>(
-    "INSERT INTO users (name) VALUES ('dev') RETURNING id",
+    "INSERT INTO users (name, email) VALUES ('dev', 'dev-' || gen_random_uuid() || '@strata.test') RETURNING id",
   );
   [{ id: teamId }] = await scope.query<{ id: string }>(
-    "INSERT INTO workspaces (name, kind) VALUES ('Acme team', 'team') RETURNING id",
+    "INSERT INTO workspaces (name, kind, slug) VALUES ('Acme team', 'team', 'acme-' || gen_random_uuid()) RETURNING id",
   );
 });
 afterEach(async () => {
@@ -136,11 +136,35 @@ describe("runPrompt with the session's resources", () => {
       withheld: [`${CWD}/.pi/SYSTEM.md`],
     });
     expect(before.resources.provenance).toEqual([
-      { kind: "context", path: "/.pi/agent/AGENTS.md", filesystem: "agent", trustGated: false },
-      { kind: "context", path: "/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "context", path: "/acme/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "context", path: `${CWD}/AGENTS.md`, filesystem: "project", trustGated: false },
-      { kind: "system", path: "/.pi/agent/SYSTEM.md", filesystem: "agent", trustGated: false },
+      {
+        kind: "context",
+        path: "/.pi/agent/AGENTS.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
+      { kind: "context", path: "/AGENTS.md", filesystem: "project", scope: "project", trustGated: false },
+      {
+        kind: "context",
+        path: "/acme/AGENTS.md",
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+      },
+      {
+        kind: "context",
+        path: `${CWD}/AGENTS.md`,
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+      },
+      {
+        kind: "system",
+        path: "/.pi/agent/SYSTEM.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
     ]);
 
     mock.enqueue({ text: "one" }, { text: "two" });
@@ -173,7 +197,13 @@ describe("runPrompt with the session's resources", () => {
     const after = await loadSessionResources(scope, { session, project });
     expect(after.trust).toMatchObject({ trusted: true, needsDecision: false, withheld: [] });
     expect(after.resources.provenance.filter((p) => p.kind === "system")).toEqual([
-      { kind: "system", path: `${CWD}/.pi/SYSTEM.md`, filesystem: "project", trustGated: true },
+      {
+        kind: "system",
+        path: `${CWD}/.pi/SYSTEM.md`,
+        filesystem: "project",
+        scope: "project",
+        trustGated: true,
+      },
     ]);
   });
 
@@ -258,6 +288,7 @@ describe("runPrompt with the session's resources", () => {
         path: `${CWD}/.pi/skills/x/SKILL.md`,
         name: "x",
         filesystem: "project",
+        scope: "project",
         trustGated: true,
       },
       {
@@ -265,6 +296,7 @@ describe("runPrompt with the session's resources", () => {
         path: "/.pi/agent/skills/lint/SKILL.md",
         name: "lint",
         filesystem: "agent",
+        scope: "personal",
         trustGated: false,
       },
       {
@@ -272,6 +304,7 @@ describe("runPrompt with the session's resources", () => {
         path: "/.pi/agent/prompts/review.md",
         name: "review",
         filesystem: "agent",
+        scope: "personal",
         trustGated: false,
       },
     ]);

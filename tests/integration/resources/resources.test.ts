@@ -16,7 +16,7 @@ beforeEach(async () => {
   team = await createTestVfs();
   user = await createTestVfs();
   [{ id: userId }] = await team.scope.query<{ id: string }>(
-    "INSERT INTO users (name) VALUES ('u') RETURNING id",
+    "INSERT INTO users (name, email) VALUES ('u', 'u-' || gen_random_uuid() || '@strata.test') RETURNING id",
   );
 });
 afterEach(async () => {
@@ -92,11 +92,35 @@ describe("loadResources → system prompt", () => {
       `My system prompt.\n\n${projectContext}\n\n${cwdSection}`,
     );
     expect(untrusted.provenance).toEqual([
-      { kind: "context", path: "/home/u/.pi/agent/AGENTS.md", filesystem: "agent", trustGated: false },
-      { kind: "context", path: "/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "context", path: "/acme/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "context", path: "/acme/packages/web/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "system", path: "/home/u/.pi/agent/SYSTEM.md", filesystem: "agent", trustGated: false },
+      {
+        kind: "context",
+        path: "/home/u/.pi/agent/AGENTS.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
+      { kind: "context", path: "/AGENTS.md", filesystem: "project", scope: "project", trustGated: false },
+      {
+        kind: "context",
+        path: "/acme/AGENTS.md",
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+      },
+      {
+        kind: "context",
+        path: "/acme/packages/web/AGENTS.md",
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+      },
+      {
+        kind: "system",
+        path: "/home/u/.pi/agent/SYSTEM.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
     ]);
 
     // "Trust parent folder" style decision on the project root: the package inherits it.
@@ -110,7 +134,13 @@ describe("loadResources → system prompt", () => {
       ["cwd", cwdSection],
     ]);
     expect(trusted.provenance.filter((p) => p.kind === "system")).toEqual([
-      { kind: "system", path: "/acme/packages/web/.pi/SYSTEM.md", filesystem: "project", trustGated: true },
+      {
+        kind: "system",
+        path: "/acme/packages/web/.pi/SYSTEM.md",
+        filesystem: "project",
+        scope: "project",
+        trustGated: true,
+      },
     ]);
   });
 });

@@ -168,13 +168,26 @@ describe("buildContextPreview", () => {
       input: ["text"],
     });
     expect(preview.provenance).toEqual([
-      { kind: "context", path: "/workspace/AGENTS.md", filesystem: "project", trustGated: false },
-      { kind: "append", path: "/.pi/agent/APPEND_SYSTEM.md", filesystem: "agent", trustGated: false },
+      {
+        kind: "context",
+        path: "/workspace/AGENTS.md",
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+      },
+      {
+        kind: "append",
+        path: "/.pi/agent/APPEND_SYSTEM.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
       {
         kind: "skill",
         path: "/workspace/.pi/skills/greet/SKILL.md",
         name: "greet",
         filesystem: "project",
+        scope: "project",
         trustGated: true,
       },
       {
@@ -182,6 +195,7 @@ describe("buildContextPreview", () => {
         path: "/workspace/.pi/prompts/fix.md",
         name: "fix",
         filesystem: "project",
+        scope: "project",
         trustGated: true,
       },
     ]);

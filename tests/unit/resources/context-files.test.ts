@@ -292,8 +292,14 @@ describe("context files (pi 1.x)", () => {
       { path: "/p/AGENTS.md", content: "project" },
     ]);
     expect(r.provenance.filter((p) => p.kind === "context")).toEqual([
-      { kind: "context", path: "/u/.pi/agent/AGENTS.md", filesystem: "agent", trustGated: false },
-      { kind: "context", path: "/p/AGENTS.md", filesystem: "project", trustGated: false },
+      {
+        kind: "context",
+        path: "/u/.pi/agent/AGENTS.md",
+        filesystem: "agent",
+        scope: "personal",
+        trustGated: false,
+      },
+      { kind: "context", path: "/p/AGENTS.md", filesystem: "project", scope: "project", trustGated: false },
     ]);
   });
 

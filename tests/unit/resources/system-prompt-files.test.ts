@@ -30,6 +30,7 @@ describe("SYSTEM.md / APPEND_SYSTEM.md and trust (pi 2.x)", () => {
       kind: "system",
       path: "/p/.pi/SYSTEM.md",
       filesystem: "project",
+      scope: "project",
       trustGated: true,
     });
   });
@@ -43,6 +44,7 @@ describe("SYSTEM.md / APPEND_SYSTEM.md and trust (pi 2.x)", () => {
       kind: "system",
       path: `${AGENT}/SYSTEM.md`,
       filesystem: "agent",
+      scope: "personal",
       trustGated: false,
     });
   });
