@@ -10,6 +10,7 @@ import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { AuthError } from "@/lib/auth/errors";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
+import { RulesError } from "@/lib/rules/errors";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
 import { SessionUploadError } from "@/lib/session/session-upload";
@@ -37,6 +38,8 @@ export function errorResponse(error: unknown): Response {
   let message = "Internal error";
   let headers: Record<string, string> | undefined;
   if (error instanceof ApiError) {
+    ({ status, code, message } = error);
+  } else if (error instanceof RulesError) {
     ({ status, code, message } = error);
   } else if (error instanceof AuthError) {
     ({ status, code, message } = error);

@@ -10,6 +10,7 @@
  * Concurrent writers are serialised by the VFS's optimistic concurrency (a conflicting flush is retried).
  * Errors are the typed classes of ./errors (mapped by lib/http/errors.ts). See docs/team-rules.md.
  */
+
 export * from "./errors";
 export * from "./proposals";
 export * from "./repo";
