@@ -146,16 +146,14 @@ export async function writeRulesFile(
   return commitOf(await call<unknown>(`${base(workspaceId)}/file?path=${enc(path)}`, json("PUT", body)));
 }
 
-/** Delete `path` from the rules root (a commit). */
+/** Delete `path` from the rules root (a commit; `message` defaults to "Delete <path>" on the server). */
 export async function deleteRulesFile(
   workspaceId: string,
   path: string,
   message?: string,
 ): Promise<RulesChange | null> {
-  const q = message ? `&message=${enc(message)}` : "";
-  return commitOf(
-    await call<unknown>(`${base(workspaceId)}/file?path=${enc(path)}${q}`, { method: "DELETE" }),
-  );
+  const url = `${base(workspaceId)}/file?path=${enc(path)}`;
+  return commitOf(await call<unknown>(url, message ? json("DELETE", { message }) : { method: "DELETE" }));
 }
 
 export async function listProposals(workspaceId: string, signal?: AbortSignal): Promise<ProposalSummary[]> {
