@@ -17,9 +17,16 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 
 const author = { name: "t", email: "t@x" };
 
-/** Import-like project: a repository with `a.txt` committed on main. */
-export async function makeProject(scope: DbScope, name: string): Promise<Project> {
-  const actor = await getLocalActor(scope);
+/**
+ * Import-like project: a repository with `a.txt` committed on main, in `actor`'s workspace (default: the local
+ * owner's personal workspace; route tests pass their signed-in user).
+ */
+export async function makeProject(
+  scope: DbScope,
+  name: string,
+  actor?: { userId: string; workspaceId: string },
+): Promise<Project> {
+  actor ??= await getLocalActor(scope);
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name, source: null });
   const { vfs } = openWorkspaceVfs(actor.workspaceId, scope);
   await initRepository(vfs, project.rootPath);

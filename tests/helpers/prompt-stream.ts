@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
+import { asUser } from "./auth";
 
 /** A parsed SSE event of a run: its `event` name and its JSON `data`. */
 export interface RunStreamEvent {
@@ -10,17 +11,18 @@ export interface RunStreamEvent {
 }
 
 /**
- * POST `text` to `/api/sessions/:id/prompt` (expecting 200) and read the SSE stream to its end; `onEvent` may act
+ * POST `text` to `/api/sessions/:id/prompt` as `user` (signed in, tests/helpers/auth.ts; expecting 200) and read the SSE stream to its end; `onEvent` may act
  * on an event (e.g. start an outage) before the next one is read.
  * @returns every event in order.
  */
 export async function promptEvents(
+  user: { cookie: string },
   sessionId: string,
   text: string,
   onEvent: (type: string) => void = () => {},
 ): Promise<RunStreamEvent[]> {
   const res = await postPrompt(
-    new Request(`http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
+    asUser(user, `http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ text }),

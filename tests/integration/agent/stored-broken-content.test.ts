@@ -13,13 +13,20 @@ import { initialChatState } from "@/components/chat/reduce-events";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 let scope: DbScope;
 let mock: MockProvider;
@@ -45,7 +52,7 @@ const usage = {
 
 /** A session whose rows hold broken content, inserted as an older Strata stored them (no checks). */
 async function brokenSession() {
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   const project = await insertProject(scope, {
     workspaceId: actor.workspaceId,
     name: "broken",
@@ -134,7 +141,7 @@ const EXPECTED_CONTENT = [
 describe("stored entries with broken content", () => {
   it("GET session and the tree answer 200 with the broken parts left out; the chat renders them", async () => {
     const session = await brokenSession();
-    const res = await getSessionRoute(new Request("http://strata.test/"), params(session.id));
+    const res = await getSessionRoute(asUser(user, "http://strata.test/"), params(session.id));
     expect(res.status).toBe(200);
     const { messages, repairs } = (await res.json()) as {
       messages: AgentMessage[];
@@ -150,7 +157,7 @@ describe("stored entries with broken content", () => {
       { entryId: "b4", message: "replacement.content[0] is null; dropped" },
       { entryId: "b5", message: "content[0] is null; dropped" },
     ]);
-    const tree = await getTreeRoute(new Request("http://strata.test/"), params(session.id));
+    const tree = await getTreeRoute(asUser(user, "http://strata.test/"), params(session.id));
     expect(tree.status).toBe(200);
     const { nodes } = (await tree.json()) as { nodes: { id: string; preview: string }[] };
     expect(nodes.map((n) => [n.id, n.preview])).toEqual([
@@ -189,7 +196,7 @@ describe("stored entries with broken content", () => {
         ],
       },
     ]);
-    const res = await getSessionRoute(new Request("http://strata.test/"), params(session.id));
+    const res = await getSessionRoute(asUser(user, "http://strata.test/"), params(session.id));
     const { messages } = (await res.json()) as { messages: AgentMessage[] };
     expect(messages.slice(-2).map((m) => [m.role, (m as { content: unknown }).content])).toEqual([
       ["user", [{ type: "text", text: "third" }]],

@@ -11,13 +11,20 @@ import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { DbScope } from "@/lib/db/client";
 import { DB_BUSY_RETRY_AFTER_S, queueTimeoutMessage, tooManyConnectionsMessage } from "@/lib/db/errors";
 import { limiterStats } from "@/lib/db/limiter";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { startRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
 import { PG_HOST, PG_PORT } from "../../helpers/postgres";
 import { createLimitedDatabase, type LimitedDatabase } from "./trouble";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 const ROLE_LIMIT = 10;
 let db: LimitedDatabase;
@@ -27,7 +34,8 @@ let admin: pg.Client;
 
 beforeAll(async () => {
   db = await createLimitedDatabase(ROLE_LIMIT);
-  restoreEnv = setEnv({ DATABASE_URL: db.url, STRATA_DB_PROXY: db.proxy });
+  // 100 prompts of one user in a second: over the default prompt rate limit (60/min), which is not what this tests.
+  restoreEnv = setEnv({ DATABASE_URL: db.url, STRATA_DB_PROXY: db.proxy, STRATA_PROMPT_RATE_LIMIT: "1000" });
   admin = new pg.Client({
     connectionString: `postgres://postgres@${PG_HOST}:${PG_PORT}/${db.url.split("/").pop()}`,
   });
@@ -42,7 +50,7 @@ afterAll(async () => {
 /** A session with a live prompt run, kept live (heartbeat through the superuser connection). */
 async function sessionWithLiveRun() {
   const scope = new DbScope();
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "limit", source: null });
   const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
   const runId = await startRun(scope, session.id);
@@ -56,7 +64,7 @@ async function sessionWithLiveRun() {
 
 const followUp = (sessionId: string, text: string) =>
   postPrompt(
-    new Request(`http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
+    asUser(user, `http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ text, streamingBehavior: "followUp" }),

@@ -12,15 +12,22 @@ import {
   recoveryNotice,
 } from "@/lib/agent/checkpointer";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { RUN_STALE_MS, startPromptRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 let mock: MockProvider;
 let restoreEnv: () => void;
@@ -43,7 +50,8 @@ async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
   }
 }
 
-const prompt = promptEvents;
+const prompt = (id: string, text: string, onEvent?: (type: string) => void) =>
+  promptEvents(user, id, text, onEvent);
 
 const countRecoveryNotices = (sessionId: string) =>
   withScope(
@@ -60,7 +68,7 @@ const countRecoveryNotices = (sessionId: string) =>
 describe("a run that died between its flush and its checkpoint", () => {
   it("the next prompt commits exactly its files as a recovery checkpoint and says so in the chat", async () => {
     const { session, root, workspaceId } = await withScope(async (scope) => {
-      const actor = await getLocalActor(scope);
+      const actor = await signedInActor();
       const project = await insertProject(scope, {
         workspaceId: actor.workspaceId,
         name: "recover",

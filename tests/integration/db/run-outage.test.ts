@@ -7,17 +7,24 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { unavailableMessage } from "@/lib/db/errors";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { getLiveRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { proxyThrough, startRelay, type TcpRelay } from "./trouble";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 let relay: TcpRelay;
 let proxy: { proxy: string; close(): Promise<void> };
@@ -52,7 +59,7 @@ async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
 
 async function newSession() {
   return withScope(async (scope) => {
-    const actor = await getLocalActor(scope);
+    const actor = await signedInActor();
     const project = await insertProject(scope, {
       workspaceId: actor.workspaceId,
       name: "outage",
@@ -68,7 +75,8 @@ async function newSession() {
   });
 }
 
-const prompt = promptEvents;
+const prompt = (id: string, text: string, onEvent?: (type: string) => void) =>
+  promptEvents(user, id, text, onEvent);
 
 async function branchSummary(sessionId: string): Promise<string[]> {
   return withScope(async (s) => {

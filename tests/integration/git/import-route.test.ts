@@ -13,11 +13,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/projects/route";
 import { DbScope } from "@/lib/db/client";
 import { GIT_IMPORT_UNREACHABLE } from "@/lib/net/git-http";
-import { getLocalActor } from "@/lib/projects/identity";
 import { importProject } from "@/lib/projects/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type GitServer, makeBareClone, startGitServer } from "../../git-server";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 const run = promisify(execFile);
 let git: GitServer;
@@ -27,6 +34,7 @@ let trackedFiles: number;
 let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
+  await signedInActor();
   bare = await makeBareClone(process.cwd());
   git = await startGitServer({ repos: { strata: bare } });
   const { stdout } = await run("git", ["--git-dir", bare, "ls-tree", "-r", "--name-only", "HEAD"]);
@@ -49,7 +57,7 @@ afterEach(() => {
 
 const importGit = (gitUrl: string, name: string) =>
   POST(
-    new Request("http://127.0.0.1/api/projects", {
+    asUser(user, "http://127.0.0.1/api/projects", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ gitUrl, name }),
@@ -57,7 +65,7 @@ const importGit = (gitUrl: string, name: string) =>
   );
 
 async function projectNames(): Promise<string[]> {
-  const res = await GET();
+  const res = await GET(asUser(user, "http://127.0.0.1/api/projects"));
   expect(res.status).toBe(200);
   const body = (await res.json()) as { projects: { name: string }[] };
   return body.projects.map((p) => p.name);
@@ -103,7 +111,7 @@ describe("POST /api/projects (git URL) with STRATA_GIT_IMPORT_ALLOW_PRIVATE=1", 
     expect(await projectNames()).toContain("ssrf-allowed");
     const scope = new DbScope();
     try {
-      const actor = await getLocalActor(scope);
+      const actor = await signedInActor();
       const vfs = openWorkspaceVfs(actor.workspaceId, scope).vfs;
       expect(await vfs.readText(`${body.project.rootPath}/AGENTS.md`)).toMatch(/^# Working on Strata\n/);
     } finally {
@@ -122,7 +130,7 @@ describe("importProject without a git transport", () => {
   it("refuses a git source before storing anything (a user's URL never goes through the unguarded client)", async () => {
     const scope = new DbScope();
     try {
-      const actor = await getLocalActor(scope);
+      const actor = await signedInActor();
       const before = await projectNames();
       await expect(
         importProject(

@@ -15,7 +15,15 @@ import {
 } from "@/app/api/sessions/[id]/route";
 import { DbScope } from "@/lib/db/client";
 import { startRun } from "@/lib/session/runs";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { makeProject, makeSession } from "../../helpers/lifecycle-fixture";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 let scope: DbScope;
 beforeAll(() => {
@@ -27,13 +35,13 @@ afterAll(async () => {
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const patch = (body: unknown, type = "application/json") =>
-  new Request("http://127.0.0.1/x", {
+  asUser(user, "http://127.0.0.1/x", {
     method: "PATCH",
     headers: { "content-type": type },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-const del = () => new Request("http://127.0.0.1/x", { method: "DELETE" });
-const get = () => new Request("http://127.0.0.1/x");
+const del = () => asUser(user, "http://127.0.0.1/x", { method: "DELETE" });
+const get = () => asUser(user, "http://127.0.0.1/x");
 
 async function answer(res: Response) {
   return { status: res.status, body: await res.json() };
@@ -41,7 +49,7 @@ async function answer(res: Response) {
 
 describe("PATCH/DELETE /api/sessions/:id", () => {
   it("renames, refuses bad bodies, refuses a running session, deletes and then answers 404", async () => {
-    const project = await makeProject(scope, "routes-session");
+    const project = await makeProject(scope, "routes-session", await signedInActor());
     const session = await makeSession(scope, project, "r.txt");
     const renamed = await answer(await patchSession(patch({ title: "Routes" }), params(session.id)));
     expect(renamed.status).toBe(200);
@@ -87,7 +95,7 @@ describe("PATCH/DELETE /api/sessions/:id", () => {
 
 describe("PATCH /api/sessions/:id with control characters", () => {
   it("answers 400 for NUL, tab and ESC in the title and stores no entry and no title", async () => {
-    const project = await makeProject(scope, "routes-session-ctl");
+    const project = await makeProject(scope, "routes-session-ctl", await signedInActor());
     const session = await makeSession(scope, project, "c.txt");
     const count = async () =>
       (
@@ -120,7 +128,7 @@ describe("PATCH /api/sessions/:id with control characters", () => {
 
 describe("PATCH/DELETE /api/projects/:id", () => {
   it("renames, refuses a bad name, deletes and then answers 404", async () => {
-    const project = await makeProject(scope, "routes-project");
+    const project = await makeProject(scope, "routes-project", await signedInActor());
     await makeSession(scope, project, "p.txt");
     expect(await answer(await patchProject(patch({ name: " Renamed " }), params(project.id)))).toEqual({
       status: 200,

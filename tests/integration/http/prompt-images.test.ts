@@ -9,14 +9,21 @@ import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 /** A 1x1 PNG. */
 const PNG =
@@ -45,7 +52,7 @@ afterAll(async () => {
 beforeEach(() => mock.reset());
 
 async function newSession() {
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   const project = await insertProject(scope, {
     workspaceId: actor.workspaceId,
     name: "images",
@@ -63,7 +70,7 @@ async function newSession() {
 
 async function prompt(id: string, body: Record<string, unknown>): Promise<Response> {
   return postPrompt(
-    new Request(`http://t/api/sessions/${id}/prompt`, {
+    asUser(user, `http://t/api/sessions/${id}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),

@@ -10,7 +10,6 @@ import { readSseStream, type SseEvent } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { claimQueued, enqueueForRun, finishRunIfIdle } from "@/lib/session/queue";
@@ -18,8 +17,16 @@ import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 const STEER_REQUIRED =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
@@ -41,7 +48,7 @@ afterAll(async () => {
 beforeEach(() => mock.reset());
 
 async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }) {
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "queue", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -56,7 +63,7 @@ async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const prompt = (id: string, body: Record<string, unknown>, signal?: AbortSignal) =>
   postPrompt(
-    new Request(`http://t/api/sessions/${id}/prompt`, {
+    asUser(user, `http://t/api/sessions/${id}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -65,7 +72,7 @@ const prompt = (id: string, body: Record<string, unknown>, signal?: AbortSignal)
     ctx(id),
   );
 const abort = async (id: string) =>
-  (await postAbort(new Request(`http://t/api/sessions/${id}/abort`, { method: "POST" }), ctx(id))).json();
+  (await postAbort(asUser(user, `http://t/api/sessions/${id}/abort`, { method: "POST" }), ctx(id))).json();
 
 /** Read a run's SSE stream in the background; `waitFor` resolves on the first event matching. */
 function follow(res: Response) {
@@ -252,7 +259,7 @@ describe("edges of the queue", () => {
     expect(blank.status).toBe(400);
     expect((await blank.json()).error.message).toBe("text: must contain more than white space");
     const notJson = await postPrompt(
-      new Request(`http://t/api/sessions/${session.id}/prompt`, {
+      asUser(user, `http://t/api/sessions/${session.id}/prompt`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "{",

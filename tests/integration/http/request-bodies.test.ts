@@ -14,11 +14,18 @@ import { POST as postCompact } from "@/app/api/sessions/[id]/compact/route";
 import { POST as postFork } from "@/app/api/sessions/[id]/fork/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 const MiB = 1024 * 1024;
 let scope: DbScope;
@@ -27,7 +34,7 @@ let sessionId: string;
 
 beforeAll(async () => {
   scope = new DbScope();
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "bodies", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -42,7 +49,7 @@ afterAll(() => scope.release());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const send = (method: string, body: BodyInit, headers: Record<string, string>) =>
-  new Request("http://strata.test/", { method, headers, body, duplex: "half" } as RequestInit);
+  asUser(user, "http://strata.test/", { method, headers, body, duplex: "half" } as RequestInit);
 const CROSS_SITE = {
   origin: "http://evil.example",
   "sec-fetch-site": "cross-site",

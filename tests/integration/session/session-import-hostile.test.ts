@@ -16,10 +16,17 @@ import { POST as createUpload } from "@/app/api/projects/[id]/sessions/import/up
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { openSessionRuntime } from "@/lib/agent/session-runtime";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { runShell } from "@/lib/tools/bash";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { largeSessionFile, SESSION_HEADER, sessionFile } from "../../helpers/session-files";
+
+/** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
+let user: TestUser;
+async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
+  user ??= await createTestUser();
+  return { userId: user.id, workspaceId: user.workspaceId };
+}
 
 const MiB = 1024 * 1024;
 let scope: DbScope;
@@ -28,7 +35,7 @@ let root: string;
 
 beforeAll(async () => {
   scope = new DbScope();
-  const actor = await getLocalActor(scope);
+  const actor = await signedInActor();
   const project = await insertProject(scope, {
     workspaceId: actor.workspaceId,
     name: "import-hostile",
@@ -42,7 +49,7 @@ afterAll(() => scope.release());
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 const raw = (text: string) =>
   postImport(
-    new Request("http://strata.test/?name=s.jsonl", {
+    asUser(user, "http://strata.test/?name=s.jsonl", {
       method: "POST",
       headers: { "content-type": "application/x-ndjson" },
       body: text,
@@ -65,7 +72,7 @@ const dropSession = (res: { session: { id: string } }) =>
 
 const create = async (name = "u.jsonl") => {
   const res = await createUpload(
-    new Request("http://strata.test/", {
+    asUser(user, "http://strata.test/", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name }),
@@ -77,7 +84,7 @@ const create = async (name = "u.jsonl") => {
 };
 const put = (uploadId: string, part: number, body: Uint8Array<ArrayBuffer>) =>
   putPart(
-    new Request("http://strata.test/", {
+    asUser(user, "http://strata.test/", {
       method: "PUT",
       headers: { "content-type": "application/octet-stream" },
       body,
@@ -86,7 +93,7 @@ const put = (uploadId: string, part: number, body: Uint8Array<ArrayBuffer>) =>
   );
 const commit = (uploadId: string, body: { parts: number; bytes: number }) =>
   commitUpload(
-    new Request("http://strata.test/", {
+    asUser(user, "http://strata.test/", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -94,7 +101,10 @@ const commit = (uploadId: string, body: { parts: number; bytes: number }) =>
     params({ id: projectId, uploadId }),
   );
 const cancel = (uploadId: string) =>
-  deleteUpload(new Request("http://strata.test/", { method: "DELETE" }), params({ id: projectId, uploadId }));
+  deleteUpload(
+    asUser(user, "http://strata.test/", { method: "DELETE" }),
+    params({ id: projectId, uploadId }),
+  );
 /** Stage `text` in parts of `partBytes`; returns the commit body. */
 async function stage(uploadId: string, text: string, partBytes = 4 * MiB) {
   const bytes = new TextEncoder().encode(text);
@@ -220,14 +230,14 @@ describe("F4: entries nested deeper than 64 levels", () => {
   });
 
   it("a row stored before with a 4,100-level message is left out of the context and reported, never thrown", async () => {
-    const user = (id: string, parentId: string | null, text: string) => ({
+    const userEntry = (id: string, parentId: string | null, text: string) => ({
       type: "message",
       id,
       parentId,
       timestamp: "2026-01-01T09:00:01.000Z",
       message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
     });
-    const ok = await raw(sessionFile(user("m1", null, "hello"), user("m2", "m1", "later")));
+    const ok = await raw(sessionFile(userEntry("m1", null, "hello"), userEntry("m2", "m1", "later")));
     const body = (await ok.json()) as { session: { id: string } };
     const deep = `{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T09:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"x","extra":${"[".repeat(4100)}${"]".repeat(4100)}}],"timestamp":1}}`;
     await scope.query("UPDATE session_entries SET entry = $3::json WHERE session_id = $1 AND id = $2", [
@@ -235,7 +245,7 @@ describe("F4: entries nested deeper than 64 levels", () => {
       "m2",
       deep,
     ]);
-    const view = await getSessionRoute(new Request("http://strata.test/"), params({ id: body.session.id }));
+    const view = await getSessionRoute(asUser(user, "http://strata.test/"), params({ id: body.session.id }));
     expect(view.status).toBe(200);
     const json = (await view.json()) as {
       messages: { content: unknown }[];
