@@ -10,6 +10,7 @@ import { setNodeWebSocket } from "@/lib/db/client";
 import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
+import { authSection } from "./sections/auth";
 import { hostileSection } from "./sections/hostile";
 import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
@@ -22,6 +23,7 @@ const SECTIONS: BenchSection[] = [
   sessionSection,
   pipelineSection,
   hostileSection,
+  authSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

@@ -6,9 +6,11 @@
 // 2. When this checkout has a stamped build of exactly the clone's sources (`npm test` just made one), copy
 //    it into the clone: the first start must then serve it without building (asserted). Otherwise the first
 //    start builds from scratch (asserted). This saves one full build in CI.
-// 3. First `npm start` (embedded PGlite in the clone's .strata, a free port): the 404 page and /api/projects
-//    answer, .strata/server.json exists (mode 0600); stop the whole process group; the port, server.json and
-//    the pgdata lock are released.
+// 3. First `npm start` (embedded PGlite in the clone's .strata, a free port, no provider key, no DATABASE_URL): it
+//    says it signs in as the local owner; `/` redirects through the local sign-in to the signed-in IDE home (the
+//    page names owner@strata.localhost and offers the import); the 404 page and, with that cookie,
+//    /api/projects answer; .strata/server.json and .strata/secrets.json exist (mode 0600); stop the whole
+//    process group; the port, server.json and the pgdata lock are released.
 // 4. Change the 404 page's text in app/not-found.tsx; second `npm start`: its log says the sources changed
 //    and it rebuilds; during the rebuild / answers 503 "Strata is building…" (scripts/building-page.mjs);
 //    the new text is served. Stop; clean up (also on failure or Ctrl-C).
@@ -64,6 +66,13 @@ async function start(dir, port, label, whileBuilding) {
   const logFile = path.join(tmp, `${label}.log`);
   const out = fs.openSync(logFile, "w");
   const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1" };
+  // The README's promise: no key and no external service (and npm start makes its own secrets).
+  for (const name of Object.keys(env))
+    if (
+      /_API_KEY$/.test(name) ||
+      /^(OPENAI_COMPATIBLE_BASE_URL|BETTER_AUTH_SECRET|STRATA_SECRETS_KEY|STRATA_AUTH_MODE)$/.test(name)
+    )
+      delete env[name];
   for (const name of ["DATABASE_URL", "STRATA_DB_PROXY", "STRATA_DIR", "STRATA_REBUILD"]) delete env[name];
   const started = performance.now();
   const child = spawn("npm", ["start"], { cwd: dir, env, detached: true, stdio: ["ignore", out, out] });
@@ -150,9 +159,40 @@ async function stop(dir) {
   }
 }
 
-async function get(port, pathname) {
-  const response = await fetch(`http://127.0.0.1:${port}${pathname}`);
-  return { status: response.status, text: await response.text() };
+async function get(port, pathname, cookie) {
+  const response = await fetch(`http://127.0.0.1:${port}${pathname}`, {
+    headers: cookie ? { cookie } : {},
+    redirect: "manual",
+  });
+  return {
+    status: response.status,
+    text: await response.text(),
+    location: response.headers.get("location"),
+    cookies: response.headers.getSetCookie().map((c) => c.split(";")[0]),
+  };
+}
+
+/**
+ * The home page as a browser on the embedded default gets it: `/` redirects to the local sign-in, which sets the
+ * session cookie and redirects back; `/` with it is the signed-in IDE home. Returns the cookie.
+ */
+async function signedInHome(port, label) {
+  const first = await get(port, "/");
+  const signIn = "/api/auth/local/sign-in?callbackURL=%2F";
+  if (first.status !== 307 || first.location !== signIn)
+    fail(`${label}: / answered ${first.status} → ${first.location} (expected 307 → ${signIn})`);
+  const local = await get(port, signIn);
+  const cookie = local.cookies.filter((c) => c.startsWith("strata.session_token=")).join("; ");
+  if (local.status !== 302 || local.location !== "/" || !cookie)
+    fail(
+      `${label}: the local sign-in answered ${local.status} → ${local.location} with cookies [${local.cookies.map((c) => c.split("=")[0]).join(", ")}] (expected 302 → / with strata.session_token)`,
+    );
+  const home = await get(port, "/", cookie);
+  for (const text of ["owner@strata.localhost", "Import a project", "Your projects"])
+    if (home.status !== 200 || !home.text.includes(text))
+      fail(`${label}: the signed-in home answered ${home.status} without "${text}"`);
+  say(`${label}: / signed in as the local owner and served the IDE home`);
+  return cookie;
 }
 
 async function main() {
@@ -175,16 +215,21 @@ async function main() {
     fail("start-1 rebuilt although the build matched the sources");
   if (!reuse && !log1().includes("[strata] no build yet: building the app"))
     fail("start-1 did not say it builds the app");
+  if (!log1().includes("[strata] signed in automatically as the local owner (embedded default, loopback)"))
+    fail("start-1 did not say it signs in as the local owner");
+  const cookie = await signedInHome(port, "start-1");
   const page1 = await get(port, "/rebuild-check-no-such-page");
   if (page1.status !== 404 || !page1.text.includes(PAGE_TEXT))
     fail(`start-1: the 404 page answered ${page1.status} without "${PAGE_TEXT}"`);
-  const projects = await get(port, "/api/projects");
+  const projects = await get(port, "/api/projects", cookie);
   if (projects.status !== 200)
     fail(`start-1: GET /api/projects answered ${projects.status}: ${projects.text}`);
-  const info = path.join(dir, ".strata", "server.json");
-  const mode = fs.existsSync(info) ? fs.statSync(info).mode & 0o777 : undefined;
-  if (mode !== 0o600)
-    fail(`start-1: .strata/server.json ${mode === undefined ? "missing" : `has mode ${mode.toString(8)}`}`);
+  for (const name of ["server.json", "secrets.json"]) {
+    const file = path.join(dir, ".strata", name);
+    const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : undefined;
+    if (mode !== 0o600)
+      fail(`start-1: .strata/${name} ${mode === undefined ? "missing" : `has mode ${mode.toString(8)}`}`);
+  }
   await stop(dir);
 
   const marker = `Page not found (rebuild check ${Date.now().toString(36)})`;
