@@ -1,0 +1,416 @@
+/**
+ * The route authorisation matrix's table: one row per exported HTTP method of every route file under `app/`
+ * (`route-matrix.test.ts` globs them on disk and fails, naming `METHOD /api/path`, for a method without a row).
+ *
+ * ROW FORMAT (other helpers add rows here: keep each row small, add yours in your own section, keys sorted by path):
+ *
+ *   "METHOD /api/path/[param]": {
+ *     permission: "read" | "write" | "manage" | "delete" | "public" | "self",
+ *     build: (ctx) => ({ params?, query?, json? | form? | bytes? + contentType? }),
+ *     ok?: [201],                // statuses of an allowed call (default: any 2xx)
+ *   },
+ *
+ * - The key is the method and the route file's path below `app/` with its `[segments]` as written on disk
+ *   (`app/api/projects/[id]/file/route.ts` → `GET /api/projects/[id]/file`).
+ * - `permission`: the least a caller's role in the resource's workspace must allow (lib/auth/roles.ts): `read`
+ *   viewer+, `write` member+, `manage` admin+, `delete` owner. `self` = any signed-in caller, acting on their own
+ *   things only (their agent dir, their account, their workspace list). `public` = anyone, signed in or not.
+ * - The test calls each row as anonymous, outsider (a user with a workspace of their own), viewer, member, admin and
+ *   owner of the fixture team and expects: anonymous 401 (`public` excepted); outsider 404 with the body a random id
+ *   gets (`self`/`public` excepted); a role below `permission` 403; at or above it `ok` (default 2xx).
+ * - `build(ctx)` runs once per caller, before the call, and returns the request: `params` (the `[segments]`),
+ *   `query` (without `?`), and at most one body: `json` (sent as application/json), `form` (multipart) or `bytes`
+ *   with `contentType`. It may create what the call needs through `ctx.fx` (fresh projects, sessions, uploads, files)
+ *   or `ctx.scope` — a destructive method (DELETE, a rename) must act on something created for this call, so the
+ *   order of the callers never matters. `ctx.n` is unique per call (for unique names); `ctx.caller` is the signed-in
+ *   test user (null for anonymous).
+ * - A route whose fixture needs more than `MatrixFixture` offers builds it in `build` with `ctx.scope` (and the team's
+ *   ids in `ctx.fx`), or adds a field to `MatrixFixture` and its construction in route-matrix.test.ts.
+ *
+ * Better Auth's own routes (`app/api/auth/[...all]`) are not globbed: they are the library's (sign-up, sign-in,
+ * organizations, tokens; its own checks and origin/CSRF protection, tested in tests/integration/auth/accounts.test.ts),
+ * not Strata's authorisation layer, and one catch-all cannot be called per method. One row below asserts that
+ * `GET /api/auth/get-session` without a cookie answers a null body (no session leaks to an anonymous caller).
+ */
+import { strToU8, zipSync } from "fflate";
+import type { DbScope } from "@/lib/db/client";
+import type { TestUser } from "../../helpers/auth";
+
+export type MatrixPermission = "read" | "write" | "manage" | "delete" | "public" | "self";
+export type MatrixRole = "anonymous" | "outsider" | "viewer" | "member" | "admin" | "owner";
+
+/** The team's data every row may use (and that no denied body may contain). */
+export interface MatrixFixture {
+  /** The team workspace (owner, admin, member, viewer). */
+  workspaceId: string;
+  workspaceName: string;
+  projectId: string;
+  projectName: string;
+  /** A file of the project (path relative to the project root) and its content. */
+  filePath: string;
+  fileContent: string;
+  /** A session of the project with a user message (`entryId`) and an assistant answer. */
+  sessionId: string;
+  sessionTitle: string;
+  entryId: string;
+  /** A pi session file (JSONL text) that imports cleanly. */
+  sessionFile: string;
+  /** A fresh project of the team (with `filePath` and a session); its id. */
+  newProject(): Promise<string>;
+  /** A fresh session of the team project (one user message, one answer); its id. */
+  newSession(): Promise<string>;
+  /** A staged session upload of a fresh project holding `sessionFile` as part 0 (when `withPart`). */
+  newUpload(withPart: boolean): Promise<{ projectId: string; uploadId: string; bytes: number }>;
+  /** Write `content` at `path` (relative) in the team project. */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Write `content` at `path` (relative to `/.pi/agent`) in `userId`'s agent dir. */
+  writeAgentFile(userId: string, path: string, content: string): Promise<void>;
+}
+
+export interface MatrixContext {
+  fx: MatrixFixture;
+  scope: DbScope;
+  role: MatrixRole;
+  caller: TestUser | null;
+  /** Unique per call. */
+  n: number;
+}
+
+export interface MatrixCall {
+  params?: Record<string, string>;
+  query?: string;
+  json?: unknown;
+  form?: FormData;
+  bytes?: Uint8Array;
+  contentType?: string;
+}
+
+export interface MatrixRow {
+  permission: MatrixPermission;
+  build: (ctx: MatrixContext) => MatrixCall | Promise<MatrixCall>;
+  /** Statuses of an allowed call (default: any 2xx). */
+  ok?: number[];
+}
+
+const project = (ctx: MatrixContext) => ({ id: ctx.fx.projectId });
+const session = (ctx: MatrixContext) => ({ id: ctx.fx.sessionId });
+
+/** A zip archive of `files` (path → text), for `POST /api/projects`. */
+const zip = (files: Record<string, string>) =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
+
+/** Every row: `METHOD /api/path` → how to call it and what it needs. */
+export const ROUTE_MATRIX: Record<string, MatrixRow> = {
+  // ── projects, sessions, agent dir, account (helper A1) ──
+  // The catch-all: every unknown /api path is a JSON 404 for everyone.
+  "GET /api/[...path]": { permission: "public", ok: [404], build: () => ({ params: { path: "nope" } }) },
+  "POST /api/[...path]": { permission: "public", ok: [404], build: () => ({ params: { path: "nope" } }) },
+  "PUT /api/[...path]": { permission: "public", ok: [404], build: () => ({ params: { path: "nope" } }) },
+  "PATCH /api/[...path]": { permission: "public", ok: [404], build: () => ({ params: { path: "nope" } }) },
+  "DELETE /api/[...path]": { permission: "public", ok: [404], build: () => ({ params: { path: "nope" } }) },
+
+  "GET /api/agent/file": {
+    permission: "self",
+    build: async (ctx) => {
+      if (ctx.caller) await ctx.fx.writeAgentFile(ctx.caller.id, "mine.md", "agent note");
+      return { query: "path=mine.md" };
+    },
+  },
+  "PUT /api/agent/file": { permission: "self", build: () => ({ json: { path: "put.md", content: "x" } }) },
+  "DELETE /api/agent/file": {
+    permission: "self",
+    build: async (ctx) => {
+      if (ctx.caller) await ctx.fx.writeAgentFile(ctx.caller.id, `del-${ctx.n}.md`, "x");
+      return { query: `path=del-${ctx.n}.md` };
+    },
+  },
+  "GET /api/agent/tree": { permission: "self", build: () => ({}) },
+  "GET /api/config": { permission: "self", build: () => ({}) },
+  "GET /api/me": { permission: "self", build: () => ({}) },
+  "GET /api/workspaces": { permission: "self", build: () => ({}) },
+
+  "GET /api/projects": {
+    permission: "read",
+    build: (ctx) => ({ query: `workspaceId=${ctx.fx.workspaceId}` }),
+  },
+  "POST /api/projects": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => {
+      const form = new FormData();
+      form.set("file", new File([zip({ "README.md": "hello\n" }) as BlobPart], "upload.zip"));
+      form.set("name", `Imported ${ctx.n}`);
+      form.set("workspaceId", ctx.fx.workspaceId);
+      return { form };
+    },
+  },
+  "GET /api/projects/[id]": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
+  "PATCH /api/projects/[id]": {
+    permission: "write",
+    build: async (ctx) => ({ params: { id: await ctx.fx.newProject() }, json: { name: `Renamed ${ctx.n}` } }),
+  },
+  "DELETE /api/projects/[id]": {
+    permission: "write",
+    build: async (ctx) => ({ params: { id: await ctx.fx.newProject() } }),
+  },
+  "POST /api/projects/[id]/entries": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => ({ params: project(ctx), json: { path: `new-${ctx.n}.txt`, kind: "file" } }),
+  },
+  "GET /api/projects/[id]/file": {
+    permission: "read",
+    build: (ctx) => ({ params: project(ctx), query: `path=${ctx.fx.filePath}` }),
+  },
+  "PUT /api/projects/[id]/file": {
+    permission: "write",
+    build: (ctx) => ({ params: project(ctx), json: { path: `w-${ctx.n}.txt`, content: "written" } }),
+  },
+  "DELETE /api/projects/[id]/file": {
+    permission: "write",
+    build: async (ctx) => {
+      await ctx.fx.writeFile(`gone-${ctx.n}.txt`, "x");
+      return { params: project(ctx), query: `path=gone-${ctx.n}.txt` };
+    },
+  },
+  "GET /api/projects/[id]/sessions": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
+  "POST /api/projects/[id]/sessions": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => ({ params: project(ctx), json: {} }),
+  },
+  "POST /api/projects/[id]/sessions/import": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => ({
+      params: project(ctx),
+      bytes: new TextEncoder().encode(ctx.fx.sessionFile),
+      contentType: "application/x-ndjson",
+    }),
+  },
+  "POST /api/projects/[id]/sessions/import/uploads": {
+    permission: "write",
+    ok: [201],
+    build: async (ctx) => ({ params: { id: await ctx.fx.newProject() }, json: { name: "s.jsonl" } }),
+  },
+  "POST /api/projects/[id]/sessions/import/uploads/[uploadId]": {
+    permission: "write",
+    ok: [201],
+    build: async (ctx) => {
+      const up = await ctx.fx.newUpload(true);
+      return { params: { id: up.projectId, uploadId: up.uploadId }, json: { parts: 1, bytes: up.bytes } };
+    },
+  },
+  "DELETE /api/projects/[id]/sessions/import/uploads/[uploadId]": {
+    permission: "write",
+    build: async (ctx) => {
+      const up = await ctx.fx.newUpload(true);
+      return { params: { id: up.projectId, uploadId: up.uploadId } };
+    },
+  },
+  "PUT /api/projects/[id]/sessions/import/uploads/[uploadId]/parts/[part]": {
+    permission: "write",
+    build: async (ctx) => {
+      const up = await ctx.fx.newUpload(false);
+      return {
+        params: { id: up.projectId, uploadId: up.uploadId, part: "0" },
+        bytes: new TextEncoder().encode(ctx.fx.sessionFile),
+        contentType: "application/octet-stream",
+      };
+    },
+  },
+  "GET /api/projects/[id]/tree": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
+  "POST /api/projects/[id]/trust": {
+    permission: "write",
+    build: (ctx) => ({ params: project(ctx), json: { choice: "trust" } }),
+  },
+
+  "GET /api/sessions/[id]": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "PATCH /api/sessions/[id]": {
+    permission: "write",
+    build: async (ctx) => ({
+      params: { id: await ctx.fx.newSession() },
+      json: { title: `Renamed ${ctx.n}` },
+    }),
+  },
+  "DELETE /api/sessions/[id]": {
+    permission: "write",
+    build: async (ctx) => ({ params: { id: await ctx.fx.newSession() } }),
+  },
+  "POST /api/sessions/[id]/abort": { permission: "write", build: (ctx) => ({ params: session(ctx) }) },
+  "POST /api/sessions/[id]/branch": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { entryId: ctx.fx.entryId } }),
+  },
+  "POST /api/sessions/[id]/compact": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: {} }),
+  },
+  "GET /api/sessions/[id]/export": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "POST /api/sessions/[id]/fork": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => ({ params: session(ctx), json: { entryId: ctx.fx.entryId } }),
+  },
+  "PUT /api/sessions/[id]/model": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { model: "anthropic/claude-sonnet-4-5" } }),
+  },
+  "POST /api/sessions/[id]/prompt": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { text: `hello ${ctx.n}` } }),
+  },
+  "GET /api/sessions/[id]/resources": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "POST /api/sessions/[id]/retry": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: {} }),
+  },
+  "GET /api/sessions/[id]/tree": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+
+  // ── other helpers' sections below (workspace secrets, rules, invite links, …), one comment line each ──
+  // ── workspace secrets (helper C); tests/setup-env.ts sets STRATA_SECRETS_KEY ──
+  "GET /api/workspaces/[id]/secrets": {
+    permission: "manage",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "PUT /api/workspaces/[id]/secrets/[name]": {
+    permission: "manage",
+    build: (ctx) => ({
+      params: { id: ctx.fx.workspaceId, name: "MISTRAL_API_KEY" },
+      json: { value: `matrix-secret-${ctx.n}` },
+    }),
+  },
+  "DELETE /api/workspaces/[id]/secrets/[name]": {
+    permission: "manage",
+    build: async (ctx) => {
+      // Stored afresh for each call (the row is keyed by workspace and name), so every allowed caller deletes one.
+      const { setSecret } = await import("@/lib/secrets/store");
+      const [owner] = await ctx.scope.query<{ user_id: string }>(
+        "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' LIMIT 1",
+        [ctx.fx.workspaceId],
+      );
+      await setSecret(
+        ctx.scope,
+        ctx.fx.workspaceId,
+        "GOOGLE_GENERATIVE_AI_API_KEY",
+        `matrix-${ctx.n}`,
+        owner.user_id,
+      );
+      return { params: { id: ctx.fx.workspaceId, name: "GOOGLE_GENERATIVE_AI_API_KEY" } };
+    },
+  },
+  // ── team rules (helper B1): /.team of the fixture team; a proposal made fresh for each call by rulesProposal ──
+  "GET /api/workspaces/[id]/rules": {
+    permission: "read",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "GET /api/workspaces/[id]/rules/file": {
+    permission: "read",
+    build: async (ctx) => {
+      const { writeRulesFiles } = await import("@/lib/rules");
+      const author = { name: "Matrix", email: "matrix@example.test" };
+      await writeRulesFiles(
+        ctx.scope,
+        ctx.fx.workspaceId,
+        author,
+        [{ path: "AGENTS.md", content: "rules" }],
+        "m",
+      );
+      return { params: { id: ctx.fx.workspaceId }, query: "path=AGENTS.md" };
+    },
+  },
+  "PUT /api/workspaces/[id]/rules/file": {
+    permission: "manage",
+    build: (ctx) => ({
+      params: { id: ctx.fx.workspaceId },
+      query: `path=put-${ctx.n}.md`,
+      json: { content: "x" },
+    }),
+  },
+  "DELETE /api/workspaces/[id]/rules/file": {
+    permission: "manage",
+    build: async (ctx) => {
+      const { writeRulesFiles } = await import("@/lib/rules");
+      const author = { name: "Matrix", email: "matrix@example.test" };
+      await writeRulesFiles(
+        ctx.scope,
+        ctx.fx.workspaceId,
+        author,
+        [{ path: `del-${ctx.n}.md`, content: "x" }],
+        "m",
+      );
+      return { params: { id: ctx.fx.workspaceId }, query: `path=del-${ctx.n}.md` };
+    },
+  },
+  "GET /api/workspaces/[id]/rules/log": {
+    permission: "read",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "GET /api/workspaces/[id]/rules/proposals": {
+    permission: "read",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "POST /api/workspaces/[id]/rules/proposals": {
+    permission: "write",
+    ok: [201],
+    build: (ctx) => ({
+      params: { id: ctx.fx.workspaceId },
+      json: { title: `Matrix ${ctx.n}`, changes: [{ path: `proposed-${ctx.n}.md`, content: "x" }] },
+    }),
+  },
+  "GET /api/workspaces/[id]/rules/proposals/[pid]": {
+    permission: "read",
+    build: async (ctx) => ({ params: { id: ctx.fx.workspaceId, pid: await rulesProposal(ctx) } }),
+  },
+  "PATCH /api/workspaces/[id]/rules/proposals/[pid]": {
+    permission: "write",
+    build: async (ctx) => ({
+      params: { id: ctx.fx.workspaceId, pid: await rulesProposal(ctx) },
+      json: { changes: [{ path: `proposal-${ctx.n}.md`, content: "updated" }] },
+    }),
+  },
+  "POST /api/workspaces/[id]/rules/proposals/[pid]/comments": {
+    permission: "write",
+    ok: [201],
+    build: async (ctx) => ({
+      params: { id: ctx.fx.workspaceId, pid: await rulesProposal(ctx) },
+      json: { body: "Looks good" },
+    }),
+  },
+  "POST /api/workspaces/[id]/rules/proposals/[pid]/approve": {
+    permission: "manage",
+    build: async (ctx) => ({ params: { id: ctx.fx.workspaceId, pid: await rulesProposal(ctx) } }),
+  },
+  "POST /api/workspaces/[id]/rules/proposals/[pid]/reject": {
+    permission: "manage",
+    build: async (ctx) => ({
+      params: { id: ctx.fx.workspaceId, pid: await rulesProposal(ctx) },
+      json: { reason: "No" },
+    }),
+  },
+};
+
+/**
+ * A fresh open proposal of the fixture team for one call (its own path `proposal-<n>.md`), authored by the caller (so
+ * an allowed PATCH is the author's), or by the team's owner for an anonymous call.
+ */
+async function rulesProposal(ctx: MatrixContext): Promise<string> {
+  const { createProposal } = await import("@/lib/rules");
+  let author = ctx.caller ? { userId: ctx.caller.id, name: ctx.caller.name, email: ctx.caller.email } : null;
+  if (!author) {
+    const [owner] = await ctx.scope.query<{ id: string; name: string; email: string }>(
+      `SELECT u.id, u.name, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+       WHERE m.workspace_id = $1 AND m.role = 'owner' LIMIT 1`,
+      [ctx.fx.workspaceId],
+    );
+    author = { userId: owner.id, name: owner.name, email: owner.email };
+  }
+  const proposal = await createProposal(ctx.scope, ctx.fx.workspaceId, author, {
+    title: `Matrix proposal ${ctx.n}`,
+    changes: [{ path: `proposal-${ctx.n}.md`, content: "proposed" }],
+  });
+  return proposal.id;
+}
+
+/** Not a route file of Strata's: Better Auth's session endpoint without a cookie must answer a null body. */
+export const BETTER_AUTH_GET_SESSION = "GET /api/auth/get-session";
