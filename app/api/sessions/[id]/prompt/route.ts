@@ -4,11 +4,14 @@ import { PromptImagesSchema } from "@/lib/agent/prompt-images-schema";
 import { runUserBash } from "@/lib/agent/session-bash";
 import { runPrompt } from "@/lib/agent/session-run";
 import { parseUserBash } from "@/lib/agent/user-bash";
+import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
+import { withSession } from "@/lib/http/access";
 import { PROMPT_WITH_IMAGES_JSON_LIMIT, readJson } from "@/lib/http/body";
-import { notFound, route } from "@/lib/http/errors";
+import { route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
+import type { Env } from "@/lib/llm/models";
+import { sessionProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -33,11 +36,17 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT }));
   const bash = parseUserBash(body.text);
-  if (!isUuid(id)) throw notFound(`Session ${id}`);
+  // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
+  await withSession(request, id, "write", async ({ scope, caller }) =>
+    scope.run((db) => limitPrompts(db, caller.userId, process.env)),
+  );
   const scope = new DbScope();
   let run: { id: string; returned: string[] } | undefined;
   let handedOver = false;
+  let env: Env = process.env;
   try {
+    // Workspace secrets win over the server environment (lib/secrets); read before the run is admitted.
+    if (!bash) env = await sessionProviderEnv(scope, id, process.env);
     const admission = await admitPrompt(scope, {
       sessionId: id,
       bash: bash !== undefined,
@@ -67,7 +76,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             text: body.text,
             images: body.images,
             modelRef: body.model,
-            env: process.env,
+            env,
             emit,
             signal,
             runId,

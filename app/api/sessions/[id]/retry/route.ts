@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { modelUnavailableMessage, runPrompt } from "@/lib/agent/session-run";
+import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
+import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
-import { ApiError, notFound, route } from "@/lib/http/errors";
+import { ApiError, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
-import { resolveModel } from "@/lib/llm/models";
+import { type Env, resolveModel } from "@/lib/llm/models";
+import { sessionProviderEnv } from "@/lib/secrets";
 import { startPromptRun } from "@/lib/session/runs";
 
 export const runtime = "edge";
@@ -23,12 +25,18 @@ const Body = z.object({ model: z.string().max(200).optional() });
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
-  if (!isUuid(id)) throw notFound(`Session ${id}`);
-  if (body.model !== undefined && !resolveModel(body.model, process.env))
-    throw new ApiError(400, "model_unavailable", modelUnavailableMessage(body.model));
+  // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
+  await withSession(request, id, "write", async ({ scope, caller }) =>
+    scope.run((db) => limitPrompts(db, caller.userId, process.env)),
+  );
   const scope = new DbScope();
   let run: { id: string; returned: string[] };
+  let env: Env;
   try {
+    // Workspace secrets win over the server environment (lib/secrets).
+    env = await sessionProviderEnv(scope, id, process.env);
+    if (body.model !== undefined && !resolveModel(body.model, env))
+      throw new ApiError(400, "model_unavailable", modelUnavailableMessage(body.model));
     run = await startPromptRun(scope, id);
   } catch (error) {
     await scope.release();
@@ -45,7 +53,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         text: "",
         retry: true,
         modelRef: body.model,
-        env: process.env,
+        env,
         emit,
         signal,
         runId: run.id,
