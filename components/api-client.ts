@@ -127,8 +127,11 @@ function jsonInit(method: string, body: unknown, signal?: AbortSignal): RequestI
 
 const enc = encodeURIComponent;
 
-export function getConfig(signal?: AbortSignal): Promise<ConfigResponse> {
-  return request("/api/config", { signal });
+/** The models configured; with `projectId`, those of its workspace (its secrets win over the server's keys). */
+export function getConfig(signal?: AbortSignal, projectId?: string): Promise<ConfigResponse> {
+  return request(projectId ? `/api/config?project=${encodeURIComponent(projectId)}` : "/api/config", {
+    signal,
+  });
 }
 
 /** The projects of `workspaceId` (unset: the caller's personal workspace). */

@@ -7,3 +7,5 @@ setNodeWebSocket(ws);
 // Better Auth signs cookies with this (a test-only value; `npm start` creates a random one in .strata/).
 process.env.BETTER_AUTH_SECRET ??= "strata-test-only-secret-0123456789abcdef";
 process.env.STRATA_AUTH_RATE_LIMIT ??= "off";
+// Workspace secrets (lib/secrets) are encrypted with this test-only key (base64 of 32 bytes).
+process.env.STRATA_SECRETS_KEY ??= "c3RyYXRhLXRlc3Qtb25seS1zZWNyZXRzLWtleS0wMDA=";

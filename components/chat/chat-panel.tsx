@@ -62,7 +62,7 @@ export function ChatPanel({
     choose: chooseModel,
     saveError,
     saved: modelSaved,
-  } = useModelChoice(current, running);
+  } = useModelChoice(current, running, projectId);
   modelRef.current = model;
   const noModel = config !== null && !config.configured;
   // Images attached to the next prompt; a model without image input gets pi's placeholder text instead.

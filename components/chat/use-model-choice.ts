@@ -31,7 +31,7 @@ function rememberModel(id: string) {
  * ends), and remembered in this browser as the default for new sessions. A refreshed session list never
  * overrides the choice. `saveError` says when a switch could not be stored (the next prompt still carries it).
  */
-export function useModelChoice(session: SessionSummary | undefined, running: boolean) {
+export function useModelChoice(session: SessionSummary | undefined, running: boolean, projectId?: string) {
   const [config, setConfig] = useState<ConfigResponse | null>(null);
   const [configError, setConfigError] = useState<string | null>(null);
   const [model, setModel] = useState("");
@@ -41,7 +41,7 @@ export function useModelChoice(session: SessionSummary | undefined, running: boo
 
   useEffect(() => {
     const ctrl = new AbortController();
-    getConfig(ctrl.signal).then(
+    getConfig(ctrl.signal, projectId).then(
       (c) => {
         setConfig(c);
         setModel((m) =>
@@ -58,7 +58,7 @@ export function useModelChoice(session: SessionSummary | undefined, running: boo
       },
     );
     return () => ctrl.abort();
-  }, []);
+  }, [projectId]);
 
   // Follow a session's model once, when it is opened (not when a refresh reports it again).
   const followed = useRef<string | null>(null);

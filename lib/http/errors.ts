@@ -11,6 +11,7 @@ import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tr
 import { AuthError } from "@/lib/auth/errors";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { RulesError } from "@/lib/rules/errors";
+import { SecretsError } from "@/lib/secrets/crypto";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
 import { SessionUploadError } from "@/lib/session/session-upload";
@@ -54,6 +55,8 @@ export function errorResponse(error: unknown): Response {
     status = 400;
     code = "preview_failed";
     message = error.message;
+  } else if (error instanceof SecretsError) {
+    ({ status, code, message } = error);
   } else if (error instanceof NotQueueableError) {
     status = 400;
     code = "not_queueable";

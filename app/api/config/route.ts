@@ -1,4 +1,4 @@
-import { withProject, withWorkspace } from "@/lib/http/access";
+import { withCaller, withProject, withWorkspace } from "@/lib/http/access";
 import { route } from "@/lib/http/errors";
 import { toModelInfo } from "@/lib/http/views";
 import { defaultModel, type Env, getAvailableModels, modelConfigHelp } from "@/lib/llm/models";
@@ -21,7 +21,7 @@ function answer(env: Env): Response {
 /**
  * Models configured (never their keys) and how to configure one. With `?project=<id>` (or `?workspace=<id>`): the
  * models of that project's workspace, whose secrets win over the server environment (read access needed: 401/404
- * as the project's routes); without: the server environment's.
+ * as the project's routes); without: the server environment's (any signed-in caller; 401 otherwise).
  */
 export const GET = route(async (request: Request) => {
   const params = new URL(request.url).searchParams;
@@ -35,5 +35,5 @@ export const GET = route(async (request: Request) => {
     return withWorkspace(request, workspace, "read", async ({ scope, access }) =>
       answer(await workspaceProviderEnv(scope, access.workspaceId, process.env)),
     );
-  return answer(process.env);
+  return withCaller(request, async () => answer(process.env));
 });

@@ -6,24 +6,21 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as configRoute } from "@/app/api/config/route";
 import { DELETE as deleteRoute, PUT as putRoute } from "@/app/api/workspaces/[id]/secrets/[name]/route";
 import { GET as listRoute } from "@/app/api/workspaces/[id]/secrets/route";
-import { withDb } from "@/lib/db/client";
+import { DbScope, withDb } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
-import { toBase64 } from "@/lib/secrets/crypto";
+import { keyRing, toBase64 } from "@/lib/secrets/crypto";
 import { projectProviderEnv } from "@/lib/secrets/provider-env";
 import { getSecretValues, rotateSecrets, setSecret } from "@/lib/secrets/store";
 import { asUser, authJson, createTestUser, type TestUser } from "../../helpers/auth";
+import { createTestDatabase, type TestDatabase } from "../../helpers/postgres";
 
 const KEY_A = toBase64(new Uint8Array(32).fill(7));
 const KEY_B = toBase64(new Uint8Array(32).fill(8));
 const params = <T>(value: T) => ({ params: Promise.resolve(value) });
-
-beforeAll(() => {
-  process.env.STRATA_SECRETS_KEY = KEY_A;
-});
 
 async function teamWith(owner: TestUser, others: [TestUser, string][]): Promise<string> {
   const team = await authJson<{ id: string }>(
@@ -156,7 +153,8 @@ describe("provider env and rotation", () => {
       insertProject(scope, { workspaceId: owner.workspaceId, name: "env-project", source: null }),
     );
     const serverEnv = {
-      STRATA_SECRETS_KEY: KEY_A,
+      // tests/setup-env.ts's key, which the config route reads from process.env.
+      STRATA_SECRETS_KEY: process.env.STRATA_SECRETS_KEY,
       ANTHROPIC_API_KEY: "server-key",
       OPENAI_API_KEY: "server-openai",
     };
@@ -183,62 +181,99 @@ describe("provider env and rotation", () => {
     const hidden = await configRoute(asUser(other, `/api/config?project=${project.id}`));
     expect(hidden.status).toBe(404);
   });
+});
+
+/**
+ * Rotation re-encrypts every row of a database, so it runs on a database of its own: rows other test files store
+ * under tests/setup-env.ts's key stay as they are.
+ */
+describe("rotation (own database)", () => {
+  let db: TestDatabase;
+  let workspaceId: string;
+  let userId: string;
+  const inDb = <T>(fn: (scope: DbScope) => Promise<T>) => {
+    const scope = new DbScope(db.url);
+    return fn(scope).finally(() => scope.release());
+  };
+  beforeAll(async () => {
+    db = await createTestDatabase("strata_rotate");
+    [{ id: userId }] = await inDb((scope) =>
+      scope.query<{ id: string }>(
+        "INSERT INTO users (name, email) VALUES ('Rotator', 'rotator@example.test') RETURNING id",
+      ),
+    );
+    [{ id: workspaceId }] = await inDb((scope) =>
+      scope.query<{ id: string }>(
+        "INSERT INTO workspaces (name, slug) VALUES ('Rotate', 'rotate') RETURNING id",
+      ),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it("rotate re-encrypts every row under the new key; the old key then is no longer needed", async () => {
-    const owner = await createTestUser("Rotate owner");
     const old = { STRATA_SECRETS_KEY: KEY_A };
-    await withDb((scope) =>
-      setSecret(scope, owner.workspaceId, "OPENAI_API_KEY", "sk-ROTATE-1", owner.id, old),
-    );
-    await withDb((scope) =>
-      setSecret(scope, owner.workspaceId, "MISTRAL_API_KEY", "m-ROTATE-2", owner.id, old),
-    );
+    await inDb((scope) => setSecret(scope, workspaceId, "OPENAI_API_KEY", "sk-ROTATE-1", userId, old));
+    await inDb((scope) => setSecret(scope, workspaceId, "MISTRAL_API_KEY", "m-ROTATE-2", userId, old));
     const next = { STRATA_SECRETS_KEY: KEY_B, STRATA_SECRETS_KEY_PREVIOUS: KEY_A };
     // Before rotation the new key alone cannot read them.
     await expect(
-      withDb((scope) => getSecretValues(scope, owner.workspaceId, { STRATA_SECRETS_KEY: KEY_B })),
+      inDb((scope) => getSecretValues(scope, workspaceId, { STRATA_SECRETS_KEY: KEY_B })),
     ).rejects.toMatchObject({ code: "secrets_key_unknown" });
-    expect(await withDb((scope) => getSecretValues(scope, owner.workspaceId, next))).toEqual({
+    expect(await inDb((scope) => getSecretValues(scope, workspaceId, next))).toEqual({
       MISTRAL_API_KEY: "m-ROTATE-2",
       OPENAI_API_KEY: "sk-ROTATE-1",
     });
-    const result = await withDb((scope) => rotateSecrets(scope, next));
-    expect(result.rotated).toBeGreaterThanOrEqual(2);
-    const second = await withDb((scope) => rotateSecrets(scope, next));
-    expect(second.rotated).toBe(0);
-    expect(
-      await withDb((scope) => getSecretValues(scope, owner.workspaceId, { STRATA_SECRETS_KEY: KEY_B })),
-    ).toEqual({
-      MISTRAL_API_KEY: "m-ROTATE-2",
-      OPENAI_API_KEY: "sk-ROTATE-1",
+    const ringB = await keyRing({ STRATA_SECRETS_KEY: KEY_B });
+    expect(await inDb((scope) => rotateSecrets(scope, next))).toEqual({
+      keyId: ringB.current.id,
+      rotated: 2,
+      alreadyCurrent: 0,
     });
+    expect(await inDb((scope) => rotateSecrets(scope, next))).toEqual({
+      keyId: ringB.current.id,
+      rotated: 0,
+      alreadyCurrent: 2,
+    });
+    expect(await inDb((scope) => getSecretValues(scope, workspaceId, { STRATA_SECRETS_KEY: KEY_B }))).toEqual(
+      {
+        MISTRAL_API_KEY: "m-ROTATE-2",
+        OPENAI_API_KEY: "sk-ROTATE-1",
+      },
+    );
   });
 
   it("`strata secrets rotate` re-encrypts under the environment's key and says how many; a bad key is one line", async () => {
-    const owner = await createTestUser("CLI rotate owner");
     const KEY_C = toBase64(new Uint8Array(32).fill(9));
-    await withDb((scope) =>
-      setSecret(scope, owner.workspaceId, "OPENAI_API_KEY", "sk-CLIROTATE", owner.id, {
-        STRATA_SECRETS_KEY: KEY_B,
-      }),
-    );
-    const ok = await strata({ STRATA_SECRETS_KEY: KEY_C, STRATA_SECRETS_KEY_PREVIOUS: `${KEY_A},${KEY_B}` });
+    const ringC = await keyRing({ STRATA_SECRETS_KEY: KEY_C });
+    const ok = await strata({
+      DATABASE_URL: db.url,
+      STRATA_DB_PROXY: db.proxy,
+      STRATA_SECRETS_KEY: KEY_C,
+      STRATA_SECRETS_KEY_PREVIOUS: `${KEY_A},${KEY_B}`,
+    });
     expect(ok.stderr).toBe("");
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(
-      /^Re-encrypted [1-9]\d* secrets? under key [0-9a-f]{8} \(\d+ already under it\)\. STRATA_SECRETS_KEY_PREVIOUS is no longer needed\.\n$/,
+    expect(ok.stdout).toBe(
+      `Re-encrypted 2 secrets under key ${ringC.current.id} (0 already under it). STRATA_SECRETS_KEY_PREVIOUS is no longer needed.\n`,
     );
-    expect(ok.stdout).not.toContain(KEY_C);
-    expect(
-      await withDb((scope) => getSecretValues(scope, owner.workspaceId, { STRATA_SECRETS_KEY: KEY_C })),
-    ).toEqual({
-      OPENAI_API_KEY: "sk-CLIROTATE",
+    expect(await inDb((scope) => getSecretValues(scope, workspaceId, { STRATA_SECRETS_KEY: KEY_C }))).toEqual(
+      {
+        MISTRAL_API_KEY: "m-ROTATE-2",
+        OPENAI_API_KEY: "sk-ROTATE-1",
+      },
+    );
+    const bad = await strata({
+      DATABASE_URL: db.url,
+      STRATA_DB_PROXY: db.proxy,
+      STRATA_SECRETS_KEY: "not-a-key-VALUE",
     });
-    const bad = await strata({ STRATA_SECRETS_KEY: "not-a-key-VALUE" });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
       "strata: STRATA_SECRETS_KEY is not the base64 of 32 bytes. Generate one with `node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"` and restart the server (see docs/secrets.md).\n",
     );
+    expect(bad.stderr).not.toContain("not-a-key-VALUE");
   });
 });
 
