@@ -8,7 +8,7 @@ import type { DbScope } from "@/lib/db/client";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
 import { getProject, type Project } from "@/lib/projects/projects";
-import { loadSessionResources } from "@/lib/projects/session-resources";
+import { loadSessionResources, skillFileSystem } from "@/lib/projects/session-resources";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import type { LoadedResources } from "@/lib/resources/resource-loader";
 import { expandSkillCommand } from "@/lib/resources/skills";
@@ -90,7 +90,8 @@ export async function openSessionRuntime(
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };
   const toolContext: ToolContext = { fs: vfs, cwd: session.cwd, projectRoot: root };
-  const { resources, agentFs } = await loadSessionResources(scope, { session, project, vfs });
+  const loaded = await loadSessionResources(scope, { session, project, vfs });
+  const { resources, agentFs } = loaded;
   const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));
   if (options.onExtensionError) extensions.onError(options.onExtensionError);
   for (const module of options.extensions ?? []) await extensions.registerExtension(module);
@@ -105,7 +106,7 @@ export async function openSessionRuntime(
     tools: createCodingTools(toolContext),
     extensions,
     expandSkill: (text) =>
-      expandSkillCommand(text, resources.skills, (skill) => (skill.source === "user" ? agentFs : vfs)),
+      expandSkillCommand(text, resources.skills, (skill) => skillFileSystem(loaded, skill)),
     expandTemplate: (text) => expandPromptTemplate(text, resources.promptTemplates),
   };
 }

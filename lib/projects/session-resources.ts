@@ -2,8 +2,9 @@
  * The resources in effect for a session (pi `DefaultResourceLoader.reload()` for the session's cwd) and
  * the project trust decision behind them: the project's workspace VFS, the user's agent VFS
  * (`lib/projects/agent-dir.ts`), the user's stored decisions (`PgTrustStore`) and the session's
- * "this session only" override (`sessions.trust_override`). Used by every prompt run, by
- * `GET /api/sessions/:id/resources` and `POST /api/projects/:id/trust`.
+ * "this session only" override (`sessions.trust_override`) — and, for a project of a team workspace, the team
+ * rules root (`./team-rules-resources.ts`: main, or the proposal the session previews). Used by every prompt run,
+ * by `GET /api/sessions/:id/resources` and `POST /api/projects/:id/trust`.
  */
 
 import type { DbScope } from "@/lib/db/client";
@@ -13,13 +14,10 @@ import { loadPiSettings } from "@/lib/resources/pi-settings";
 import {
   formatProjectTrustPrompt,
   getProjectTrustOptions,
+  listTeamTrustRequiringResources,
   listTrustRequiringProjectResources,
 } from "@/lib/resources/project-trust";
-import {
-  type LoadedResources,
-  loadResources,
-  type ResourceProvenance,
-} from "@/lib/resources/resource-loader";
+import { type LoadedResources, loadResources } from "@/lib/resources/resource-loader";
 import { PgTrustStore } from "@/lib/resources/trust-store";
 import { getSession, type SessionRow } from "@/lib/session/store";
 import { normalizePosix } from "@/lib/vfs/paths";
@@ -27,7 +25,9 @@ import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { AGENT_DIR, AGENT_HOME, openAgentVfs } from "./agent-dir";
 import { getProject, type Project } from "./projects";
+import { describeProvenance, type ProvenanceView } from "./resource-history";
 import { listSlashCommands, type SlashCommand } from "./slash-commands";
+import { openSessionTeamRules, type RulesPreview, type SessionTeamRules } from "./team-rules-resources";
 
 /** The trust prompt's choices, in pi's order (2.11); `trust_parent` is absent at `/`. */
 export const TRUST_CHOICES = [
@@ -62,11 +62,27 @@ export interface SessionResources {
   trust: TrustStatus;
   /** The user's agent VFS (skills with source `user` are read from it). */
   agentFs: Vfs;
+  /** The team rules root read (skills with source `team` are read from its `fs`), or null outside a team. */
+  team: SessionTeamRules | null;
+  /** The project's workspace VFS the resources were read from. */
+  vfs: Vfs;
+  /** The user whose agent dir and trust decisions apply. */
+  userId: string;
+}
+
+/** The filesystem a loaded skill's file is read from (for `/skill:` expansion). */
+export function skillFileSystem(r: SessionResources, skill: { source: string }): Vfs {
+  if (skill.source === "user") return r.agentFs;
+  if (skill.source === "team" && r.team) return r.team.fs;
+  return r.vfs;
 }
 
 /** The view `GET /api/sessions/:id/resources` answers. */
 export interface SessionResourcesView {
-  provenance: ResourceProvenance[];
+  /** Each resource in effect with its scope, path and last change (`./resource-history.ts`). */
+  provenance: ProvenanceView[];
+  /** The proposal whose team rules this session previews (not merged), or null. */
+  preview: RulesPreview | null;
   diagnostics: ResourceDiagnostic[];
   trust: TrustStatus;
   /** The `/` commands for the composer's autocomplete (`listSlashCommands`). */
@@ -133,6 +149,11 @@ export async function loadSessionResources(
   const trustStore = new PgTrustStore(scope, userId, project.workspaceId);
   const override = await getSessionTrustOverride(scope, session.id);
   const cwd = normalizePosix(session.cwd);
+  const team = await openSessionTeamRules(scope, {
+    sessionId: session.id,
+    workspaceId: project.workspaceId,
+    vfs,
+  });
   const resources = await loadResources({
     fs: vfs,
     cwd,
@@ -140,6 +161,7 @@ export async function loadSessionResources(
     agentFs,
     agentDir: AGENT_DIR,
     agentHomeDir: AGENT_HOME,
+    ...(team ? { teamFs: team.fs, teamRulesDir: team.dir } : {}),
     trust: { trustStore, ...(override === null ? {} : { trustOverride: override }) },
   });
   // pi's settings files (retry settings, …): one that is skipped is listed with the other resource problems.
@@ -152,10 +174,18 @@ export async function loadSessionResources(
   });
   resources.diagnostics.push(...settings.errors);
   const undecided = !resources.projectTrusted && override === null && (await trustStore.get(cwd)) === null;
-  const withheld = resources.projectTrusted ? [] : await listTrustRequiringProjectResources(vfs, cwd);
+  const withheld = resources.projectTrusted
+    ? []
+    : [
+        ...(await listTrustRequiringProjectResources(vfs, cwd)),
+        ...(team ? await listTeamTrustRequiringResources(team.fs, team.dir) : []),
+      ];
   return {
     resources,
     agentFs,
+    team,
+    vfs,
+    userId,
     trust: {
       trusted: resources.projectTrusted,
       needsDecision: undecided,
@@ -168,10 +198,30 @@ export async function loadSessionResources(
   };
 }
 
-/** The view of {@link loadSessionResources} the HTTP API answers. */
-export function toSessionResourcesView(r: SessionResources): SessionResourcesView {
-  return {
+/**
+ * The view of {@link loadSessionResources} the HTTP API answers: provenance with each file's last change (git
+ * history where there is one), the previewed proposal, diagnostics, trust and the slash commands.
+ * @throws the driver's error when a query fails.
+ */
+export async function toSessionResourcesView(
+  scope: DbScope,
+  r: SessionResources,
+  context: { session: SessionRow; project: Project },
+): Promise<SessionResourcesView> {
+  const users = await scope.query<{ name: string }>("SELECT name FROM users WHERE id = $1", [r.userId]);
+  const provenance = await describeProvenance(scope, {
     provenance: r.resources.provenance,
+    workspaceId: context.project.workspaceId,
+    projectRoot: context.project.rootPath,
+    sessionId: context.session.id,
+    vfs: r.vfs,
+    agentFs: r.agentFs,
+    team: r.team,
+    userName: users[0]?.name ?? "you",
+  });
+  return {
+    provenance,
+    preview: r.team?.preview ?? null,
     diagnostics: r.resources.diagnostics,
     trust: r.trust,
     commands: listSlashCommands(r.resources),

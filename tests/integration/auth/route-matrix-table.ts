@@ -267,6 +267,12 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   },
   "GET /api/sessions/[id]/tree": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
 
+  // ── team rules preview (helper B2): stopping a preview is a write on the session ──
+  "PUT /api/sessions/[id]/rules-preview": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { proposalId: null } }),
+  },
+
   // ── other helpers' sections below (workspace secrets, rules, invite links, …), one comment line each ──
   // ── workspace secrets (helper C); tests/setup-env.ts sets STRATA_SECRETS_KEY ──
   "GET /api/workspaces/[id]/secrets": {

@@ -10,7 +10,11 @@ export const GET = route(async (req: Request, { params }: { params: Promise<{ id
   const { id } = await params;
   return withSession(req, id, "read", async ({ scope, session, project, caller }) =>
     Response.json(
-      toSessionResourcesView(await loadSessionResources(scope, { session, project, userId: caller.userId })),
+      await toSessionResourcesView(
+        scope,
+        await loadSessionResources(scope, { session, project, userId: caller.userId }),
+        { session, project },
+      ),
     ),
   );
 });
