@@ -247,6 +247,38 @@ describe("proposals", () => {
     });
   });
 
+  it("two approvals and a direct write at once: every change lands on main and in the work tree", async () => {
+    const make = (n: string) =>
+      withDb((s) =>
+        createProposal(s, team.id, who(team.member), {
+          title: n,
+          changes: [{ path: `race/${n}.md`, content: `${n}\n` }],
+        }),
+      );
+    const [p1, p2] = [await make("p1"), await make("p2")];
+    const results = await Promise.all([
+      withDb((s) => approveProposal(s, team.id, p1.id, who(team.admin))),
+      withDb((s) => approveProposal(s, team.id, p2.id, who(team.owner))),
+      withDb((s) =>
+        writeRulesFiles(
+          s,
+          team.id,
+          who(team.owner),
+          [{ path: "race/direct.md", content: "direct\n" }],
+          "Direct",
+        ),
+      ),
+    ]);
+    expect([results[0].status, results[1].status]).toEqual(["approved", "approved"]);
+    const tree = await withDb((s) => readRulesTree(s, team.id));
+    expect(["p1", "p2", "direct"].map((n) => tree.get(`race/${n}.md`))).toEqual(["p1\n", "p2\n", "direct\n"]);
+    expect([
+      await worktree("race/p1.md"),
+      await worktree("race/p2.md"),
+      await worktree("race/direct.md"),
+    ]).toEqual(["p1\n", "p2\n", "direct\n"]);
+  });
+
   it("a proposal of another team is not found", async () => {
     const other = await createTeam();
     const p = await withDb((s) =>
