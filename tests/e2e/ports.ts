@@ -7,5 +7,13 @@ export const E2E_MOCK_URL = `http://127.0.0.1:${E2E_MOCK_PORT}`;
 export const E2E_GIT_URL = `http://127.0.0.1:${E2E_GIT_PORT}`;
 /** The e2e app's STRATA_SECRETS_KEY (32 bytes, base64; a test-only value). */
 export const E2E_SECRETS_KEY = Buffer.from("strata-e2e-only-secrets-key-0123").toString("base64");
+/**
+ * The server environment's provider keys: recognisable test values that secrets-leak.spec.ts greps every page, API
+ * answer, stream, export, build asset and server log line for (they must never appear).
+ */
+export const E2E_SERVER_ANTHROPIC_KEY = "sk-ant-LEAKTEST-server-env-5f2c81";
+export const E2E_SERVER_OPENAI_KEY = "sk-LEAKTEST-server-openai-93ad27";
+/** The app server's stdout and stderr, copied here by tests/e2e/server.ts (secrets-leak.spec.ts reads it). */
+export const E2E_SERVER_LOG = `${process.env.TMPDIR ?? "/tmp"}/strata-e2e-server-${E2E_APP_PORT}.log`;
 /** Where the global setup saves the local owner's signed-in browser state (per app port: stacks may run side by side). */
 export const E2E_STORAGE_STATE = `${process.env.TMPDIR ?? "/tmp"}/strata-e2e-state-${E2E_APP_PORT}.json`;

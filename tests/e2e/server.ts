@@ -9,7 +9,15 @@ import path from "node:path";
 import { makeBareClone, startGitServer } from "../git-server";
 import { createTestDatabase } from "../helpers/postgres";
 import { startMockProvider } from "../mock-provider";
-import { E2E_APP_PORT, E2E_GIT_PORT, E2E_MOCK_PORT, E2E_SECRETS_KEY } from "./ports";
+import {
+  E2E_APP_PORT,
+  E2E_GIT_PORT,
+  E2E_MOCK_PORT,
+  E2E_SECRETS_KEY,
+  E2E_SERVER_ANTHROPIC_KEY,
+  E2E_SERVER_LOG,
+  E2E_SERVER_OPENAI_KEY,
+} from "./ports";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -23,9 +31,9 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: database.url,
     STRATA_DB_PROXY: database.proxy,
-    ANTHROPIC_API_KEY: "test-anthropic-key",
+    ANTHROPIC_API_KEY: E2E_SERVER_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    OPENAI_API_KEY: "test-openai-key",
+    OPENAI_API_KEY: E2E_SERVER_OPENAI_KEY,
     OPENAI_BASE_URL: `${mock.url}/v1`,
     STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
     // A model without image input (image-attachment.spec.ts): pi's placeholder text replaces the images.
@@ -54,9 +62,19 @@ async function main() {
     {
       cwd: root,
       env,
-      stdio: "inherit",
+      stdio: ["inherit", "pipe", "pipe"],
     },
   );
+  // The app's output, shown as before and copied to E2E_SERVER_LOG (secrets-leak.spec.ts greps it for keys).
+  const log = fs.createWriteStream(E2E_SERVER_LOG, { flags: "w" });
+  next.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    log.write(chunk);
+  });
+  next.stderr?.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    log.write(chunk);
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -3,6 +3,7 @@
  * Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`), driven by a queue of scripted
  * turns, with a control API under `/__mock/`. See README.md.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
@@ -126,6 +127,15 @@ function publicHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+/** SHA-256 (hex) of the request's API key (`x-api-key`, or the `Authorization: Bearer` token); never the key. */
+function credentialSha256(req: IncomingMessage): string | undefined {
+  const header = req.headers["x-api-key"];
+  const key =
+    (Array.isArray(header) ? header[0] : header) ??
+    /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  return key === undefined ? undefined : createHash("sha256").update(key).digest("hex");
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Epoch milliseconds with sub-millisecond precision (comparable across processes on one machine). */
@@ -223,6 +233,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       method: req.method ?? "GET",
       path,
       headers: publicHeaders(req),
+      credentialSha256: credentialSha256(req),
       body,
       status: 200,
     };

@@ -70,6 +70,8 @@ export interface RecordedRequest {
   path: string;
   /** Lower-cased header names; secrets (`authorization`, `x-api-key`, cookies, ...) removed. */
   headers: Record<string, string>;
+  /** SHA-256 (hex) of the API key the request carried (`x-api-key` or bearer token), to check which key was used. */
+  credentialSha256?: string;
   /** Parsed JSON body (`undefined` when there was none, the raw string when it was not JSON). */
   body: unknown;
   /** HTTP status answered. */

@@ -3,6 +3,7 @@ import { withSession } from "@/lib/http/access";
 import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { previewStoredSession } from "@/lib/projects/session-preview";
+import { workspaceProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -39,7 +40,8 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         ...(body.model ? { model: body.model } : {}),
         ...(body.tools ? { tools: body.tools } : {}),
         ...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel } : {}),
-        env: process.env,
+        // The workspace's models (its secrets win over the server env); keys are placeholders and redacted anyway.
+        env: await workspaceProviderEnv(scope, project.workspaceId, process.env),
       }),
     ),
   );
