@@ -319,9 +319,21 @@ export type ResourceKind = "context" | "system" | "append" | "skill" | "template
 export interface ResourceProvenance {
   kind: ResourceKind;
   path: string;
-  filesystem: "project" | "agent";
+  filesystem: "project" | "agent" | "team";
+  /** Whose rules: the team's rules root, the project's files, or the user's own agent dir. */
+  scope: "team" | "project" | "personal";
   name?: string;
   trustGated: boolean;
+  /** Who last changed the file ("—" when unknown). */
+  lastChangedBy: string;
+  /** When, ISO 8601 (null when unknown). */
+  lastChangedAt: string | null;
+}
+
+/** A team rules proposal the session previews (not merged). */
+export interface RulesPreview {
+  proposalId: string;
+  title: string;
 }
 
 export interface ResourceDiagnostic {
@@ -345,6 +357,8 @@ export interface TrustStatus {
 
 export interface SessionResourcesResponse {
   provenance: ResourceProvenance[];
+  /** The proposal whose team rules this session previews, or null. */
+  preview: RulesPreview | null;
   diagnostics: ResourceDiagnostic[];
   trust: TrustStatus;
   /** The `/` commands for the composer's autocomplete, in pi's order. */
@@ -356,6 +370,14 @@ export function getSessionResources(
   signal?: AbortSignal,
 ): Promise<SessionResourcesResponse> {
   return request(`/api/sessions/${enc(sessionId)}/resources`, { signal });
+}
+
+/** Preview a team rules proposal in the session, or stop (`null`). */
+export function putRulesPreview(
+  sessionId: string,
+  proposalId: string | null,
+): Promise<{ preview: RulesPreview | null }> {
+  return request(`/api/sessions/${enc(sessionId)}/rules-preview`, jsonInit("PUT", { proposalId }));
 }
 
 export function postTrust(

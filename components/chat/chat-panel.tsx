@@ -119,6 +119,7 @@ export function ChatPanel({
         data={resources.data}
         error={resources.error}
         onChangeTrust={() => setTrustDialog("open")}
+        onStopPreview={resources.stopPreview}
       />
       <SessionHistory
         sessionId={sessions.sessionId}

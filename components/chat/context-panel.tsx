@@ -5,6 +5,14 @@ import { useId, useState } from "react";
 import type { ResourceKind, ResourceProvenance, SessionResourcesResponse } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { PanelToggle } from "@/components/ui/panel-toggle";
+import styles from "./context-panel.module.css";
+import { timeAgo } from "./time-ago";
+
+const SCOPE_LABEL: Record<ResourceProvenance["scope"], string> = {
+  team: "Team",
+  project: "Project",
+  personal: "Personal",
+};
 
 const GROUPS: { kind: ResourceKind; title: string }[] = [
   { kind: "context", title: "Context files" },
@@ -15,23 +23,29 @@ const GROUPS: { kind: ResourceKind; title: string }[] = [
 ];
 
 /**
- * The resources in effect for the session, grouped by kind with their VFS paths (project workspace or
- * the user's agent dir) and a trust-gated marker; diagnostics and resources withheld for lack of trust
- * are always shown, even when the panel is collapsed (as counts).
+ * The resources in effect for the session, grouped by kind: each with its scope (Team / Project / Personal), its
+ * path, who last changed it and when, and a trust-gated marker; diagnostics and resources withheld for lack of
+ * trust are always shown, even when the panel is collapsed (as counts), and so is the preview of a team rules
+ * proposal (a banner with Stop preview).
  */
 export function ContextPanel({
   data,
   error,
   onChangeTrust,
+  onStopPreview,
 }: {
   data: SessionResourcesResponse | null;
   error: string | null;
   onChangeTrust: () => void;
+  /** Ends the session's preview of a team rules proposal. */
+  onStopPreview?: () => Promise<void> | void;
 }) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const diagnostics = data?.diagnostics ?? [];
   const withheld = data && !data.trust.trusted ? data.trust.withheld : [];
+  const [stopping, setStopping] = useState(false);
+  const now = Date.now();
   return (
     <section className="context-panel" aria-label="Context">
       <div className="context-header">
@@ -46,6 +60,27 @@ export function ContextPanel({
           <span className="badge badge-warn">untrusted: {withheld.length} not loaded</span>
         ) : null}
       </div>
+      {data?.preview ? (
+        <div className={styles.preview} role="status">
+          <span>
+            Previewing proposal “{data.preview.title}” — not merged. Its team rules stand in for the team's in
+            this session only.
+          </span>
+          {onStopPreview ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={stopping}
+              onClick={() => {
+                setStopping(true);
+                void Promise.resolve(onStopPreview()).finally(() => setStopping(false));
+              }}
+            >
+              {stopping ? "Stopping…" : "Stop preview"}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       {error ? (
         <Notice kind="error" title="Could not load the session's resources">
           {error}
@@ -91,6 +126,7 @@ export function ContextPanel({
               key={g.kind}
               title={g.title}
               items={data.provenance.filter((p) => p.kind === g.kind)}
+              now={now}
             />
           ))}
           <p className="muted">
@@ -102,7 +138,7 @@ export function ContextPanel({
   );
 }
 
-function ResourceGroup({ title, items }: { title: string; items: ResourceProvenance[] }) {
+function ResourceGroup({ title, items, now }: { title: string; items: ResourceProvenance[]; now: number }) {
   return (
     <section className="resource-group" aria-label={title}>
       <h3>{title}</h3>
@@ -112,12 +148,16 @@ function ResourceGroup({ title, items }: { title: string; items: ResourceProvena
         <ul>
           {items.map((p) => (
             <li key={`${p.filesystem}:${p.path}`} className="resource-item">
+              <span className={`badge ${styles.scope} ${styles[p.scope]}`}>{SCOPE_LABEL[p.scope]}</span>
               {p.name ? <strong>{p.name}</strong> : null}
               <span className="mono resource-path" title={p.path}>
                 {p.path}
               </span>
-              <span className="badge">{p.filesystem === "agent" ? "agent dir" : "project"}</span>
               {p.trustGated ? <span className="badge badge-warn">trust-gated</span> : null}
+              <span className={`muted ${styles.changed}`} title={p.lastChangedAt ?? undefined}>
+                changed by {p.lastChangedBy}
+                {p.lastChangedAt ? ` · ${timeAgo(p.lastChangedAt, now)}` : ""}
+              </span>
             </li>
           ))}
         </ul>

@@ -5,11 +5,15 @@ import {
   describeError,
   getSessionResources,
   postTrust,
+  putRulesPreview,
   type SessionResourcesResponse,
   type TrustChoice,
 } from "@/components/api-client";
 
-/** The resources in effect for a session and its trust status; `choose` stores a trust choice and reloads. */
+/**
+ * The resources in effect for a session and its trust status; `choose` stores a trust choice and reloads;
+ * `stopPreview` ends the session's preview of a team rules proposal and reloads.
+ */
 export function useSessionResources(projectId: string, sessionId: string | null) {
   const [data, setData] = useState<SessionResourcesResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -50,5 +54,15 @@ export function useSessionResources(projectId: string, sessionId: string | null)
     [projectId, sessionId, refresh],
   );
 
-  return { data, error, refresh, choose, choosing };
+  const stopPreview = useCallback(async () => {
+    if (!sessionId) return;
+    try {
+      await putRulesPreview(sessionId, null);
+      await refresh();
+    } catch (err) {
+      setError(`Could not stop the preview: ${describeError(err)}. Reload the page and try again.`);
+    }
+  }, [sessionId, refresh]);
+
+  return { data, error, refresh, choose, choosing, stopPreview };
 }
