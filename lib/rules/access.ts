@@ -1,7 +1,7 @@
 /** What the rules routes need from the caller: its git identity, and the direct-change role check. */
 import type { WorkspaceAccess } from "@/lib/auth/authorize";
 import type { Caller } from "@/lib/auth/caller";
-import { AuthError } from "@/lib/auth/errors";
+import { AuthError, forbidden } from "@/lib/auth/errors";
 import { roleAllows } from "@/lib/auth/roles";
 import { DIRECT_CHANGE_FORBIDDEN } from "./errors";
 import type { RulesUser } from "./types";
@@ -12,9 +12,12 @@ export function rulesUser(caller: Caller): RulesUser {
 }
 
 /**
- * @throws AuthError 403 `forbidden` "Only owners and admins change the team rules directly; propose the change
- *   instead." unless the caller's role may manage the workspace.
+ * @throws AuthError 403 `forbidden` unless the caller's role may manage the workspace: for a member "Only owners and
+ *   admins change the team rules directly; propose the change instead.", for a viewer (who cannot propose either)
+ *   the authorisation layer's "Your role in this workspace (viewer) cannot change the team rules. …".
  */
 export function requireDirectChange(access: WorkspaceAccess): void {
-  if (!roleAllows(access.role, "manage")) throw new AuthError(403, "forbidden", DIRECT_CHANGE_FORBIDDEN);
+  if (roleAllows(access.role, "manage")) return;
+  if (roleAllows(access.role, "write")) throw new AuthError(403, "forbidden", DIRECT_CHANGE_FORBIDDEN);
+  throw forbidden(access.role, "change the team rules");
 }

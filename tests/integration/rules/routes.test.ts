@@ -87,24 +87,27 @@ describe("rules routes", () => {
 
   it("member and viewer cannot change the rules directly (403 with what to do); viewer cannot propose", async () => {
     const url = `/api/workspaces/${team.id}/rules/file?path=AGENTS.md`;
-    for (const user of [team.member, team.viewer]) {
-      const res = await call(
-        fileRoute.PUT,
-        user,
-        url,
-        { id: team.id },
-        { method: "PUT", ...json({ content: "x" }) },
-      );
-      expect(res).toEqual({
-        status: 403,
-        body: {
-          error: {
-            code: "forbidden",
-            message: "Only owners and admins change the team rules directly; propose the change instead.",
-          },
+    const put = (user: TestUser) =>
+      call(fileRoute.PUT, user, url, { id: team.id }, { method: "PUT", ...json({ content: "x" }) });
+    expect(await put(team.member)).toEqual({
+      status: 403,
+      body: {
+        error: {
+          code: "forbidden",
+          message: "Only owners and admins change the team rules directly; propose the change instead.",
         },
-      });
-    }
+      },
+    });
+    expect(await put(team.viewer)).toEqual({
+      status: 403,
+      body: {
+        error: {
+          code: "forbidden",
+          message:
+            "Your role in this workspace (viewer) cannot change the team rules. Ask an owner or admin of the workspace to change your role.",
+        },
+      },
+    });
     const del = await call(fileRoute.DELETE, team.member, url, { id: team.id }, { method: "DELETE" });
     expect(del.status).toBe(403);
     const propose = await call(
