@@ -66,7 +66,16 @@ describe("resources and trust routes", () => {
       withheld: [`${p.rootPath}/.pi/skills`],
     });
     expect(view.provenance).toEqual([
-      { kind: "context", path: `${p.rootPath}/AGENTS.md`, filesystem: "project", trustGated: false },
+      {
+        kind: "context",
+        path: `${p.rootPath}/AGENTS.md`,
+        filesystem: "project",
+        scope: "project",
+        trustGated: false,
+        // No git history for the file: its mtime, and no author.
+        lastChangedBy: "—",
+        lastChangedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
 
     res = await postTrust(json({ choice: "trust", sessionId: session.id }), params(p.id));
@@ -85,7 +94,10 @@ describe("resources and trust routes", () => {
         path: `${p.rootPath}/.pi/skills/good/SKILL.md`,
         name: "good",
         filesystem: "project",
+        scope: "project",
         trustGated: true,
+        lastChangedBy: "—",
+        lastChangedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ]);
     const paths = view.diagnostics.map((d: { path?: string }) => d.path);
