@@ -42,6 +42,8 @@ export async function admitPrompt(
     text: string;
     images?: ImageContent[];
     streamingBehavior?: "steer" | "followUp";
+    /** The user prompting (the request's caller), whose skills and templates expand a queued text. */
+    userId?: string;
   },
 ): Promise<PromptAdmission> {
   const { sessionId, bash } = input;
@@ -66,6 +68,7 @@ export async function admitPrompt(
         kind: input.streamingBehavior,
         text: input.text,
         images: input.images,
+        userId: input.userId,
       }).catch((e) => {
         // The database's trouble is a 503, not the text's fault.
         if (isDbTrouble(e)) throw e;

@@ -16,6 +16,8 @@ import { executeUserBash, type UserBashCommand } from "./user-bash";
 
 export interface UserBashRunInput {
   sessionId: string;
+  /** The user running it (the request's caller; default: the session's creator). */
+  userId?: string;
   command: UserBashCommand;
   emit: (event: RunEvent) => Promise<void>;
   signal?: AbortSignal;
@@ -32,7 +34,7 @@ export interface UserBashRunInput {
 export async function runUserBash(input: UserBashRunInput): Promise<void> {
   const scope = new DbScope();
   try {
-    const runtime = await openSessionRuntime(scope, input.sessionId);
+    const runtime = await openSessionRuntime(scope, input.sessionId, { userId: input.userId });
     await scope.release();
     const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
     await createCheckpointer(runtime, {

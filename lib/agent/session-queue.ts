@@ -57,11 +57,13 @@ export async function queuePrompt(
     /** Images of the queued user message (pi 6.6 `{content:[{type:"text",text}, ...images]}`). */
     images?: ImageContent[];
     extensions?: readonly ExtensionModule[];
+    /** The user queueing it (the request's caller): their skills and templates expand it. */
+    userId?: string;
   },
 ): Promise<QueuePromptOutcome> {
   if (/^\/compact(\s|$)/.test(input.text.trim())) throw new Error(COMPACT_NOT_QUEUEABLE);
   const runtime = needsRuntime(input)
-    ? await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions })
+    ? await openSessionRuntime(scope, input.sessionId, { extensions: input.extensions, userId: input.userId })
     : plainTextRuntime(input.sessionId);
   const message = await queueInput(input.kind, input.text, input.images, {
     state: createInputState(),

@@ -72,6 +72,8 @@ export type RunEvent =
 
 export interface PromptRunInput {
   sessionId: string;
+  /** The user prompting (the request's caller): their agent dir and trust decisions apply (default: the session's creator). */
+  userId?: string;
   /** The prompt (unused with `retry`). */
   text: string;
   /** Re-run the failed last turn instead (the Retry button): pi's `agent.continue()` without the failed answer. */
@@ -127,6 +129,7 @@ export async function runPrompt(input: PromptRunInput): Promise<void> {
 async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void> {
   const { env, emit, signal } = input;
   const runtime = await openSessionRuntime(scope, input.sessionId, {
+    userId: input.userId,
     extensions: input.extensions,
     onExtensionError: (error) =>
       void emit({

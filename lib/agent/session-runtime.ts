@@ -71,6 +71,8 @@ function usableCwd(sessionId: string, cwd: string, root: string): string {
  * (see `usableCwd`), in `session.cwd` too.
  * @param options.extensions modules registered in order (Strata never loads code from a project);
  * @param options.onExtensionError receives every handler failure in pi's `{ extensionPath, event, error }` shape.
+ * @param options.userId the user acting (the request's caller): their agent dir and trust decisions apply (default:
+ *   the session's creator).
  * @throws SessionUnavailableError when the session or its project does not exist.
  */
 export async function openSessionRuntime(
@@ -79,6 +81,7 @@ export async function openSessionRuntime(
   options: {
     extensions?: readonly ExtensionModule[];
     onExtensionError?: (error: ExtensionError) => void;
+    userId?: string;
   } = {},
 ): Promise<SessionRuntime> {
   const stored = await getSession(scope, sessionId);
@@ -90,7 +93,7 @@ export async function openSessionRuntime(
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };
   const toolContext: ToolContext = { fs: vfs, cwd: session.cwd, projectRoot: root };
-  const loaded = await loadSessionResources(scope, { session, project, vfs });
+  const loaded = await loadSessionResources(scope, { session, project, vfs, userId: options.userId });
   const { resources, agentFs } = loaded;
   const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));
   if (options.onExtensionError) extensions.onError(options.onExtensionError);

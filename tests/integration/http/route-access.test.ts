@@ -11,6 +11,7 @@ import { GET as listProjects } from "@/app/api/projects/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { GET as getWorkspaces } from "@/app/api/workspaces/route";
 import { DbScope } from "@/lib/db/client";
+import { openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { asUser, authJson, createTestUser, type TestUser } from "../../helpers/auth";
@@ -135,6 +136,49 @@ describe("the one authorisation layer at the routes", () => {
       status: 200,
       body: { user: { id: bob.id, email: bob.email, name: "Bob" }, mode: "accounts" },
     });
+  });
+
+  it("a member's prompt in a session the owner created loads the member's agent dir, never the owner's", async () => {
+    const member = await createTestUser("Member");
+    const team = await authJson<{ id: string }>(
+      "/organization/create",
+      { name: "Prompt Team", slug: `prompt-${alice.id}` },
+      alice,
+    );
+    const invitation = await authJson<{ id: string }>(
+      "/organization/invite-member",
+      { email: member.email, role: "member", organizationId: team.id },
+      alice,
+    );
+    await authJson("/organization/accept-invitation", { invitationId: invitation.id }, member);
+    for (const [user, note] of [
+      [alice, "OWNER-PRIVATE-NOTE"],
+      [member, "MEMBER-OWN-NOTE"],
+    ] as const) {
+      const { vfs } = await openAgentVfs(scope, user.id);
+      await vfs.writeFile("/.pi/agent/AGENTS.md", note);
+      await vfs.flush();
+    }
+    const project = await insertProject(scope, { workspaceId: team.id, name: "Shared", source: null });
+    const session = await createSession(scope, {
+      projectId: project.id,
+      cwd: project.rootPath,
+      userId: alice.id,
+    });
+    mock.reset();
+    const res = await postPrompt(
+      asUser(member, `/api/sessions/${session.id}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "hi" }),
+      }),
+      params(session.id),
+    );
+    expect(res.status).toBe(200);
+    await res.text();
+    const sent = JSON.stringify(mock.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body));
+    expect(sent).toContain("MEMBER-OWN-NOTE");
+    expect(sent).not.toContain("OWNER-PRIVATE-NOTE");
   });
 
   it("the prompt rate limit: 429 rate_limited with Retry-After, nothing stored", async () => {

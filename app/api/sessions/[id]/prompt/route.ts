@@ -37,9 +37,12 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const body = Body.parse(await readJson(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT }));
   const bash = parseUserBash(body.text);
   // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
-  await withSession(request, id, "write", async ({ scope, caller }) =>
-    scope.run((db) => limitPrompts(db, caller.userId, process.env)),
-  );
+  const caller = await withSession(request, id, "write", async ({ scope, caller }) => {
+    await scope.run((db) => limitPrompts(db, caller.userId, process.env));
+    return caller;
+  });
+  // The caller's agent dir and trust apply, and the caller authors the run's checkpoint commits.
+  const actor = { userId: caller.userId, author: { name: caller.name, email: caller.email } };
   const scope = new DbScope();
   let run: { id: string; returned: string[] } | undefined;
   let handedOver = false;
@@ -53,6 +56,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
       text: body.text,
       images: body.images,
       streamingBehavior: body.streamingBehavior,
+      userId: caller.userId,
     });
     if (admission.kind === "queued") return Response.json({ queued: admission.queued }, { status: 202 });
     if (admission.kind === "handled") return Response.json({ handled: true });
@@ -70,9 +74,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     returned: run?.returned,
     run: (emit, signal, { clientGone }) =>
       bash
-        ? runUserBash({ sessionId: id, command: bash, emit, signal, runId })
+        ? runUserBash({ sessionId: id, command: bash, emit, signal, runId, ...actor })
         : runPrompt({
             sessionId: id,
+            ...actor,
             text: body.text,
             images: body.images,
             modelRef: body.model,

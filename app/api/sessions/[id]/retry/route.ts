@@ -26,9 +26,12 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { id } = await params;
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
   // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
-  await withSession(request, id, "write", async ({ scope, caller }) =>
-    scope.run((db) => limitPrompts(db, caller.userId, process.env)),
-  );
+  const caller = await withSession(request, id, "write", async ({ scope, caller }) => {
+    await scope.run((db) => limitPrompts(db, caller.userId, process.env));
+    return caller;
+  });
+  // The caller's agent dir and trust apply, and the caller authors the run's checkpoint commits.
+  const actor = { userId: caller.userId, author: { name: caller.name, email: caller.email } };
   const scope = new DbScope();
   let run: { id: string; returned: string[] };
   let env: Env;
@@ -50,6 +53,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     run: (emit, signal, { clientGone }) =>
       runPrompt({
         sessionId: id,
+        ...actor,
         text: "",
         retry: true,
         modelRef: body.model,
