@@ -394,7 +394,50 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
       json: { reason: "No" },
     }),
   },
+  // ── invite links (helper D2): a link made fresh for each DELETE; accept joins a fresh team, never the fixture's ──
+  "GET /api/workspaces/[id]/invite-links": {
+    permission: "manage",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "POST /api/workspaces/[id]/invite-links": {
+    permission: "manage",
+    ok: [201],
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId }, json: { role: "viewer", expiresInDays: 7 } }),
+  },
+  "DELETE /api/workspaces/[id]/invite-links/[linkId]": {
+    permission: "manage",
+    build: async (ctx) => {
+      const { link } = await inviteLink(ctx, ctx.fx.workspaceId);
+      return { params: { id: ctx.fx.workspaceId, linkId: link.id } };
+    },
+  },
+  "POST /api/invite-links/[token]/accept": {
+    permission: "self",
+    build: async (ctx) => {
+      const [team] = await ctx.scope.query<{ id: string }>(
+        "INSERT INTO workspaces (name, slug, kind) VALUES ($1, $2, 'team') RETURNING id",
+        [`Matrix link team ${ctx.n}`, `matrix-link-${ctx.n}-${crypto.randomUUID()}`],
+      );
+      return { params: { token: (await inviteLink(ctx, team.id)).token } };
+    },
+  },
 };
+
+/** A fresh viewer invite link of `workspaceId`, made by the fixture team's owner. */
+async function inviteLink(ctx: MatrixContext, workspaceId: string) {
+  const { createInviteLink } = await import("@/lib/auth/invite-links");
+  const [owner] = await ctx.scope.query<{ user_id: string }>(
+    "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' LIMIT 1",
+    [ctx.fx.workspaceId],
+  );
+  return createInviteLink(ctx.scope, {
+    workspaceId,
+    createdBy: owner.user_id,
+    role: "viewer",
+    expiresInDays: 1,
+    maxUses: null,
+  });
+}
 
 /**
  * A fresh open proposal of the fixture team for one call (its own path `proposal-<n>.md`), authored by the caller (so
