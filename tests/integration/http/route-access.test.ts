@@ -57,6 +57,32 @@ describe("the one authorisation layer at the routes", () => {
     expect(await answer(await getMe(asUser(null, "/api/me")))).toEqual(unauthenticated);
   });
 
+  it("a personal access token (Authorization: Bearer) is a caller; a wrong one is 401 token_invalid", async () => {
+    const project = await insertProject(scope, {
+      workspaceId: alice.workspaceId,
+      name: "By token",
+      source: null,
+    });
+    const { key } = await authJson<{ key: string }>("/api-key/create", { name: "cli" }, alice);
+    const bearer = (token: string) =>
+      new Request(`http://127.0.0.1:3000/api/projects/${project.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const ok = await answer(await getProject(bearer(key), params(project.id)));
+    expect(ok.status).toBe(200);
+    expect(ok.body.project).toMatchObject({ id: project.id, name: "By token" });
+    expect(await answer(await getProject(bearer(`${key}x`), params(project.id)))).toEqual({
+      status: 401,
+      body: {
+        error: {
+          code: "token_invalid",
+          message:
+            "The personal access token is invalid, revoked or expired. Create a new one in Settings → Access tokens.",
+        },
+      },
+    });
+  });
+
   it("another user's project: 404 with the same body as a nonexistent id", async () => {
     const project = await insertProject(scope, {
       workspaceId: alice.workspaceId,
