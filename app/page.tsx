@@ -38,10 +38,10 @@ export default async function HomePage({
       />
       <main className="home">
         <header className="home-header">
-          <h1>{current.kind === "personal" ? "Your projects" : current.name}</h1>
+          <h1>{current.kind === "personal" ? "Personal workspace" : current.name}</h1>
           <p className="muted">
             {current.kind === "personal"
-              ? "Personal workspace"
+              ? "Only you can see these projects"
               : `Team workspace · your role: ${current.role}`}
           </p>
         </header>

@@ -188,7 +188,7 @@ async function signedInHome(port, label) {
       `${label}: the local sign-in answered ${local.status} → ${local.location} with cookies [${local.cookies.map((c) => c.split("=")[0]).join(", ")}] (expected 302 → / with strata.session_token)`,
     );
   const home = await get(port, "/", cookie);
-  for (const text of ["owner@strata.localhost", "Import a project", "Your projects"])
+  for (const text of ["owner@strata.localhost", "Import a project", "Personal workspace"])
     if (home.status !== 200 || !home.text.includes(text))
       fail(`${label}: the signed-in home answered ${home.status} without "${text}"`);
   say(`${label}: / signed in as the local owner and served the IDE home`);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 import { composer, openZipProject, uniqueName } from "./helpers";
-import { E2E_APP_PORT } from "./ports";
+import { E2E_APP_PORT, E2E_AUTH_ENV } from "./ports";
 
 const PORT = Number(process.env.STRATA_E2E_NOMODEL_PORT ?? E2E_APP_PORT + 3);
 const URL = `http://127.0.0.1:${PORT}`;
@@ -38,6 +38,8 @@ test.beforeAll(async () => {
         NEXT_TELEMETRY_DISABLED: "1",
         DATABASE_URL: database.url,
         STRATA_DB_PROXY: database.proxy,
+        // Local mode, as the main e2e server: the page signs the browser in as the local owner.
+        ...E2E_AUTH_ENV,
       },
       stdio: "inherit",
     },

@@ -8,6 +8,16 @@ export const E2E_GIT_URL = `http://127.0.0.1:${E2E_GIT_PORT}`;
 /** The e2e app's STRATA_SECRETS_KEY (32 bytes, base64; a test-only value). */
 export const E2E_SECRETS_KEY = Buffer.from("strata-e2e-only-secrets-key-0123").toString("base64");
 /**
+ * The sign-in environment of an e2e app server: local mode on loopback (as `npm start` on its embedded default), with
+ * test-only secrets.
+ */
+export const E2E_AUTH_ENV = {
+  STRATA_AUTH_MODE: "local",
+  HOST: "127.0.0.1",
+  BETTER_AUTH_SECRET: "strata-e2e-only-secret-0123456789abcdef",
+  STRATA_SECRETS_KEY: E2E_SECRETS_KEY,
+} as const;
+/**
  * The server environment's provider keys: recognisable test values that secrets-leak.spec.ts greps every page, API
  * answer, stream, export, build asset and server log line for (they must never appear).
  */

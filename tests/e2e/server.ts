@@ -11,9 +11,9 @@ import { createTestDatabase } from "../helpers/postgres";
 import { startMockProvider } from "../mock-provider";
 import {
   E2E_APP_PORT,
+  E2E_AUTH_ENV,
   E2E_GIT_PORT,
   E2E_MOCK_PORT,
-  E2E_SECRETS_KEY,
   E2E_SERVER_ANTHROPIC_KEY,
   E2E_SERVER_LOG,
   E2E_SERVER_OPENAI_KEY,
@@ -42,10 +42,7 @@ async function main() {
     ]),
     // Signed in as `npm start` signs in on its embedded default: local mode on a loopback bind (the global setup,
     // tests/e2e/global-setup.ts, takes the local owner's cookie for every spec).
-    STRATA_AUTH_MODE: "local",
-    HOST: "127.0.0.1",
-    BETTER_AUTH_SECRET: "strata-e2e-only-secret-0123456789abcdef",
-    STRATA_SECRETS_KEY: E2E_SECRETS_KEY,
+    ...E2E_AUTH_ENV,
     // The e2e git server is on loopback, which a git import refuses by default (lib/net/git-http.ts).
     STRATA_GIT_IMPORT_ALLOW_PRIVATE: "1",
   };
