@@ -327,6 +327,10 @@ describe("route authorisation matrix", () => {
         if (want === "ok") {
           if (row.ok) expect(row.ok, label).toContain(got.status);
           else expect(got.status >= 200 && got.status < 300, label).toBe(true);
+          // A caller-only route answers the outsider about the outsider alone: nothing of the team.
+          if (role === "outsider" || role === "anonymous")
+            for (const secret of secrets(""))
+              expect(got.body, `${label} shows the team's ${secret}`).not.toContain(secret);
           continue;
         }
         expect(got.status, label).toBe(want);
