@@ -68,8 +68,11 @@ export async function requirePageCaller(
   const mode = authMode(process.env);
   const caller = await resolveCaller(scope, request);
   if (caller) return { caller, mode };
+  // The sign-up page only for the very first visitor, and only while sign-up is open.
   const hasUsers =
-    mode === "local" || (await scope.query<{ one: number }>("SELECT 1 AS one FROM users LIMIT 1")).length > 0;
+    mode === "local" ||
+    process.env.STRATA_SIGNUP === "closed" ||
+    (await scope.query<{ one: number }>("SELECT 1 AS one FROM users LIMIT 1")).length > 0;
   redirect(signInLocation(request, pathname, mode, hasUsers));
 }
 
