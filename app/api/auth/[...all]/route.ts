@@ -10,9 +10,19 @@ export const runtime = "nodejs";
 setNodeWebSocket(ws);
 export const dynamic = "force-dynamic";
 
+/**
+ * The origin the browser sees: the scheme served plus the `Host` header (vetted by proxy.ts's host allow-list and
+ * Origin check). Not `request.url`'s origin: under `next start` that names Next's own bind (`localhost`), so Better
+ * Auth's origin check refused every signed-in browser POST ("Invalid origin").
+ */
+const originOf = (request: Request) => {
+  const url = new URL(request.url);
+  return `${url.protocol}//${request.headers.get("host") ?? url.host}`;
+};
+
 /** Better Auth's routes (sign-up, sign-in, sign-out, sessions, password, organizations, invitations, API keys). */
 const handle = route(async (request: Request) =>
-  withDb((scope) => scope.run((db) => createAuth(db, new URL(request.url).origin).handler(request))),
+  withDb((scope) => scope.run((db) => createAuth(db, originOf(request)).handler(request))),
 );
 
 export const GET = handle;
