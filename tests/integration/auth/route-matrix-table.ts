@@ -421,6 +421,17 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
       return { params: { token: (await inviteLink(ctx, team.id)).token } };
     },
   },
+  // ── account (helper D1): a first password; the caller's password is removed first so each allowed call sets one ──
+  "POST /api/account/password": {
+    permission: "self",
+    build: async (ctx) => {
+      if (ctx.caller)
+        await ctx.scope.query("DELETE FROM auth_accounts WHERE user_id = $1 AND provider_id = 'credential'", [
+          ctx.caller.id,
+        ]);
+      return { json: { newPassword: `matrix password ${ctx.n}` } };
+    },
+  },
 };
 
 /** A fresh viewer invite link of `workspaceId`, made by the fixture team's owner. */
