@@ -78,12 +78,11 @@ test("a token made in settings runs npx strata against the server until it is re
   expect(preview.code).toBe(0);
   const context = JSON.parse(preview.stdout) as {
     systemPrompt: string;
-    payload: { body: { messages: unknown[] } };
+    payload: { body: { messages: { role: string; content: unknown }[] } };
   };
   expect(context.systemPrompt).toContain("Answer briefly.");
-  expect(context.payload.body.messages).toEqual([
-    { role: "user", content: [{ type: "text", text: "hello" }] },
-  ]);
+  expect(context.payload.body.messages.at(-1)?.role).toBe("user");
+  expect(JSON.stringify(context.payload.body.messages.at(-1)?.content)).toContain("hello");
 
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "strata-cli-")), "s.jsonl");
   fs.writeFileSync(file, exported.stdout);

@@ -260,6 +260,10 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     permission: "write",
     build: (ctx) => ({ params: session(ctx), json: { text: `hello ${ctx.n}` } }),
   },
+  "POST /api/sessions/[id]/preview": {
+    permission: "read",
+    build: (ctx) => ({ params: session(ctx), json: { text: "hello" } }),
+  },
   "GET /api/sessions/[id]/resources": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
   "POST /api/sessions/[id]/retry": {
     permission: "write",

@@ -125,8 +125,12 @@ describe("strata preview: adversarial input", () => {
       [[...base, "--model", " ", "--text", "x"], "--model needs a non-empty value"],
       [[...base, "stray", "--text", "x"], "Unexpected argument: stray"],
       [[...base], "preview needs --text (or --text - for stdin)"],
-      [["--leaf", "e1", "--text", "x"], "--leaf needs --session"],
+      [["--leaf", "e1", "--text", "x"], "--leaf needs --session or --session-id"],
       [["--trust", "--no-trust", "--text", "x"], "--trust and --no-trust exclude each other"],
+      [
+        ["--session-id", "s1", "--text", "x"],
+        "--session-id needs a server: --server <url> --token <token> (or STRATA_SERVER, STRATA_TOKEN)",
+      ],
     ];
     const runs = await Promise.all(cases.map(([args]) => strata(args)));
     for (const [i, run] of runs.entries())
