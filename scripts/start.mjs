@@ -190,7 +190,9 @@ async function main() {
       log(
         auth.mode === "local"
           ? "signed in automatically as the local owner (embedded default, loopback)"
-          : `accounts mode: sign up at http://${shownHost}:${port}/sign-up, or create the first owner with npx strata user create --email you@example.com --name You`,
+          : process.env.STRATA_SIGNUP === "closed"
+            ? "accounts mode, sign-up closed: create accounts with npx strata user create --email you@example.com --name You"
+            : `accounts mode: sign up at http://${shownHost}:${port}/sign-up, or create the first owner with npx strata user create --email you@example.com --name You`,
       );
       // proxy.ts answers only the names it is served under (DNS rebinding): say so when HOST names none.
       if (["0.0.0.0", "::", "[::]"].includes(host) && !process.env.STRATA_ALLOWED_HOSTS) {
