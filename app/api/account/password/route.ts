@@ -12,6 +12,12 @@ export const runtime = "nodejs";
 setNodeWebSocket(ws);
 export const dynamic = "force-dynamic";
 
+/** The origin the browser sees (scheme + vetted `Host`), as app/api/auth/[...all] gives Better Auth. */
+const originOf = (request: Request) => {
+  const url = new URL(request.url);
+  return `${url.protocol}//${request.headers.get("host") ?? url.host}`;
+};
+
 const Body = z.object({ newPassword: z.string().max(1000) }).strict();
 
 /**
@@ -30,7 +36,7 @@ export const POST = route(async (request: Request) => {
       );
     try {
       await scope.run((db) =>
-        createAuth(db, new URL(request.url).origin).api.setPassword({
+        createAuth(db, originOf(request)).api.setPassword({
           body: { newPassword },
           headers: request.headers,
         }),
