@@ -151,22 +151,7 @@ export function SecretsView({
                         ) : null}
                       </div>
                       <div className={styles.actions}>
-                        {confirm === name ? (
-                          <fieldset className={styles.confirm} aria-label={`Confirm deleting ${name}`}>
-                            <span>Delete {name}?</span>
-                            <button
-                              type="button"
-                              className="btn btn-small btn-danger"
-                              disabled={busy}
-                              onClick={() => void remove(name)}
-                            >
-                              Delete
-                            </button>
-                            <button type="button" className="btn btn-small" onClick={() => setConfirm(null)}>
-                              Cancel
-                            </button>
-                          </fieldset>
-                        ) : editing === name ? null : (
+                        {confirm === name || editing === name ? null : (
                           <>
                             <button
                               type="button"
@@ -198,6 +183,25 @@ export function SecretsView({
                         )}
                       </div>
                     </div>
+                    {confirm === name ? (
+                      <fieldset className={styles.confirm} aria-label={`Confirm deleting ${name}`}>
+                        <span>
+                          Delete {name}? Runs in this workspace then use the server environment&apos;s key, if
+                          any.
+                        </span>
+                        <button
+                          type="button"
+                          className="btn btn-small btn-danger"
+                          disabled={busy}
+                          onClick={() => void remove(name)}
+                        >
+                          Delete
+                        </button>
+                        <button type="button" className="btn btn-small" onClick={() => setConfirm(null)}>
+                          Cancel
+                        </button>
+                      </fieldset>
+                    ) : null}
                     {editing === name ? (
                       <form
                         className={styles.form}
