@@ -8,6 +8,7 @@
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { organization } from "better-auth/plugins/organization";
 import * as schema from "@/db/schema";
 import type { Db } from "@/lib/db/client";
@@ -48,6 +49,28 @@ export function authRateRules(env: Env) {
     "/api-key/create": { window: 60, max: 10 },
     "/api-key/verify": { window: 60, max: 60 },
   };
+}
+
+/**
+ * The per-account sign-in limit (the sign-in rule of {@link authRateRules}, keyed by the lower-cased email): the
+ * per-address limit alone does not hold, since `next start` passes a client's own `X-Forwarded-For` through and
+ * Better Auth keys by it, so a brute force rotating that header was never limited.
+ * @throws APIError 429 (`X-Retry-After` seconds) over the limit.
+ */
+async function limitSignInPerAccount(db: Db, env: Env, email: unknown): Promise<void> {
+  if (env.STRATA_AUTH_RATE_LIMIT === "off" || typeof email !== "string" || email.trim() === "") return;
+  const rule = authRateRules(env)["/sign-in/email"];
+  const key = `auth:account:${email.trim().toLowerCase().slice(0, 320)}|/sign-in/email`;
+  const decision = await consumeRateLimit(db, key, rule);
+  if (!decision.allowed)
+    throw new APIError(
+      "TOO_MANY_REQUESTS",
+      {
+        code: "RATE_LIMITED",
+        message: `Too many sign-in attempts for this account. Try again in ${decision.retryAfter} s.`,
+      },
+      { "X-Retry-After": String(decision.retryAfter) },
+    );
 }
 
 /**
@@ -95,6 +118,11 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       max: 300,
       customRules: authRateRules(env),
       customStorage: { consume: (key, rule) => consumeRateLimit(db, `auth:${key}`, rule) },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-in/email") await limitSignInPerAccount(db, env, ctx.body?.email);
+      }),
     },
     databaseHooks: {
       user: { create: { after: async (user) => createUserWorkspaces(db, user.id) } },

@@ -20,9 +20,20 @@ const originOf = (request: Request) => {
   return `${url.protocol}//${request.headers.get("host") ?? url.host}`;
 };
 
+/** A 429 of Better Auth (it sends only `X-Retry-After`) with the standard `Retry-After` too. */
+function withRetryAfter(response: Response): Response {
+  const seconds = response.headers.get("x-retry-after");
+  if (response.status !== 429 || !seconds || response.headers.has("retry-after")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", seconds);
+  return new Response(response.body, { status: 429, statusText: response.statusText, headers });
+}
+
 /** Better Auth's routes (sign-up, sign-in, sign-out, sessions, password, organizations, invitations, API keys). */
 const handle = route(async (request: Request) =>
-  withDb((scope) => scope.run((db) => createAuth(db, originOf(request)).handler(request))),
+  withRetryAfter(
+    await withDb((scope) => scope.run((db) => createAuth(db, originOf(request)).handler(request))),
+  ),
 );
 
 export const GET = handle;
