@@ -1,11 +1,13 @@
 /**
  * The provider environment of a run: the server environment with the workspace's secrets laid over it. Precedence,
- * per variable: a workspace secret wins; else the server environment. Every other variable (`STRATA_MODELS`,
+ * per variable: a workspace secret wins; else the server environment — but a workspace base URL never receives the
+ * server's key for that provider. Every other variable (`STRATA_MODELS`,
  * `*_BASE_URL` not set as a secret, …) comes from the server environment unchanged. Routes build it once and pass it
  * down as the `env` every model function already takes, so nothing below reads `process.env`.
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
+import { PROVIDER_ENV } from "@/lib/llm/provider-env";
 import { getSecretValues } from "./store";
 
 /** An environment map for model resolution and provider calls (server env + workspace secrets). */
@@ -21,7 +23,20 @@ export async function workspaceProviderEnv(
   serverEnv: Env,
 ): Promise<ProviderEnv> {
   const secrets = await getSecretValues(scope, workspaceId, serverEnv);
-  return Object.keys(secrets).length === 0 ? serverEnv : { ...serverEnv, ...secrets };
+  return Object.keys(secrets).length === 0 ? serverEnv : overlaySecrets(serverEnv, secrets);
+}
+
+/**
+ * `serverEnv` with `secrets` over it, except that a provider whose base URL is a workspace secret never gets the
+ * server's API key: the key goes only to the server's own base URL. Without this, anyone who owns a workspace (every
+ * user, of their personal one) could set `OPENAI_COMPATIBLE_BASE_URL` to their own host and receive the server's
+ * `OPENAI_COMPATIBLE_API_KEY` in the `Authorization` header of the next prompt.
+ */
+export function overlaySecrets(serverEnv: Env, secrets: Record<string, string>): ProviderEnv {
+  const env: ProviderEnv = { ...serverEnv, ...secrets };
+  for (const vars of Object.values(PROVIDER_ENV))
+    if (vars.baseURL in secrets && !(vars.apiKey in secrets)) delete env[vars.apiKey];
+  return env;
 }
 
 async function workspaceOf(scope: DbScope, sql: string, id: string): Promise<string | null> {
