@@ -10,9 +10,14 @@ import { setSessionCookie } from "better-auth/cookies";
 import { z } from "zod";
 import { authMode, isLoopbackHost, LOCAL_OWNER_EMAIL, LOCAL_OWNER_NAME } from "./mode";
 
-/** `value` if it is a same-origin path (`/…`, not `//…`), else `/`. */
+/**
+ * `value` if it is a same-origin path (`/…`, not `//…`), else `/`. A backslash, whitespace or a control character
+ * anywhere refuses it too: browsers drop tabs and line breaks from a URL and read a backslash as a slash, so `/<TAB>/evil`
+ * would land on another site.
+ */
 export function safeCallbackPath(value: string | undefined): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  if (!value?.startsWith("/") || value.startsWith("//")) return "/";
+  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(value)) return "/";
   return value;
 }
 

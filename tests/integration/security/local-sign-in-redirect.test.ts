@@ -1,0 +1,44 @@
+/**
+ * The local owner's sign-in (`GET /api/auth/local/sign-in?callbackURL=`, lib/auth/local-owner.ts) redirects only to a
+ * path of this origin. A browser drops tabs and line breaks from a URL and reads `\` as `/`, so `/<TAB>/evil.example`
+ * would become `//evil.example` — another site — after a one-click sign-in on the embedded default.
+ */
+import { describe, expect, it } from "vitest";
+import { safeCallbackPath } from "@/lib/auth/local-owner";
+import { createAuth } from "@/lib/auth/server";
+import { withDb } from "@/lib/db/client";
+
+const ORIGIN = "http://127.0.0.1:3000";
+const LOCAL_ENV = { ...process.env, STRATA_AUTH_MODE: "local", HOST: "127.0.0.1" };
+
+async function localSignIn(callbackURL: string): Promise<Response> {
+  const request = new Request(
+    `${ORIGIN}/api/auth/local/sign-in?callbackURL=${encodeURIComponent(callbackURL)}`,
+    { headers: { host: "127.0.0.1:3000" } },
+  );
+  return withDb((scope) => scope.run((db) => createAuth(db, ORIGIN, LOCAL_ENV).handler(request)));
+}
+
+describe("local sign-in callbackURL", () => {
+  it.each([
+    "//evil.example",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "/ /evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+  ])("%j redirects home", async (callbackURL) => {
+    expect(safeCallbackPath(callbackURL)).toBe("/");
+    const res = await localSignIn(callbackURL);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+  });
+
+  it("a path of this origin is kept", async () => {
+    const res = await localSignIn("/projects/abc?tab=files#x");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/projects/abc?tab=files#x");
+  });
+});
