@@ -85,7 +85,8 @@ export async function openSessionTeamRules(
  * `userId`. The caller checked that the user may write the session.
  * @returns the preview now in effect.
  * @throws RulesNotFoundError (404: no such proposal in this workspace), RulesForbiddenError (403: only the
- *   proposal's author previews it), RulesStateError (409: the proposal is no longer open).
+ *   proposal's author previews it, and only in a session they started), RulesStateError (409: the proposal is no
+ *   longer open).
  */
 export async function setRulesPreview(
   scope: DbScope,
@@ -102,6 +103,16 @@ export async function setRulesPreview(
   if (proposal.authorUserId !== input.userId)
     throw new RulesForbiddenError(
       `Only the author of proposal “${proposal.title}” can preview it. Ask ${proposal.authorName} to, or review its diff instead.`,
+    );
+  // Only in the author's own sessions: in a teammate's session the unreviewed files would become that teammate's
+  // system prompt (their agent, their commits) without any review.
+  const [owner] = await scope.query<{ user_id: string | null }>(
+    "SELECT user_id FROM sessions WHERE id = $1",
+    [input.sessionId],
+  );
+  if (owner?.user_id && owner.user_id !== input.userId)
+    throw new RulesForbiddenError(
+      `Preview proposal “${proposal.title}” in a session you started: this session is a teammate's, and their prompts would run with rules nobody has reviewed yet.`,
     );
   if (proposal.status !== "open")
     throw new RulesStateError(
