@@ -3,7 +3,7 @@
  * in a team workspace, main's work tree in the team's VFS — or, while the session previews an open proposal
  * (`sessions.rules_preview_proposal_id`), that proposal branch's files in an in-memory VFS at the same paths.
  * A proposal that is no longer open (approved, rejected, withdrawn) or gone previews nothing: the session reads
- * main again without anyone clearing the column. Projects of a personal workspace have no team rules.
+ * main again without anyone clearing the column; nor does one whose author is not the session's user. Projects of a personal workspace have no team rules.
  */
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
@@ -52,6 +52,7 @@ export async function openSessionTeamRules(
        LEFT JOIN sessions s ON s.id = $2
        LEFT JOIN rule_proposals p
          ON p.id = s.rules_preview_proposal_id AND p.workspace_id = w.id AND p.status = 'open'
+        AND (s.user_id IS NULL OR p.author_user_id = s.user_id)
       WHERE w.id = $1`,
     [input.workspaceId, input.sessionId],
   );
