@@ -46,8 +46,9 @@ test.beforeAll(async () => {
   );
   const deadline = Date.now() + 90_000;
   for (;;) {
+    // Up once it answers at all (/api/config answers 401 to a caller without a session).
     const ok = await fetch(`${URL}/api/config`).then(
-      (r) => r.ok,
+      (r) => r.status === 200 || r.status === 401,
       () => false,
     );
     if (ok) break;
@@ -76,10 +77,11 @@ const NOTE_TEXT =
 test("no model: the composer says how to configure one, Send is disabled, !ls runs, the draft survives", async ({
   page,
 }) => {
+  // The first visit signs this server's local owner in (the storage state's cookie is the main e2e server's).
+  await page.goto("/");
   const config = (await (await page.request.get("/api/config")).json()) as { configured: boolean };
   expect(config.configured).toBe(false);
 
-  await page.goto("/");
   await expect(page.getByRole("status").filter({ hasText: "No model provider is configured" })).toContainText(
     "Set one of ANTHROPIC_API_KEY, OPENAI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, MISTRAL_API_KEY or OPENAI_COMPATIBLE_BASE_URL in .env.local (or the server's environment), then restart npm start.",
   );

@@ -4,11 +4,12 @@
  * rebinding) is refused 421, every page and API answer carries the security headers, and the IDE — Monaco
  * and its TypeScript worker included — runs under the CSP without a single violation or console error.
  */
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { openZipProject, uniqueName } from "./helpers";
-import { E2E_APP_PORT, E2E_APP_URL } from "./ports";
+import { E2E_APP_PORT, E2E_APP_URL, E2E_STORAGE_STATE } from "./ports";
 
 const WHO =
   "State-changing requests (POST, PUT, PATCH, DELETE) are accepted only from Strata's own pages, or from clients that send neither Origin nor Sec-Fetch-Site (curl, scripts, the strata CLI).";
@@ -18,11 +19,25 @@ const CROSS_SITE = {
 };
 const EVIL = "http://evil.example";
 
-/** One request with node:http, so that `Host` can be set freely. */
-function rawGet(path: string, host: string): Promise<{ status: number; body: string }> {
+/** The signed-in local owner's `Cookie` header (the storage state tests/e2e/global-setup.ts saved). */
+function ownerCookie(): string {
+  const state = JSON.parse(fs.readFileSync(E2E_STORAGE_STATE, "utf8")) as {
+    cookies: { name: string; value: string }[];
+  };
+  return state.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+}
+
+/** One request with node:http, so that `Host` can be set freely (as the signed-in local owner with `cookie`). */
+function rawGet(path: string, host: string, cookie?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: E2E_APP_PORT, path, method: "GET", headers: { host } },
+      {
+        host: "127.0.0.1",
+        port: E2E_APP_PORT,
+        path,
+        method: "GET",
+        headers: cookie ? { host, cookie } : { host },
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -200,8 +215,8 @@ test("a foreign Host (DNS rebinding) is refused 421 on pages and API; allowed na
       },
     });
   }
-  expect((await rawGet("/api/config", `localhost:${E2E_APP_PORT}`)).status).toBe(200);
-  expect((await rawGet("/api/config", `127.0.0.1:${E2E_APP_PORT}`)).status).toBe(200);
+  expect((await rawGet("/api/config", `localhost:${E2E_APP_PORT}`, ownerCookie())).status).toBe(200);
+  expect((await rawGet("/api/config", `127.0.0.1:${E2E_APP_PORT}`, ownerCookie())).status).toBe(200);
 });
 
 test("security headers on the page, on /api/config and on static assets", async ({ page, request }) => {
