@@ -47,7 +47,7 @@ export function DangerZone({
   return (
     <section className={`${styles.card} ${styles.danger}`} aria-labelledby="danger-title">
       <div className={styles.cardHead}>
-        <h2 id="danger-title">Leave or delete</h2>
+        <h2 id="danger-title">{myRole === "owner" ? "Leave or delete" : "Leave"}</h2>
       </div>
       <div className={styles.dangerRow}>
         <div>

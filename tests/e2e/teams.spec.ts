@@ -108,6 +108,9 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   await expect(cal.page.getByRole("heading", { level: 1, name: teamName })).toBeVisible();
   await expect(cal.page.getByText("Only owners and admins change members.")).toBeVisible();
   await expect(cal.page.getByRole("combobox")).toHaveCount(0);
+  await expect(cal.page.getByRole("link", { name: "Team rules" })).toBeVisible();
+  await expect(cal.page.getByRole("link", { name: "Workspace settings" })).toHaveCount(0);
+  await expect(cal.page.getByRole("region", { name: "Invite links" })).toHaveCount(0);
   await cal.page.screenshot({ path: `${SHOTS}/team-page-member.png`, fullPage: true });
 
   // The owner removes Bea (after confirming).

@@ -23,7 +23,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
     const { caller, mode } = await requirePageCaller(scope, `/teams/${encodeURIComponent(id)}`);
     if (!UUID.test(id)) return null;
     const access = await workspaceAccess(scope, caller.userId, id);
-    if (!access || access.kind !== "team") return null;
+    if (access?.kind !== "team") return null;
     const workspaces = await listPageWorkspaces(scope, caller.userId);
     const team = workspaces.find((w) => w.id === id);
     return team ? { caller, mode, workspaces, team, role: access.role } : null;
@@ -54,9 +54,11 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
             <a className={styles.linkBtn} href={`/teams/${team.id}/rules`}>
               Team rules
             </a>
-            <a className={styles.linkBtn} href={`/workspaces/${team.id}/settings`}>
-              Workspace settings
-            </a>
+            {role === "owner" || role === "admin" ? (
+              <a className={styles.linkBtn} href={`/workspaces/${team.id}/settings`}>
+                Workspace settings
+              </a>
+            ) : null}
           </nav>
         </header>
         <TeamSettings teamId={team.id} me={{ userId: caller.userId, role }} />
