@@ -15,7 +15,7 @@ import type { Db } from "@/lib/db/client";
 import { localOwnerPlugin } from "./local-owner";
 import { consumeRateLimit } from "./rate-limit";
 import { accessControl, organizationRoles } from "./roles";
-import { createUserWorkspaces, guardInvitation, guardWorkspaceDelete } from "./workspaces";
+import { createUserWorkspaces, guardInvitation, guardSlug, guardWorkspaceDelete } from "./workspaces";
 
 type Env = Record<string, string | undefined>;
 
@@ -136,6 +136,9 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
         invitationExpiresIn: INVITATION_EXPIRES_IN,
         cancelPendingInvitationsOnReInvite: true,
         organizationHooks: {
+          beforeCreateOrganization: async ({ organization: org }) => guardSlug(db, org.slug),
+          beforeUpdateOrganization: async ({ organization: org, member }) =>
+            guardSlug(db, org.slug, member.organizationId),
           beforeCreateInvitation: async ({ organization: org }) => guardInvitation(db, org.id),
           beforeDeleteOrganization: async ({ organization: org }) => guardWorkspaceDelete(db, org.id),
         },

@@ -42,3 +42,27 @@ export async function guardWorkspaceDelete(db: Db, workspaceId: string): Promise
       message: "A personal workspace cannot be deleted; delete its projects instead.",
     });
 }
+
+/** The slugs Strata gives its own workspaces (`personal-<user id>`, `agent-<user id>`). */
+const RESERVED_SLUG = /^(personal|agent)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Better Auth hook (organization create and update): a team's slug may not take the form Strata reserves for a
+ * user's personal or agent workspace. A team named `agent-<someone's id>` made that user's agent workspace
+ * impossible to create (unique slug), so every agent-dir read and prompt of theirs failed with a 500.
+ * `workspaceId` (an update): a workspace keeps the slug it already has.
+ * @throws APIError 400 naming the reserved prefixes.
+ */
+export async function guardSlug(db: Db, slug: unknown, workspaceId?: string): Promise<void> {
+  if (typeof slug !== "string" || !RESERVED_SLUG.test(slug.trim())) return;
+  if (workspaceId) {
+    const result = await db.execute<{ slug: string }>(
+      sql`SELECT slug FROM workspaces WHERE id = ${workspaceId}`,
+    );
+    if (result.rows[0]?.slug === slug) return;
+  }
+  throw new APIError("BAD_REQUEST", {
+    message:
+      "Slugs of the form “personal-<id>” and “agent-<id>” are reserved for Strata's own workspaces; choose another.",
+  });
+}
