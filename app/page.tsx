@@ -45,7 +45,7 @@ export default async function HomePage({
               : `Team workspace · your role: ${current.role}`}
           </p>
         </header>
-        <ConfigBanner />
+        <ConfigBanner workspaceId={current.id} />
         <ProjectsHome key={current.id} workspaceId={current.id} />
       </main>
     </>

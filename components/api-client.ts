@@ -127,11 +127,21 @@ function jsonInit(method: string, body: unknown, signal?: AbortSignal): RequestI
 
 const enc = encodeURIComponent;
 
-/** The models configured; with `projectId`, those of its workspace (its secrets win over the server's keys). */
-export function getConfig(signal?: AbortSignal, projectId?: string): Promise<ConfigResponse> {
-  return request(projectId ? `/api/config?project=${encodeURIComponent(projectId)}` : "/api/config", {
-    signal,
-  });
+/**
+ * The models configured; with `projectId` (or `workspaceId`), those of its workspace (its secrets win over the
+ * server's keys).
+ */
+export function getConfig(
+  signal?: AbortSignal,
+  projectId?: string,
+  workspaceId?: string,
+): Promise<ConfigResponse> {
+  const query = projectId
+    ? `?project=${encodeURIComponent(projectId)}`
+    : workspaceId
+      ? `?workspace=${encodeURIComponent(workspaceId)}`
+      : "";
+  return request(`/api/config${query}`, { signal });
 }
 
 /** The projects of `workspaceId` (unset: the caller's personal workspace). */
