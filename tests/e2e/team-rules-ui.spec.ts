@@ -102,7 +102,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   await expect(diff.locator('[data-kind="add"]')).toHaveText([/\+Prefer small commits\./]);
   await expect(m.getByRole("button", { name: "Approve and merge" })).toHaveCount(0);
   await expect(m.getByRole("button", { name: "Withdraw" })).toBeVisible();
-  await m.getByLabel("Comment").fill("Ready for review.");
+  await m.getByRole("textbox", { name: "Comment" }).fill("Ready for review.");
   await m.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(m.getByRole("region", { name: "Comments" })).toContainText("Ready for review.");
   await m.screenshot({ path: "test-results/team-rules-proposal-member.png", fullPage: true });
