@@ -45,7 +45,7 @@ export function RulesEditor({
   return (
     <div className="editor-body">
       <div className="editor-toolbar">
-        <span className="mono path" title={file.path}>
+        <span className={`mono path ${styles.toolbarPath}`} title={file.path}>
           {file.path}
         </span>
         {file.saved === null ? (
