@@ -11,12 +11,16 @@ import { withDb } from "@/lib/db/client";
 const ORIGIN = "http://127.0.0.1:3000";
 const LOCAL_ENV = { ...process.env, STRATA_AUTH_MODE: "local", HOST: "127.0.0.1" };
 
-async function localSignIn(callbackURL: string): Promise<Response> {
+async function localSignIn(
+  callbackURL: string,
+  host = "127.0.0.1:3000",
+  env: Record<string, string | undefined> = LOCAL_ENV,
+): Promise<Response> {
   const request = new Request(
     `${ORIGIN}/api/auth/local/sign-in?callbackURL=${encodeURIComponent(callbackURL)}`,
-    { headers: { host: "127.0.0.1:3000" } },
+    { headers: { host } },
   );
-  return withDb((scope) => scope.run((db) => createAuth(db, ORIGIN, LOCAL_ENV).handler(request)));
+  return withDb((scope) => scope.run((db) => createAuth(db, ORIGIN, env).handler(request)));
 }
 
 describe("local sign-in callbackURL", () => {
@@ -40,5 +44,15 @@ describe("local sign-in callbackURL", () => {
     const res = await localSignIn("/projects/abc?tab=files#x");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/projects/abc?tab=files#x");
+  });
+
+  it.each([
+    ["a non-loopback Host in local mode", "strata.example.com", LOCAL_ENV],
+    ["accounts mode", "127.0.0.1:3000", { ...process.env, STRATA_AUTH_MODE: undefined }],
+    ["local mode bound to every interface", "127.0.0.1:3000", { ...LOCAL_ENV, HOST: "0.0.0.0" }],
+  ])("answers 404 with no cookie for %s", async (_label, host, env) => {
+    const res = await localSignIn("/", host, env);
+    expect(res.status).toBe(404);
+    expect(res.headers.getSetCookie()).toEqual([]);
   });
 });
