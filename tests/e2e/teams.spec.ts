@@ -58,6 +58,25 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   expect(linkUrl).toMatch(new RegExp(`^${E2E_APP_URL}/invite/[A-Za-z0-9_-]{43}$`));
   await expect(linksCard.getByRole("cell", { name: "0 / 5" })).toBeVisible();
 
+  // Signed out, the link page offers sign-in / sign-up that come back to it.
+  const anonymous = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    storageState: { cookies: [], origins: [] },
+  });
+  const visitor = await anonymous.newPage();
+  await visitor.goto(linkUrl);
+  const linkPath = new URL(linkUrl).pathname;
+  await expect(visitor.getByRole("link", { name: "Sign in to join" })).toHaveAttribute(
+    "href",
+    `/sign-in?next=${encodeURIComponent(linkPath)}`,
+  );
+  await expect(visitor.getByRole("link", { name: "Create an account to join" })).toHaveAttribute(
+    "href",
+    `/sign-up?next=${encodeURIComponent(linkPath)}`,
+  );
+  await visitor.screenshot({ path: `${SHOTS}/invite-page-signed-out.png` });
+  await anonymous.close();
+
   // Second user: opens the link, sees the team, joins.
   const bea = await newUser(browser, "Bea");
   await bea.page.goto(linkUrl);
