@@ -29,3 +29,23 @@ export function CopyField({ value, label }: { value: string; label: string }) {
     </div>
   );
 }
+
+/** A small "Copy link" button for a table row: says "Copied", or that the browser refused (the link is its tooltip). */
+export function CopyButton({ value, label = "Copy link" }: { value: string; label?: string }) {
+  const [state, setState] = useState<"copied" | "failed" | null>(null);
+  return (
+    <button
+      type="button"
+      className="btn btn-small"
+      title={value}
+      onClick={() => {
+        navigator.clipboard.writeText(value).then(
+          () => setState("copied"),
+          () => setState("failed"),
+        );
+      }}
+    >
+      {state === "copied" ? "Copied" : state === "failed" ? "Copy refused: see tooltip" : label}
+    </button>
+  );
+}

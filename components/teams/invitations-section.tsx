@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { CopyField } from "./copy-field";
+import { CopyButton, CopyField } from "./copy-field";
 import { RoleTag } from "./members-section";
 import {
   cancelInvitation,
@@ -154,14 +154,7 @@ export function InvitationsSection({
                   </td>
                   <td className="muted">{formatDate(i.expiresAt)}</td>
                   <td className={styles.right}>
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => void navigator.clipboard?.writeText(linkOf(i.id)).catch(() => undefined)}
-                      title={linkOf(i.id)}
-                    >
-                      Copy link
-                    </button>{" "}
+                    <CopyButton value={linkOf(i.id)} />{" "}
                     <button type="button" className="btn btn-small" onClick={() => void cancel(i.id)}>
                       Cancel
                     </button>

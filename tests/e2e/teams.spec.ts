@@ -152,4 +152,12 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   await expect(page.getByRole("region", { name: /^Members/ }).getByTestId(`member-${cal.email}`)).toHaveCount(
     0,
   );
+  // The owner deletes the team after typing its name; its page is then the 404 page.
+  await page.getByRole("button", { name: "Delete team" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete team" });
+  await confirm.getByLabel(`Type ${teamName} to confirm`).fill(teamName);
+  await confirm.getByRole("button", { name: "Delete team forever" }).click();
+  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
+  await page.goto(`/teams/${teamId}`);
+  await expect(page.getByText(/not found/i).first()).toBeVisible();
 });
