@@ -51,23 +51,45 @@ export function authRateRules(env: Env) {
   };
 }
 
+/** SHA-256 (hex) of `value`: how a session cookie is named in a rate-limit key (never the cookie itself). */
+async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The session cookie's value in a `Cookie` header (plain or `__Secure-` name), or "". */
+function sessionCookie(headers: Headers | undefined): string {
+  const match = /(?:^|;\s*)(?:__Secure-)?strata\.session_token=([^;]*)/.exec(headers?.get("cookie") ?? "");
+  return match?.[1] ?? "";
+}
+
 /**
- * The per-account sign-in limit (the sign-in rule of {@link authRateRules}, keyed by the lower-cased email): the
- * per-address limit alone does not hold, since `next start` passes a client's own `X-Forwarded-For` through and
- * Better Auth keys by it, so a brute force rotating that header was never limited.
+ * The per-account limits, on top of Better Auth's per-address ones (same rule, from {@link authRateRules}): sign-in
+ * keyed by the lower-cased email, change-password by the session (a stolen cookie must not guess the current
+ * password at will). The per-address limit alone does not hold: `next start` passes a client's own
+ * `X-Forwarded-For` through and Better Auth keys by it, so a brute force rotating that header was never limited.
  * @throws APIError 429 (`X-Retry-After` seconds) over the limit.
  */
-async function limitSignInPerAccount(db: Db, env: Env, email: unknown): Promise<void> {
-  if (env.STRATA_AUTH_RATE_LIMIT === "off" || typeof email !== "string" || email.trim() === "") return;
-  const rule = authRateRules(env)["/sign-in/email"];
-  const key = `auth:account:${email.trim().toLowerCase().slice(0, 320)}|/sign-in/email`;
-  const decision = await consumeRateLimit(db, key, rule);
+async function limitPerAccount(
+  db: Db,
+  env: Env,
+  ctx: { path: string; body?: { email?: unknown }; headers?: Headers },
+): Promise<void> {
+  if (env.STRATA_AUTH_RATE_LIMIT === "off") return;
+  let subject = "";
+  if (ctx.path === "/sign-in/email" && typeof ctx.body?.email === "string")
+    subject = `account:${ctx.body.email.trim().toLowerCase().slice(0, 320)}`;
+  else if (ctx.path === "/change-password" && sessionCookie(ctx.headers))
+    subject = `session:${await sha256Hex(sessionCookie(ctx.headers))}`;
+  if (!subject || subject === "account:") return;
+  const path = ctx.path as "/sign-in/email" | "/change-password";
+  const decision = await consumeRateLimit(db, `auth:${subject}|${path}`, authRateRules(env)[path]);
   if (!decision.allowed)
     throw new APIError(
       "TOO_MANY_REQUESTS",
       {
         code: "RATE_LIMITED",
-        message: `Too many sign-in attempts for this account. Try again in ${decision.retryAfter} s.`,
+        message: `Too many ${path === "/sign-in/email" ? "sign-in attempts for this account" : "password changes from this session"}. Try again in ${decision.retryAfter} s.`,
       },
       { "X-Retry-After": String(decision.retryAfter) },
     );
@@ -121,7 +143,7 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-in/email") await limitSignInPerAccount(db, env, ctx.body?.email);
+        await limitPerAccount(db, env, ctx);
       }),
     },
     databaseHooks: {

@@ -2,8 +2,8 @@
  * Sign-in brute force against the real Better Auth route (app/api/auth/[...all]) with its Postgres rate limits on.
  * Measured on a running `next start` (helper H): Next passes a client's own `X-Forwarded-For` through, and Better
  * Auth keys its per-address limit by it, so 30 wrong passwords for one account with a different forged address each
- * were all answered 401, never 429. The per-account limit (lib/auth/server.ts) holds whatever the header says; a 429
- * carries `Retry-After`.
+ * were all answered 401, never 429. The per-account limit (lib/auth/server.ts) holds whatever the header says (and
+ * change-password is limited per session); a 429 carries `Retry-After`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/auth/[...all]/route";
@@ -19,6 +19,15 @@ function signIn(email: string, password: string, forwardedFor: string): Promise<
     method: "POST",
     headers: { "content-type": "application/json", origin: ORIGIN, "x-forwarded-for": forwardedFor },
     body: JSON.stringify({ email, password }),
+  });
+  return (POST as (r: Request) => Promise<Response>)(request);
+}
+
+function changePassword(cookie: string, currentPassword: string, forwardedFor: string): Promise<Response> {
+  const request = new Request(`${ORIGIN}/api/auth/change-password`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN, cookie, "x-forwarded-for": forwardedFor },
+    body: JSON.stringify({ currentPassword, newPassword: "a new password 123" }),
   });
   return (POST as (r: Request) => Promise<Response>)(request);
 }
@@ -69,5 +78,20 @@ describe("sign-in rate limit", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await refused.json()).toEqual({ message: "Too many requests. Please try again later." });
+  });
+
+  it("a stolen session cookie cannot guess the current password at will (5 a minute per session)", async () => {
+    const owner = await createTestUser("Cookie owner");
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await changePassword(owner.cookie, `guess ${i} wrong`, `192.0.2.${i + net}`)).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    const refused = await changePassword(owner.cookie, "correct horse battery", `192.0.2.${net}`);
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(await refused.json()).toEqual({
+      code: "RATE_LIMITED",
+      message: `Too many password changes from this session. Try again in ${retryAfter} s.`,
+    });
   });
 });
