@@ -3,8 +3,7 @@ import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/account/auth-shell";
 import { safeNextPath } from "@/components/account/next-path";
 import { SignInForm } from "@/components/account/sign-in-form";
-import { authMode } from "@/lib/auth/mode";
-import { isSignedIn, param } from "./signed-in";
+import { isSignedIn, param, signInMode } from "./signed-in";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -24,7 +23,7 @@ export default async function SignInPage({
       title="Sign in to Strata"
       subtitle={next === "/" ? "Welcome back." : "Sign in to continue to the page you opened."}
     >
-      <SignInForm next={next} mode={authMode(process.env)} />
+      <SignInForm next={next} mode={await signInMode()} />
     </AuthShell>
   );
 }

@@ -4,6 +4,7 @@
  * sign-in call itself then says what is wrong.
  */
 import { resolveCaller } from "@/lib/auth/caller";
+import { type AuthMode, authMode, isLoopbackHost } from "@/lib/auth/mode";
 import { withDb } from "@/lib/db/client";
 import { pageRequest } from "@/lib/http/page-caller";
 
@@ -25,4 +26,14 @@ export async function isSignedIn(pathname: string): Promise<boolean> {
 /** The first value of a search parameter. */
 export function param(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/**
+ * The mode the sign-in page offers: `local` ("Continue as Local owner") only when the server is in local mode and
+ * the page was asked for on a loopback Host — the local sign-in answers 404 otherwise (lib/auth/local-owner.ts).
+ */
+export async function signInMode(): Promise<AuthMode> {
+  if (authMode(process.env) !== "local") return "accounts";
+  const request = await pageRequest("/sign-in");
+  return isLoopbackHost(new URL(request.url).hostname) ? "local" : "accounts";
 }

@@ -69,12 +69,7 @@ export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppH
         {() => (
           <>
             {personal ? (
-              <>
-                <div className={styles.menuHeading} role="presentation">
-                  Personal
-                </div>
-                <WorkspaceItem workspace={personal} label="Personal" current={current?.id === personal.id} />
-              </>
+              <WorkspaceItem workspace={personal} label="Personal" current={current?.id === personal.id} />
             ) : null}
             <div className={styles.menuHeading} role="presentation">
               Teams

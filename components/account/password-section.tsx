@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { accountErrorMessage, callJson, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./auth-fetch";
 import styles from "./settings.module.css";
-import { SettingsCard, StatusLine } from "./settings-card";
+import { Field, SettingsCard, StatusLine } from "./settings-card";
 
 /**
  * What is wrong with a new password and its confirmation before anything is sent, or null: too short, too long,
@@ -94,44 +94,35 @@ export function PasswordSection({ hasPassword: initial }: { hasPassword: boolean
       >
         <div className={styles.fields}>
           {hasPassword ? (
-            <label className={styles.field}>
-              <span className={styles.label}>Current password</span>
-              <input
-                className={styles.input}
-                type="password"
-                name="current-password"
-                autoComplete="current-password"
-                value={current}
-                onChange={(e) => setCurrent(e.target.value)}
-                required
-              />
-            </label>
+            <Field
+              id="current-password"
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              required
+            />
           ) : null}
-          <label className={styles.field}>
-            <span className={styles.label}>New password</span>
-            <input
-              className={styles.input}
-              type="password"
-              name="new-password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-            />
-            <span className={styles.hint}>At least {MIN_PASSWORD_LENGTH} characters.</span>
-          </label>
-          <label className={styles.field}>
-            <span className={styles.label}>Confirm new password</span>
-            <input
-              className={styles.input}
-              type="password"
-              name="confirm-password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              required
-            />
-          </label>
+          <Field
+            id="new-password"
+            label="New password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
+          <Field
+            id="confirm-password"
+            label="Confirm new password"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            required
+          />
           {hasPassword ? (
             <label className={styles.check}>
               <input

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { accountErrorMessage, callJson } from "./auth-fetch";
 import styles from "./settings.module.css";
-import { SettingsCard, StatusLine } from "./settings-card";
+import { Field, SettingsCard, StatusLine } from "./settings-card";
 
 /** Longest display name accepted here. */
 const MAX_NAME = 100;
@@ -61,23 +61,24 @@ export function ProfileSection({
         }
       >
         <div className={styles.fields}>
-          <label className={styles.field}>
-            <span className={styles.label}>Name</span>
-            <input
-              className={styles.input}
-              type="text"
-              name="name"
-              autoComplete="name"
-              value={name}
-              maxLength={MAX_NAME}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </label>
-          <label className={styles.field}>
-            <span className={styles.label}>Email</span>
-            <input className={`${styles.input} ${styles.readonly}`} type="email" value={email} readOnly />
-            <span className={styles.hint}>You sign in with this address. It cannot be changed here.</span>
-          </label>
+          <Field
+            id="profile-name"
+            label="Name"
+            type="text"
+            autoComplete="name"
+            value={name}
+            maxLength={MAX_NAME}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <Field
+            id="profile-email"
+            label="Email"
+            hint="You sign in with this address. It cannot be changed here."
+            className={styles.readonlyField}
+            type="email"
+            value={email}
+            readOnly
+          />
         </div>
       </SettingsCard>
     </form>

@@ -48,3 +48,31 @@ export function StatusLine({ status }: { status: { kind: "ok" | "error"; text: s
     </span>
   );
 }
+
+/** A labelled input of a settings form, its hint (if any) tied to it by `aria-describedby`. */
+export function Field({
+  id,
+  label,
+  hint,
+  className,
+  ...input
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  className?: string;
+} & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className={`${styles.field} ${className ?? ""}`}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      <input id={id} className={styles.input} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}

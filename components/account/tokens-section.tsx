@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { accountErrorMessage, callJson } from "./auth-fetch";
 import styles from "./settings.module.css";
-import { SettingsCard, StatusLine } from "./settings-card";
+import { Field, SettingsCard, StatusLine } from "./settings-card";
 import { TokenReveal, tokenUsage } from "./token-reveal";
 
 /** A personal access token as `GET /api/auth/api-key/list` lists it (never the secret itself). */
@@ -136,31 +136,26 @@ export function TokensSection({ origin }: { origin: string }) {
         />
       ) : null}
       <form className={styles.tokenForm} onSubmit={create} aria-label="Create a token">
-        <label className={styles.field}>
-          <span className={styles.label}>Token name</span>
-          <input
-            className={styles.input}
-            type="text"
-            name="token-name"
-            placeholder="e.g. laptop CLI"
-            value={name}
-            maxLength={MAX_TOKEN_NAME}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
-        <label className={`${styles.field} ${styles.daysField}`}>
-          <span className={styles.label}>Expires after (days)</span>
-          <input
-            className={styles.input}
-            type="number"
-            name="token-days"
-            min={1}
-            max={MAX_TOKEN_DAYS}
-            placeholder="Never"
-            value={days}
-            onChange={(e) => setDays(e.target.value)}
-          />
-        </label>
+        <Field
+          id="token-name"
+          label="Token name"
+          type="text"
+          placeholder="e.g. laptop CLI"
+          value={name}
+          maxLength={MAX_TOKEN_NAME}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <Field
+          id="token-days"
+          label="Expires after (days)"
+          className={styles.daysField}
+          type="number"
+          min={1}
+          max={MAX_TOKEN_DAYS}
+          placeholder="Never"
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+        />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy && !confirm ? "Creating…" : "Create token"}
         </button>
