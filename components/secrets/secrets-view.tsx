@@ -173,6 +173,7 @@ export function SecretsView({
                                 aria-label={`Delete ${name}`}
                                 onClick={() => {
                                   setConfirm(name);
+                                  setStatus(null);
                                   cancelEdit();
                                 }}
                               >
