@@ -15,7 +15,14 @@ import type { Db } from "@/lib/db/client";
 import { localOwnerPlugin } from "./local-owner";
 import { consumeRateLimit } from "./rate-limit";
 import { accessControl, organizationRoles } from "./roles";
-import { createUserWorkspaces, guardInvitation, guardSlug, guardWorkspaceDelete } from "./workspaces";
+import {
+  type ChangedMember,
+  createUserWorkspaces,
+  guardInvitation,
+  guardSlug,
+  guardWorkspaceDelete,
+  keepAnOwner,
+} from "./workspaces";
 
 type Env = Record<string, string | undefined>;
 
@@ -145,6 +152,18 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       before: createAuthMiddleware(async (ctx) => {
         await limitPerAccount(db, env, ctx);
       }),
+      // `/organization/leave` has no organization hook; the other member changes use afterUpdateMemberRole and
+      // afterRemoveMember below.
+      after: createAuthMiddleware(async (ctx) => {
+        const left = ctx.context.returned as ChangedMember | undefined;
+        if (
+          ctx.path === "/organization/leave" &&
+          left &&
+          typeof left === "object" &&
+          "organizationId" in left
+        )
+          await keepAnOwner(db, left);
+      }),
     },
     databaseHooks: {
       user: { create: { after: async (user) => createUserWorkspaces(db, user.id) } },
@@ -163,6 +182,8 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
             guardSlug(db, org.slug, member.organizationId),
           beforeCreateInvitation: async ({ organization: org }) => guardInvitation(db, org.id),
           beforeDeleteOrganization: async ({ organization: org }) => guardWorkspaceDelete(db, org.id),
+          afterUpdateMemberRole: async ({ member, previousRole }) => keepAnOwner(db, member, previousRole),
+          afterRemoveMember: async ({ member }) => keepAnOwner(db, member),
         },
       }),
       apiKey({

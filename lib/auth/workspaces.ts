@@ -66,3 +66,43 @@ export async function guardSlug(db: Db, slug: unknown, workspaceId?: string): Pr
       "Slugs of the form “personal-<id>” and “agent-<id>” are reserved for Strata's own workspaces; choose another.",
   });
 }
+
+/** A member row as Better Auth hands it to its hooks (or returns it from `/organization/leave`). */
+export interface ChangedMember {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt?: Date | string;
+}
+
+const NO_OWNER =
+  "This change would leave the team without an owner (another owner changed at the same moment). Make someone else an owner first, then try again.";
+
+/**
+ * Better Auth hook (after a member's role changed, a member was removed, or one left): undo this change and refuse
+ * when the team is left with no owner. Better Auth counts the owners before it writes, so two concurrent requests —
+ * two owners demoting each other, or both leaving — each passed its check and left the team with no owner
+ * (measured: 4 of 4 tries). Each request checks after its own write, so the later of two concurrent ones sees both
+ * writes and undoes its own. Only a change that took an owner away is checked. `previousRole`: the role before a
+ * role change; absent for a removal.
+ * @throws APIError 400 (the change undone).
+ */
+export async function keepAnOwner(db: Db, member: ChangedMember, previousRole?: string): Promise<void> {
+  const isOwner = (role: string | undefined) => (role ?? "").split(",").includes("owner");
+  if (!isOwner(previousRole ?? member.role)) return;
+  const owners = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM workspace_members
+        WHERE workspace_id = ${member.organizationId} AND 'owner' = ANY(string_to_array(role, ','))`,
+  );
+  if (Number(owners.rows[0]?.n ?? 0) > 0) return;
+  if (previousRole !== undefined)
+    await db.execute(sql`UPDATE workspace_members SET role = ${previousRole} WHERE id = ${member.id}`);
+  else
+    await db.execute(sql`
+      INSERT INTO workspace_members (id, workspace_id, user_id, role, created_at)
+      VALUES (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role},
+              ${new Date(member.createdAt ?? Date.now())})
+      ON CONFLICT DO NOTHING`);
+  throw new APIError("BAD_REQUEST", { code: "TEAM_NEEDS_AN_OWNER", message: NO_OWNER });
+}
