@@ -20,7 +20,7 @@ interface Account {
 async function signUp(browser: Browser, name: string): Promise<Account> {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
-  const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now().toString(36)}@example.test`;
+  const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
   const res = await page.request.post("/api/auth/sign-up/email", {
     data: { email, password: PASSWORD, name },
     headers: { origin: E2E_APP_URL },
@@ -46,8 +46,10 @@ async function typeInEditor(page: Page, text: string): Promise<void> {
   await page.keyboard.insertText(text);
 }
 
-test("owner saves AGENTS.md, member proposes a change, owner approves it", async ({ browser }) => {
-  test.setTimeout(180_000);
+/** A fresh owner and member (invited, accepted) of a new team. */
+async function createTeam(
+  browser: Browser,
+): Promise<{ owner: Account; member: Account; team: { id: string } }> {
   const owner = await signUp(browser, "Olive Owner");
   const member = await signUp(browser, "Mia Member");
   const team = await authPost<{ id: string }>(owner.page.request, "/organization/create", {
@@ -60,6 +62,12 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
     organizationId: team.id,
   });
   await authPost(member.page.request, "/organization/accept-invitation", { invitationId: invitation.id });
+  return { owner, member, team };
+}
+
+test("owner saves AGENTS.md, member proposes a change, owner approves it", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { owner, member, team } = await createTeam(browser);
   const rulesUrl = `/teams/${team.id}/rules`;
 
   // The owner creates AGENTS.md and commits it directly.
@@ -85,7 +93,10 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   const m = member.page;
   await m.goto(rulesUrl);
   await expect(m.getByText("Changes go through review")).toBeVisible();
-  await m.getByRole("list", { name: "Rules files" }).getByRole("button", { name: /^AGENTS\.md/ }).click();
+  await m
+    .getByRole("list", { name: "Rules files" })
+    .getByRole("button", { name: /^AGENTS\.md/ })
+    .click();
   await expect(m.getByTestId("editor")).toContainText("Always run the tests.");
   await expect(m.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
   await typeInEditor(m, "# Team rules\n\nAlways run the tests.\nPrefer small commits.\n");
@@ -109,7 +120,10 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
 
   // The owner finds it under Open proposals and approves it.
   await o.goto(rulesUrl);
-  await o.getByRole("region", { name: "Open proposals" }).getByRole("link", { name: /Update AGENTS\.md/ }).click();
+  await o
+    .getByRole("region", { name: "Open proposals" })
+    .getByRole("link", { name: /Update AGENTS\.md/ })
+    .click();
   await expect(o).toHaveURL(proposalUrl);
   await expect(o.getByText("Proposed by Mia Member")).toBeVisible();
   await o.getByRole("button", { name: "Approve and merge" }).click();
@@ -134,4 +148,39 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
     headers: { origin: E2E_APP_URL },
   });
   expect(put.status()).toBe(403);
+});
+
+test("approving a proposal whose file main changed meanwhile shows the 409 conflict as the API words it", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { owner, member, team } = await createTeam(browser);
+  const api = `/api/workspaces/${team.id}/rules`;
+  const headers = { origin: E2E_APP_URL };
+  const first = await owner.page.request.put(`${api}/file?path=AGENTS.md`, {
+    data: { content: "one\n" },
+    headers,
+  });
+  expect(first.status()).toBe(200);
+  const created = await member.page.request.post(`${api}/proposals`, {
+    data: { title: "Two", description: "", changes: [{ path: "AGENTS.md", content: "two\n" }] },
+    headers,
+  });
+  expect(created.status()).toBe(201);
+  const { proposal } = (await created.json()) as { proposal: { id: string } };
+  const moved = await owner.page.request.put(`${api}/file?path=AGENTS.md`, {
+    data: { content: "three\n" },
+    headers,
+  });
+  expect(moved.status()).toBe(200);
+
+  const o = owner.page;
+  await o.goto(`/teams/${team.id}/rules/proposals/${proposal.id}`);
+  await o.getByRole("button", { name: "Approve and merge" }).click();
+  const alert = o.getByRole("alert").filter({ hasText: "Could not approve" });
+  await expect(alert).toContainText(
+    "main changed AGENTS.md since this proposal; the author must update it. (conflict) Nothing was merged.",
+  );
+  await expect(o.getByText("Open", { exact: true })).toBeVisible();
+  await o.screenshot({ path: "test-results/team-rules-conflict.png" });
 });
