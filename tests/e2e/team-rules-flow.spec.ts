@@ -165,10 +165,13 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const projectId = ((await openLink.getAttribute("href")) as string).split("/").pop() as string;
   const got = await o.request.get(`/api/projects/${projectId}`);
   expect(got.status()).toBe(200);
-  const project = (await got.json()).project as { workspaceId: string; rootPath: string; name: string };
-  expect(project).toMatchObject({ workspaceId: teamId, name: projectName });
-  const personal = await o.request.get("/api/projects");
-  expect(JSON.stringify(await personal.json())).not.toContain(projectId);
+  const project = (await got.json()).project as { rootPath: string; name: string };
+  expect(project.name).toBe(projectName);
+  // The import went to the selected workspace: listed in the team's projects, not in Olive's personal ones.
+  const ids = async (path: string) =>
+    ((await (await o.request.get(path)).json()).projects as { id: string }[]).map((p) => p.id);
+  expect(await ids(`/api/projects?workspaceId=${teamId}`)).toEqual([projectId]);
+  expect(await ids("/api/projects")).toEqual([]);
 
   const beforeSave = Date.now();
   await saveTeamAgents(o, teamId, T1, "Team instructions", "Olive Owner");
@@ -227,6 +230,14 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
       .map(([k, v]) => `Updated system prompt section "${k}":\n\n${v}`)
       .join("\n\n"),
   ).toBe(`Updated system prompt section "project_context":\n\n${context(T2)}`);
+
+  // The transcript shows the patch as a system message after the first answer.
+  const systemViews = m.getByTestId("message-system");
+  await expect(systemViews).toHaveCount(2);
+  await systemViews.nth(1).locator("summary").click();
+  await m
+    .getByRole("log", { name: "Conversation" })
+    .screenshot({ path: `${SHOTS}/team-rules-flow-transcript-patch.png` });
 
   // The Context panel: Team scope, the file's path, Olive as the last author, the exact time in the title.
   await panel.getByRole("button", { name: "Context", exact: true }).click();
@@ -300,6 +311,8 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   expect(after.messages[6]).toMatchObject({ role: "system", sections: { project_context: context(T3) } });
   await panel.getByRole("button", { name: "Context", exact: true }).click();
   await expect(files.nth(0)).toContainText("/.team/AGENTS.md");
+  // Approval fast-forwarded main to Mia's commit: she is the file's last author.
+  await expect(files.nth(0)).toContainText("changed by Mia Member");
   await m.screenshot({ path: `${SHOTS}/team-rules-flow-context-merged.png`, fullPage: true });
 
   // 5. Eve (signed up, not in the team) gets 404 on the project's page and API, with nothing of the team in it.
@@ -307,7 +320,8 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const e = eve.page;
   const pageRes = await e.goto(`/projects/${projectId}`);
   expect(pageRes?.status()).toBe(404);
-  await expect(e.getByRole("alert")).toContainText("Page not found");
+  await expect(e.getByRole("alert").filter({ hasText: "Page not found" })).toBeVisible();
+  expect(await e.content()).not.toContain(projectName);
   await e.screenshot({ path: `${SHOTS}/team-rules-flow-outsider.png` });
   const secrets = [projectName, teamName, "Orbit", "Project rules", "imperative", "Olive"];
   for (const path of [
