@@ -103,6 +103,21 @@ async function limitPerAccount(
 }
 
 /**
+ * Refuse a display name with a line break or other control character, `<` or `>` (sign-up and update-user). The
+ * name is the author of git commits (checkpoints, team rules); a newline in it wrote a commit header isomorphic-git
+ * cannot read back, so approving that member's rules proposal answered 500 for good.
+ * @throws APIError 400 naming what to remove.
+ */
+export function checkDisplayName(name: unknown): void {
+  if (typeof name === "string" && /[\u0000-\u001f\u007f-\u009f<>]/.test(name))
+    throw new APIError("BAD_REQUEST", {
+      code: "INVALID_NAME",
+      message:
+        "A name cannot contain line breaks, tabs or other control characters, “<” or “>”. Remove them and try again.",
+    });
+}
+
+/**
  * A Better Auth instance on `db`. `origin` is the request's origin (the Host allow-list of `lib/http-guard` has
  * already vetted it): it is the base URL and the only trusted origin, so a cross-site form post is refused (CSRF).
  * @throws Error when `BETTER_AUTH_SECRET` is missing (see {@link authSecret}).
@@ -150,6 +165,7 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") checkDisplayName(ctx.body?.name);
         await limitPerAccount(db, env, ctx);
       }),
       // `/organization/leave` has no organization hook; the other member changes use afterUpdateMemberRole and
