@@ -332,7 +332,15 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
     if (path === `/projects/${projectId}`)
       await e.screenshot({ path: `${SHOTS}/team-rules-flow-outsider.png` });
   }
-  const secrets = [projectName, teamName, "Orbit", "Project rules", "imperative", "Olive"];
+  const secrets = [
+    projectName,
+    teamName,
+    "Orbit",
+    "launch checklist",
+    "Project rules",
+    "imperative",
+    "Olive",
+  ];
   for (const path of [
     `/api/projects/${projectId}`,
     `/api/projects/${projectId}/tree`,
