@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@/lib/agent/messages";
-import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
+import type { AssistantMessage, SystemMessage, ToolResultMessage } from "@/lib/llm/types";
+import { renderSystemMessageUpdate } from "@/lib/prompt/system-message";
 import { MessageImages, textBlocksOf } from "./attachments-message";
 import { Markdown } from "./markdown";
 import { contentBlocks, contentText } from "./message-utils";
@@ -59,14 +60,7 @@ export function MessageView({
         </article>
       );
     case "system":
-      return (
-        <article className="message message-meta" data-testid="message-system">
-          <details>
-            <summary>System prompt</summary>
-            <pre>{contentText(message.content)}</pre>
-          </details>
-        </article>
-      );
+      return <SystemMessageView message={message} />;
     case "bashExecution":
       return <ShellBlock message={message} status={shellStatus} />;
     case "custom":
@@ -90,6 +84,30 @@ export function MessageView({
     default:
       return null;
   }
+}
+
+/**
+ * A system message: the first one is the whole prompt; a later one is a patch (pi's SystemMessage diff: changed
+ * sections, tools added or removed), shown with what changed so a change of the rules never passes silently.
+ */
+function SystemMessageView({ message }: { message: SystemMessage }) {
+  const sections = Object.keys(message.sections ?? {});
+  const added = (message.toolsAdded ?? []).map((t) => t.name);
+  const removed = (message.toolsRemoved ?? []).map((t) => t.name);
+  const patch = sections.length > 0 || added.length > 0 || removed.length > 0;
+  const changes = [
+    ...sections.map((name) => `section ${name}`),
+    ...added.map((name) => `+ tool ${name}`),
+    ...removed.map((name) => `− tool ${name}`),
+  ];
+  return (
+    <article className="message message-meta" data-testid="message-system">
+      <details>
+        <summary>{patch ? `System prompt updated: ${changes.join(", ")}` : "System prompt"}</summary>
+        <pre>{patch ? renderSystemMessageUpdate(message) : contentText(message.content)}</pre>
+      </details>
+    </article>
+  );
 }
 
 function AssistantView({
