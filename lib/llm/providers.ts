@@ -32,6 +32,13 @@ function setting(env: Env, name: string): string | undefined {
 }
 
 /**
+ * The env entry that marks setting `name` as refused (its value: why, for the chat). lib/secrets sets it when a
+ * workspace's base URL names a host the server does not allow; {@link createLanguageModel} then throws that text
+ * instead of calling any URL.
+ */
+export const refusedSettingVar = (name: string): string => `STRATA_REFUSED_${name}`;
+
+/**
  * The AI SDK model for `model`: `createAnthropic(...)(id)`, `createOpenAI(...).responses(id)`,
  * `createGoogleGenerativeAI(...)(id)`, `createMistral(...)(id)` or `createOpenAICompatible(...).chatModel(id)`,
  * with the API key and base URL read from `env` (see `PROVIDER_ENV`). `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` and
@@ -40,7 +47,8 @@ function setting(env: Env, name: string): string | undefined {
  * (e.g. `http://127.0.0.1:4010/v1`). `options.fetch` replaces the HTTP client (the payload hook of
  * `streamAssistant` and tests use it). Counterpart of pi's per-API client construction in `packages/ai/src/api/*`.
  *
- * Throws {@link ModelConfigError} when the provider's API key (openai-compatible: base URL) is missing.
+ * Throws {@link ModelConfigError} when the provider's API key (openai-compatible: base URL) is missing, or with the
+ * refusal text when the base URL is marked refused ({@link refusedSettingVar}).
  */
 export function createLanguageModel(
   model: Model,
@@ -48,6 +56,8 @@ export function createLanguageModel(
   options: { fetch?: typeof fetch } = {},
 ): LanguageModelInstance {
   const vars = PROVIDER_ENV[model.provider];
+  const refused = setting(env, refusedSettingVar(vars.baseURL));
+  if (refused !== undefined) throw new ModelConfigError(refused);
   const apiKey = setting(env, vars.apiKey);
   const baseURL = setting(env, vars.baseURL);
   const { fetch } = options;

@@ -2,7 +2,8 @@
  * Workspace secrets: provider keys (and the openai-compatible base URL) a workspace's owners and admins store in its
  * settings, encrypted at rest with AES-256-GCM through Web Crypto (edge-safe) under `STRATA_SECRETS_KEY` (rotation:
  * `STRATA_SECRETS_KEY_PREVIOUS` still decrypts, `npx strata secrets rotate` re-encrypts). `crypto.ts` is the key
- * ring and cipher, `names.ts` the allowed names and value checks, `store.ts` the `workspace_secrets` table, and
+ * ring and cipher, `names.ts` the allowed names and value checks, `base-url.ts` the hosts a workspace base URL may
+ * name (`STRATA_WORKSPACE_BASE_URL_HOSTS`), `store.ts` the `workspace_secrets` table, and
  * `provider-env.ts` lays a workspace's secrets over the server environment for a run (workspace secret wins).
  * Values never leave the server: listings carry names, authors and times only. See docs/secrets.md.
  */

@@ -29,7 +29,8 @@ export function secretNameProblem(name: string): string | null {
 /**
  * Why `value` cannot be stored as secret `name`, or null when it can: empty or blank, longer than
  * {@link SECRET_VALUE_MAX} characters, containing control characters (a line break would break the HTTP header it
- * is sent in), or, for a base URL, not an http(s) URL. The text never quotes the value.
+ * is sent in), or, for a base URL, not an https:// URL (which hosts the server allows is checked on the server:
+ * `base-url.ts`). The text never quotes the value.
  */
 export function secretValueProblem(name: string, value: string): string | null {
   if (value.trim() === "") return "The value is empty. Paste the key (or URL) to store.";
@@ -45,8 +46,8 @@ export function secretValueProblem(name: string, value: string): string | null {
     } catch {
       url = null;
     }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
-      return `${name} must be an http:// or https:// URL, e.g. https://api.example.com/v1.`;
+    if (url?.protocol !== "https:" || url.hostname === "")
+      return `${name} must be an https:// URL, e.g. https://api.example.com/v1.`;
   }
   return null;
 }

@@ -1,14 +1,19 @@
 /**
  * The provider environment of a run: the server environment with the workspace's secrets laid over it. Precedence,
  * per variable: a workspace secret wins; else the server environment — but a workspace base URL never receives the
- * server's key for that provider. Every other variable (`STRATA_MODELS`,
+ * server's key for that provider, and is used only on a host the server allows (./base-url.ts). Every other variable (`STRATA_MODELS`,
  * `*_BASE_URL` not set as a secret, …) comes from the server environment unchanged. Routes build it once and pass it
  * down as the `env` every model function already takes, so nothing below reads `process.env`.
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
+import { refusedSettingVar } from "@/lib/llm/providers";
+import { isAllowedBaseUrl, isBaseUrlName, refusedBaseUrlMessage } from "./base-url";
 import { getSecretValues } from "./store";
+
+/** What a refused base-URL secret becomes in the env (`.invalid` never resolves, RFC 6761), never requested. */
+export const REFUSED_BASE_URL = "https://refused.invalid/v1";
 
 /** An environment map for model resolution and provider calls (server env + workspace secrets). */
 export type ProviderEnv = Env;
@@ -31,11 +36,22 @@ export async function workspaceProviderEnv(
  * server's API key: the key goes only to the server's own base URL. Without this, anyone who owns a workspace (every
  * user, of their personal one) could set `OPENAI_COMPATIBLE_BASE_URL` to their own host and receive the server's
  * `OPENAI_COMPATIBLE_API_KEY` in the `Authorization` header of the next prompt.
+ *
+ * A base-URL secret is used only while its host is allowed (`STRATA_WORKSPACE_BASE_URL_HOSTS`, ./base-url.ts, read
+ * from `serverEnv`): one stored before the host left the list is replaced by {@link REFUSED_BASE_URL} and marked
+ * refused, so the next model call fails with {@link refusedBaseUrlMessage} in the chat and calls nothing.
  */
 export function overlaySecrets(serverEnv: Env, secrets: Record<string, string>): ProviderEnv {
   const env: ProviderEnv = { ...serverEnv, ...secrets };
   for (const vars of Object.values(PROVIDER_ENV))
     if (vars.baseURL in secrets && !(vars.apiKey in secrets)) delete env[vars.apiKey];
+  for (const [name, value] of Object.entries(secrets)) {
+    if (!isBaseUrlName(name) || isAllowedBaseUrl(value, serverEnv)) continue;
+    // Not the stored URL, and not the server's own either (no silent fallback): the provider stays configured so the
+    // model resolves, and the call fails with the reason (lib/llm/providers.ts) before any request is sent.
+    env[name] = REFUSED_BASE_URL;
+    env[refusedSettingVar(name)] = refusedBaseUrlMessage(name);
+  }
   return env;
 }
 

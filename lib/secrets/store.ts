@@ -6,6 +6,7 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
+import { baseUrlHostProblem } from "./base-url";
 import { keyRing, type Sealed, SecretsError, seal, unseal } from "./crypto";
 import { secretNameProblem, secretValueProblem } from "./names";
 
@@ -29,7 +30,8 @@ const iso = (value: unknown) => new Date(value as string | Date).toISOString();
 
 /**
  * Store `value` as secret `name` of `workspaceId` (insert or replace), encrypted under the current key; `userId`
- * is recorded as its last author. `env` supplies the key ring (default: the server environment).
+ * is recorded as its last author. `env` supplies the key ring and the hosts a base URL may name
+ * (`STRATA_WORKSPACE_BASE_URL_HOSTS`, see ./base-url.ts; default: the server environment).
  * @returns the secret's listing entry.
  * @throws SecretsError 400 `invalid_secret_name` / `invalid_secret_value` (the message never quotes the value);
  *   500 for a missing or invalid `STRATA_SECRETS_KEY`.
@@ -46,6 +48,8 @@ export async function setSecret(
   if (nameProblem) throw new SecretsError(400, "invalid_secret_name", nameProblem);
   const valueProblem = secretValueProblem(name, value);
   if (valueProblem) throw new SecretsError(400, "invalid_secret_value", valueProblem);
+  const hostProblem = baseUrlHostProblem(name, value, env);
+  if (hostProblem) throw new SecretsError(400, "invalid_secret_value", hostProblem);
   const sealed = await seal(await keyRing(env), workspaceId, name, value);
   await scope.query(
     `INSERT INTO workspace_secrets (workspace_id, name, ciphertext, iv, key_id, updated_by, updated_at)

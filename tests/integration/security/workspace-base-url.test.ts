@@ -3,9 +3,7 @@
  * user owns their personal workspace and so may set that secret; before the fix (lib/secrets/provider-env.ts) the
  * next prompt carried `Authorization: Bearer <the server's key>` to whatever host the user named.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PUT as putSecret } from "@/app/api/workspaces/[id]/secrets/[name]/route";
 import { DbScope } from "@/lib/db/client";
 import { createSession } from "@/lib/session/store";
@@ -15,26 +13,27 @@ import { makeProject } from "../../helpers/lifecycle-fixture";
 import { promptEvents } from "../../helpers/prompt-stream";
 
 const SERVER_KEY = "sk-server-gateway-key-H-7f3a";
-let capture: http.Server;
-let captureUrl: string;
+// A workspace base URL must be https:// on an allowed host (STRATA_WORKSPACE_BASE_URL_HOSTS): requests to it are
+// answered by a fetch stub that records them.
+const captureUrl = "https://gw.example.test/v1";
 const seen: { path: string; authorization: string | null }[] = [];
 let restoreEnv: () => void;
 let scope: DbScope;
 
 beforeAll(async () => {
-  capture = http.createServer((req, res) => {
-    seen.push({ path: req.url ?? "", authorization: req.headers.authorization ?? null });
-    req.resume();
-    res.writeHead(401, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: "captured", type: "invalid_request_error" } }));
+  const realFetch = globalThis.fetch;
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== "gw.example.test") return realFetch(input, init);
+    seen.push({ path: url.pathname, authorization: new Headers(init?.headers).get("authorization") });
+    return Response.json({ error: { message: "captured", type: "invalid_request_error" } }, { status: 401 });
   });
-  await new Promise<void>((resolve) => capture.listen(0, "127.0.0.1", resolve));
-  captureUrl = `http://127.0.0.1:${(capture.address() as AddressInfo).port}/v1`;
   restoreEnv = setEnv({
     OPENAI_COMPATIBLE_API_KEY: SERVER_KEY,
     OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:9/v1",
     STRATA_MODELS: JSON.stringify([{ provider: "openai-compatible", id: "gw-model", name: "Gateway" }]),
     STRATA_DEFAULT_MODEL: "openai-compatible/gw-model",
+    STRATA_WORKSPACE_BASE_URL_HOSTS: "gw.example.test",
   });
   scope = new DbScope();
 });
@@ -42,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await scope.release();
   restoreEnv();
-  await new Promise((resolve) => capture.close(resolve));
+  vi.unstubAllGlobals();
 });
 
 async function setSecret(user: TestUser, name: string, value: string) {

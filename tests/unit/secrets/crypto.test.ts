@@ -163,8 +163,11 @@ describe("lib/secrets names", () => {
       "The value starts or ends with spaces; paste it again without them.",
     );
     expect(secretValueProblem("OPENAI_COMPATIBLE_BASE_URL", "ftp://x")).toBe(
-      "OPENAI_COMPATIBLE_BASE_URL must be an http:// or https:// URL, e.g. https://api.example.com/v1.",
+      "OPENAI_COMPATIBLE_BASE_URL must be an https:// URL, e.g. https://api.example.com/v1.",
     );
-    expect(secretValueProblem("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:4010/v1")).toBeNull();
+    expect(secretValueProblem("OPENAI_COMPATIBLE_BASE_URL", "http://127.0.0.1:4010/v1")).toBe(
+      "OPENAI_COMPATIBLE_BASE_URL must be an https:// URL, e.g. https://api.example.com/v1.",
+    );
+    expect(secretValueProblem("OPENAI_COMPATIBLE_BASE_URL", "https://gw.example.com/v1")).toBeNull();
   });
 });
