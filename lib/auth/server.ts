@@ -58,6 +58,32 @@ export function authRateRules(env: Env) {
   };
 }
 
+/** Sign-ups per hour for the whole server: `STRATA_SIGNUP_RATE_LIMIT` (default 100; a non-positive or non-number value: 100). */
+export function signUpServerRule(env: Env): { window: number; max: number } {
+  const max = Number(env.STRATA_SIGNUP_RATE_LIMIT ?? 100);
+  return { window: 3600, max: Number.isFinite(max) && max > 0 ? Math.floor(max) : 100 };
+}
+
+/**
+ * The server-wide sign-up cap ({@link signUpServerRule}), on top of the per-address 30 an hour: that one is keyed by
+ * `X-Forwarded-For`, which a client reaching `next start` directly forges at will. Counts every HTTP sign-up attempt
+ * (`ctx.request` set); the CLI's `npx strata user create` (a server-side call) is not counted or refused.
+ * @throws APIError 429 (`X-Retry-After` seconds) over the cap.
+ */
+async function limitSignUps(db: Db, env: Env, ctx: { path: string; request?: Request }): Promise<void> {
+  if (env.STRATA_AUTH_RATE_LIMIT === "off" || ctx.path !== "/sign-up/email" || !ctx.request) return;
+  const decision = await consumeRateLimit(db, "auth:server|/sign-up/email", signUpServerRule(env));
+  if (!decision.allowed)
+    throw new APIError(
+      "TOO_MANY_REQUESTS",
+      {
+        code: "RATE_LIMITED",
+        message: `Too many sign-ups on this server right now; try again in ${decision.retryAfter} s.`,
+      },
+      { "X-Retry-After": String(decision.retryAfter) },
+    );
+}
+
 /** SHA-256 (hex) of `value`: how a session cookie is named in a rate-limit key (never the cookie itself). */
 async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
@@ -167,6 +193,7 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") checkDisplayName(ctx.body?.name);
         await limitPerAccount(db, env, ctx);
+        await limitSignUps(db, env, ctx);
       }),
       // `/organization/leave` has no organization hook; the other member changes use afterUpdateMemberRole and
       // afterRemoveMember below.
