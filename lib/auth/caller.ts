@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { DbScope } from "@/lib/db/client";
 import { AuthError, unauthenticated } from "./errors";
-import { createAuth } from "./server";
+import { createAuth, settleAuth } from "./server";
 
 export interface Caller {
   userId: string;
@@ -34,6 +34,7 @@ export async function resolveCaller(scope: DbScope, request: Request): Promise<C
     const auth = createAuth(db, origin);
     if (token) {
       const result = await auth.api.verifyApiKey({ body: { key: token } });
+      await settleAuth(auth);
       if (!result.valid || !result.key) {
         const code = result.error?.code;
         if (code === "RATE_LIMITED" || code === "RATE_LIMIT_EXCEEDED")

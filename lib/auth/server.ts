@@ -149,25 +149,29 @@ export function checkDisplayName(name: unknown): void {
  * @throws Error when `BETTER_AUTH_SECRET` is missing (see {@link authSecret}).
  */
 export function createAuth(db: Db, origin: string, env: Env = process.env) {
-  return betterAuth({
+  const pending = new Set<Promise<unknown>>();
+  const auth = betterAuth({
     appName: "Strata",
     baseURL: origin,
     basePath: "/api/auth",
     secret: authSecret(env),
     trustedOrigins: [origin],
-    database: drizzleAdapter(db, {
-      provider: "pg",
-      schema: {
-        user: schema.users,
-        session: schema.authSessions,
-        account: schema.authAccounts,
-        verification: schema.authVerifications,
-        organization: schema.workspaces,
-        member: schema.workspaceMembers,
-        invitation: schema.workspaceInvitations,
-        apikey: schema.apiKeys,
-      },
-    }),
+    database: trackingAdapter(
+      pending,
+      drizzleAdapter(db, {
+        provider: "pg",
+        schema: {
+          user: schema.users,
+          session: schema.authSessions,
+          account: schema.authAccounts,
+          verification: schema.authVerifications,
+          organization: schema.workspaces,
+          member: schema.workspaceMembers,
+          invitation: schema.workspaceInvitations,
+          apikey: schema.apiKeys,
+        },
+      }),
+    ),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -238,6 +242,49 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       localOwnerPlugin(env),
     ],
   });
+  pendingWork.set(auth, pending);
+  return auth;
 }
 
 export type StrataAuth = ReturnType<typeof createAuth>;
+
+/** Database calls each instance has started and not finished (see {@link settleAuth}). */
+const pendingWork = new WeakMap<object, Set<Promise<unknown>>>();
+
+type AdapterFactory = ReturnType<typeof drizzleAdapter>;
+
+/**
+ * The adapter with every call it makes recorded in `pending` until it settles. Better Auth starts some calls without
+ * awaiting them (the API-key plugin's deletion of expired keys after a create, list or verify): on a connection the
+ * request releases when it answers, they would fail with "Connection terminated".
+ */
+function trackingAdapter(pending: Set<Promise<unknown>>, factory: AdapterFactory): AdapterFactory {
+  return (options) =>
+    new Proxy(factory(options), {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const result = value.apply(target, args);
+          if (result && typeof (result as Promise<unknown>).then === "function") {
+            const call = Promise.resolve(result);
+            pending.add(call);
+            call.then(
+              () => pending.delete(call),
+              () => pending.delete(call),
+            );
+          }
+          return result;
+        };
+      },
+    });
+}
+
+/**
+ * Wait until every database call `auth` started has settled — call it before the request's connection is released.
+ * Never throws (a failed background call was already logged by Better Auth).
+ */
+export async function settleAuth(auth: StrataAuth): Promise<void> {
+  const pending = pendingWork.get(auth);
+  while (pending && pending.size > 0) await Promise.allSettled([...pending]);
+}

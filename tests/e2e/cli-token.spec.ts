@@ -54,7 +54,7 @@ test("a token made in settings runs npx strata against the server until it is re
   await tokens.getByRole("button", { name: "Create token" }).click();
   const token = await page
     .getByRole("region", { name: "New token cli" })
-    .getByLabel("New personal access token")
+    .getByRole("textbox", { name: "New personal access token" })
     .inputValue();
   expect(token).toMatch(/^strata_/);
 

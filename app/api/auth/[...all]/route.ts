@@ -1,5 +1,5 @@
 import ws from "ws";
-import { createAuth } from "@/lib/auth/server";
+import { createAuth, settleAuth } from "@/lib/auth/server";
 import { setNodeWebSocket, withDb } from "@/lib/db/client";
 import { route } from "@/lib/http/errors";
 
@@ -32,7 +32,14 @@ function withRetryAfter(response: Response): Response {
 /** Better Auth's routes (sign-up, sign-in, sign-out, sessions, password, organizations, invitations, API keys). */
 const handle = route(async (request: Request) =>
   withRetryAfter(
-    await withDb((scope) => scope.run((db) => createAuth(db, originOf(request)).handler(request))),
+    await withDb((scope) =>
+      scope.run(async (db) => {
+        const auth = createAuth(db, originOf(request));
+        const response = await auth.handler(request);
+        await settleAuth(auth);
+        return response;
+      }),
+    ),
   ),
 );
 

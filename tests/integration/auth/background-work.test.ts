@@ -1,0 +1,36 @@
+/**
+ * Better Auth starts some database calls without awaiting them (the API-key plugin deletes expired keys after a
+ * create, list or verify). `settleAuth` waits for every call an instance started, so the auth route and the caller
+ * resolution release the request's connection only after them (they failed with "Connection terminated" before).
+ */
+import { describe, expect, it } from "vitest";
+import { createAuth, settleAuth } from "@/lib/auth/server";
+import { withDb } from "@/lib/db/client";
+import { ORIGIN } from "../../helpers/auth";
+
+describe("settleAuth", () => {
+  it("waits for a database call Better Auth started and did not await", async () => {
+    await withDb((scope) =>
+      scope.run(async (db) => {
+        const auth = createAuth(db, ORIGIN);
+        const context = await auth.$context;
+        let settled = false;
+        void context.adapter
+          .count({ model: "user" })
+          .then(() => new Promise((resolve) => setTimeout(resolve, 50)))
+          .then(() => {
+            settled = true;
+          });
+        // the count itself is tracked; the timer after it is not: settle waits for the count
+        let countDone = false;
+        const counting = context.adapter.count({ model: "user" }).then(() => {
+          countDone = true;
+        });
+        await settleAuth(auth);
+        expect(countDone).toBe(true);
+        await counting;
+        expect(settled).toBe(false);
+      }),
+    );
+  });
+});
