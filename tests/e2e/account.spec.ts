@@ -112,7 +112,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await tokens.getByRole("button", { name: "Create token" }).click();
   const reveal = page.getByRole("region", { name: "New token e2e laptop" });
   await expect(reveal).toContainText("Copy it now — you will not see it again.");
-  const token = await reveal.getByLabel("New personal access token").inputValue();
+  const token = await reveal.getByLabel("New personal access token", { exact: true }).inputValue();
   expect(token).toMatch(/^strata_[A-Za-z0-9_-]{20,}$/);
   await expect(reveal).toContainText(`npx strata --server ${E2E_APP_URL} --token ${token} session export`);
   await page.screenshot({ path: `${SHOTS}/settings-token-created.png` });
