@@ -63,6 +63,7 @@ export function MessageList({
       ) : null}
       {messages.map((m, i) => {
         if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
+        const systemHead = m.role === "system" && i === messages.findIndex((x) => x.role === "system");
         return (
           <MessageView
             // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
@@ -73,6 +74,7 @@ export function MessageList({
             shellStatus={shellStatus.get(i)}
             superseded={places.get(i)?.superseded}
             onRetry={places.get(i)?.canRetry ? onRetry : undefined}
+            systemHead={systemHead}
           />
         );
       })}

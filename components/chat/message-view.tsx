@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, SystemMessage, ToolResultMessage } from "@/lib/llm/types";
-import { renderSystemMessageUpdate } from "@/lib/prompt/system-message";
+import { getSystemMessageText, renderSystemMessageUpdate } from "@/lib/prompt/system-message";
 import { MessageImages, textBlocksOf } from "./attachments-message";
 import { Markdown } from "./markdown";
 import { contentBlocks, contentText } from "./message-utils";
@@ -24,6 +24,7 @@ export function MessageView({
   shellStatus,
   superseded,
   onRetry,
+  systemHead,
 }: {
   message: AgentMessage;
   streaming: boolean;
@@ -34,6 +35,8 @@ export function MessageView({
   superseded?: boolean;
   /** For the failed last turn while nothing runs: re-run it (the Retry button). */
   onRetry?: () => void;
+  /** For a system message: it is the transcript's first (the whole prompt), not a later patch. */
+  systemHead?: boolean;
 }) {
   switch (message.role) {
     case "user":
@@ -60,7 +63,7 @@ export function MessageView({
         </article>
       );
     case "system":
-      return <SystemMessageView message={message} />;
+      return <SystemMessageView message={message} head={systemHead ?? false} />;
     case "bashExecution":
       return <ShellBlock message={message} status={shellStatus} />;
     case "custom":
@@ -87,24 +90,22 @@ export function MessageView({
 }
 
 /**
- * A system message: the first one is the whole prompt; a later one is a patch (pi's SystemMessage diff: changed
- * sections, tools added or removed), shown with what changed so a change of the rules never passes silently.
+ * A system message: the transcript's first is the whole prompt (pi `getSystemMessageText`: its text and sections); a
+ * later one is a patch (pi's SystemMessage diff: changed sections, tools added or removed), shown with what changed
+ * and pi's rendered update, so a change of the rules never passes silently.
  */
-function SystemMessageView({ message }: { message: SystemMessage }) {
-  const sections = Object.keys(message.sections ?? {});
-  const added = (message.toolsAdded ?? []).map((t) => t.name);
-  const removed = (message.toolsRemoved ?? []).map((t) => t.name);
-  const patch = sections.length > 0 || added.length > 0 || removed.length > 0;
+function SystemMessageView({ message, head }: { message: SystemMessage; head: boolean }) {
   const changes = [
-    ...sections.map((name) => `section ${name}`),
-    ...added.map((name) => `+ tool ${name}`),
-    ...removed.map((name) => `− tool ${name}`),
+    ...Object.keys(message.sections ?? {}).map((name) => `section ${name}`),
+    ...(message.toolsAdded ?? []).map((t) => `+ tool ${t.name}`),
+    ...(message.toolsRemoved ?? []).map((t) => `− tool ${t.name}`),
   ];
+  const patch = !head && changes.length > 0;
   return (
     <article className="message message-meta" data-testid="message-system">
       <details>
         <summary>{patch ? `System prompt updated: ${changes.join(", ")}` : "System prompt"}</summary>
-        <pre>{patch ? renderSystemMessageUpdate(message) : contentText(message.content)}</pre>
+        <pre>{patch ? renderSystemMessageUpdate(message) : getSystemMessageText(message)}</pre>
       </details>
     </article>
   );

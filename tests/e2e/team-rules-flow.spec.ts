@@ -234,7 +234,14 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   // The transcript shows the patch as a system message after the first answer.
   const systemViews = m.getByTestId("message-system");
   await expect(systemViews).toHaveCount(2);
+  await expect(systemViews.nth(0).locator("summary")).toHaveText("System prompt");
+  await expect(systemViews.nth(1).locator("summary")).toHaveText(
+    "System prompt updated: section project_context",
+  );
   await systemViews.nth(1).locator("summary").click();
+  await expect(systemViews.nth(1).locator("pre")).toHaveText(
+    `Updated system prompt section "project_context":\n\n${context(T2)}`,
+  );
   await m
     .getByRole("log", { name: "Conversation" })
     .screenshot({ path: `${SHOTS}/team-rules-flow-transcript-patch.png` });
