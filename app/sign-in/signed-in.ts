@@ -4,6 +4,7 @@
  * sign-in call itself then says what is wrong.
  */
 import { resolveCaller } from "@/lib/auth/caller";
+import { localSignInOpen } from "@/lib/auth/local-owner";
 import { type AuthMode, authMode, isLoopbackHost } from "@/lib/auth/mode";
 import { withDb } from "@/lib/db/client";
 import { pageRequest } from "@/lib/http/page-caller";
@@ -29,11 +30,13 @@ export function param(value: string | string[] | undefined): string | null {
 }
 
 /**
- * The mode the sign-in page offers: `local` ("Continue as Local owner") only when the server is in local mode and
- * the page was asked for on a loopback Host — the local sign-in answers 404 otherwise (lib/auth/local-owner.ts).
+ * The mode the sign-in page offers: `local` ("Continue as Local owner") only when the server is in local mode, the
+ * page was asked for on a loopback Host (the local sign-in answers 404 otherwise) and the local owner has set no
+ * password (setting one ends automatic sign-in: lib/auth/local-owner.ts).
  */
 export async function signInMode(): Promise<AuthMode> {
   if (authMode(process.env) !== "local") return "accounts";
   const request = await pageRequest("/sign-in");
-  return isLoopbackHost(new URL(request.url).hostname) ? "local" : "accounts";
+  if (!isLoopbackHost(new URL(request.url).hostname)) return "accounts";
+  return (await withDb((scope) => localSignInOpen(scope, process.env))) ? "local" : "accounts";
 }

@@ -81,7 +81,7 @@ export function PasswordSection({ hasPassword: initial }: { hasPassword: boolean
         description={
           hasPassword
             ? "Use a password you do not use anywhere else."
-            : "This account has no password yet (the local owner signs in without one). Set one to sign in from another browser or after signing out."
+            : "This account has no password yet (the local owner is signed in automatically). Setting one ends automatic sign-in: from then on anyone opening this server signs in with a password — do it before you invite people to a team."
         }
         footer={
           <>

@@ -8,6 +8,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { type Caller, resolveCaller } from "@/lib/auth/caller";
+import { localSignInOpen } from "@/lib/auth/local-owner";
 import { type AuthMode, authMode, isLoopbackHost } from "@/lib/auth/mode";
 import type { DbScope } from "@/lib/db/client";
 
@@ -43,15 +44,18 @@ function signedOut(request: Request): boolean {
 /**
  * Where a visitor without a caller goes for `pathname` (see the module docstring).
  * @param hasUsers whether any account exists (accounts mode: sign-up for the very first visitor)
+ * @param localOpen whether automatic sign-in as the local owner is still open (lib/auth/local-owner.ts
+ *   localSignInOpen: local mode, and the owner has set no password)
  */
 export function signInLocation(
   request: Request,
   pathname: string,
   mode: AuthMode,
   hasUsers: boolean,
+  localOpen = mode === "local",
 ): string {
   const host = new URL(request.url).hostname;
-  if (mode === "local" && isLoopbackHost(host) && !signedOut(request))
+  if (mode === "local" && localOpen && isLoopbackHost(host) && !signedOut(request))
     return `/api/auth/local/sign-in?callbackURL=${encodeURIComponent(pathname)}`;
   return `/${hasUsers || mode === "local" ? "sign-in" : "sign-up"}?next=${encodeURIComponent(pathname)}`;
 }
@@ -73,7 +77,7 @@ export async function requirePageCaller(
     mode === "local" ||
     process.env.STRATA_SIGNUP === "closed" ||
     (await scope.query<{ one: number }>("SELECT 1 AS one FROM users LIMIT 1")).length > 0;
-  redirect(signInLocation(request, pathname, mode, hasUsers));
+  redirect(signInLocation(request, pathname, mode, hasUsers, await localSignInOpen(scope, process.env)));
 }
 
 /** The personal workspace and teams `userId` is a member of: personal first, then teams by name. */

@@ -3,7 +3,9 @@ import { notFound } from "next/navigation";
 import { AppHeader } from "@/components/account/app-header";
 import { TeamSettings } from "@/components/teams/team-settings";
 import styles from "@/components/teams/teams.module.css";
+import { Notice } from "@/components/ui/notice";
 import { workspaceAccess } from "@/lib/auth/authorize";
+import { localSignInOpen } from "@/lib/auth/local-owner";
 import { withDb } from "@/lib/db/client";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 
@@ -26,10 +28,18 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
     if (access?.kind !== "team") return null;
     const workspaces = await listPageWorkspaces(scope, caller.userId);
     const team = workspaces.find((w) => w.id === id);
-    return team ? { caller, mode, workspaces, team, role: access.role } : null;
+    if (!team) return null;
+    return {
+      caller,
+      mode,
+      workspaces,
+      team,
+      role: access.role,
+      autoSignIn: await localSignInOpen(scope, process.env),
+    };
   });
   if (!found) notFound();
-  const { caller, mode, workspaces, team, role } = found;
+  const { caller, mode, workspaces, team, role, autoSignIn } = found;
   return (
     <>
       <AppHeader
@@ -61,6 +71,23 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
             ) : null}
           </nav>
         </header>
+        {autoSignIn ? (
+          <Notice
+            kind="warning"
+            title="Anyone who opens this server's address is signed in as the local owner"
+            actions={
+              <a className="btn" href="/settings#password">
+                Set a password
+              </a>
+            }
+          >
+            <p>
+              Automatic sign-in (the embedded default) is still on, so the roles of this team protect nothing
+              yet. Set a password for the local owner in Settings before you invite people: that ends
+              automatic sign-in.
+            </p>
+          </Notice>
+        ) : null}
         <TeamSettings teamId={team.id} me={{ userId: caller.userId, role }} />
       </main>
     </>

@@ -4,7 +4,8 @@
  * would become `//evil.example` — another site — after a one-click sign-in on the embedded default.
  */
 import { describe, expect, it } from "vitest";
-import { safeCallbackPath } from "@/lib/auth/local-owner";
+import { localSignInOpen, safeCallbackPath } from "@/lib/auth/local-owner";
+import { LOCAL_OWNER_EMAIL } from "@/lib/auth/mode";
 import { createAuth } from "@/lib/auth/server";
 import { withDb } from "@/lib/db/client";
 
@@ -54,5 +55,39 @@ describe("local sign-in callbackURL", () => {
     const res = await localSignIn("/", host, env);
     expect(res.status).toBe(404);
     expect(res.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe("automatic sign-in ends when the local owner sets a password", () => {
+  it("open before; after a password the endpoint sends to /sign-in and sets no cookie; open again without it", async () => {
+    const first = await localSignIn("/teams");
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe("/teams");
+    expect(await withDb((scope) => localSignInOpen(scope, LOCAL_ENV))).toBe(true);
+    const ownerId = await withDb(async (scope) => {
+      const [row] = await scope.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [
+        LOCAL_OWNER_EMAIL,
+      ]);
+      await scope.query(
+        "INSERT INTO auth_accounts (account_id, provider_id, user_id, password) VALUES ($1::text, 'credential', $1::uuid, 'scrypt-hash')",
+        [row.id],
+      );
+      return row.id;
+    });
+    try {
+      expect(await withDb((scope) => localSignInOpen(scope, LOCAL_ENV))).toBe(false);
+      const res = await localSignIn("/teams");
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/sign-in?next=%2Fteams");
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(
+        await withDb((scope) => localSignInOpen(scope, { ...LOCAL_ENV, STRATA_AUTH_MODE: undefined })),
+      ).toBe(false);
+    } finally {
+      await withDb((scope) =>
+        scope.query("DELETE FROM auth_accounts WHERE user_id = $1 AND provider_id = 'credential'", [ownerId]),
+      );
+    }
+    expect(await withDb((scope) => localSignInOpen(scope, LOCAL_ENV))).toBe(true);
   });
 });
