@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { AppHeader } from "@/components/account/app-header";
 import { ConfigBanner } from "@/components/projects/config-banner";
 import { ProjectsHome } from "@/components/projects/projects-home";
+import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 
@@ -46,7 +47,15 @@ export default async function HomePage({
           </p>
         </header>
         <ConfigBanner workspaceId={current.id} />
-        <ProjectsHome key={current.id} workspaceId={current.id} />
+        <ProjectsHome
+          key={current.id}
+          workspaceId={current.id}
+          readOnlyNote={
+            roleAllows(current.role, "write")
+              ? null
+              : `You are a ${current.role} in ${current.name}: you can open and read its projects. Ask an owner or admin of the team for member access to import, rename or delete projects.`
+          }
+        />
       </main>
     </>
   );

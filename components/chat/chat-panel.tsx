@@ -20,17 +20,25 @@ import { useModelChoice } from "./use-model-choice";
 import { useSessionResources } from "./use-session-resources";
 import { useSessions } from "./use-sessions";
 
-/** The chat pane: session and model pickers, the streamed conversation and the composer. */
+/**
+ * The chat pane: session and model pickers, the streamed conversation and the composer. With `readOnlyNote` (the
+ * caller's role cannot write) sessions can be read only: no new/renamed/deleted/imported sessions, no model switch,
+ * no branch/fork/compact, and the composer is disabled with the note as its reason.
+ */
 export function ChatPanel({
   projectId,
   onPathsChanged,
+  readOnlyNote = null,
 }: {
   projectId: string;
   /** Paths the agent reports changed (files_changed, successful write/edit). */
   onPathsChanged: (paths: string[]) => void;
+  /** Why the caller can only read (their role), or null when they can prompt. */
+  readOnlyNote?: string | null;
 }) {
+  const readOnly = readOnlyNote !== null;
   const modelRef = useRef("");
-  const sessions = useSessions(projectId, () => modelRef.current || undefined);
+  const sessions = useSessions(projectId, () => modelRef.current || undefined, !readOnly);
   // The composer's text, kept per session in localStorage until the server accepted it.
   const { draft, setDraft, take, settle } = useDraft(sessions.sessionId);
   const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
@@ -42,7 +50,9 @@ export function ChatPanel({
   }, [sessions.sessionId]);
   const trust = resources.data?.trust ?? null;
   const showTrust =
-    trust !== null && (trustDialog === "open" || (trustDialog === "auto" && trust.needsDecision));
+    !readOnly &&
+    trust !== null &&
+    (trustDialog === "open" || (trustDialog === "auto" && trust.needsDecision));
   const { refresh: refreshResources } = resources;
   const chat = useChat(sessions.sessionId, {
     onPathsChanged,
@@ -109,6 +119,7 @@ export function ChatPanel({
         model={model}
         onSelectModel={chooseModel}
         busy={running || sessions.creating}
+        readOnly={readOnly}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
         onSessionRenamed={sessions.replace}
@@ -123,7 +134,7 @@ export function ChatPanel({
       />
       <SessionHistory
         sessionId={sessions.sessionId}
-        busy={running}
+        busy={running || readOnly}
         refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}`}
         onNavigated={(result) => {
           chat.reload();
@@ -166,7 +177,7 @@ export function ChatPanel({
           hasModel={!noModel}
         />
       )}
-      {chat.remoteRunning && !chat.state.running ? (
+      {chat.remoteRunning && !chat.state.running && !readOnly ? (
         <Notice kind="info">
           The agent is working on this session in another tab. Enter steers it, Alt+Enter queues a follow-up.
         </Notice>
@@ -182,7 +193,8 @@ export function ChatPanel({
         disabled={!sessions.sessionId || chat.loading}
         noModel={noModel}
         noModelHelp={config?.help}
-        attachments={attachments}
+        readOnlyReason={readOnlyNote}
+        attachments={readOnly ? undefined : attachments}
         commands={resources.data?.commands}
         imageNotice={imageNotice}
       />

@@ -37,7 +37,8 @@ function hintText(running: boolean, shell: boolean, noModel: boolean): string {
  * The prompt box. Idle: Enter sends, Shift+Enter adds a newline. While a run is going the box stays
  * usable: Enter steers the agent, Alt+Enter queues a follow-up (pi's keys), Abort stops the run.
  * `!command` runs a shell command in either state. Without a model (`noModel`) the box says so (with how to
- * configure one) and only `!commands` can be submitted: the typed text stays.
+ * configure one) and only `!commands` can be submitted: the typed text stays. With `readOnlyReason` (the caller's
+ * role cannot prompt) the box is disabled, says why, and offers no Send/Steer/Follow up/Abort.
  */
 export function Composer({
   value,
@@ -52,6 +53,7 @@ export function Composer({
   attachments,
   commands,
   imageNotice = null,
+  readOnlyReason = null,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -70,8 +72,11 @@ export function Composer({
   commands?: readonly SlashCommand[];
   /** What happens to attached images with the chosen model (a model without image input), or null. */
   imageNotice?: string | null;
+  /** Why the caller cannot prompt here (their role in the workspace), or null. */
+  readOnlyReason?: string | null;
 }) {
   const hintId = useId();
+  const readOnly = readOnlyReason !== null;
   const shell = parseShellCommand(value) !== null;
   const images = attachments?.items.length ?? 0;
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -86,7 +91,11 @@ export function Composer({
   });
   // Steering and follow-ups carry text only: attached images wait for the next prompt.
   const canSubmit =
-    !disabled && value.trim() !== "" && (shell || !noModel) && (shell || !running || images === 0);
+    !disabled &&
+    !readOnly &&
+    value.trim() !== "" &&
+    (shell || !noModel) &&
+    (shell || !running || images === 0);
   const imagesNote = running ? IMAGES_WHILE_RUNNING : value.trim() === "" ? IMAGES_NEED_TEXT : imageNotice;
   const attachFiles = (files: FileList | null | undefined) => {
     const list = [...(files ?? [])];
@@ -139,7 +148,7 @@ export function Composer({
       onDrop={onDrop}
       aria-label="Composer"
     >
-      {noModel ? <NoModelNote help={noModelHelp} /> : null}
+      {noModel && !readOnly ? <NoModelNote help={noModelHelp} /> : null}
       {attachments ? <AttachmentTray api={attachments} notice={imagesNote} /> : null}
       <SlashMenuList menu={slash} />
       <textarea
@@ -148,17 +157,19 @@ export function Composer({
         aria-label="Message"
         aria-describedby={hintId}
         placeholder={
-          disabled
-            ? "No session"
-            : running
-              ? RUNNING_PLACEHOLDER
-              : noModel
-                ? NO_MODEL_PLACEHOLDER
-                : IDLE_PLACEHOLDER
+          readOnlyReason
+            ? readOnlyReason
+            : disabled
+              ? "No session"
+              : running
+                ? RUNNING_PLACEHOLDER
+                : noModel
+                  ? NO_MODEL_PLACEHOLDER
+                  : IDLE_PLACEHOLDER
         }
         value={value}
         rows={3}
-        disabled={disabled}
+        disabled={disabled || readOnly}
         onChange={(e) => {
           slash.onCaret(e.target.selectionStart);
           onChange(e.target.value);
@@ -169,9 +180,9 @@ export function Composer({
       />
       <div className="composer-actions">
         <span id={hintId} className="hint" title={shell ? SHELL_HINT_TITLE : undefined}>
-          {hintText(running, shell, noModel)}
+          {readOnlyReason ?? hintText(running, shell, noModel)}
         </span>
-        <div className="composer-buttons">
+        <div className="composer-buttons" hidden={readOnly}>
           {attachments ? <AttachButton api={attachments} disabled={disabled} /> : null}
           {running ? (
             <button

@@ -31,6 +31,7 @@ export function SessionBar({
   model,
   onSelectModel,
   busy,
+  readOnly = false,
   projectId,
   onImported,
   onSessionRenamed,
@@ -44,6 +45,8 @@ export function SessionBar({
   model: string;
   onSelectModel: (id: string) => void;
   busy: boolean;
+  /** The caller can only read sessions: no "⋯" menu, New session or Import session, no model switch. */
+  readOnly?: boolean;
   /** Project the imports go to; default the project of the listed sessions. */
   projectId?: string;
   /** Called after an import (e.g. to refresh the session list); the bar selects the new session itself. */
@@ -104,7 +107,7 @@ export function SessionBar({
             </option>
           ))}
         </select>
-        {current ? (
+        {current && !readOnly ? (
           <SessionActions
             session={current}
             label={sessionLabel(current)}
@@ -120,9 +123,11 @@ export function SessionBar({
             }}
           />
         ) : null}
-        <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>
-          New session
-        </button>
+        {readOnly ? null : (
+          <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>
+            New session
+          </button>
+        )}
         {sessionId ? (
           <a
             className="btn btn-small"
@@ -138,16 +143,18 @@ export function SessionBar({
             Export
           </button>
         )}
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => fileInput.current?.click()}
-          disabled={busy || importing || !target}
-          aria-busy={importing}
-          title="Import a pi session file (.jsonl) as a new session"
-        >
-          {importing ? `Importing…${sent !== null && sent < 100 ? ` ${sent}%` : ""}` : "Import session"}
-        </button>
+        {readOnly ? null : (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => fileInput.current?.click()}
+            disabled={busy || importing || !target}
+            aria-busy={importing}
+            title="Import a pi session file (.jsonl) as a new session"
+          >
+            {importing ? `Importing…${sent !== null && sent < 100 ? ` ${sent}%` : ""}` : "Import session"}
+          </button>
+        )}
         <input
           ref={fileInput}
           type="file"
@@ -159,7 +166,7 @@ export function SessionBar({
         <select
           aria-label="Model"
           value={model}
-          disabled={models.length === 0}
+          disabled={models.length === 0 || readOnly}
           onChange={(e) => onSelectModel(e.target.value)}
         >
           {models.length === 0 ? <option value="">No models configured</option> : null}
@@ -170,7 +177,7 @@ export function SessionBar({
           ))}
         </select>
       </div>
-      {emptied && sessionId === null && listed.length === 0 ? (
+      {emptied && sessionId === null && listed.length === 0 && !readOnly ? (
         <Notice kind="info">This project has no sessions. “New session” starts one.</Notice>
       ) : null}
       {outcome ? <ImportReport outcome={outcome} onDismiss={() => setOutcome(null)} /> : null}

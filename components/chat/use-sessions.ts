@@ -35,9 +35,10 @@ function newest(sessions: SessionSummary[]): SessionSummary | undefined {
 
 /**
  * The project's sessions. Picks the session used last in this browser (else the most recently
- * updated one) and creates a session when the project has none.
+ * updated one) and creates a session when the project has none (unless `autoCreate` is false: a caller who can
+ * only read).
  */
-export function useSessions(projectId: string, initialModel: () => string | undefined) {
+export function useSessions(projectId: string, initialModel: () => string | undefined, autoCreate = true) {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +91,7 @@ export function useSessions(projectId: string, initialModel: () => string | unde
       (list) => {
         setSessions(list);
         if (list.length === 0) {
-          void create(initialModelRef.current());
+          if (autoCreate) void create(initialModelRef.current());
           return;
         }
         const saved = remembered(projectId);
@@ -102,7 +103,7 @@ export function useSessions(projectId: string, initialModel: () => string | unde
       },
     );
     return () => ctrl.abort();
-  }, [projectId, create, select]);
+  }, [projectId, create, select, autoCreate]);
 
   /** A session was renamed: show its new title. */
   const replace = useCallback((s: SessionSummary) => {

@@ -9,8 +9,8 @@ import { languageForPath } from "./language";
 import { isDirty, type OpenFile } from "./open-files";
 import type { OpenFilesApi } from "./use-open-files";
 
-/** Tabs, save toolbar, notices and the Monaco editor for the active file. */
-export function EditorPane({ files }: { files: OpenFilesApi }) {
+/** Tabs, save toolbar, notices and the Monaco editor for the active file; `readOnly`: no typing, no Save. */
+export function EditorPane({ files, readOnly = false }: { files: OpenFilesApi; readOnly?: boolean }) {
   const { active } = files;
 
   // Ctrl/Cmd+S saves the active file wherever the focus is.
@@ -18,17 +18,17 @@ export function EditorPane({ files }: { files: OpenFilesApi }) {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
-        if (active) void files.save(active.path);
+        if (active && !readOnly) void files.save(active.path);
       }
     };
     window.addEventListener("keydown", onKey, true);
     return () => window.removeEventListener("keydown", onKey, true);
-  }, [active, files]);
+  }, [active, files, readOnly]);
 
   return (
     <section className="editor-pane" aria-label="Editor">
       <EditorTabs files={files} />
-      {active ? <ActiveFile file={active} files={files} /> : <EmptyEditor />}
+      {active ? <ActiveFile file={active} files={files} readOnly={readOnly} /> : <EmptyEditor />}
     </section>
   );
 }
@@ -76,7 +76,7 @@ function EditorTabs({ files }: { files: OpenFilesApi }) {
   );
 }
 
-function ActiveFile({ file, files }: { file: OpenFile; files: OpenFilesApi }) {
+function ActiveFile({ file, files, readOnly }: { file: OpenFile; files: OpenFilesApi; readOnly: boolean }) {
   const dirty = isDirty(file);
   const editable = file.status === "ready" && !file.binary && !file.tooLarge;
   return (
@@ -88,15 +88,19 @@ function ActiveFile({ file, files }: { file: OpenFile; files: OpenFilesApi }) {
         <span className="muted">{file.status === "ready" ? formatBytes(file.size) : ""}</span>
         {dirty ? <span className="badge badge-warn">Modified</span> : null}
         {file.saving ? <Spinner label="Saving" /> : null}
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={!editable || !dirty || file.saving}
-          onClick={() => void files.save(file.path)}
-          title="Save (Ctrl/Cmd+S)"
-        >
-          Save
-        </button>
+        {readOnly ? (
+          <span className="badge">Read-only</span>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!editable || !dirty || file.saving}
+            onClick={() => void files.save(file.path)}
+            title="Save (Ctrl/Cmd+S)"
+          >
+            Save
+          </button>
+        )}
       </div>
       {file.serverChanged ? (
         <Notice
@@ -121,12 +125,12 @@ function ActiveFile({ file, files }: { file: OpenFile; files: OpenFilesApi }) {
           {file.saveError}
         </Notice>
       ) : null}
-      <FileBody file={file} files={files} />
+      <FileBody file={file} files={files} readOnly={readOnly} />
     </div>
   );
 }
 
-function FileBody({ file, files }: { file: OpenFile; files: OpenFilesApi }) {
+function FileBody({ file, files, readOnly }: { file: OpenFile; files: OpenFilesApi; readOnly: boolean }) {
   if (file.status === "loading") {
     return (
       <div className="editor-placeholder">
@@ -170,6 +174,7 @@ function FileBody({ file, files }: { file: OpenFile; files: OpenFilesApi }) {
         value={file.saved}
         revision={file.revision}
         onChange={(v) => files.edit(file.path, v)}
+        readOnly={readOnly}
       />
     </div>
   );

@@ -46,13 +46,22 @@ export interface MonacoEditorProps {
   value: string;
   revision: number;
   onChange: (value: string) => void;
+  /** Typing changes nothing (Monaco `readOnly`); server content is still applied. */
+  readOnly?: boolean;
 }
 
 /**
  * Uncontrolled Monaco: the model owns the buffer while typing (a controlled `value` would drop
  * keystrokes that arrive before React re-renders); server content is pushed in per revision.
  */
-export default function MonacoEditor({ path, language, value, revision, onChange }: MonacoEditorProps) {
+export default function MonacoEditor({
+  path,
+  language,
+  value,
+  revision,
+  onChange,
+  readOnly = false,
+}: MonacoEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
 
   const sync = () => {
@@ -91,6 +100,8 @@ export default function MonacoEditor({ path, language, value, revision, onChange
         scrollBeyondLastLine: false,
         tabSize: 2,
         renderWhitespace: "selection",
+        readOnly,
+        readOnlyMessage: { value: "You can only read this project (your role in its workspace)." },
       }}
     />
   );

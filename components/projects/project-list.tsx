@@ -5,18 +5,25 @@ import styles from "./lifecycle.module.css";
 import type { DeletedProject } from "./lifecycle-client";
 import { ProjectActions } from "./project-actions";
 
-/** The imported projects, newest first, each linking to its IDE page, with Rename and Delete. */
+/** The imported projects, newest first, each linking to its IDE page, with Rename and Delete (not `readOnly`). */
 export function ProjectList({
   projects,
+  readOnly = false,
   onRenamed,
   onDeleted,
 }: {
   projects: Project[];
+  /** The caller's role cannot change projects: no Rename/Delete. */
+  readOnly?: boolean;
   onRenamed: (project: Project) => void;
   onDeleted: (deleted: DeletedProject) => void;
 }) {
   if (projects.length === 0) {
-    return <p className="muted">No projects yet. Import one from a git URL or an archive.</p>;
+    return (
+      <p className="muted">
+        {readOnly ? "No projects yet." : "No projects yet. Import one from a git URL or an archive."}
+      </p>
+    );
   }
   const sorted = [...projects].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
   return (
@@ -28,7 +35,7 @@ export function ProjectList({
           </Link>
           <span className="muted mono">{p.rootPath}</span>
           <span className="muted">{formatDateTime(p.createdAt)}</span>
-          <ProjectActions project={p} onRenamed={onRenamed} onDeleted={onDeleted} />
+          {readOnly ? null : <ProjectActions project={p} onRenamed={onRenamed} onDeleted={onDeleted} />}
         </li>
       ))}
     </ul>

@@ -24,9 +24,22 @@ import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { leaveDeletedNotice } from "./lifecycle-client";
 import { ProjectActions } from "./project-actions";
+import readOnlyStyles from "./read-only.module.css";
 
-/** The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. */
-export function ProjectWorkspace({ projectId }: { projectId: string }) {
+/**
+ * The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. With `readOnlyNote`
+ * (the caller's role cannot write, e.g. a viewer) the note is a banner on top and nothing offers a change: no
+ * project Rename/Delete, no + File/+ Folder/delete, a read-only editor, no prompts or session changes.
+ */
+export function ProjectWorkspace({
+  projectId,
+  readOnlyNote = null,
+}: {
+  projectId: string;
+  /** Why the caller can only read here (shown as the banner and in the composer), or null when they can write. */
+  readOnlyNote?: string | null;
+}) {
+  const readOnly = readOnlyNote !== null;
   const [project, setProject] = useState<Project | null>(null);
   const [projectError, setProjectError] = useState<string | null>(null);
   const [entries, setEntries] = useState<TreeEntry[] | null>(null);
@@ -111,7 +124,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
   }
 
   return (
-    <div className="workspace">
+    <div className={readOnly ? `workspace ${readOnlyStyles.workspace}` : "workspace"}>
       <header className="workspace-header">
         <Link href="/" className="brand">
           Strata
@@ -119,7 +132,7 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
         <span className="sep">/</span>
         <h1 className="project-name">{project?.name ?? "…"}</h1>
         {project ? <span className="muted mono">{project.rootPath}</span> : null}
-        {project ? (
+        {project && !readOnly ? (
           <ProjectActions
             project={project}
             onRenamed={setProject}
@@ -133,11 +146,16 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
           Agent dir
         </Link>
       </header>
+      {readOnlyNote ? (
+        <div className={readOnlyStyles.banner} role="status">
+          {readOnlyNote}
+        </div>
+      ) : null}
       <nav className="tree-pane" aria-label="Project files">
         <FilesPaneTitle
           onRefresh={() => void refreshTree()}
-          onNewFile={() => creator.start("file", folderPrefix(files.active?.path))}
-          onNewFolder={() => creator.start("dir", folderPrefix(files.active?.path))}
+          onNewFile={readOnly ? undefined : () => creator.start("file", folderPrefix(files.active?.path))}
+          onNewFolder={readOnly ? undefined : () => creator.start("dir", folderPrefix(files.active?.path))}
         />
         {creator.form}
         {treeError ? (
@@ -151,15 +169,15 @@ export function ProjectWorkspace({ projectId }: { projectId: string }) {
             selectedPath={files.active?.path ?? null}
             changedPaths={changed}
             onOpenFile={files.open}
-            onDelete={remover.request}
+            onDelete={readOnly ? undefined : remover.request}
             revealPath={revealed}
           />
         ) : treeError ? null : (
           <Spinner label="Loading files" />
         )}
       </nav>
-      <EditorPane files={files} />
-      <ChatPanel projectId={projectId} onPathsChanged={onPathsChanged} />
+      <EditorPane files={files} readOnly={readOnly} />
+      <ChatPanel projectId={projectId} onPathsChanged={onPathsChanged} readOnlyNote={readOnlyNote} />
       {remover.dialog}
     </div>
   );

@@ -10,9 +10,17 @@ import { ProjectList } from "./project-list";
 
 /**
  * The projects page body for one workspace: the import form (imports go to `workspaceId`) and the list of its
- * projects (GET /api/projects?workspaceId=).
+ * projects (GET /api/projects?workspaceId=). With `readOnlyNote` (a viewer of the workspace) the note replaces the
+ * import form and the projects have no Rename/Delete.
  */
-export function ProjectsHome({ workspaceId }: { workspaceId: string }) {
+export function ProjectsHome({
+  workspaceId,
+  readOnlyNote = null,
+}: {
+  workspaceId: string;
+  /** Why the caller cannot change projects here (their role), or null when they can. */
+  readOnlyNote?: string | null;
+}) {
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleted, setDeleted] = useState<DeletedProject | null>(null);
@@ -41,10 +49,14 @@ export function ProjectsHome({ workspaceId }: { workspaceId: string }) {
 
   return (
     <>
-      <section className="card" aria-labelledby="import-heading">
-        <h2 id="import-heading">Import a project</h2>
-        <ImportForm workspaceId={workspaceId} onImported={() => void refresh()} />
-      </section>
+      {readOnlyNote ? (
+        <Notice kind="info">{readOnlyNote}</Notice>
+      ) : (
+        <section className="card" aria-labelledby="import-heading">
+          <h2 id="import-heading">Import a project</h2>
+          <ImportForm workspaceId={workspaceId} onImported={() => void refresh()} />
+        </section>
+      )}
       <section className="card" aria-labelledby="projects-heading">
         <h2 id="projects-heading">Projects</h2>
         {error ? (
@@ -68,6 +80,7 @@ export function ProjectsHome({ workspaceId }: { workspaceId: string }) {
         {projects ? (
           <ProjectList
             projects={projects}
+            readOnly={readOnlyNote !== null}
             onRenamed={(p) => {
               setProjects((list) => list?.map((q) => (q.id === p.id ? p : q)) ?? null);
               void refresh();

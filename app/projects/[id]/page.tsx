@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { ProjectWorkspace } from "@/components/projects/project-workspace";
 import { authorizeProject } from "@/lib/auth/authorize";
 import { AuthError } from "@/lib/auth/errors";
+import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
 import { requirePageCaller } from "@/lib/http/page-caller";
 
@@ -12,21 +13,29 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The IDE for one project. Signed-out visitors are sent to sign in (lib/http/page-caller.ts); an unknown (or
- * malformed) project id, and a project of a workspace the caller is not in, answer Strata's 404 page alike.
+ * malformed) project id, and a project of a workspace the caller is not in, answer Strata's 404 page alike. A caller
+ * whose role cannot write (a viewer) gets the IDE read-only, with a banner naming the workspace.
  */
 export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const visible = await withDb(async (scope) => {
     const { caller } = await requirePageCaller(scope, `/projects/${encodeURIComponent(id)}`);
-    if (!UUID.test(id)) return false;
+    if (!UUID.test(id)) return null;
     try {
-      await authorizeProject(scope, caller, id, "read");
-      return true;
+      const { access } = await authorizeProject(scope, caller, id, "read");
+      if (roleAllows(access.role, "write")) return { readOnly: null };
+      const rows = await scope.query<{ name: string }>("SELECT name FROM workspaces WHERE id = $1", [
+        access.workspaceId,
+      ]);
+      return { readOnly: { role: access.role, workspaceName: rows[0]?.name ?? "this workspace" } };
     } catch (error) {
-      if (error instanceof AuthError && error.status === 404) return false;
+      if (error instanceof AuthError && error.status === 404) return null;
       throw error;
     }
   });
   if (!visible) notFound();
-  return <ProjectWorkspace key={id} projectId={id} />;
+  const note = visible.readOnly
+    ? `You are a ${visible.readOnly.role} in ${visible.readOnly.workspaceName}: you can read files and sessions. Ask an owner or admin of the team for member access to prompt or edit.`
+    : null;
+  return <ProjectWorkspace key={id} projectId={id} readOnlyNote={note} />;
 }
