@@ -6,6 +6,7 @@ import styles from "@/components/teams/teams.module.css";
 import { Notice } from "@/components/ui/notice";
 import { workspaceAccess } from "@/lib/auth/authorize";
 import { localSignInOpen } from "@/lib/auth/local-owner";
+import { LOCAL_OWNER_EMAIL } from "@/lib/auth/mode";
 import { withDb } from "@/lib/db/client";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 
