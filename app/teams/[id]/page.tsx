@@ -36,7 +36,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
       workspaces,
       team,
       role: access.role,
-      autoSignIn: await localSignInOpen(scope, process.env),
+      autoSignIn: caller.email === LOCAL_OWNER_EMAIL && (await localSignInOpen(scope, process.env)),
     };
   });
   if (!found) notFound();
