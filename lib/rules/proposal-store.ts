@@ -144,12 +144,26 @@ export async function decideProposal(
   scope: DbScope,
   workspaceId: string,
   id: string,
-  decision: { status: Exclude<ProposalStatus, "open">; decidedBy: string; mergedOid?: string },
+  decision: {
+    status: Exclude<ProposalStatus, "open">;
+    decidedBy: string;
+    mergedOid?: string;
+    /** An approval: the merge base it merged from, kept so the proposal's diff stays readable after the merge. */
+    baseOid?: string;
+  },
 ): Promise<boolean> {
   const rows = await scope.query(
-    `UPDATE rule_proposals SET status = $3, decided_by = $4, decided_at = now(), merged_oid = $5, updated_at = now()
+    `UPDATE rule_proposals SET status = $3, decided_by = $4, decided_at = now(), merged_oid = $5,
+       base_oid = COALESCE($6, base_oid), updated_at = now()
      WHERE id = $1 AND workspace_id = $2 AND status = 'open' RETURNING id`,
-    [id, workspaceId, decision.status, decision.decidedBy, decision.mergedOid ?? null],
+    [
+      id,
+      workspaceId,
+      decision.status,
+      decision.decidedBy,
+      decision.mergedOid ?? null,
+      decision.baseOid ?? null,
+    ],
   );
   return rows.length > 0;
 }

@@ -77,6 +77,15 @@ async function compare(repo: RulesRepo, proposalId: string) {
   return { main, head, base, baseFlat, mainFlat, headFlat, theirs, conflicts };
 }
 
+/** The paths an approved proposal changed: its branch head against the merge base it was merged from (`baseOid`). */
+async function compareMerged(repo: RulesRepo, proposalId: string, baseOid: string) {
+  const head = await repo.resolve(proposalRef(proposalId));
+  if (!head)
+    throw new RulesStateError(`The branch of proposal ${proposalId} is missing from the rules repository.`);
+  const [baseFlat, headFlat] = await Promise.all([repo.flat(baseOid), repo.flat(head)]);
+  return { baseFlat, headFlat, theirs: changedPaths(baseFlat, headFlat) };
+}
+
 function sameEntry(a: FlatTree, b: FlatTree, path: string): boolean {
   const x = a.get(path);
   const y = b.get(path);
@@ -230,11 +239,15 @@ export async function proposalDiff(
   workspaceId: string,
   proposalId: string,
 ): Promise<ProposalFileDiff[]> {
-  await proposalRow(scope, workspaceId, proposalId);
+  const row = await proposalRow(scope, workspaceId, proposalId);
   const { vfs } = openWorkspaceVfs(workspaceId, scope);
   const repo = new Repo(vfs);
   await repo.preload();
-  const c = await compare(repo, proposalId);
+  // Once merged, main contains the branch (the merge base is its head): the diff is against the base it merged from.
+  const c =
+    row.status === "approved"
+      ? await compareMerged(repo, proposalId, row.baseOid)
+      : await compare(repo, proposalId);
   const out: ProposalFileDiff[] = [];
   for (const path of c.theirs) {
     const b = c.baseFlat.get(path);
@@ -299,7 +312,7 @@ export async function approveProposal(
     const c = await compare(repo, proposalId);
     // Rewritten unchanged: an update of the branch racing this merge makes one of them retry.
     await repo.setRef(proposalRef(proposalId), c.head);
-    if (c.base === c.head) return c.main;
+    if (c.base === c.head) return { oid: c.main, base: c.base };
     if (c.conflicts.length > 0) throw new RulesConflictError(c.conflicts);
     let oid = c.head;
     let target = c.headFlat;
@@ -314,12 +327,13 @@ export async function approveProposal(
     }
     await repo.setRef(MAIN_REF, oid);
     await checkout(repo, c.mainFlat, target);
-    return oid;
+    return { oid, base: c.base };
   });
   await decideProposal(scope, workspaceId, proposalId, {
     status: "approved",
     decidedBy: reviewer.userId,
-    mergedOid: merged,
+    mergedOid: merged.oid,
+    baseOid: merged.base,
   });
   return getProposal(scope, workspaceId, proposalId);
 }

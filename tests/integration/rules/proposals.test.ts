@@ -111,6 +111,8 @@ describe("proposals", () => {
     expect(await worktree("AGENTS.md")).toBe("# Rules\n\n- one\n- two\n- three\n");
     expect(await worktree("skills/new/SKILL.md")).toBe("New skill\n");
     expect(await worktree("prompts/old.md")).toBeNull();
+    // After the merge the proposal still shows what it changed (main now contains the branch).
+    expect(await withDb((s) => proposalDiff(s, team.id, p.id))).toEqual(diff);
     await expect(withDb((s) => approveProposal(s, team.id, p.id, who(team.admin)))).rejects.toMatchObject({
       status: 409,
       code: "invalid_state",
@@ -144,6 +146,10 @@ describe("proposals", () => {
     });
     expect(await worktree("prompts/review.md")).toBe("Review carefully\n");
     expect(await worktree("SYSTEM.md")).toBe("System\n");
+    // Merged by a merge commit: the diff is still the proposal's own change, not main's SYSTEM.md.
+    expect((await withDb((s) => proposalDiff(s, team.id, p.id))).map((d) => `${d.status} ${d.path}`)).toEqual(
+      ["added prompts/review.md"],
+    );
     const last = await withDb((s) => lastChange(s, team.id, "prompts/review.md"));
     expect(last).toMatchObject({ oid: p.headOid, authorName: "Mia Member", authorEmail: team.member.email });
     expect((await withDb((s) => lastChange(s, team.id, "SYSTEM.md")))?.oid).toBe(direct.oid);
