@@ -235,6 +235,8 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       }),
       apiKey({
         defaultPrefix: "strata_",
+        // `start` shown in Settings to tell tokens apart: the prefix and 5 characters of the token (default 6 = "strata").
+        startingCharactersConfig: { shouldStore: true, charactersLength: 12 },
         rateLimit: { enabled: true, timeWindow: 60_000, maxRequests: TOKEN_REQUESTS_PER_MINUTE },
         keyExpiration: { defaultExpiresIn: null, minExpiresIn: 1, maxExpiresIn: 366 },
         maximumNameLength: 64,
