@@ -171,10 +171,11 @@ export function ChatPanel({
       ) : (
         <MessageList
           state={chat.state}
-          onRetry={() => void chat.retry(model || undefined)}
-          onCancelRetry={() => void abort()}
+          onRetry={readOnly ? undefined : () => void chat.retry(model || undefined)}
+          onCancelRetry={readOnly ? undefined : () => void abort()}
           cancelling={chat.aborting}
           hasModel={!noModel}
+          readOnly={readOnly}
         />
       )}
       {chat.remoteRunning && !chat.state.running && !readOnly ? (

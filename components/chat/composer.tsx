@@ -180,51 +180,55 @@ export function Composer({
       />
       <div className="composer-actions">
         <span id={hintId} className="hint" title={shell ? SHELL_HINT_TITLE : undefined}>
-          {readOnlyReason ?? hintText(running, shell, noModel)}
+          {readOnly
+            ? "Read-only: your role in this workspace cannot prompt"
+            : hintText(running, shell, noModel)}
         </span>
-        <div className="composer-buttons" hidden={readOnly}>
-          {attachments ? <AttachButton api={attachments} disabled={disabled} /> : null}
-          {running ? (
-            <button
-              type="button"
-              className="btn btn-danger"
-              onClick={onAbort}
-              disabled={aborting}
-              aria-busy={aborting || undefined}
-            >
-              Abort
-            </button>
-          ) : null}
-          {shell ? (
-            <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
-              Run
-            </button>
-          ) : running ? (
-            <>
+        {readOnly ? null : (
+          <div className="composer-buttons">
+            {attachments ? <AttachButton api={attachments} disabled={disabled} /> : null}
+            {running ? (
               <button
                 type="button"
-                className="btn"
-                disabled={!canSubmit}
-                onClick={() => submit("followUp")}
-                title="Deliver when the agent has finished (Alt+Enter)"
+                className="btn btn-danger"
+                onClick={onAbort}
+                disabled={aborting}
+                aria-busy={aborting || undefined}
               >
-                Follow up
+                Abort
               </button>
-              <button
-                type="submit"
-                className="btn btn-primary"
-                disabled={!canSubmit}
-                title="Deliver after the current tool calls (Enter)"
-              >
-                Steer
+            ) : null}
+            {shell ? (
+              <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+                Run
               </button>
-            </>
-          ) : (
-            <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
-              Send
-            </button>
-          )}
-        </div>
+            ) : running ? (
+              <>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!canSubmit}
+                  onClick={() => submit("followUp")}
+                  title="Deliver when the agent has finished (Alt+Enter)"
+                >
+                  Follow up
+                </button>
+                <button
+                  type="submit"
+                  className="btn btn-primary"
+                  disabled={!canSubmit}
+                  title="Deliver after the current tool calls (Enter)"
+                >
+                  Steer
+                </button>
+              </>
+            ) : (
+              <button type="submit" className="btn btn-primary" disabled={!canSubmit}>
+                Send
+              </button>
+            )}
+          </div>
+        )}
       </div>
     </form>
   );

@@ -18,7 +18,8 @@ export function emptyChatText(hasModel: boolean): string {
 /**
  * The conversation, following the bottom while new content streams in. A failed last turn gets a Retry button
  * (`onRetry`) while nothing runs; a failed turn that a later answer follows (retried) is one muted line; pi's
- * auto-retry wait shows with a Cancel button (`onCancelRetry`). `hasModel` false: the empty chat says what works.
+ * auto-retry wait shows with a Cancel button (`onCancelRetry`). `hasModel` false: the empty chat says what works;
+ * `readOnly` (the caller cannot prompt): it says only that there is nothing yet.
  */
 export function MessageList({
   state,
@@ -26,9 +27,11 @@ export function MessageList({
   onCancelRetry,
   cancelling,
   hasModel = true,
+  readOnly = false,
 }: {
   state: ChatState;
   hasModel?: boolean;
+  readOnly?: boolean;
   onRetry?: () => void;
   onCancelRetry?: () => void;
   cancelling?: boolean;
@@ -59,7 +62,9 @@ export function MessageList({
       }}
     >
       {messages.length === 0 && !running ? (
-        <p className="muted chat-empty">{emptyChatText(hasModel)}</p>
+        <p className="muted chat-empty">
+          {readOnly ? "No messages in this session yet." : emptyChatText(hasModel)}
+        </p>
       ) : null}
       {messages.map((m, i) => {
         if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
