@@ -129,8 +129,8 @@ export function ChatPanel({
       <ContextPanel
         data={resources.data}
         error={resources.error}
-        onChangeTrust={() => setTrustDialog("open")}
-        onStopPreview={resources.stopPreview}
+        onChangeTrust={readOnly ? undefined : () => setTrustDialog("open")}
+        onStopPreview={readOnly ? undefined : resources.stopPreview}
       />
       <SessionHistory
         sessionId={sessions.sessionId}

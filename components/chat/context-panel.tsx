@@ -36,7 +36,8 @@ export function ContextPanel({
 }: {
   data: SessionResourcesResponse | null;
   error: string | null;
-  onChangeTrust: () => void;
+  /** Opens the trust prompt; absent: no "Change trust…" (a caller who can only read). */
+  onChangeTrust?: () => void;
   /** Ends the session's preview of a team rules proposal. */
   onStopPreview?: () => Promise<void> | void;
 }) {
@@ -92,9 +93,11 @@ export function ContextPanel({
             {data.trust.trusted ? "Project trusted" : "Project not trusted"}
             {data.trust.sessionOverride !== null ? " (this session only)" : ""}
             <span className="muted mono"> {data.trust.cwd}</span>{" "}
-            <button type="button" className="btn btn-small" onClick={onChangeTrust}>
-              Change trust…
-            </button>
+            {onChangeTrust ? (
+              <button type="button" className="btn btn-small" onClick={onChangeTrust}>
+                Change trust…
+              </button>
+            ) : null}
           </p>
           {withheld.length > 0 ? (
             <Notice kind="warning" title="Not loaded: the project is not trusted">
