@@ -7,8 +7,17 @@
  * canned answer. Used by `npx strata preview` (lib/cli/preview.ts) and the IDE's context inspector.
  */
 import { convertToLlm } from "@/lib/context/convert-to-llm";
-import { type CapturedPayload, capturePayload } from "@/lib/llm/capture-payload";
-import { type Env, type Model, modelRef, PROVIDER_ENV, PROVIDERS } from "@/lib/llm/models";
+import { type CapturedPayload, captureEnv, capturePayload } from "@/lib/llm/capture-payload";
+import {
+  defaultModel,
+  type Env,
+  getAvailableModels,
+  type Model,
+  modelRef,
+  PROVIDER_ENV,
+  PROVIDERS,
+  resolveModel,
+} from "@/lib/llm/models";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";
 import type { Message, SystemMessage, ThinkingLevel, UserMessage } from "@/lib/llm/types";
@@ -118,6 +127,33 @@ export interface ContextPreview {
 /** A preview input the caller has to fix (unknown leaf or tool, cwd not a directory). */
 export class ContextPreviewError extends Error {
   override name = "ContextPreviewError";
+}
+
+/**
+ * The model `ref` names (with every provider configured by placeholder keys: no real key is needed), the
+ * session's model when `ref` is absent and it resolves (a live run's rule), else the default model.
+ * @throws ContextPreviewError `Unknown model: <ref>. Available: <refs>`.
+ */
+export function resolvePreviewModel(
+  ref: string | undefined,
+  sessionModel: { provider: string; modelId: string } | null,
+  env: Env,
+): Model {
+  const configured = captureEnv(env);
+  if (ref !== undefined) {
+    const model = resolveModel(ref, configured);
+    if (!model)
+      throw new ContextPreviewError(
+        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
+      );
+    return model;
+  }
+  const fromSession = sessionModel
+    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, configured)
+    : undefined;
+  const model = fromSession ?? defaultModel(configured);
+  if (!model) throw new ContextPreviewError("No model available");
+  return model;
 }
 
 /**

@@ -11,16 +11,9 @@ import {
   PREVIEW_TOOL_NAMES,
   type PreviewDiagnostic,
   redactSecrets,
+  resolvePreviewModel,
 } from "@/lib/agent/context-preview";
-import { captureEnv } from "@/lib/llm/capture-payload";
-import {
-  defaultModel,
-  type Env,
-  getAvailableModels,
-  type Model,
-  modelRef,
-  resolveModel,
-} from "@/lib/llm/models";
+import type { Env } from "@/lib/llm/models";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import { parseDefaultTools } from "@/lib/prompt/sections";
@@ -34,7 +27,7 @@ import { joinPosix, normalizePosix } from "@/lib/vfs/paths";
 import { Vfs } from "@/lib/vfs/vfs";
 
 export { InvalidSessionFileError } from "@/lib/session/jsonl";
-export { ContextPreviewError };
+export { ContextPreviewError, resolvePreviewModel };
 
 /** Where the host directory is mounted in the preview's workspace VFS. */
 export const WORKSPACE_ROOT = "/workspace";
@@ -124,33 +117,6 @@ function seedNodes(root: string, files: readonly HostFile[]): MemorySeedNode[] {
       ...(f.mtimeMs !== undefined ? { mtimeMs: f.mtimeMs } : {}),
     })),
   ];
-}
-
-/**
- * The model `ref` names (with every provider configured by placeholder keys: no real key is needed), the
- * session's model when `ref` is absent and it resolves (a live run's rule), else the default model.
- * @throws PreviewCommandError `Unknown model: <ref>. Available: <refs>`.
- */
-export function resolvePreviewModel(
-  ref: string | undefined,
-  sessionModel: { provider: string; modelId: string } | null,
-  env: Env,
-): Model {
-  const configured = captureEnv(env);
-  if (ref !== undefined) {
-    const model = resolveModel(ref, configured);
-    if (!model)
-      throw new PreviewCommandError(
-        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
-      );
-    return model;
-  }
-  const fromSession = sessionModel
-    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, configured)
-    : undefined;
-  const model = fromSession ?? defaultModel(configured);
-  if (!model) throw new PreviewCommandError("No model available");
-  return model;
 }
 
 /**

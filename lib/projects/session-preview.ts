@@ -9,17 +9,10 @@ import {
   type ContextPreview,
   ContextPreviewError,
   redactSecrets,
+  resolvePreviewModel,
 } from "@/lib/agent/context-preview";
 import type { DbScope } from "@/lib/db/client";
-import { captureEnv } from "@/lib/llm/capture-payload";
-import {
-  defaultModel,
-  type Env,
-  getAvailableModels,
-  type Model,
-  modelRef,
-  resolveModel,
-} from "@/lib/llm/models";
+import type { Env } from "@/lib/llm/models";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import { parseDefaultTools } from "@/lib/prompt/sections";
 import { loadAllEntries } from "@/lib/session/context-load";
@@ -47,31 +40,6 @@ export interface StoredPreviewInput {
 }
 
 /**
- * The model for the preview. @throws ContextPreviewError `Unknown model: <ref>. Available: …`.
- */
-function previewModel(
-  ref: string | undefined,
-  branchModel: { provider: string; modelId: string } | null,
-  env: Env,
-): Model {
-  const configured = captureEnv(env);
-  if (ref !== undefined) {
-    const model = resolveModel(ref, configured);
-    if (!model)
-      throw new ContextPreviewError(
-        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
-      );
-    return model;
-  }
-  const fromBranch = branchModel
-    ? resolveModel(`${branchModel.provider}/${branchModel.modelId}`, configured)
-    : undefined;
-  const model = fromBranch ?? defaultModel(configured);
-  if (!model) throw new ContextPreviewError("No model available");
-  return model;
-}
-
-/**
  * Build the preview. @throws ContextPreviewError for an unknown leaf, model or tool.
  */
 export async function previewStoredSession(
@@ -85,7 +53,7 @@ export async function previewStoredSession(
   if (leafId && !entries.some((e) => e.id === leafId))
     throw new ContextPreviewError(`Entry ${leafId} is not in session ${session.id}`);
   const loaded = await loadSessionResources(scope, { session, project, userId: input.userId, vfs });
-  const model = previewModel(
+  const model = resolvePreviewModel(
     input.model,
     leafId ? buildSessionContext(entries, leafId).model : null,
     input.env,
