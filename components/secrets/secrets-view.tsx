@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { accountErrorMessage } from "@/components/account/auth-fetch";
 import { formatDateTime } from "@/components/ui/format";
+import frame from "@/components/ui/settings-page.module.css";
 import { SECRET_NAMES, SECRET_VALUE_MAX, secretValueProblem } from "@/lib/secrets/names";
 import styles from "./secrets.module.css";
 import { listSecrets, putSecret, removeSecret, type SecretInfo } from "./secrets-api";
@@ -90,21 +91,21 @@ export function SecretsView({
   };
 
   return (
-    <main className={styles.page}>
-      <header className={styles.head}>
+    <main className={frame.page}>
+      <header className={frame.head}>
         <div>
-          <div className={styles.crumbs}>Workspace settings</div>
+          <div className={frame.crumbs}>Workspace settings</div>
           <h1>{workspace.name}</h1>
-          <p className={styles.sub}>
+          <p className={frame.sub}>
             {workspace.kind === "team" ? "Team" : "Personal"} workspace · your role: {role}
           </p>
         </div>
-        <nav className={styles.links} aria-label="Workspace pages">
-          <a className={styles.linkBtn} href={`/?workspace=${workspace.id}`}>
+        <nav className={frame.links} aria-label="Workspace pages">
+          <a className={frame.linkBtn} href={`/?workspace=${workspace.id}`}>
             Projects
           </a>
           {workspace.kind === "team" ? (
-            <a className={styles.linkBtn} href={`/teams/${workspace.id}`}>
+            <a className={frame.linkBtn} href={`/teams/${workspace.id}`}>
               Team settings
             </a>
           ) : null}

@@ -4,6 +4,7 @@ import { AppHeader } from "@/components/account/app-header";
 import { TeamSettings } from "@/components/teams/team-settings";
 import styles from "@/components/teams/teams.module.css";
 import { Notice } from "@/components/ui/notice";
+import frame from "@/components/ui/settings-page.module.css";
 import { workspaceAccess } from "@/lib/auth/authorize";
 import { localSignInOpen } from "@/lib/auth/local-owner";
 import { LOCAL_OWNER_EMAIL } from "@/lib/auth/mode";
@@ -49,24 +50,24 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
         currentWorkspaceId={team.id}
         mode={mode}
       />
-      <main className={styles.page}>
-        <header className={styles.head}>
+      <main className={frame.page}>
+        <header className={frame.head}>
           <div>
-            <div className={styles.crumbs}>Team settings</div>
+            <div className={frame.crumbs}>Team settings</div>
             <h1>{team.name}</h1>
-            <p className={styles.sub}>
+            <p className={frame.sub}>
               <span className={styles.slug}>{team.slug}</span> · your role: {role}
             </p>
           </div>
-          <nav className={styles.links} aria-label="Team pages">
-            <a className={styles.linkBtn} href={`/?workspace=${team.id}`}>
+          <nav className={frame.links} aria-label="Team pages">
+            <a className={frame.linkBtn} href={`/?workspace=${team.id}`}>
               Projects
             </a>
-            <a className={styles.linkBtn} href={`/teams/${team.id}/rules`}>
+            <a className={frame.linkBtn} href={`/teams/${team.id}/rules`}>
               Team rules
             </a>
             {role === "owner" || role === "admin" ? (
-              <a className={styles.linkBtn} href={`/workspaces/${team.id}/settings`}>
+              <a className={frame.linkBtn} href={`/workspaces/${team.id}/settings`}>
                 Workspace settings
               </a>
             ) : null}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AppHeader } from "@/components/account/app-header";
 import { NewTeamForm } from "@/components/teams/new-team-form";
-import styles from "@/components/teams/teams.module.css";
+import frame from "@/components/ui/settings-page.module.css";
 import { withDb } from "@/lib/db/client";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 
@@ -23,10 +23,10 @@ export default async function NewTeamPage() {
         currentWorkspaceId={null}
         mode={mode}
       />
-      <main className={styles.page} style={{ maxWidth: 560 }}>
+      <main className={frame.page} style={{ maxWidth: 560 }}>
         <header>
           <h1 style={{ fontSize: 22 }}>Create a team</h1>
-          <p className={styles.sub}>
+          <p className={frame.sub}>
             A team is a workspace with members: its projects and team rules are shared with everyone you
             invite.
           </p>
