@@ -57,6 +57,8 @@ export const workspaces = pgTable("workspaces", {
     .default("team"),
   ownerUserId: uuid("owner_user_id").references(() => users.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Whether the agent may run commands in the real sandbox (lib/exec/sandbox): off by default, set by an owner. */
+  sandboxEnabled: boolean("sandbox_enabled").notNull().default(false),
 });
 
 export const projects = pgTable(
@@ -178,8 +180,39 @@ export const sessionRuns = pgTable(
     abortRequested: boolean("abort_requested").notNull().default(false),
     /** What holds the session: `prompt` (an agent run), `compaction`, `branch_summary` or `bash`. */
     kind: text("kind").notNull().default("prompt"),
+    /** The session's leaf when the run started: a tab attaching mid-run shows the path to it, then replays the run's events. */
+    startLeafId: text("start_leaf_id"),
+    /** `prompt` (a new prompt), `retry` (the Retry button) or `bash` (a `!command`): how a replaying tab starts its view. */
+    mode: text("mode").notNull().default("prompt"),
+    /** Seq of the last event stored in `run_events` (0: none yet). */
+    lastSeq: integer("last_seq").notNull().default(0),
+    /** How it ended: `done`, `aborted`, `error` or `taken_over` (null while live). */
+    outcome: text("outcome"),
+    /** Last time a tab streamed this run (an attached viewer): queued texts are handed back only to a watched run. */
+    watchedAt: timestamp("watched_at", { withTimezone: true }),
   },
   (t) => [index("session_runs_session_idx").on(t.sessionId, t.finishedAt)],
+);
+
+/**
+ * The event log of a run (lib/runs): every `RunEvent` it emitted, in order, so any tab on any app instance can
+ * replay a run from a cursor (`Last-Event-ID`) and then follow it live. Consecutive token deltas are merged
+ * into one row. Postgres is the source of truth; rows go with their run (and the run with its session).
+ */
+export const runEvents = pgTable(
+  "run_events",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => sessionRuns.id, { onDelete: "cascade" }),
+    /** 1, 2, 3… per run, assigned by the run's owner. */
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    /** The event as sent on the wire (the SSE `data:` JSON). */
+    data: text("data").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
 
 /**
