@@ -88,10 +88,23 @@ export interface ImportExecRequest {
   fileName: string;
 }
 
+/** What `POST /v1/import` wrote (lib/vfs/import.ts `ImportReport`): files and symlinks, content bytes, skips. */
+export interface ImportExecResult {
+  files: number;
+  bytes: number;
+  /** Entries not written, in archive order, with the reason. */
+  skipped: { path: string; reason: string }[];
+}
+
 /** The execution seam. Errors: `ExecUnavailableError` when the service cannot be reached. */
 export interface Executor {
   shell(request: ShellExecRequest, signal?: AbortSignal): Promise<ExecResult>;
   sandbox(request: SandboxExecRequest, signal?: AbortSignal): Promise<ExecResult>;
+  /**
+   * Unpack `archive` into `request.root` and commit it (lib/vfs/import.ts `importArchive`, in the service).
+   * @throws Error with the import's own name and message when it fails (nothing of it is kept), ExecUnavailableError.
+   */
+  import(request: ImportExecRequest, archive: Uint8Array, signal?: AbortSignal): Promise<ImportExecResult>;
 }
 
 /** The service is not reachable (not started, crashed, wrong URL). The message says what to do. */
