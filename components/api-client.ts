@@ -70,8 +70,17 @@ export interface SessionSummary {
 export interface SessionResponse {
   session: SessionSummary;
   messages: AgentMessage[];
-  /** The session's live run (possibly another tab's), or null. */
-  run?: { kind: "prompt" | "compaction" | "branch_summary" | "bash" } | null;
+  /**
+   * The session's live run (possibly another tab's), or null. While it is live, `messages` are the path to its
+   * start (`startLeafId`): attach to `…/runs/:id/events?after=0` to see it from its first event.
+   */
+  run?: {
+    id?: string;
+    kind: "prompt" | "compaction" | "branch_summary" | "bash";
+    mode?: "prompt" | "retry" | "bash";
+    startLeafId?: string | null;
+    lastSeq?: number;
+  } | null;
   /** Texts queued for that run. */
   queue?: { steering: string[]; followUp: string[] };
 }

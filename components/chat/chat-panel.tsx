@@ -10,6 +10,7 @@ import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
 import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
+import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
@@ -62,7 +63,7 @@ export function ChatPanel({
     },
     onQueueReturned: (texts) => setDraft((d) => restoreDraft(texts, d)),
   });
-  // A run of this tab, or one another tab started (followed by polling): either way prompts are queued.
+  // A run of this tab, or one another tab started (followed by its attach stream): either way prompts are queued.
   const running = chat.state.running || chat.remoteRunning;
   // A session remembers its model: followed when the session is opened; a switch is stored in the session.
   const {
@@ -119,6 +120,7 @@ export function ChatPanel({
         model={model}
         onSelectModel={chooseModel}
         busy={running || sessions.creating}
+        live={running ? (chat.remoteRunning ? "remote" : "here") : null}
         readOnly={readOnly}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
@@ -178,11 +180,12 @@ export function ChatPanel({
           readOnly={readOnly}
         />
       )}
-      {chat.remoteRunning && !chat.state.running && !readOnly ? (
+      {chat.remoteRunning && !readOnly ? (
         <Notice kind="info">
           The agent is working on this session in another tab. Enter steers it, Alt+Enter queues a follow-up.
         </Notice>
       ) : null}
+      <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} />
       <QueuedList queue={chat.state.queue} />
       <Composer
         value={draft}

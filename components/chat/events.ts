@@ -23,7 +23,15 @@ export type AgentEvent =
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   /** The retry series is over: `success`, or `finalError` (the last error, or `Retry cancelled`). */
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  /** The first event of a server-owned run (its log's seq 1): `mode` retry re-runs the failed last turn. */
+  | { type: "run_start"; runId: string; kind: string; mode: RunMode }
+  /** The last event of a run: how it ended (`taken_over`: closed by the server after it went silent). */
+  | { type: "run_end"; outcome: RunOutcome };
+
+/** What started a run: a prompt, the Retry button, or a `!command`. */
+export type RunMode = "prompt" | "retry" | "bash";
+export type RunOutcome = "done" | "aborted" | "error" | "taken_over";
 
 const KNOWN = new Set<string>([
   "agent_start",
@@ -40,6 +48,8 @@ const KNOWN = new Set<string>([
   "auto_retry_start",
   "auto_retry_end",
   "error",
+  "run_start",
+  "run_end",
 ]);
 
 /**

@@ -33,6 +33,10 @@ export const retryFailedText = (attempt: number, finalError: string | undefined)
 export const abortedAfterRetriesText = (attempt: number) =>
   `Aborted after ${attempt} retry attempt${attempt > 1 ? "s" : ""}`;
 
+/** Shown when the server closed a run that went silent (its instance stopped): `run_end` outcome `taken_over`. */
+export const runTakenOverText =
+  "The agent's run stopped on the server (it went silent and was closed). What it stored is shown; send the prompt again to go on.";
+
 export interface ChatState {
   messages: AgentMessage[];
   /** Index of the message between its `message_start` and `message_end`. */
@@ -192,6 +196,19 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       const at = state.pendingUserIndex;
       if (at === null) return state;
       return { ...state, messages: state.messages.filter((_, i) => i !== at), pendingUserIndex: null };
+    }
+
+    case "run_start":
+      // A follower sees the run from its first event; the Retry re-run is shown as the Retry button shows it.
+      return action.mode === "retry"
+        ? reduceChat(state, { type: "local_retry" })
+        : { ...state, running: true };
+
+    case "run_end": {
+      const closed = reduceChat(state, { type: "stream_closed" });
+      return action.outcome === "taken_over"
+        ? { ...closed, errors: [...closed.errors, runTakenOverText] }
+        : closed;
     }
 
     case "stream_closed": {

@@ -5,10 +5,56 @@
 import type { BashExecutionMessage } from "@/lib/agent/messages";
 import { toAgentEvent } from "./events";
 import type { ChatAction } from "./reduce-events";
-import { readSseStream } from "./sse";
+import { readSseStream, type SseEvent } from "./sse";
 
 /** Applies an action; returns the state before it (for `changedPathsOf`). */
 export type Apply<S> = (action: ChatAction) => S;
+
+/** Handles the events of a run's stream one by one (the POST answer and any re-attached stream alike). */
+export interface RunEventHandler {
+  /** Applies one server-sent event. */
+  handle(sse: SseEvent): void;
+  /** Whether a compaction happened so far (the server's context changed: re-read it afterwards). */
+  readonly compacted: boolean;
+}
+
+/**
+ * The handler of a run's events: agent events go to `apply` (then `onEvent` with the state before), compaction
+ * outcomes become errors or the `compacted` flag, `queue_returned` texts go to `onReturned`.
+ */
+export function createRunEventHandler<S>(
+  apply: Apply<S>,
+  onEvent?: (prev: S, action: ChatAction) => void,
+  onReturned?: (texts: string[]) => void,
+): RunEventHandler {
+  let compacted = false;
+  return {
+    get compacted() {
+      return compacted;
+    },
+    handle(sse) {
+      if (sse.event === "queue_returned") {
+        // Queued texts no run will deliver (an abort, a failure, or a run whose tab went away): back to the user.
+        const texts = (JSON.parse(sse.data || "{}") as { texts?: unknown }).texts;
+        if (Array.isArray(texts)) onReturned?.(texts.filter((t): t is string => typeof t === "string"));
+        return;
+      }
+      if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
+        compacted = true;
+        const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
+        if (end.errorMessage)
+          apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
+        else if (end.skipped === "nothing")
+          apply({ type: "local_error", message: "Nothing to compact yet." });
+        return;
+      }
+      const event = toAgentEvent(sse.event, sse.data);
+      if (!event) return;
+      const prev = apply(event);
+      onEvent?.(prev, event);
+    },
+  };
+}
 
 /**
  * Reads a run's stream to its end, applying each agent event. Resolves whether a compaction happened
@@ -20,27 +66,9 @@ export async function consumeRunStream<S>(
   onEvent?: (prev: S, action: ChatAction) => void,
   onReturned?: (texts: string[]) => void,
 ): Promise<{ compacted: boolean }> {
-  let compacted = false;
-  await readSseStream(body, (sse) => {
-    if (sse.event === "queue_returned") {
-      // Queued texts no run will deliver (an abort, a failure, or a run whose tab went away): back to the user.
-      const texts = (JSON.parse(sse.data || "{}") as { texts?: unknown }).texts;
-      if (Array.isArray(texts)) onReturned?.(texts.filter((t): t is string => typeof t === "string"));
-      return;
-    }
-    if (sse.event === "compaction_end" || sse.event === "auto_compaction_end") {
-      compacted = true;
-      const end = JSON.parse(sse.data || "{}") as { errorMessage?: string; skipped?: string };
-      if (end.errorMessage) apply({ type: "local_error", message: `Compaction failed: ${end.errorMessage}` });
-      else if (end.skipped === "nothing") apply({ type: "local_error", message: "Nothing to compact yet." });
-      return;
-    }
-    const event = toAgentEvent(sse.event, sse.data);
-    if (!event) return;
-    const prev = apply(event);
-    onEvent?.(prev, event);
-  });
-  return { compacted };
+  const handler = createRunEventHandler(apply, onEvent, onReturned);
+  await readSseStream(body, handler.handle);
+  return { compacted: handler.compacted };
 }
 
 /**

@@ -5,6 +5,7 @@ import { describeError, type ModelInfo, type SessionSummary } from "@/components
 import type { DeletedSession } from "@/components/projects/lifecycle-client";
 import { formatDateTime } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
+import { RunIndicator } from "./run-indicator";
 import { SessionActions } from "./session-actions";
 import { importSessionFile, type JsonlDiagnostic, sessionExportUrl } from "./session-tree-client";
 
@@ -31,6 +32,7 @@ export function SessionBar({
   model,
   onSelectModel,
   busy,
+  live = null,
   readOnly = false,
   projectId,
   onImported,
@@ -45,6 +47,8 @@ export function SessionBar({
   model: string;
   onSelectModel: (id: string) => void;
   busy: boolean;
+  /** A run of the session is live: started in this tab (`here`) or followed (`remote`); null when none. */
+  live?: "here" | "remote" | null;
   /** The caller can only read sessions: no "⋯" menu, New session or Import session, no model switch. */
   readOnly?: boolean;
   /** Project the imports go to; default the project of the listed sessions. */
@@ -107,6 +111,7 @@ export function SessionBar({
             </option>
           ))}
         </select>
+        {live ? <RunIndicator live={live} /> : null}
         {current && !readOnly ? (
           <SessionActions
             session={current}

@@ -20,8 +20,9 @@ import {
   initialChatState,
   reduceChat,
 } from "./reduce-events";
-import { consumeRunStream } from "./run-stream";
-import { useRemoteRun } from "./use-remote-run";
+import { RunCursor } from "./run-attach";
+import { createRunEventHandler } from "./run-stream";
+import { type RunLink, useRunAttach } from "./use-run-attach";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
@@ -57,12 +58,18 @@ export interface ChatApi {
   reload(): void;
   /** Re-runs the failed last turn (POST /api/sessions/:id/retry, pi's `agent.continue()`); false when it could not start. */
   retry(model?: string): Promise<boolean>;
-  /** True while a run started elsewhere (another tab) holds the session: prompts are queued into it. */
+  /** True while a run started elsewhere (another tab, or before a reload) holds the session: prompts are queued. */
   remoteRunning: boolean;
+  /** The connection to the live run's event stream (reconnecting after a drop, or lost). */
+  link: RunLink;
+  /** After a lost stream: attach to the run again from the last event seen. */
+  reconnect(): void;
 }
 
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** How long an abort waits for the run's `run_end` before it cuts the stream and re-reads the session (ms). */
+const ABORT_WAIT_MS = 5000;
 
 /** One session's conversation: restored with GET /api/sessions/:id, extended by streamed prompts. */
 export function useChat(sessionId: string | null, options: UseChatOptions = {}): ChatApi {
@@ -88,9 +95,25 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const shells = useShellCommands(sessionId, apply, stateRef, (paths) =>
     optionsRef.current.onPathsChanged?.(paths),
   );
-  const remote = useRemoteRun(sessionId, apply, stateRef, () => optionsRef.current.onRunEnd?.());
-  const remoteRef = useRef(remote);
-  remoteRef.current = remote;
+  /** An event handler for one run stream: paths changed go to the tree, returned texts to the composer. */
+  const makeHandler = useCallback(
+    (onEvent?: (prev: ChatState, event: ChatAction) => void) =>
+      createRunEventHandler(
+        apply,
+        (prev, event) => {
+          onEvent?.(prev, event);
+          const paths = changedPathsOf(prev, event);
+          if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
+        },
+        (texts) => {
+          if (texts.length > 0) optionsRef.current.onQueueReturned?.(texts);
+        },
+      ),
+    [apply],
+  );
+  const attach = useRunAttach(sessionId, apply, stateRef, makeHandler, () => optionsRef.current.onRunEnd?.());
+  const remoteRef = useRef(attach);
+  remoteRef.current = attach;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloadSeq` is the trigger of `reload()`.
   useEffect(() => {
@@ -143,6 +166,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         onAccepted?.();
       };
       let compacted = false;
+      let lost = false;
       let finish = () => {};
       runDone.current = new Promise<void>((r) => {
         finish = r;
@@ -151,27 +175,32 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         const res = await open();
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
-        ({ compacted } = await consumeRunStream(
-          res.body,
-          apply,
-          (prev, event) => {
-            if (event.type === "message_end" && event.message.role === "user") accept();
-            else if (event.type === "error") errored = true;
-            const paths = changedPathsOf(prev, event);
-            if (paths.length > 0) optionsRef.current.onPathsChanged?.(paths);
-          },
-          (texts) => {
-            if (texts.length > 0) optionsRef.current.onQueueReturned?.(texts);
-          },
-        ));
+        const handler = makeHandler((_prev, event) => {
+          if (event.type === "message_end" && event.message.role === "user") accept();
+          else if (event.type === "error") errored = true;
+        });
+        // A stream that drops before `run_end` is re-attached from its last seq (the run goes on on the server).
+        const cursor = new RunCursor();
+        const result = await remoteRef.current.stream(cursor, handler.handle, ctrl.signal, res.body);
+        compacted = handler.compacted;
+        if (result.kind === "lost") {
+          // The view stays on the run (Reconnect goes on from the last seq); the text is back if not stored.
+          lost = true;
+          remoteRef.current.adopt(cursor);
+        } else if (result.kind === "gone") failed = true;
         // An error before the prompt was stored (no model, an unknown one): the text was not taken.
-        if (errored && !accepted) failed = true;
+        else if (errored && !accepted) failed = true;
         else accept();
       } catch (err) {
         if (err instanceof ApiError && err.code === "run_active" && !started) {
           // Another tab's run holds the session: follow it; the text goes back to the composer to queue.
-          remoteRef.current.follow();
           apply({ type: "local_prompt_refused" });
+          getSession(id).then(
+            (session) => {
+              if (!stateRef.current.running) remoteRef.current.observe(session);
+            },
+            (e) => apply({ type: "local_error", message: describeError(e) }),
+          );
         } else if (!isAbortError(err)) {
           failed = true;
           apply({ type: "local_error", message: describeError(err) });
@@ -179,7 +208,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       } finally {
         // Not stored: the optimistic user message goes (its text returns to the composer).
         if (!accepted) apply({ type: "local_prompt_refused" });
-        apply({ type: "stream_closed" });
+        if (!lost) apply({ type: "stream_closed" });
         if (fetchCtrl.current === ctrl) fetchCtrl.current = null;
         finish();
       }
@@ -197,10 +226,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
           },
         );
       }
-      optionsRef.current.onRunEnd?.();
+      if (!lost) optionsRef.current.onRunEnd?.();
       return accepted;
     },
-    [apply],
+    [apply, makeHandler],
   );
 
   const send = useCallback(
@@ -238,7 +267,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       onAccepted?: () => void,
     ): Promise<boolean> => {
       if (!sessionId || !text.trim()) return false;
-      if (!stateRef.current.running && !remoteRef.current.active) return send(text, model, onAccepted);
+      if (!stateRef.current.running && !remoteRef.current.remote) return send(text, model, onAccepted);
       const ctrl = new AbortController();
       const sentAt = stateRef.current.queue.updates;
       let res: Response;
@@ -283,9 +312,13 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       }
       apply({ type: "queue_cleared" });
       if (undelivered.length > 0) onUndelivered?.(undelivered);
-      // Let the stream deliver the final (aborted) message, then cut it.
-      if (runDone.current) await Promise.race([runDone.current, sleep(1500)]);
+      // A lost stream: attach again, the run's end comes with the replay.
+      if (remoteRef.current.isLost()) remoteRef.current.reconnect();
+      // Let the stream deliver the final (aborted) message and `run_end`, then cut it.
+      const ending = Promise.all([runDone.current, remoteRef.current.done()]);
+      await Promise.race([ending, sleep(ABORT_WAIT_MS)]);
       fetchCtrl.current?.abort();
+      remoteRef.current.cut();
       setAborting(false);
       return undelivered;
     },
@@ -316,6 +349,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     abort,
     reload,
     retry,
-    remoteRunning: remote.active,
+    remoteRunning: attach.remote,
+    link: attach.link,
+    reconnect: attach.reconnect,
   };
 }

@@ -1,0 +1,32 @@
+"use client";
+
+import { Notice } from "@/components/ui/notice";
+import { REATTACH_DELAYS_MS } from "./run-attach";
+import type { RunLink } from "./use-run-attach";
+
+/**
+ * The connection to a live run's event stream when it is not live: reconnecting (which attempt, in how long), or
+ * lost with a Reconnect action (the run may still go on on the server; Abort still stops it).
+ */
+export function RunLinkNotice({ link, onReconnect }: { link: RunLink; onReconnect: () => void }) {
+  if (link.status === "live") return null;
+  if (link.status === "reconnecting")
+    return (
+      <Notice kind="warning" title="Connection to the agent's run dropped">
+        {`${link.reason}. Reconnecting (attempt ${link.attempt} of ${REATTACH_DELAYS_MS.length}${link.delayMs > 0 ? ` in ${link.delayMs / 1000} s` : ""})…`}
+      </Notice>
+    );
+  return (
+    <Notice
+      kind="error"
+      title="Lost the connection to the agent's run"
+      actions={
+        <button type="button" className="btn btn-small" onClick={onReconnect}>
+          Reconnect
+        </button>
+      }
+    >
+      {`${link.error}. The run may still be going on on the server: Reconnect shows it from where this page stopped; Abort stops it.`}
+    </Notice>
+  );
+}
