@@ -96,15 +96,19 @@ export interface ImportExecResult {
   skipped: { path: string; reason: string }[];
 }
 
+/**
+ * The JSON of `POST /v1/import` (status 200): the report, or why the import failed — the error's name and
+ * message exactly as in process (an `ArchiveRefusedError`'s text, "Cannot import into …"), and a
+ * `VfsConflictError`'s paths — with nothing of it kept. A failure is an answer, not a service error.
+ */
+export type ImportExecAnswer =
+  | { report: ImportExecResult }
+  | { failure: { name: string; message: string; paths?: string[] } };
+
 /** The execution seam. Errors: `ExecUnavailableError` when the service cannot be reached. */
 export interface Executor {
   shell(request: ShellExecRequest, signal?: AbortSignal): Promise<ExecResult>;
   sandbox(request: SandboxExecRequest, signal?: AbortSignal): Promise<ExecResult>;
-  /**
-   * Unpack `archive` into `request.root` and commit it (lib/vfs/import.ts `importArchive`, in the service).
-   * @throws Error with the import's own name and message when it fails (nothing of it is kept), ExecUnavailableError.
-   */
-  import(request: ImportExecRequest, archive: Uint8Array, signal?: AbortSignal): Promise<ImportExecResult>;
 }
 
 /** The service is not reachable (not started, crashed, wrong URL). The message says what to do. */
