@@ -120,7 +120,7 @@ export function ChatPanel({
         model={model}
         onSelectModel={chooseModel}
         busy={running || sessions.creating}
-        live={running ? (chat.remoteRunning ? "remote" : "here") : null}
+        live={running ? (chat.remoteRunning && !chat.runStartedHere ? "remote" : "here") : null}
         readOnly={readOnly}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
@@ -182,7 +182,10 @@ export function ChatPanel({
       )}
       {chat.remoteRunning && !readOnly ? (
         <Notice kind="info">
-          The agent is working on this session in another tab. Enter steers it, Alt+Enter queues a follow-up.
+          {chat.runStartedHere
+            ? "The agent is still working on what this tab sent before it was reloaded."
+            : "The agent is working on this session in another tab."}{" "}
+          Enter steers it, Alt+Enter queues a follow-up.
         </Notice>
       ) : null}
       <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} />

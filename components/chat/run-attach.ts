@@ -185,3 +185,35 @@ export async function openRunEvents(
   if (!res.body) throw new ApiError(0, "network_error", "The server answered without an event stream");
   return res.body;
 }
+
+/** The storage of the runs a tab started (`window.sessionStorage`: per tab, kept across its reloads). */
+export type RunMemory = Pick<Storage, "getItem" | "setItem">;
+
+const runKey = (sessionId: string) => `strata.run.${sessionId}`;
+
+/** Remembers that this tab started run `runId` of the session (so a reload can tell its own run from another tab's). */
+export function rememberRun(memory: RunMemory | null, sessionId: string, runId: string): void {
+  try {
+    memory?.setItem(runKey(sessionId), runId);
+  } catch {
+    // Storage refused: after a reload the run is shown as started elsewhere.
+  }
+}
+
+/** Whether this tab (before a reload) started run `runId` of the session. */
+export function startedHere(memory: RunMemory | null, sessionId: string, runId: string): boolean {
+  try {
+    return memory?.getItem(runKey(sessionId)) === runId;
+  } catch {
+    return false;
+  }
+}
+
+/** The tab's `sessionStorage`, or null where it is unavailable. */
+export function tabMemory(): RunMemory | null {
+  try {
+    return typeof window === "undefined" ? null : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}

@@ -20,7 +20,7 @@ import {
   initialChatState,
   reduceChat,
 } from "./reduce-events";
-import { RunCursor } from "./run-attach";
+import { RunCursor, rememberRun, tabMemory } from "./run-attach";
 import { createRunEventHandler } from "./run-stream";
 import { type RunLink, useRunAttach } from "./use-run-attach";
 import { useShellCommands } from "./use-shell-commands";
@@ -58,8 +58,13 @@ export interface ChatApi {
   reload(): void;
   /** Re-runs the failed last turn (POST /api/sessions/:id/retry, pi's `agent.continue()`); false when it could not start. */
   retry(model?: string): Promise<boolean>;
-  /** True while a run started elsewhere (another tab, or before a reload) holds the session: prompts are queued. */
+  /**
+   * True while this tab follows a live run over its attach stream (another tab's, or its own from before a
+   * reload): prompts are queued into it.
+   */
   remoteRunning: boolean;
+  /** The followed run was started in this tab (before a reload). */
+  runStartedHere: boolean;
   /** The connection to the live run's event stream (reconnecting after a drop, or lost). */
   link: RunLink;
   /** After a lost stream: attach to the run again from the last event seen. */
@@ -176,7 +181,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
         const handler = makeHandler((_prev, event) => {
-          if (event.type === "message_end" && event.message.role === "user") accept();
+          if (event.type === "run_start") rememberRun(tabMemory(), id, event.runId);
+          else if (event.type === "message_end" && event.message.role === "user") accept();
           else if (event.type === "error") errored = true;
         });
         // A stream that drops before `run_end` is re-attached from its last seq (the run goes on on the server).
@@ -267,7 +273,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       onAccepted?: () => void,
     ): Promise<boolean> => {
       if (!sessionId || !text.trim()) return false;
-      if (!stateRef.current.running && !remoteRef.current.remote) return send(text, model, onAccepted);
+      if (!stateRef.current.running && !remoteRef.current.attached) return send(text, model, onAccepted);
       const ctrl = new AbortController();
       const sentAt = stateRef.current.queue.updates;
       let res: Response;
@@ -349,7 +355,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     abort,
     reload,
     retry,
-    remoteRunning: attach.remote,
+    remoteRunning: attach.attached,
+    runStartedHere: attach.startedHere,
     link: attach.link,
     reconnect: attach.reconnect,
   };

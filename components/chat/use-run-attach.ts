@@ -3,7 +3,15 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { describeError, getSession, type SessionResponse } from "@/components/api-client";
 import type { ChatAction, ChatState } from "./reduce-events";
-import { type FollowResult, followRun, openRunEvents, RunCursor, seqOf } from "./run-attach";
+import {
+  type FollowResult,
+  followRun,
+  openRunEvents,
+  RunCursor,
+  seqOf,
+  startedHere,
+  tabMemory,
+} from "./run-attach";
 import type { RunEventHandler } from "./run-stream";
 import type { SseEvent } from "./sse";
 
@@ -142,7 +150,8 @@ export function useRunAttach(
       if (res.queue) apply({ type: "queue_update", ...res.queue });
       const run = res.run;
       if (!run?.id || followCtrl.current) return;
-      follow(new RunCursor(run.id), run.lastSeq ?? 0);
+      const id = props.current.sessionId;
+      follow(new RunCursor(run.id), run.lastSeq ?? 0, id !== null && startedHere(tabMemory(), id, run.id));
     },
     [apply, follow],
   );
@@ -178,8 +187,10 @@ export function useRunAttach(
 
   return useMemo(
     () => ({
-      /** True while this tab follows a run it did not start (another tab's, or one from before a reload). */
-      remote: following !== null && !following.mine,
+      /** True while this tab follows a run over an attach stream (not the POST answer it is reading). */
+      attached: following !== null,
+      /** The followed run was started by this tab (before a reload, or its stream was lost). */
+      startedHere: following?.mine ?? false,
       link,
       stream,
       observe,

@@ -48,6 +48,9 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
   await page.reload();
   await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."], { timeout: 30_000 });
   await expect(indicator(page)).toBeVisible();
+  // This tab started the run (it remembers across the reload): not "another tab".
+  await expect(indicator(page)).not.toContainText("started elsewhere");
+  await expect(page.getByText("still working on what this tab sent before it was reloaded")).toBeVisible();
   await expect(page.getByTestId("message-assistant").first()).toContainText("Running the slow command.");
   // The tool call goes on after the reload and finishes; the final answer streams live (held after its first delta).
   await expect(tool(page)).toHaveAttribute("data-status", "done", { timeout: 15_000 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/api-client";
 import { initialChatState, reduceChat, runTakenOverText } from "@/components/chat/reduce-events";
-import { followRun, REATTACH_DELAYS_MS, RunCursor, seqOf } from "@/components/chat/run-attach";
+import {
+  followRun,
+  REATTACH_DELAYS_MS,
+  RunCursor,
+  rememberRun,
+  seqOf,
+  startedHere,
+} from "@/components/chat/run-attach";
 import type { SseEvent } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
 
@@ -193,5 +200,32 @@ describe("reduceChat: run_start and run_end", () => {
     expect(done.running).toBe(false);
     expect(done.tools.t1?.status).toBe("interrupted");
     expect(reduceChat(s, { type: "run_end", outcome: "taken_over" }).errors).toEqual([runTakenOverText]);
+  });
+});
+
+describe("rememberRun / startedHere", () => {
+  it("tells this tab's run (kept across a reload) from another tab's, per session", () => {
+    const store = new Map<string, string>();
+    const memory = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => store.set(k, v),
+    };
+    rememberRun(memory, "s1", "run-a");
+    expect([
+      startedHere(memory, "s1", "run-a"),
+      startedHere(memory, "s1", "run-b"),
+      startedHere(memory, "s2", "run-a"),
+    ]).toEqual([true, false, false]);
+    expect(startedHere(null, "s1", "run-a")).toBe(false);
+    const refusing = {
+      getItem: () => {
+        throw new Error("denied");
+      },
+      setItem: () => {
+        throw new Error("denied");
+      },
+    };
+    rememberRun(refusing, "s1", "run-a");
+    expect(startedHere(refusing, "s1", "run-a")).toBe(false);
   });
 });
