@@ -203,7 +203,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
           apply({ type: "local_prompt_refused" });
           getSession(id).then(
             (session) => {
-              if (!stateRef.current.running) remoteRef.current.observe(session);
+              if (stateRef.current.running) return;
+              // The messages up to the run's start; its events replay on top of them.
+              apply({ type: "reset", messages: session.messages });
+              remoteRef.current.observe(session);
             },
             (e) => apply({ type: "local_error", message: describeError(e) }),
           );
