@@ -1,0 +1,297 @@
+/**
+ * The local `SandboxBackend`: Debian's bubblewrap. The command runs as `bash -c` inside
+ * `bwrap --unshare-all` (its own user, pid, network, ipc, uts and cgroup namespaces: no network at all, not
+ * even the host's loopback), seeing only read-only system directories (/usr and its merged-usr links, a few
+ * /etc files and a made-up /etc/passwd), a fresh /proc, /dev and /tmp, and the materialised tree writable at
+ * /workspace. When the service runs as root, each command runs as a user of its own (uid 200000 + slot,
+ * through `setpriv`), so the process cap counts only its processes and the host sees an unprivileged uid.
+ *
+ * Limits: wall clock (timer, SIGKILL of the process group; `--die-with-parent` takes the sandbox's pid
+ * namespace down with it), CPU (all of the command's processes, sampled from /proc every 250 ms; RLIMIT_CPU
+ * per process as a backstop), memory (RLIMIT_DATA per process: unlike RLIMIT_AS it leaves V8's and
+ * WebAssembly's address-space reservations alone), processes (RLIMIT_NPROC, counted in the sandbox's own
+ * user namespace), output (stop reading and kill). See docs/sandbox.md.
+ *
+ * Node-only (lib/exec/service/).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { chmod, lchown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { constants, tmpdir } from "node:os";
+import path from "node:path";
+import { type SandboxBackend, type SandboxCommand, type SandboxOutcome, sandboxKillMessage } from "./backend";
+
+const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
+const SETPRIV = "/usr/bin/setpriv";
+const PRLIMIT = "/usr/bin/prlimit";
+/** The sandbox's user when the service runs as root (RLIMIT_NPROC counts it per user namespace, so per command). */
+const SANDBOX_UID = 200_000;
+const CPU_SAMPLE_MS = 250;
+const CLOCK_TICKS = 100;
+/** Host /etc entries the toolchains need (the dynamic loader's cache, Debian's alternatives links, time zone). */
+const ETC_ENTRIES = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime"];
+const MEMORY_FAILURE =
+  /JavaScript heap out of memory|Array buffer allocation failed|Fatal process out of memory|MemoryError|Cannot allocate memory|std::bad_alloc|memory allocation of \d+ bytes failed|out of memory/i;
+
+/** The environment every command starts from (the request's env is added on top; the service's never). */
+export const SANDBOX_BASE_ENV: Readonly<Record<string, string>> = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp/home",
+  LANG: "C.UTF-8",
+  TERM: "dumb",
+  CI: "1",
+  NO_COLOR: "1",
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+  npm_config_cache: "/tmp/home/.npm",
+  PYTHONDONTWRITEBYTECODE: "1",
+  PYTEST_ADDOPTS: "-p no:cacheprovider",
+};
+
+/** The bubblewrap backend. One per service; safe for concurrent commands. */
+export class BwrapBackend implements SandboxBackend {
+  readonly name = "bwrap";
+  private readonly bwrap = BWRAP_PATHS.find((p) => existsSync(p));
+  private readonly asRoot = process.getuid?.() === 0;
+  private probe?: Promise<{ ok: true } | { ok: false; reason: string }>;
+  private etcDirs = new Map<number, Promise<string>>();
+
+  available(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    this.probe ??= this.runProbe();
+    return this.probe;
+  }
+
+  treeOwner(): { uid: number; gid: number } | undefined {
+    return this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : undefined;
+  }
+
+  /**
+   * Run `command` (see `SandboxBackend.run`); the tree must belong to `treeOwner()`.
+   * @throws Error "The sandbox needs bubblewrap, which is not installed…" and the other `available` reasons.
+   */
+  async run(command: SandboxCommand, signal?: AbortSignal): Promise<SandboxOutcome> {
+    const ready = await this.available();
+    if (!ready.ok) throw new Error(ready.reason);
+    return this.runChecked(command, signal);
+  }
+
+  private async runChecked(command: SandboxCommand, signal?: AbortSignal): Promise<SandboxOutcome> {
+    const owner = this.treeOwner();
+    const uid = owner?.uid ?? process.getuid?.() ?? 1000;
+    const gid = owner?.gid ?? process.getgid?.() ?? 1000;
+    return execute(await this.argv(command, uid, gid), command, signal);
+  }
+
+  private async argv(command: SandboxCommand, uid: number, gid: number): Promise<string[]> {
+    const etc = await this.etcDir(uid, gid);
+    const args: string[] = [];
+    if (this.asRoot)
+      args.push(SETPRIV, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--no-new-privs");
+    args.push(
+      this.bwrap as string,
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+    );
+    args.push("--hostname", "sandbox", "--ro-bind", "/usr", "/usr");
+    for (const dir of ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]) {
+      const link = systemLink(dir);
+      if (link === null) continue;
+      if (link) args.push("--symlink", link, dir);
+      else args.push("--ro-bind", dir, dir);
+    }
+    for (const name of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
+    for (const name of ["passwd", "group", "hosts", "nsswitch.conf"])
+      args.push("--ro-bind", path.join(etc, name), `/etc/${name}`);
+    args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home");
+    args.push("--bind", command.treeDir, "/workspace");
+    args.push("--chdir", command.cwd ? `/workspace/${command.cwd}` : "/workspace");
+    const { limits } = command;
+    const cpuSeconds = Math.ceil(limits.cpuMs / 1000) + 1;
+    args.push("--", PRLIMIT, `--cpu=${cpuSeconds}`, `--data=${limits.memoryMb * 1024 * 1024}`);
+    args.push(`--nproc=${limits.processes}`, "--core=0", "--", "/bin/bash", "-c", command.command);
+    return args;
+  }
+
+  /** A directory with the made-up passwd/group/hosts/nsswitch.conf of `uid` (made once per uid). */
+  private etcDir(uid: number, gid: number): Promise<string> {
+    let dir = this.etcDirs.get(uid);
+    if (!dir) {
+      dir = (async () => {
+        const made = await mkdtemp(path.join(tmpdir(), "strata-sandbox-etc-"));
+        // Readable by the sandbox's user (bwrap opens the sources as it).
+        await chmod(made, 0o755);
+        await writeFile(
+          path.join(made, "passwd"),
+          `root:x:0:0:root:/root:/bin/bash\nsandbox:x:${uid}:${gid}:Strata sandbox:/tmp/home:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+        );
+        await writeFile(path.join(made, "group"), `root:x:0:\nsandbox:x:${gid}:\nnogroup:x:65534:\n`);
+        await writeFile(path.join(made, "hosts"), "127.0.0.1 localhost sandbox\n::1 localhost\n");
+        await writeFile(path.join(made, "nsswitch.conf"), "passwd: files\ngroup: files\nhosts: files\n");
+        return made;
+      })();
+      this.etcDirs.set(uid, dir);
+    }
+    return dir;
+  }
+
+  private async runProbe(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (process.platform !== "linux")
+      return {
+        ok: false,
+        reason: `The sandbox needs Linux (bubblewrap); this service runs on ${process.platform}.`,
+      };
+    if (!this.bwrap) {
+      return {
+        ok: false,
+        reason:
+          "The sandbox needs bubblewrap, which is not installed: run `sudo apt-get install -y bubblewrap` (Debian/Ubuntu) and try again.",
+      };
+    }
+    if (this.asRoot && !existsSync(SETPRIV))
+      return {
+        ok: false,
+        reason: "The sandbox needs setpriv (util-linux): run `apt-get install -y util-linux`.",
+      };
+    const dir = await mkdtemp(path.join(tmpdir(), "strata-sandbox-probe-"));
+    const owner = this.treeOwner();
+    if (owner) await lchown(dir, owner.uid, owner.gid);
+    try {
+      const outcome = await this.runChecked({
+        command: "exit 0",
+        treeDir: dir,
+        cwd: "",
+        env: {},
+        limits: { wallMs: 10_000, cpuMs: 5_000, memoryMb: 256, outputBytes: 65_536, processes: 16 },
+      }).catch((error: Error) => ({ exitCode: -1, output: error.message }));
+      if (outcome.exitCode === 0) return { ok: true };
+      return {
+        ok: false,
+        reason: `bubblewrap cannot create a sandbox here (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1): ${outcome.output.trim()}`,
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Host `/bin`-style entry: its symlink target (merged /usr), "" for a real directory, null when absent. */
+function systemLink(dir: string): string | "" | null {
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink()) return readlinkSync(dir);
+    return st.isDirectory() ? "" : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms used by `pid` and every process below it (live ones, and the reaped ones their parents waited for). */
+async function treeCpuMs(pid: number): Promise<number> {
+  let ticks = 0;
+  const queue = [pid];
+  for (let n = 0; n < queue.length && n < 10_000; n++) {
+    const p = queue[n];
+    try {
+      const stat = await readFile(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the name: state(0) … utime(11) stime(12) cutime(13) cstime(14).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      const children = await readFile(`/proc/${p}/task/${p}/children`, "utf8");
+      for (const c of children.split(" ")) if (c.trim()) queue.push(Number(c));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** Spawn `argv` in its own process group with a clean environment and enforce the limits. */
+function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal): Promise<SandboxOutcome> {
+  const { limits } = command;
+  const started = performance.now();
+  const env = { ...SANDBOX_BASE_ENV, ...command.env } as unknown as NodeJS.ProcessEnv;
+  const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let outputBytes = 0;
+  let cpuMs = 0;
+  let stopped: "wall" | "cpu" | "output" | "timeout" | "abort" | undefined;
+  const kill = (why: NonNullable<typeof stopped>) => {
+    stopped ??= why;
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  const onData = (chunk: Buffer) => {
+    outputBytes += chunk.byteLength;
+    chunks.push(chunk);
+    kept += chunk.byteLength;
+    while (kept - chunks[0].byteLength >= limits.outputBytes) kept -= (chunks.shift() as Buffer).byteLength;
+    if (outputBytes > limits.outputBytes) kill("output");
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const wallTimer = setTimeout(() => kill("wall"), limits.wallMs);
+  const timeoutTimer =
+    command.timeoutMs !== undefined && command.timeoutMs < limits.wallMs
+      ? setTimeout(() => kill("timeout"), command.timeoutMs)
+      : undefined;
+  let sampling = false;
+  const cpuTimer = setInterval(async () => {
+    if (sampling || !child.pid) return;
+    sampling = true;
+    cpuMs = Math.max(cpuMs, await treeCpuMs(child.pid));
+    sampling = false;
+    if (cpuMs > limits.cpuMs) kill("cpu");
+  }, CPU_SAMPLE_MS);
+  const onAbort = () => kill("abort");
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return new Promise((resolve, reject) => {
+    child.once("error", (error) => {
+      clearTimeout(wallTimer);
+      clearTimeout(timeoutTimer);
+      clearInterval(cpuTimer);
+      reject(new Error(`The sandbox could not start ${argv[0]}: ${error.message}`));
+    });
+    child.once("close", (code, sig) => {
+      clearTimeout(wallTimer);
+      clearTimeout(timeoutTimer);
+      clearInterval(cpuTimer);
+      signal?.removeEventListener("abort", onAbort);
+      let buffer = Buffer.concat(chunks);
+      if (buffer.byteLength > limits.outputBytes)
+        buffer = buffer.subarray(buffer.byteLength - limits.outputBytes);
+      const output = buffer.toString("utf8");
+      const exitCode = code ?? 128 + (sig ? (constants.signals[sig as NodeJS.Signals] ?? 9) : 9);
+      const outcome: SandboxOutcome = {
+        output,
+        outputBytes,
+        exitCode,
+        timedOut: stopped === "timeout",
+        aborted: stopped === "abort",
+        usage: { wallMs: Math.round(performance.now() - started), cpuMs: Math.round(cpuMs) },
+      };
+      // RLIMIT_CPU's SIGXCPU (exit 128 + 24) or SIGKILL at the hard limit: the CPU limit.
+      if (!stopped && (exitCode === 152 || (exitCode === 137 && cpuMs >= limits.cpuMs))) stopped = "cpu";
+      if (stopped === "wall" || stopped === "cpu" || stopped === "output") {
+        const message =
+          stopped === "wall"
+            ? sandboxKillMessage.wall(limits.wallMs)
+            : stopped === "cpu"
+              ? sandboxKillMessage.cpu(limits.cpuMs)
+              : sandboxKillMessage.output(limits.outputBytes);
+        outcome.killed = { reason: stopped, message };
+      } else if (!stopped && exitCode !== 0 && MEMORY_FAILURE.test(output.slice(-4096))) {
+        outcome.killed = { reason: "memory", message: sandboxKillMessage.memory(limits.memoryMb) };
+      }
+      resolve(outcome);
+    });
+  });
+}

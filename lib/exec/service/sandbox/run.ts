@@ -1,0 +1,169 @@
+/**
+ * One sandbox command from request to result: load the project's subtree from Postgres in one query (no
+ * `.git`), materialise it into a fresh host directory, run the command through a `SandboxBackend`, diff
+ * the tree, write what changed back to the VFS (flushed; recorded as the run's pending paths), remove the
+ * directory. `runSandboxCommand` is what `POST /v1/sandbox` calls; `benchSandboxNodeStart` is the bench's hook.
+ *
+ * Node-only (lib/exec/service/).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DbScope } from "@/lib/db/client";
+import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
+import { PgVfsStore } from "@/lib/vfs/store";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { SANDBOX_DEFAULT_LIMITS, type SandboxBackend, type SandboxLimits } from "./backend";
+import { BwrapBackend } from "./bwrap";
+import { diffTree, materialiseTree } from "./tree";
+import { writeBack } from "./write-back";
+
+let defaultBackend: SandboxBackend | undefined;
+
+/** The service's backend: bubblewrap (one instance, probed once). */
+export function sandboxBackend(): SandboxBackend {
+  defaultBackend ??= new BwrapBackend();
+  return defaultBackend;
+}
+
+/** The sandbox cannot run here (no bubblewrap, no user namespaces, not Linux); the message says what to do. */
+export class SandboxUnavailableError extends Error {
+  override name = "SandboxUnavailableError";
+}
+
+/** Where a sandbox command spent its time (ms), for logs and the bench. */
+export interface SandboxTimings {
+  loadMs: number;
+  materialiseMs: number;
+  runMs: number;
+  diffMs: number;
+  writeBackMs: number;
+  files: number;
+}
+
+/**
+ * The cwd relative to the project root ("" = the root).
+ * @throws Error when `cwd` is not `projectRoot` or below it.
+ */
+function relativeCwd(projectRoot: string, cwd: string): string {
+  if (cwd === projectRoot) return "";
+  if (!cwd.startsWith(`${projectRoot}/`) || cwd.split("/").includes(".."))
+    throw new Error(`The working directory ${cwd} is not inside the project ${projectRoot}`);
+  return cwd.slice(projectRoot.length + 1);
+}
+
+/**
+ * Run `request.command` in the sandbox on a copy of the project's working tree and write its changes back.
+ * The output gets `[sandbox] not written back: …` lines for files the VFS refused.
+ * @returns the `ExecResult` (output in arrival order, exit code, kill, usage, changedPaths = absolute VFS
+ *   paths written back, sorted); `timings` when asked.
+ * @throws SandboxUnavailableError (e.g. "The sandbox needs bubblewrap, which is not installed: …"); the
+ *   write-back's VfsConflictError / VfsError EFBIG; a database error.
+ */
+export async function runSandboxCommand(
+  request: SandboxExecRequest,
+  signal?: AbortSignal,
+  options: { backend?: SandboxBackend; onTimings?: (t: SandboxTimings) => void } = {},
+): Promise<ExecResult> {
+  const backend = options.backend ?? sandboxBackend();
+  const ready = await backend.available();
+  if (!ready.ok) throw new SandboxUnavailableError(ready.reason);
+  const limits: SandboxLimits = { ...SANDBOX_DEFAULT_LIMITS, ...request.limits };
+  const root = request.projectRoot;
+  const cwd = relativeCwd(root, request.cwd);
+  const t0 = performance.now();
+  const scope = new DbScope();
+  const dir = await mkdtemp(path.join(tmpdir(), "strata-sandbox-"));
+  try {
+    let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
+      withData: true,
+      except: [`${root}/.git`],
+    });
+    // The connection is not held while the command runs (it may run for minutes).
+    await scope.release();
+    const t1 = performance.now();
+    const tree = await materialiseTree(rows, root, dir, backend.treeOwner());
+    rows = [];
+    const t2 = performance.now();
+    const outcome = await backend.run(
+      {
+        command: request.command,
+        treeDir: dir,
+        cwd,
+        env: request.env ?? {},
+        limits,
+        timeoutMs: request.timeoutMs,
+      },
+      signal,
+    );
+    const t3 = performance.now();
+    const changes = await diffTree(tree);
+    const t4 = performance.now();
+    const written = await writeBack(
+      scope,
+      { workspaceId: request.workspaceId, root, pending: request.pending },
+      changes,
+    );
+    const t5 = performance.now();
+    options.onTimings?.({
+      loadMs: t1 - t0,
+      materialiseMs: t2 - t1,
+      runMs: t3 - t2,
+      diffMs: t4 - t3,
+      writeBackMs: t5 - t4,
+      files: tree.files,
+    });
+    const notes = written.notes.length > 0 ? `${written.notes.join("\n")}\n` : "";
+    const sep = notes && outcome.output && !outcome.output.endsWith("\n") ? "\n" : "";
+    return {
+      output: outcome.output + sep + notes,
+      outputBytes: outcome.outputBytes,
+      exitCode: outcome.exitCode,
+      timedOut: outcome.timedOut,
+      aborted: outcome.aborted,
+      ...(outcome.killed ? { killed: outcome.killed } : {}),
+      changedPaths: written.changedPaths,
+      usage: outcome.usage,
+    };
+  } finally {
+    await scope.release();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Bench hook (issue 12, figure 5): sandbox start-to-exit of `node -e 0` on a project of `files` small files
+ * (package.json and JS files, made once in workspace `workspaceId` under `root` when missing), materialisation included.
+ * @returns the total ms and its parts.
+ * @throws like `runSandboxCommand`, or Error when `node -e 0` does not exit 0 (with its output).
+ */
+export async function benchSandboxNodeStart(
+  workspaceId: string,
+  options: { root?: string; files?: number } = {},
+): Promise<{ totalMs: number; timings: SandboxTimings }> {
+  const root = options.root ?? "/sandbox-bench";
+  const files = options.files ?? 2000;
+  const scope = new DbScope();
+  try {
+    const { vfs } = openWorkspaceVfs(workspaceId, scope);
+    if (!(await vfs.exists(`${root}/src/f${files - 1}.js`))) {
+      await vfs.writeFile(`${root}/package.json`, '{"name":"bench","version":"1.0.0"}\n');
+      for (let i = 0; i < files - 2; i++)
+        await vfs.writeFile(`${root}/src/d${i % 40}/f${i}.js`, `module.exports = ${i};\n`);
+      await vfs.writeFile(`${root}/src/f${files - 1}.js`, "module.exports = 0;\n");
+      await vfs.flush();
+    }
+  } finally {
+    await scope.release();
+  }
+  let timings: SandboxTimings | undefined;
+  const started = performance.now();
+  const result = await runSandboxCommand(
+    { workspaceId, projectRoot: root, cwd: root, command: "node -e 0" },
+    undefined,
+    { onTimings: (t) => (timings = t) },
+  );
+  const totalMs = performance.now() - started;
+  if (result.exitCode !== 0) throw new Error(`node -e 0 exited ${result.exitCode}: ${result.output}`);
+  return { totalMs, timings: timings as SandboxTimings };
+}

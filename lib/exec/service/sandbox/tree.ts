@@ -1,0 +1,204 @@
+/**
+ * The project's working tree on host disk for one sandbox command: `materialiseTree` writes the VFS rows
+ * of a project (no `.git`) into a directory, in parallel batches, and remembers what it wrote;
+ * `diffTree` then says what the command created, changed or deleted. Nothing is followed through a
+ * symlink the command made: entries are read with `lstat`/`readlink` and files opened with O_NOFOLLOW.
+ *
+ * Node-only (lib/exec/service/).
+ */
+import { constants } from "node:fs";
+import { lchown, lstat, mkdir, open, readdir, readlink, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { NodeRow } from "@/lib/vfs/store";
+
+const BATCH = 128;
+/** VFS modes (git's). */
+export const VFS_MODE = { file: 0o100644, exec: 0o100755, dir: 0o040000, symlink: 0o120000 } as const;
+
+/** What was written for one tree entry (relative POSIX path), to recognise it unchanged after the run. */
+interface Written {
+  kind: "file" | "dir" | "symlink";
+  /** VFS mode. */
+  mode: number;
+  data?: Uint8Array;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** The materialised tree: its host directory and what was written there. */
+export interface MaterialisedTree {
+  dir: string;
+  written: Map<string, Written>;
+  /** Files + symlinks written, bytes of content written. */
+  files: number;
+  bytes: number;
+}
+
+/** One difference between the tree after the command and what was materialised (relative POSIX path). */
+export type TreeChange =
+  | { op: "put"; path: string; kind: "file"; mode: number; data: Uint8Array }
+  | { op: "put"; path: string; kind: "symlink"; target: string }
+  | { op: "put"; path: string; kind: "dir" }
+  | { op: "delete"; path: string; kind: "file" | "dir" | "symlink" };
+
+/** Whether a relative path is or lies in a `.git` directory (never materialised, never written back). */
+export function inGitDir(rel: string): boolean {
+  return rel === ".git" || rel.startsWith(".git/") || rel.includes("/.git/") || rel.endsWith("/.git");
+}
+
+async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += BATCH) await Promise.all(items.slice(i, i + BATCH).map(fn));
+}
+
+/**
+ * Write `rows` (VFS nodes strictly below `root`, with data) into the empty directory `dir`, owned by
+ * `owner` when given: directories first, then files (mode 0755 for git's executable mode, else 0644) and
+ * symlinks (their stored target) in parallel batches of 128. Rows in a `.git` directory are skipped.
+ * @returns the tree, with each entry's lstat taken after writing (for `diffTree`).
+ */
+export async function materialiseTree(
+  rows: NodeRow[],
+  root: string,
+  dir: string,
+  owner?: { uid: number; gid: number },
+): Promise<MaterialisedTree> {
+  const tree: MaterialisedTree = { dir, written: new Map(), files: 0, bytes: 0 };
+  const prefix = root === "/" ? "/" : `${root}/`;
+  const dirs: NodeRow[] = [];
+  const leaves: NodeRow[] = [];
+  for (const row of rows) {
+    if (!row.path.startsWith(prefix)) continue;
+    const rel = row.path.slice(prefix.length);
+    if (!rel || inGitDir(rel)) continue;
+    (row.kind === "dir" ? dirs : leaves).push({ ...row, path: rel });
+  }
+  const chown = async (rel: string) => {
+    if (owner) await lchown(path.join(dir, rel), owner.uid, owner.gid);
+  };
+  if (owner) await lchown(dir, owner.uid, owner.gid);
+  // Parents before children: rows come sorted by path, so a depth-ordered pass suffices.
+  dirs.sort((a, b) => a.path.split("/").length - b.path.split("/").length);
+  for (let i = 0; i < dirs.length; ) {
+    const depth = dirs[i].path.split("/").length;
+    let j = i;
+    while (j < dirs.length && dirs[j].path.split("/").length === depth) j++;
+    await inBatches(dirs.slice(i, j), async (row) => {
+      await mkdir(path.join(dir, row.path), { recursive: true });
+      await chown(row.path);
+    });
+    i = j;
+  }
+  const made = new Set(dirs.map((d) => d.path));
+  await inBatches(leaves, async (row) => {
+    const target = path.join(dir, row.path);
+    const data = row.data ?? new Uint8Array();
+    const parent = path.posix.dirname(row.path);
+    if (parent !== "." && !made.has(parent)) await mkdir(path.dirname(target), { recursive: true });
+    if (row.kind === "symlink") await symlink(Buffer.from(data).toString("utf8"), target);
+    else await writeFile(target, data, { mode: row.mode & 0o111 ? 0o755 : 0o644 });
+    await chown(row.path);
+    tree.files++;
+    tree.bytes += data.byteLength;
+  });
+  await inBatches([...dirs, ...leaves], async (row) => {
+    const st = await lstat(path.join(dir, row.path));
+    tree.written.set(row.path, {
+      kind: row.kind,
+      mode: row.kind === "file" ? (row.mode & 0o111 ? VFS_MODE.exec : VFS_MODE.file) : row.mode,
+      data: row.kind === "dir" ? undefined : (row.data ?? new Uint8Array()),
+      size: Number(st.size),
+      mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
+    });
+  });
+  return tree;
+}
+
+/** Every entry below `dir` (relative POSIX paths, `.git` pruned) with its lstat, iteratively. */
+async function scan(dir: string): Promise<Map<string, import("node:fs").Stats>> {
+  const out = new Map<string, import("node:fs").Stats>();
+  const pending = [""];
+  while (pending.length > 0) {
+    const level = pending.splice(0, pending.length);
+    await inBatches(level, async (rel) => {
+      const names = await readdir(path.join(dir, rel)).catch(() => [] as string[]);
+      await Promise.all(
+        names.map(async (name) => {
+          const child = rel ? `${rel}/${name}` : name;
+          if (inGitDir(child)) return;
+          const st = await lstat(path.join(dir, child)).catch(() => undefined);
+          if (!st) return;
+          out.set(child, st);
+          if (st.isDirectory()) pending.push(child);
+        }),
+      );
+    });
+  }
+  return out;
+}
+
+/** A regular file's bytes, never through a symlink. */
+async function readNoFollow(file: string): Promise<Uint8Array> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/**
+ * What changed in `tree.dir` since `materialiseTree`: files and symlinks created or with other content or
+ * executable bit, new directories, and deletions, sorted by path (deletions of a directory's entries
+ * before the directory). Sockets, FIFOs and devices the command made are ignored. A file whose size,
+ * mtime and ctime are as written is unchanged without reading it; otherwise its bytes are compared.
+ */
+export async function diffTree(tree: MaterialisedTree): Promise<TreeChange[]> {
+  const now = await scan(tree.dir);
+  const changes: TreeChange[] = [];
+  await inBatches([...now], async ([rel, st]) => {
+    const before = tree.written.get(rel);
+    const abs = path.join(tree.dir, rel);
+    if (st.isDirectory()) {
+      if (before?.kind !== "dir") {
+        if (before) changes.push({ op: "delete", path: rel, kind: before.kind });
+        changes.push({ op: "put", path: rel, kind: "dir" });
+      }
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      const target = await readlink(abs);
+      if (before?.kind === "symlink" && sameBytes(before.data, Buffer.from(target))) return;
+      if (before && before.kind !== "symlink") changes.push({ op: "delete", path: rel, kind: before.kind });
+      changes.push({ op: "put", path: rel, kind: "symlink", target });
+      return;
+    }
+    if (!st.isFile()) return;
+    const mode = st.mode & 0o111 ? VFS_MODE.exec : VFS_MODE.file;
+    if (
+      before?.kind === "file" &&
+      before.mode === mode &&
+      before.size === Number(st.size) &&
+      before.mtimeMs === st.mtimeMs &&
+      before.ctimeMs === st.ctimeMs
+    )
+      return;
+    const data = await readNoFollow(abs);
+    if (before?.kind === "file" && before.mode === mode && sameBytes(before.data, data)) return;
+    if (before && before.kind !== "file") changes.push({ op: "delete", path: rel, kind: before.kind });
+    changes.push({ op: "put", path: rel, kind: "file", mode, data });
+  });
+  for (const [rel, before] of tree.written) {
+    if (!now.has(rel)) changes.push({ op: "delete", path: rel, kind: before.kind });
+  }
+  return changes.sort((a, b) => {
+    if (a.op !== b.op) return a.op === "delete" ? -1 : 1;
+    // Deletions deepest first; puts parents first.
+    return a.op === "delete" ? (a.path < b.path ? 1 : a.path > b.path ? -1 : 0) : a.path < b.path ? -1 : 1;
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * The bubblewrap sandbox on a real Postgres VFS: a project materialised, a command run in isolation, the
+ * changes written back (lib/exec/service/sandbox/run.ts). Isolation: no network (the host's loopback
+ * Postgres is unreachable from inside), no host file outside the tree, only the tree writable. Limits:
+ * wall clock, CPU, memory, processes and output stop the command with the `Command stopped: …` message.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { benchSandboxNodeStart, runSandboxCommand } from "@/lib/exec/service/sandbox/run";
+import type { SandboxExecRequest } from "@/lib/exec/types";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { createTestVfs } from "../../helpers/vfs";
+
+const ROOT = "/app";
+let ws: Awaited<ReturnType<typeof createTestVfs>>;
+
+beforeAll(async () => {
+  ws = await createTestVfs();
+  await ws.fs.writeFile(
+    `${ROOT}/package.json`,
+    '{"name":"app","version":"1.0.0","scripts":{"test":"node --test"}}\n',
+  );
+  await ws.fs.writeFile(`${ROOT}/sum.js`, "module.exports = (a, b) => a - b;\n");
+  await ws.fs.writeFile(`${ROOT}/run.sh`, "#!/bin/sh\necho ran\n", { mode: 0o100755 });
+  await ws.fs.writeFile(`${ROOT}/old.txt`, "to delete\n");
+  await ws.fs.symlink("sum.js", `${ROOT}/link.js`);
+  await ws.fs.writeFile(`${ROOT}/.git/HEAD`, "ref: refs/heads/main\n");
+  await ws.fs.flush();
+});
+afterAll(async () => ws.cleanup());
+
+const run = (command: string, extra: Partial<SandboxExecRequest> = {}) =>
+  runSandboxCommand({ workspaceId: ws.workspaceId, projectRoot: ROOT, cwd: ROOT, command, ...extra });
+
+/** A cold VFS on the workspace (what Postgres holds now). */
+const stored = () => {
+  const scope = new DbScope();
+  return { vfs: openWorkspaceVfs(ws.workspaceId, scope).vfs, done: () => scope.release() };
+};
+
+describe("the bubblewrap sandbox", () => {
+  it("runs on a copy of the tree (no .git), with modes and symlinks, as an unprivileged user", async () => {
+    const result = await run(
+      "ls -A; stat -c '%a %n' run.sh sum.js; readlink link.js; ./run.sh; id -un; echo $HOME; pwd; env | grep -c -e DATABASE_URL -e STRATA_ -e BETTER_AUTH; true",
+    );
+    expect(result.output).toBe(
+      "link.js\nold.txt\npackage.json\nrun.sh\nsum.js\n755 run.sh\n644 sum.js\nsum.js\nran\nsandbox\n/tmp/home\n/workspace\n0\n",
+    );
+    expect(result).toMatchObject({ exitCode: 0, changedPaths: [], timedOut: false, aborted: false });
+    expect(result.killed).toBeUndefined();
+  });
+
+  it("writes created, changed and deleted files back to the VFS and names them", async () => {
+    const result = await run(
+      "mkdir -p out && echo built > out/a.txt && printf 'module.exports = (a, b) => a + b;\\n' > sum.js && rm old.txt && chmod +x out/a.txt && ln -s out/a.txt latest && mkdir .git && echo x > .git/junk",
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.changedPaths).toEqual([
+      "/app/latest",
+      "/app/old.txt",
+      "/app/out",
+      "/app/out/a.txt",
+      "/app/sum.js",
+    ]);
+    const { vfs, done } = stored();
+    try {
+      expect(await vfs.readText("/app/sum.js")).toBe("module.exports = (a, b) => a + b;\n");
+      expect(await vfs.readText("/app/out/a.txt")).toBe("built\n");
+      expect((await vfs.stat("/app/out/a.txt")).mode).toBe(0o100755);
+      expect(await vfs.readlink("/app/latest")).toBe("out/a.txt");
+      expect(await vfs.exists("/app/old.txt")).toBe(false);
+      // The project's repository is not touched by what the command did in its copy.
+      expect(await vfs.readText("/app/.git/HEAD")).toBe("ref: refs/heads/main\n");
+      expect(await vfs.exists("/app/.git/junk")).toBe(false);
+    } finally {
+      await done();
+    }
+  });
+
+  it("has no network: the host's Postgres on 127.0.0.1:5432 is unreachable", async () => {
+    const result = await run(
+      `node -e 'require("net").connect(5432, "127.0.0.1").on("connect", () => { console.log("CONNECTED"); process.exit(0) }).on("error", (e) => { console.log(e.code); process.exit(3) })'`,
+    );
+    expect(result).toMatchObject({ output: "ECONNREFUSED\n", exitCode: 3 });
+    // The same probe on the host reaches it (so the test can fail).
+    const { execFileSync } = await import("node:child_process");
+    const host = execFileSync(
+      "node",
+      [
+        "-e",
+        `require("net").connect(5432, "127.0.0.1").on("connect", () => { console.log("CONNECTED"); process.exit(0) })`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(host).toBe("CONNECTED\n");
+    const dns = await run("getent hosts example.com; echo $?");
+    expect(dns.output).toBe("2\n");
+  });
+
+  it("cannot read a host file outside the tree, nor write outside it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "strata-secret-"));
+    const secret = path.join(dir, "secret.txt");
+    writeFileSync(secret, "s3cr3t\n");
+    try {
+      const result = await run(
+        `cat ${secret}; cat /root/.bashrc; ls /work /home 2>&1 | head -2; touch /usr/x 2>&1; echo done`,
+      );
+      expect(result.output).toBe(
+        `cat: ${secret}: No such file or directory\ncat: /root/.bashrc: No such file or directory\nls: cannot access '/work': No such file or directory\nls: cannot access '/home': No such file or directory\ntouch: cannot touch '/usr/x': Read-only file system\ndone\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stops a command at the wall-clock limit", async () => {
+    const result = await run("echo start; sleep 30", { limits: { wallMs: 1000 } });
+    expect(result.killed).toEqual({
+      reason: "wall",
+      message:
+        "Command stopped: it ran longer than 1 s (the sandbox's wall-clock limit). Run a shorter command, or split the work.",
+    });
+    expect(result.output).toBe("start\n");
+    expect(result.usage.wallMs).toBeLessThan(3000);
+  });
+
+  it("stops a command at the CPU limit, counting every process", async () => {
+    const result = await run("(while :; do :; done) & (while :; do :; done) & wait", {
+      limits: { cpuMs: 1000, wallMs: 20_000 },
+    });
+    expect(result.killed).toEqual({
+      reason: "cpu",
+      message:
+        "Command stopped: it used more than 1 s of CPU time (the sandbox's CPU limit). Look for an endless loop, or run less at once.",
+    });
+    expect(result.usage.wallMs).toBeLessThan(5000);
+  });
+
+  it("caps memory per process (node and its WebAssembly still start)", async () => {
+    const ok = await run(`node -e 'new WebAssembly.Memory({ initial: 1 }); console.log("ok")'`, {
+      limits: { memoryMb: 256 },
+    });
+    expect(ok.output).toBe("ok\n");
+    const result = await run(`node -e 'const a = []; for (;;) a.push(Buffer.alloc(1 << 24, 1))'`, {
+      limits: { memoryMb: 256 },
+    });
+    expect(result.killed).toEqual({
+      reason: "memory",
+      message:
+        "Command stopped: a process ran out of memory (the sandbox's memory cap is 256 MiB per process).",
+    });
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  it("stops a command that prints more than the output cap", async () => {
+    const result = await run("yes 0123456789", { limits: { outputBytes: 100_000 } });
+    expect(result.killed?.reason).toBe("output");
+    expect(result.killed?.message).toBe(
+      "Command stopped: it printed more than 100000 bytes of output (the sandbox's output cap). Print less, e.g. pipe it through `tail` or write it to a file.",
+    );
+    expect(result.output.length).toBeLessThanOrEqual(100_000);
+    expect(result.outputBytes).toBeGreaterThan(100_000);
+  });
+
+  it("caps the number of processes", async () => {
+    const result = await run("for i in $(seq 20); do sleep 2 & done 2>/dev/null; jobs -p | wc -l", {
+      limits: { processes: 10, wallMs: 10_000 },
+    });
+    expect(Number(result.output.trim())).toBeLessThan(10);
+  });
+
+  it("bench hook: node -e 0 on a 2,000-file project in ≤ 2 s, materialisation included", async () => {
+    await benchSandboxNodeStart(ws.workspaceId, { files: 2000 });
+    const { totalMs, timings } = await benchSandboxNodeStart(ws.workspaceId, { files: 2000 });
+    console.log(`sandbox node -e 0, 2,000 files: ${Math.round(totalMs)} ms`, timings);
+    expect(timings.files).toBe(2000);
+    expect(totalMs).toBeLessThan(2000);
+  });
+});
