@@ -61,7 +61,7 @@ function relativeCwd(projectRoot: string, cwd: string): string {
  *   write-back's VfsConflictError / VfsError EFBIG; a database error.
  */
 export async function runSandboxCommand(
-  request: SandboxExecRequest,
+  request: Omit<SandboxExecRequest, "limits"> & { limits?: Partial<SandboxLimits> },
   signal?: AbortSignal,
   options: { backend?: SandboxBackend; onTimings?: (t: SandboxTimings) => void } = {},
 ): Promise<ExecResult> {
