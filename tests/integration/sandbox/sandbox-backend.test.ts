@@ -10,7 +10,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { benchSandboxNodeStart, runSandboxCommand } from "@/lib/exec/service/sandbox/run";
-import type { SandboxExecRequest } from "@/lib/exec/types";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestVfs } from "../../helpers/vfs";
 
@@ -32,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ws.cleanup());
 
-const run = (command: string, extra: Partial<SandboxExecRequest> = {}) =>
+const run = (command: string, extra: Partial<Parameters<typeof runSandboxCommand>[0]> = {}) =>
   runSandboxCommand({ workspaceId: ws.workspaceId, projectRoot: ROOT, cwd: ROOT, command, ...extra });
 
 /** A cold VFS on the workspace (what Postgres holds now). */
