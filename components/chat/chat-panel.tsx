@@ -120,7 +120,7 @@ export function ChatPanel({
         model={model}
         onSelectModel={chooseModel}
         busy={running || sessions.creating}
-        live={running ? (chat.remoteRunning && !chat.runStartedHere ? "remote" : "here") : null}
+        live={running ? (chat.runOrigin === "elsewhere" ? "remote" : "here") : null}
         readOnly={readOnly}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
@@ -180,9 +180,9 @@ export function ChatPanel({
           readOnly={readOnly}
         />
       )}
-      {chat.remoteRunning && !readOnly ? (
+      {(chat.runOrigin === "elsewhere" || chat.runOrigin === "reload") && !readOnly ? (
         <Notice kind="info">
-          {chat.runStartedHere
+          {chat.runOrigin === "reload"
             ? "The agent is still working on what this tab sent before it was reloaded."
             : "The agent is working on this session in another tab."}{" "}
           Enter steers it, Alt+Enter queues a follow-up.

@@ -22,7 +22,7 @@ import {
 } from "./reduce-events";
 import { RunCursor, rememberRun, tabMemory } from "./run-attach";
 import { createRunEventHandler } from "./run-stream";
-import { type RunLink, useRunAttach } from "./use-run-attach";
+import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
@@ -63,8 +63,8 @@ export interface ChatApi {
    * reload): prompts are queued into it.
    */
   remoteRunning: boolean;
-  /** The followed run was started in this tab (before a reload). */
-  runStartedHere: boolean;
+  /** Where the followed run was started (another tab, this tab before a reload, …); null when none is followed. */
+  runOrigin: RunOrigin | null;
   /** The connection to the live run's event stream (reconnecting after a drop, or lost). */
   link: RunLink;
   /** After a lost stream: attach to the run again from the last event seen. */
@@ -359,7 +359,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     reload,
     retry,
     remoteRunning: attach.attached,
-    runStartedHere: attach.startedHere,
+    runOrigin: attach.origin,
     link: attach.link,
     reconnect: attach.reconnect,
   };

@@ -24,6 +24,12 @@ export type RunLink =
   | { status: "lost"; error: string };
 
 const LIVE: RunLink = { status: "live" };
+
+/**
+ * Where a followed run was started: another tab (`elsewhere`), this tab before a reload (`reload`), or this tab
+ * whose own stream was lost and is re-attached (`resumed`).
+ */
+export type RunOrigin = "elsewhere" | "reload" | "resumed";
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
 
 /**
@@ -40,13 +46,13 @@ export function useRunAttach(
   makeHandler: () => RunEventHandler,
   onEnd: () => void,
 ) {
-  /** The run followed; `mine`: this tab started it (its own stream was lost and is re-attached). */
-  const [following, setFollowing] = useState<{ runId: string; mine: boolean } | null>(null);
+  /** The run followed, and where it was started. */
+  const [following, setFollowing] = useState<{ runId: string; origin: RunOrigin } | null>(null);
   const [link, setLink] = useState<RunLink>(LIVE);
   const followCtrl = useRef<AbortController | null>(null);
   const followDone = useRef<Promise<void> | null>(null);
   /** Where a lost stream stopped: `reconnect()` goes on from there. */
-  const lost = useRef<{ cursor: RunCursor; replayUntil: number; mine: boolean } | null>(null);
+  const lost = useRef<{ cursor: RunCursor; replayUntil: number; origin: RunOrigin } | null>(null);
   const props = useRef({ sessionId, makeHandler, onEnd });
   props.current = { sessionId, makeHandler, onEnd };
 
@@ -105,17 +111,17 @@ export function useRunAttach(
 
   /**
    * Follows run `cursor.runId` from `cursor.seq`; texts handed back in events up to `replayUntil` are history.
-   * `mine`: this tab started the run.
+   * `origin`: where the run was started.
    */
   const follow = useCallback(
-    (cursor: RunCursor, replayUntil: number, mine = false) => {
+    (cursor: RunCursor, replayUntil: number, origin: RunOrigin) => {
       const id = props.current.sessionId;
       if (!id || !cursor.runId) return;
       followCtrl.current?.abort();
       const ctrl = new AbortController();
       followCtrl.current = ctrl;
       lost.current = null;
-      setFollowing({ runId: cursor.runId, mine });
+      setFollowing({ runId: cursor.runId, origin });
       const handler = props.current.makeHandler();
       const onEvent = (sse: SseEvent) => {
         // A reload replays the run: texts it handed back before were given back then.
@@ -133,7 +139,7 @@ export function useRunAttach(
         }
         if (followCtrl.current === ctrl) followCtrl.current = null;
         if (result.kind === "lost") {
-          lost.current = { cursor, replayUntil, mine };
+          lost.current = { cursor, replayUntil, origin };
           return;
         }
         apply({ type: "stream_closed" });
@@ -151,7 +157,8 @@ export function useRunAttach(
       const run = res.run;
       if (!run?.id || followCtrl.current) return;
       const id = props.current.sessionId;
-      follow(new RunCursor(run.id), run.lastSeq ?? 0, id !== null && startedHere(tabMemory(), id, run.id));
+      const here = id !== null && startedHere(tabMemory(), id, run.id);
+      follow(new RunCursor(run.id), run.lastSeq ?? 0, here ? "reload" : "elsewhere");
     },
     [apply, follow],
   );
@@ -160,7 +167,7 @@ export function useRunAttach(
 
   /** The starting tab's stream was lost: carry on as its follower from where it stopped. */
   const adopt = useCallback((cursor: RunCursor) => {
-    lost.current = { cursor, replayUntil: 0, mine: true };
+    lost.current = { cursor, replayUntil: 0, origin: "resumed" };
   }, []);
 
   /** Tries a lost stream again from its last seq. */
@@ -168,7 +175,7 @@ export function useRunAttach(
     const at = lost.current;
     if (!at) return;
     setLink({ status: "reconnecting", attempt: 1, delayMs: 0, reason: "Reconnecting" });
-    follow(at.cursor, at.replayUntil, at.mine);
+    follow(at.cursor, at.replayUntil, at.origin);
   }, [follow]);
 
   /** Stops following (after an abort that ended no stream in time) and re-reads the session. */
@@ -189,8 +196,8 @@ export function useRunAttach(
     () => ({
       /** True while this tab follows a run over an attach stream (not the POST answer it is reading). */
       attached: following !== null,
-      /** The followed run was started by this tab (before a reload, or its stream was lost). */
-      startedHere: following?.mine ?? false,
+      /** Where the followed run was started (null: none followed). */
+      origin: following?.origin ?? null,
       link,
       stream,
       observe,

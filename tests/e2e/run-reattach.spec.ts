@@ -141,3 +141,105 @@ test("a second tab streams the same run without polling; Abort there ends it for
   // Still one event stream for the whole run in the second tab.
   expect(requests.filter((r) => r.path.endsWith("/events"))).toHaveLength(1);
 });
+
+/**
+ * In the page: the POST answer of the next prompt errors like a dropped connection once its `dropAfter` event has
+ * arrived, and the first `failAttaches` attach requests fail like an unreachable server; every attach is recorded.
+ */
+function dropStreams(options: { dropAfter: string; failAttaches: number }) {
+  const w = window as unknown as {
+    __attaches: { url: string; lastEventId: string | null; failed: boolean }[];
+    __failAttaches: number;
+  };
+  w.__attaches = [];
+  w.__failAttaches = options.failAttaches;
+  const original = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (/\/runs\/[^/]+\/events/.test(url)) {
+      const headers = new Headers(init?.headers);
+      const failed = w.__failAttaches > 0;
+      w.__attaches.push({ url, lastEventId: headers.get("last-event-id"), failed });
+      if (failed) {
+        w.__failAttaches--;
+        throw new TypeError("Failed to fetch");
+      }
+      return original(input, init);
+    }
+    const res = await original(input, init);
+    if (!url.endsWith("/prompt") || !res.body || !res.headers.get("content-type")?.includes("event-stream"))
+      return res;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    let drop = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (drop) {
+          void reader.cancel();
+          controller.error(new TypeError("network error"));
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        seen += decoder.decode(value, { stream: true });
+        controller.enqueue(value);
+        // Error on the next read (erroring now would discard the chunk just queued).
+        if (seen.includes(`event: ${options.dropAfter}\n`)) drop = true;
+      },
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+test("the starting tab's stream drops: it re-attaches with Last-Event-ID, then offers Reconnect", async ({
+  page,
+}) => {
+  await mock.script(
+    {
+      text: "Sleeping briefly.",
+      toolCalls: [{ id: "toolu_nap_1", name: "bash", input: { command: "sleep 2 && echo awake" } }],
+    },
+    { text: ["Awake", " now."] },
+  );
+  await page.addInitScript(dropStreams, { dropAfter: "tool_execution_start", failAttaches: 4 });
+  await openZipProject(page, uniqueName("drop"), { "README.md": README });
+  await composer(page).fill("Take a nap.");
+  await composer(page).press("Enter");
+  await expect(page.getByText("Connection to the agent's run dropped")).toBeVisible();
+  // 0.5 + 1 + 2 + 4 s of failed attempts, then the drop is shown with what to do.
+  const lostNotice = page.getByRole("alert").filter({ hasText: "Lost the connection to the agent's run" });
+  await expect(lostNotice).toBeVisible({ timeout: 20_000 });
+  await expect(lostNotice).toContainText("Failed to fetch");
+  // The prompt was stored before the drop: the composer does not get it back, the run view stays.
+  await expect(composer(page)).toHaveValue("");
+  await expect(indicator(page)).toBeVisible();
+  await expect(page.getByTestId("message-user")).toHaveText(["Take a nap."]);
+
+  await lostNotice.getByRole("button", { name: "Reconnect" }).click();
+  await expect(page.getByTestId("message-assistant").last()).toHaveText("Awake now.");
+  await expectIdle(page);
+  await expect(lostNotice).toHaveCount(0);
+  await expect(indicator(page)).toHaveCount(0);
+  await expect(tool(page)).toHaveAttribute("data-status", "done");
+  expect(await transcript(page)).toEqual([
+    "user: Take a nap.",
+    expect.stringMatching(/^assistant: Sleeping briefly\./),
+    "assistant: Awake now.",
+  ]);
+
+  // Every attempt asked for the events after the last one seen, by `Last-Event-ID` and `?after=`.
+  const attaches = await page.evaluate(
+    () =>
+      (window as unknown as { __attaches: { url: string; lastEventId: string | null; failed: boolean }[] })
+        .__attaches,
+  );
+  expect(attaches.map((a) => a.failed)).toEqual([true, true, true, true, false]);
+  const cursor = attaches[0].lastEventId;
+  expect(Number(cursor)).toBeGreaterThan(1);
+  for (const a of attaches) {
+    expect(a.lastEventId).toBe(cursor);
+    expect(new URL(a.url, "http://x").searchParams.get("after")).toBe(cursor);
+  }
+  expect((await mock.requests()).map((r) => r.aborted ?? false)).toEqual([false, false]);
+});
