@@ -35,7 +35,10 @@ export interface FilesChangedEvent {
 }
 
 export interface Checkpointer {
-  /** Record the project files among the VFS's dirty nodes as pending, then flush them to Postgres. */
+  /**
+   * Record the project files among the VFS's dirty nodes and those written for it elsewhere (`Vfs.forget`: the
+   * execution service's shell) as pending, then flush them to Postgres.
+   */
   flush(): Promise<void>;
   /** Flush, then commit the remembered files (no-op when none changed), clear them, emit `files_changed`. */
   checkpoint(): Promise<void>;
@@ -67,7 +70,10 @@ export function createCheckpointer(
   const changed = new Set<string>();
   let flushing: Promise<unknown> = Promise.resolve();
   const flushOnce = async (): Promise<void> => {
-    const fresh = vfs.dirtyPaths().filter((p) => isProjectPath(root, p) && !changed.has(p));
+    // Paths the execution service wrote (`Vfs.forget`) are already in Postgres: recorded again under this run
+    // (moving them from the service's writer to it) and committed with the VFS's own changes.
+    const touched = [...vfs.dirtyPaths(), ...vfs.takeChangedElsewhere()];
+    const fresh = [...new Set(touched)].filter((p) => isProjectPath(root, p) && !changed.has(p));
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
     await vfs.flush();

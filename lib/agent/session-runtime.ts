@@ -5,6 +5,7 @@
  * template expansions. Shared by a prompt run, a queued steer/follow-up and a `!command`.
  */
 import type { DbScope } from "@/lib/db/client";
+import { createExecutor } from "@/lib/exec/client";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
 import { getProject, type Project } from "@/lib/projects/projects";
@@ -12,9 +13,10 @@ import { loadSessionResources, skillFileSystem } from "@/lib/projects/session-re
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import type { LoadedResources } from "@/lib/resources/resource-loader";
 import { expandSkillCommand } from "@/lib/resources/skills";
+import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { getSession, type SessionRow } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
-import type { AgentTool, ToolContext } from "@/lib/tools/types";
+import type { AgentTool, ToolContext, ToolExec } from "@/lib/tools/types";
 import { checkPathLimits } from "@/lib/vfs/limits";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
@@ -66,6 +68,50 @@ function usableCwd(sessionId: string, cwd: string, root: string): string {
   }
 }
 
+let inProcessLogged = false;
+
+/**
+ * The tool context's way to the execution service when `STRATA_EXEC_URL` is set (lib/exec/client.ts): `sync`
+ * flushes the session's VFS (its pending project paths recorded first, as a lock-less writer the checkpointer then
+ * takes over), `absorb` makes the VFS forget what the service changed (`Vfs.forget`), which the checkpointer then
+ * commits. Without the URL, undefined — shell commands run in process, on this event loop, logged once.
+ */
+function toolExec(
+  scope: DbScope,
+  vfs: Vfs,
+  target: { workspaceId: string; sessionId: string; root: string },
+) {
+  const executor = createExecutor(process.env);
+  if (!executor) {
+    if (!inProcessLogged) {
+      inProcessLogged = true;
+      console.warn(
+        "[strata] STRATA_EXEC_URL is not set: shell commands run in process, on the server's event loop, without the execution service's limits. `npm start` starts the service and sets it (docs/exec.md).",
+      );
+    }
+    return undefined;
+  }
+  const exec: ToolExec = {
+    executor,
+    workspaceId: target.workspaceId,
+    pending: { sessionId: target.sessionId },
+    sandbox: false,
+    async sync() {
+      const dirty = vfs.dirtyPaths();
+      if (dirty.length === 0) return;
+      const inProject = (p: string) =>
+        p.startsWith(`${target.root}/`) && !p.startsWith(`${target.root}/.git/`);
+      await recordPendingPaths(scope, target.sessionId, null, dirty.filter(inProject));
+      await vfs.flush();
+      vfs.forget(dirty);
+    },
+    async absorb(paths) {
+      vfs.forget(paths);
+    },
+  };
+  return exec;
+}
+
 /**
  * Open `sessionId`'s runtime on `scope`. A session cwd over the VFS path limits is replaced by the project root
  * (see `usableCwd`), in `session.cwd` too.
@@ -92,7 +138,13 @@ export async function openSessionRuntime(
   const root = project.rootPath;
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };
-  const toolContext: ToolContext = { fs: vfs, cwd: session.cwd, projectRoot: root };
+  const exec = toolExec(scope, vfs, { workspaceId: project.workspaceId, sessionId: session.id, root });
+  const toolContext: ToolContext = {
+    fs: vfs,
+    cwd: session.cwd,
+    projectRoot: root,
+    ...(exec ? { exec } : {}),
+  };
   const loaded = await loadSessionResources(scope, { session, project, vfs, userId: options.userId });
   const { resources, agentFs } = loaded;
   const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));

@@ -3,7 +3,7 @@
  * `!!command` (shown and stored, never sent to the model). pi's `AgentSession.executeBash` +
  * `bash-executor.ts`, running in Strata's just-bash shell on the project VFS instead of a host process.
  */
-import { runShell } from "@/lib/tools/bash";
+import { runCommand } from "@/lib/tools/bash";
 import { truncateTail } from "@/lib/tools/truncate";
 import type { ToolContext } from "@/lib/tools/types";
 import type { BashExecutionMessage } from "./messages";
@@ -30,19 +30,24 @@ export function parseUserBash(text: string): UserBashCommand | undefined {
 /**
  * Run `command` in the session's cwd and build the `bashExecution` message pi stores for it: output is
  * stdout then stderr, tail-truncated to pi's 2000 lines / 50KB (`truncated` set); an abort gives
- * `cancelled: true` and no `exitCode`. `fullOutputPath` is never set (Strata keeps no temp files).
+ * `cancelled: true` and no `exitCode`. `fullOutputPath` is never set (Strata keeps no temp files). A command the
+ * execution service stopped at a limit ends its output with the kill message (`Command stopped: …`), exit code 137.
  */
 export async function executeUserBash(
   ctx: ToolContext,
   input: UserBashCommand,
   options: { signal?: AbortSignal; now?: () => number } = {},
 ): Promise<BashExecutionMessage> {
-  const run = await runShell(ctx, input.command, { signal: options.signal });
-  const truncation = truncateTail(run.output);
+  const run = await runCommand(ctx, input.command, { signal: options.signal });
+  // A command the execution service stopped at a limit: what it printed, then why it was stopped.
+  const output = run.killed
+    ? `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}${run.killed.message}\n`
+    : run.output;
+  const truncation = truncateTail(output);
   return {
     role: "bashExecution",
     command: input.command,
-    output: truncation.truncated ? truncation.content : run.output,
+    output: truncation.truncated ? truncation.content : output,
     ...(run.aborted ? {} : { exitCode: run.exitCode }),
     cancelled: run.aborted,
     truncated: truncation.truncated,

@@ -3,8 +3,9 @@
  * interpreter) over the project-confined VFS adapter instead of a host process.
  */
 
-import { Bash } from "just-bash/browser";
+import { Bash, type BashOptions } from "just-bash/browser";
 import { z } from "zod";
+import type { ExecKill } from "@/lib/exec/types";
 import { explainMissingCommands, projectShellCommands, shellCommandNames } from "@/lib/vfs/bash-commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import {
@@ -111,11 +112,18 @@ export interface ShellRun {
  * command failure: a filesystem refusal that aborts the script is reported as `bash: <message>` with exit 1.
  * Shared by pi's `bash` tool and the user's `!command` (pi `executeBash`).
  * @param options.timeoutMs stop after this many ms (`timedOut` is then true); capped at 10 minutes.
+ * @param options.executionLimits just-bash limits over `SHELL_LIMITS` (the execution service's worker raises the
+ *   iteration bounds: its wall-clock, CPU and memory limits stop a runaway command instead).
  */
 export async function runShell(
   ctx: ToolContext,
   script: string,
-  options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> } = {},
+  options: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    env?: Record<string, string>;
+    executionLimits?: BashOptions["executionLimits"];
+  } = {},
 ): Promise<ShellRun> {
   const { signal, timeoutMs } = options;
   const controller = new AbortController();
@@ -136,7 +144,7 @@ export async function runShell(
     env: { HOME: ctx.projectRoot, ...options.env },
     python: false,
     javascript: false,
-    executionLimits: SHELL_LIMITS(timeoutMs),
+    executionLimits: { ...SHELL_LIMITS(timeoutMs), ...options.executionLimits },
   });
   let output: string;
   let exitCode: number;
@@ -161,6 +169,55 @@ export async function runShell(
   if (controller.signal.aborted && output.endsWith(JUST_BASH_ABORTED))
     output = output.slice(0, -JUST_BASH_ABORTED.length);
   return { output, exitCode, timedOut, aborted: signal?.aborted ?? false };
+}
+
+/** A command's run through {@link runCommand}: `killed` when the execution service stopped it at a limit. */
+export interface CommandRun extends ShellRun {
+  killed?: ExecKill;
+}
+
+/**
+ * Run `script` where `ctx` says: in the execution service when `ctx.exec` is set (the route's VFS flushed before,
+ * the changed paths absorbed after; an abort of `signal` aborts the request, which kills the command), else in
+ * process (`runShell`). Same options and result as `runShell`, plus `killed`.
+ * @throws ExecUnavailableError when the service cannot be reached; ExecRequestError when it refused the command
+ *   (e.g. its flush was over the VFS limits).
+ */
+export async function runCommand(
+  ctx: ToolContext,
+  script: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<CommandRun> {
+  const exec = ctx.exec;
+  if (!exec) return runShell(ctx, script, options);
+  await exec.sync();
+  let result: Awaited<ReturnType<typeof exec.executor.shell>>;
+  try {
+    result = await exec.executor.shell(
+      {
+        workspaceId: exec.workspaceId,
+        projectRoot: ctx.projectRoot,
+        cwd: ctx.cwd,
+        pending: exec.pending,
+        script,
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+      },
+      options.signal,
+    );
+  } catch (error) {
+    // The service was told (the request is gone); what it wrote before stopping is in the pending paths.
+    if (options.signal?.aborted) return { output: "", exitCode: 1, timedOut: false, aborted: true };
+    throw error;
+  }
+  await exec.absorb(result.changedPaths);
+  return {
+    output: result.output,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    aborted: result.aborted || (options.signal?.aborted ?? false),
+    ...(result.killed ? { killed: result.killed } : {}),
+  };
 }
 
 /**
@@ -191,12 +248,13 @@ export function createBashTool(
       } catch {
         throw new Error(`Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`);
       }
-      const { output, exitCode, timedOut } = await runShell(ctx, resolved, {
+      const { output, exitCode, timedOut, killed } = await runCommand(ctx, resolved, {
         signal,
         timeoutMs,
         env: options.env,
       });
       if (signal?.aborted) throw new Error(appendStatus(formatOutput(output, "").text, "Command aborted"));
+      if (killed) throw new Error(appendStatus(formatOutput(output, "").text, killed.message));
       if (timedOut) {
         throw new Error(
           appendStatus(formatOutput(output, "").text, `Command timed out after ${timeout} seconds`),

@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod";
+import type { Executor } from "@/lib/exec/types";
 import type { ImageContent, TextContent } from "@/lib/llm/types";
 import type { FileSystem } from "@/lib/vfs/types";
 
@@ -46,6 +47,26 @@ export interface ToolContext {
   cwd: string;
   /** Absolute workspace path no tool may leave, e.g. "/strata". */
   projectRoot: string;
+  /**
+   * Where the shell runs when not in process: the execution service (lib/exec). Without it (a memory VFS in unit
+   * tests, no `STRATA_EXEC_URL`) the bash tool runs `runShell` on this event loop — the same code.
+   */
+  exec?: ToolExec;
+}
+
+/** A tool context's way to the execution service (built by lib/agent/session-runtime.ts). */
+export interface ToolExec {
+  executor: Executor;
+  /** The workspace whose VFS (in Postgres) the service opens; `fs` must be a VFS of it. */
+  workspaceId: string;
+  /** The session (and run) whose pending paths the service records before it flushes. */
+  pending?: { sessionId: string; runId?: string };
+  /** The workspace has the real sandbox enabled (`workspaces.sandbox_enabled`). */
+  sandbox: boolean;
+  /** Flush this context's VFS before a command, so the service sees its unflushed writes. */
+  sync(): Promise<void>;
+  /** After a command: forget the VFS's cached state of `paths` (absolute, changed by the service) and have them checkpointed. */
+  absorb(paths: string[]): Promise<void>;
 }
 
 /**

@@ -52,6 +52,8 @@ export abstract class VfsCache {
   protected readonly listed = new Set<string>();
   /** Cached directories reached from `/` without crossing a symlink; cleared when any directory goes away. */
   protected readonly realDirs = new Set<string>(["/"]);
+  /** Paths another writer changed in the store for this VFS's user (see `forget`), until taken. */
+  private readonly changedElsewhere = new Set<string>();
   protected readonly now: () => number;
 
   constructor(
@@ -325,6 +327,40 @@ export abstract class VfsCache {
         this.children.get(parentOf(path))?.add(nameOf(path));
       }
     }
+  }
+
+  /**
+   * Absolute `paths` were changed in the store by another writer on this VFS's behalf (the execution service ran
+   * a shell command): drop their cached state (and of everything below them, and their parents' listings) so the
+   * next read loads what the store holds, and remember them for `takeChangedElsewhere` (the checkpointer commits
+   * them). A path with unflushed local changes keeps them.
+   */
+  forget(paths: string[]): void {
+    const gone = new Set(paths.map((p) => normalizePosix(p)).filter((p) => p !== "/"));
+    if (gone.size === 0) return;
+    this.forgetRealDirs();
+    const covered = (p: string) => {
+      for (let q = p; q !== "/"; q = parentOf(q)) if (gone.has(q)) return true;
+      return false;
+    };
+    for (const [p, e] of [...this.entries]) {
+      if (e.dirty || p === "/" || !covered(p)) continue;
+      this.entries.delete(p);
+      this.children.delete(p);
+      this.listed.delete(p);
+      this.children.get(parentOf(p))?.delete(nameOf(p));
+    }
+    for (const p of gone) {
+      this.changedElsewhere.add(p);
+      this.listed.delete(parentOf(p));
+    }
+  }
+
+  /** The paths `forget` was told about since the last call (absolute, sorted), once. */
+  takeChangedElsewhere(): string[] {
+    const paths = [...this.changedElsewhere].sort();
+    this.changedElsewhere.clear();
+    return paths;
   }
 
   /** Absolute paths changed since load/flush (files, dirs, links; deletions included). */

@@ -1,0 +1,116 @@
+/**
+ * The HTTP client of the execution service (lib/exec/service, started by `npm start`): how a route handler
+ * runs a shell command, a sandbox command or an archive import without burning its own event loop.
+ *
+ * Wire: `POST ${STRATA_EXEC_URL}/v1/<kind>` with `authorization: Bearer ${STRATA_EXEC_TOKEN}`; a JSON body
+ * (`/v1/shell`, `/v1/sandbox`) or the archive's bytes (`/v1/import?workspaceId=…&root=…&fileName=…`); the answer
+ * is the result's JSON (200), or `{ error }` with 4xx/5xx. Aborting the caller's signal aborts the request; the
+ * service sees the connection close and kills the command. Edge-safe: `fetch` only.
+ */
+import { type ExecResult, ExecUnavailableError, type Executor, type ImportExecRequest } from "./types";
+
+/** The service's answer to a request it could not serve (bad request, handler failure, a crashed worker). */
+export class ExecRequestError extends Error {
+  override name = "ExecRequestError";
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** An `Executor` that can also unpack archives (`/v1/import`). */
+export interface ExecClient extends Executor {
+  /** Where it sends requests (`STRATA_EXEC_URL`). */
+  readonly url: string;
+  /**
+   * Unpack `archive` into `request.root` of the workspace VFS in the service. The answer's JSON shape is the
+   * import handler's (lib/exec/service/handlers/import.ts).
+   */
+  importArchive<T = unknown>(
+    request: ImportExecRequest,
+    archive: Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<T>;
+  /** `GET /v1/health`: the handler kinds and the worker pool's size. */
+  health(signal?: AbortSignal): Promise<{ kinds: string[]; workers: number }>;
+}
+
+const unavailable = (url: string, why: string) =>
+  new ExecUnavailableError(
+    `The execution service at ${url} is not reachable: ${why}. Start Strata with \`npm start\` (it starts the service and sets STRATA_EXEC_URL and STRATA_EXEC_TOKEN), or start it yourself with \`node --import tsx lib/exec/service/main.ts\` and point STRATA_EXEC_URL at it; unset STRATA_EXEC_URL to run shell commands in process.`,
+  );
+
+const isAbort = (error: unknown) =>
+  error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+
+/**
+ * The client of the service named by `env.STRATA_EXEC_URL` (token `env.STRATA_EXEC_TOKEN`), or undefined when
+ * the URL is unset (shell commands then run in process). Errors of its calls: `ExecUnavailableError` (cannot
+ * connect; the message says what to do), `ExecRequestError` (the service answered with an error), the signal's
+ * `AbortError` (aborted by the caller).
+ */
+export function createExecutor(env: Record<string, string | undefined>): ExecClient | undefined {
+  const base = env.STRATA_EXEC_URL?.trim().replace(/\/+$/, "");
+  if (!base) return undefined;
+  const token = env.STRATA_EXEC_TOKEN ?? "";
+  const call = async <T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, ...init.headers },
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted || isAbort(error)) throw error;
+      const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : undefined;
+      throw unavailable(base, cause?.message ?? String(error));
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const message =
+        body && typeof body === "object" && "error" in body && typeof body.error === "string"
+          ? body.error
+          : `the execution service answered ${response.status}: ${text.slice(0, 200)}`;
+      throw new ExecRequestError(message, response.status);
+    }
+    if (body === undefined) throw new ExecRequestError("the execution service sent no JSON answer", 502);
+    return body as T;
+  };
+  const json = (kind: string, request: unknown, signal?: AbortSignal) =>
+    call<ExecResult>(
+      `/v1/${kind}`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) },
+      signal,
+    );
+  return {
+    url: base,
+    shell: (request, signal) => json("shell", request, signal),
+    sandbox: (request, signal) => json("sandbox", request, signal),
+    importArchive: (request, archive, signal) => {
+      const query = new URLSearchParams({
+        workspaceId: request.workspaceId,
+        root: request.root,
+        fileName: request.fileName,
+      });
+      return call(
+        `/v1/import?${query}`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/octet-stream" },
+          body: archive as unknown as BodyInit,
+        },
+        signal,
+      );
+    },
+    health: (signal) => call("/v1/health", { method: "GET" }, signal),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * `POST /v1/shell` of the execution service: a script in the simulated shell (`runShell` of lib/tools/bash.ts,
+ * the same code as in process) on the workspace's VFS in Postgres, in a pool worker. Its changes are recorded as
+ * the session's pending paths (when `pending` is given), flushed, and answered as `changedPaths`, which the app
+ * absorbs (drops from its own VFS cache) and checkpoints.
+ *
+ * Limits: just-bash's iteration bounds are raised (the pool's wall-clock, CPU and memory limits stop a runaway
+ * command instead), and its output bound is the command's output cap: a command that prints more is stopped
+ * inside the worker, reported with the output kill (`Command stopped: it printed more than …`), and none of its
+ * writes are kept — like a command the pool terminates. Node-only.
+ */
+import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
+import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
+import { recordPendingPaths } from "@/lib/session/pending-paths";
+import { runShell } from "@/lib/tools/bash";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { type ExecHandler, HandlerError } from "../handler";
+
+/** Large enough that only the pool's limits stop a loop (2^31 − 1; just-bash wants safe integers). */
+const UNBOUNDED = 2 ** 31 - 1;
+
+/**
+ * just-bash's limits in the service for a command's `limits`: iteration and work bounds lifted, byte bounds above
+ * the heap cap (the memory cap stops a growing string), strings up to V8's maximum, and the output bound = the
+ * output cap.
+ */
+export function serviceShellLimits(limits: ExecLimits, timeoutMs?: number) {
+  const bytes = 16 * 1024 ** 3;
+  return {
+    maxCommandCount: UNBOUNDED,
+    maxLoopIterations: UNBOUNDED,
+    maxAwkIterations: UNBOUNDED,
+    maxSedIterations: UNBOUNDED,
+    maxJqIterations: UNBOUNDED,
+    maxWorkUnits: Number.MAX_SAFE_INTEGER,
+    maxLiveBytes: bytes,
+    maxInputBytes: bytes,
+    maxStringLength: 2 ** 29 - 24,
+    maxHeredocSize: 2 ** 29 - 24,
+    maxOutputSize: limits.outputBytes,
+    // The pool's wall-clock kill comes first; pi's timeout (when given) is just-bash's, as in process.
+    maxExecutionTimeMs: Math.min(timeoutMs ?? limits.wallMs + 60_000, limits.wallMs + 60_000),
+  };
+}
+
+/** just-bash's byte-limit errors carry the limit: one naming the output cap is the output kill. */
+function hitOutputCap(output: string, limits: ExecLimits): boolean {
+  const pattern =
+    /(?:output size|format width|string length)[^\n]*?limit exceeded \((\d+) bytes\)|output size exceeded \(>(\d+) bytes\)/g;
+  for (const m of output.matchAll(pattern)) if (Number(m[1] ?? m[2]) === limits.outputBytes) return true;
+  return false;
+}
+
+const isProjectPath = (root: string, p: string) =>
+  p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`;
+
+/** Check the request's shape. @throws HandlerError 400 naming the bad field. */
+function parseRequest(body: unknown): ShellExecRequest {
+  const r = body as Partial<ShellExecRequest> | null;
+  const bad = (field: string) => new HandlerError(`POST /v1/shell: ${field}`, 400);
+  if (!r || typeof r !== "object") throw bad("the body must be a JSON object");
+  if (typeof r.workspaceId !== "string" || !r.workspaceId) throw bad("workspaceId must be a string");
+  for (const key of ["projectRoot", "cwd"] as const)
+    if (typeof r[key] !== "string" || !r[key].startsWith("/"))
+      throw bad(`${key} must be an absolute VFS path`);
+  if (typeof r.script !== "string") throw bad("script must be a string");
+  if (r.timeoutMs !== undefined && !(typeof r.timeoutMs === "number" && r.timeoutMs > 0))
+    throw bad("timeoutMs must be a positive number");
+  return r as ShellExecRequest;
+}
+
+const encoder = new TextEncoder();
+
+/** `POST /v1/shell`; see the module comment. */
+export const handler: ExecHandler<unknown, ExecResult> = {
+  async run(body, ctx) {
+    const request = parseRequest(body);
+    const { vfs, scope } = openWorkspaceVfs(request.workspaceId);
+    try {
+      const started = performance.now();
+      const run = await runShell(
+        { fs: vfs, cwd: request.cwd, projectRoot: request.projectRoot },
+        request.script,
+        {
+          signal: ctx.signal,
+          timeoutMs: request.timeoutMs,
+          env: request.env,
+          executionLimits: serviceShellLimits(ctx.limits, request.timeoutMs),
+        },
+      );
+      const usage = { wallMs: Math.round(performance.now() - started), cpuMs: 0 };
+      if (hitOutputCap(run.output, ctx.limits)) {
+        return {
+          output: "",
+          outputBytes: ctx.limits.outputBytes,
+          exitCode: KILLED_EXIT_CODE,
+          timedOut: false,
+          aborted: false,
+          killed: killReport("output", ctx.limits),
+          changedPaths: [],
+          usage,
+        };
+      }
+      const changedPaths = vfs.dirtyPaths();
+      if (request.pending && changedPaths.length > 0) {
+        const project = changedPaths.filter((p) => isProjectPath(request.projectRoot, p));
+        await recordPendingPaths(scope, request.pending.sessionId, request.pending.runId ?? null, project);
+      }
+      if (changedPaths.length > 0) await vfs.flush();
+      return {
+        output: run.output,
+        outputBytes: encoder.encode(run.output).byteLength,
+        exitCode: run.exitCode,
+        timedOut: run.timedOut,
+        aborted: run.aborted,
+        changedPaths,
+        usage,
+      };
+    } finally {
+      await scope.release();
+    }
+  },
+};

@@ -1,0 +1,179 @@
+/**
+ * The execution service's HTTP server (127.0.0.1 only): `POST /v1/<kind>` runs a command of a registered kind
+ * (handlers/index.ts) in the worker pool, `GET /v1/health` answers the kinds and the pool's size. Every request
+ * needs `authorization: Bearer <token>` (401 otherwise). Bodies: JSON up to {@link MAX_JSON_BYTES}, raw bytes
+ * (`application/octet-stream`, with the request in the query) up to {@link MAX_RAW_BYTES}; larger → 413.
+ * A closed connection aborts its command. A command stopped at a limit answers 200 with an `ExecResult` whose
+ * `killed` is set. Node-only.
+ */
+import { timingSafeEqual } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { KILLED_EXIT_CODE, resolveLimits } from "@/lib/exec/limits";
+import type { ExecLimits, ExecResult } from "@/lib/exec/types";
+import { HANDLERS } from "./handlers";
+import { ExecPool, type PoolOutcome } from "./pool";
+
+/** Largest JSON body (bytes): a script with its environment. */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/** Largest raw body (bytes): an archive upload. */
+export const MAX_RAW_BYTES = 512 * 1024 * 1024;
+
+export interface ExecService {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  pool: ExecPool;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > max) return reject(new HttpError(413, `The request body is over ${max} bytes.`));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        reject(new HttpError(413, `The request body is over ${max} bytes.`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+const send = (res: http.ServerResponse, status: number, body: unknown) => {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+};
+
+/** The HTTP answer of a pool outcome; a result gets the pool's measured usage. */
+function answer(outcome: PoolOutcome): { status: number; body: unknown } {
+  if (outcome.type === "failed") return { status: outcome.status, body: { error: outcome.error } };
+  if (outcome.type === "done") {
+    const result = outcome.result;
+    if (result && typeof result === "object" && "usage" in result) {
+      (result as ExecResult).usage = outcome.usage;
+    }
+    return { status: 200, body: result };
+  }
+  const stopped: ExecResult = {
+    output: "",
+    outputBytes: 0,
+    exitCode: outcome.type === "killed" ? KILLED_EXIT_CODE : 1,
+    timedOut: outcome.type === "timedOut",
+    aborted: outcome.type === "aborted",
+    ...(outcome.type === "killed" ? { killed: outcome.kill } : {}),
+    changedPaths: [],
+    usage: outcome.usage,
+  };
+  return { status: 200, body: stopped };
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Start the service: the pool (`workers` threads, heap cap `memoryMb`) and the HTTP server on 127.0.0.1:`port`
+ * (0: a free port). Resolves once every worker has loaded its handlers.
+ * @throws when the port is taken or a worker cannot start.
+ */
+export async function startExecService(options: {
+  token: string;
+  port?: number;
+  workers: number;
+  memoryMb?: number;
+  log?: (line: string) => void;
+}): Promise<ExecService> {
+  const pool = new ExecPool({
+    size: options.workers,
+    memoryMb: options.memoryMb ?? resolveLimits("shell").memoryMb,
+    log: options.log,
+  });
+  const server = http.createServer(async (req, res) => {
+    try {
+      if (!tokenMatches(req.headers.authorization, options.token))
+        throw new HttpError(
+          401,
+          "The execution service needs the token it was started with (STRATA_EXEC_TOKEN).",
+        );
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (req.method === "GET" && url.pathname === "/v1/health") {
+        send(res, 200, { kinds: Object.keys(HANDLERS), workers: pool.size });
+        return;
+      }
+      const kind = /^\/v1\/([a-z][a-z0-9-]*)$/.exec(url.pathname)?.[1];
+      if (!kind || !Object.hasOwn(HANDLERS, kind))
+        throw new HttpError(404, `No such execution endpoint: ${req.method} ${url.pathname}`);
+      if (req.method !== "POST") throw new HttpError(405, `${url.pathname} takes POST`);
+      const raw = /^application\/octet-stream\b/.test(req.headers["content-type"] ?? "");
+      const body = await readBody(req, raw ? MAX_RAW_BYTES : MAX_JSON_BYTES);
+      let request: unknown;
+      let bytes: Uint8Array | undefined;
+      if (raw) {
+        request = Object.fromEntries(url.searchParams);
+        bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+      } else {
+        try {
+          request = JSON.parse(body.toString("utf8"));
+        } catch {
+          throw new HttpError(400, "The request body is not JSON.");
+        }
+      }
+      const fields = (request ?? {}) as { limits?: Partial<ExecLimits>; timeoutMs?: unknown };
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const outcome = await pool.run(
+        {
+          kind,
+          request,
+          bytes,
+          limits: resolveLimits(kind, raw ? undefined : fields.limits),
+          timeoutMs: typeof fields.timeoutMs === "number" ? fields.timeoutMs : undefined,
+        },
+        controller.signal,
+      );
+      const { status, body: out } = answer(outcome);
+      send(res, status, out);
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      send(res, status, { error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  await pool.ready();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pool,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await pool.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The execution service (started by tests/global-setup.ts on the test database) through its client: a command's
+ * result, and every hard limit stopping a runaway command with its exact message.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { createExecutor, type ExecClient } from "@/lib/exec/client";
+import type { ExecLimits, ShellExecRequest } from "@/lib/exec/types";
+import { projectWithFiles, readStored } from "./fixture";
+
+let scope: DbScope;
+let exec: ExecClient;
+let target: Omit<ShellExecRequest, "script">;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  const made = createExecutor(process.env);
+  if (!made)
+    throw new Error("STRATA_EXEC_URL is not set: tests/global-setup.ts starts the execution service");
+  exec = made;
+  const { workspaceId, root } = await projectWithFiles(scope, { "a.txt": "a\n" });
+  target = { workspaceId, projectRoot: root, cwd: root };
+});
+afterAll(() => scope.release());
+
+const run = (script: string, limits?: Partial<ExecLimits>, signal?: AbortSignal) =>
+  exec.shell({ ...target, script, limits }, signal);
+
+describe("the execution service", () => {
+  it("echo hi answers hi, exit 0, nothing changed", async () => {
+    const result = await run("echo hi");
+    expect(result).toMatchObject({
+      output: "hi\n",
+      outputBytes: 3,
+      exitCode: 0,
+      timedOut: false,
+      aborted: false,
+      changedPaths: [],
+    });
+    expect(result.killed).toBeUndefined();
+  });
+
+  it("a file the shell writes is flushed to Postgres and reported", async () => {
+    const result = await run("mkdir -p d && echo made > d/f.txt && rm a.txt");
+    expect(result.changedPaths).toEqual([
+      `${target.projectRoot}/a.txt`,
+      `${target.projectRoot}/d`,
+      `${target.projectRoot}/d/f.txt`,
+    ]);
+    expect(await readStored(target.workspaceId, `${target.projectRoot}/d/f.txt`)).toBe("made\n");
+    expect(await readStored(target.workspaceId, `${target.projectRoot}/a.txt`)).toBeNull();
+  });
+
+  it("an infinite builtin loop is stopped at the CPU limit", async () => {
+    const result = await run("while :; do :; done", { cpuMs: 500 });
+    expect(result.killed).toEqual({
+      reason: "cpu",
+      message: "Command stopped: it used more than 500 ms of CPU time (limit 500 ms).",
+    });
+    expect(result.exitCode).toBe(137);
+    expect(result.usage.cpuMs).toBeGreaterThanOrEqual(500);
+  });
+
+  it("a loop is stopped at the wall-clock limit", async () => {
+    const result = await run("while :; do :; done", { wallMs: 800 });
+    expect(result.killed).toEqual({
+      reason: "wall",
+      message: "Command stopped: it ran for more than 800 ms (wall-clock limit 800 ms).",
+    });
+  });
+
+  it("a doubling string is stopped at the memory cap", async () => {
+    const result = await run('x=0123456789abcdef; while :; do x="$x$x"; y="${x}z"; done', { memoryMb: 64 });
+    expect(result.killed).toEqual({
+      reason: "memory",
+      message: "Command stopped: it needed more than 64 MiB of memory (limit 64 MiB).",
+    });
+  });
+
+  it("a command printing more than the output cap is stopped with the output message", async () => {
+    const limits = { outputBytes: 1024 * 1024 };
+    const message = "Command stopped: it printed more than 1 MiB of output (limit 1 MiB).";
+    const big = await run("printf '%02000000d' 0", limits);
+    expect(big.killed).toEqual({ reason: "output", message });
+    const loop = await run("while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done", limits);
+    expect(loop.killed).toEqual({ reason: "output", message });
+    expect(loop.output).toBe("");
+  });
+});
