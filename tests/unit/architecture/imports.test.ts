@@ -66,15 +66,17 @@ describe("architecture", () => {
     expect(cycles).toEqual([]);
   });
 
-  it("keeps lib/ edge-safe: no fs, child_process, net, http(s), dns or ws imports (lib/net/ exempt)", () => {
+  it("keeps lib/ edge-safe: no fs, child_process, net, http(s), dns or ws imports (lib/net/, lib/exec/service/ exempt)", () => {
     const banned =
       /^(node:)?(fs|fs\/promises|child_process|net|tls|worker_threads|http|https|http2|dns|dns\/promises)$|^ws$/;
-    // lib/net/ is the one server-only folder: the git import's guarded transport resolves names and checks the
-    // addresses it connects to (node:http, node:https, node:dns), which the edge runtime cannot do. Only nodejs
-    // routes import it (app/api/projects/route.ts); docs/architecture.md, "Edge runtime".
-    const SERVER_ONLY = "lib/net/";
+    // lib/net/ and lib/exec/service/ are the server-only folders. lib/net/: the git import's guarded transport
+    // resolves names and checks the addresses it connects to (node:http, node:https, node:dns), which the edge
+    // runtime cannot do; only nodejs routes import it (app/api/projects/route.ts); docs/architecture.md, "Edge
+    // runtime". lib/exec/service/: the execution service's own process (worker_threads, node:http, the sandbox's
+    // child processes), never imported by the app (docs/exec.md).
+    const SERVER_ONLY = ["lib/net/", "lib/exec/service/"];
     const offenders = sources("lib")
-      .filter((f) => !f.startsWith(SERVER_ONLY))
+      .filter((f) => !SERVER_ONLY.some((dir) => f.startsWith(dir)))
       .flatMap((f) =>
         imports(f)
           .specs.filter((s) => banned.test(s))
@@ -98,6 +100,15 @@ describe("architecture", () => {
     };
     for (const file of sources("components")) walk(file, []);
     expect(offenders).toEqual([]);
+  });
+
+  it("imports lib/exec/service/ (the execution service's process) from nowhere in lib/, components/ or app/ but itself", () => {
+    // `import type` is erased: lib/exec/types.ts is the shared interface; the service runs in its own process.
+    const users = [...files, ...sources("app")].filter(
+      (f) =>
+        !f.startsWith("lib/exec/service/") && imports(f).local.some((d) => d.startsWith("lib/exec/service/")),
+    );
+    expect(users).toEqual([]);
   });
 
   it("imports lib/net/ (server-only) at runtime only from lib/net/ itself and from nodejs routes", () => {
