@@ -7,6 +7,7 @@
  *
  * Node-only (lib/exec/service/).
  */
+import { SANDBOX_EXEC_LIMITS } from "@/lib/exec/limits";
 import type { ExecKill, ExecLimits } from "@/lib/exec/types";
 
 /** Limits of one sandbox command: the service's `ExecLimits` and a process cap. */
@@ -15,14 +16,11 @@ export interface SandboxLimits extends ExecLimits {
   processes: number;
 }
 
-/** Defaults (the contract's sandbox row): wall 300 s, CPU 60 s, memory 512 MiB, output 16 MiB, 256 processes. */
-export const SANDBOX_DEFAULT_LIMITS: SandboxLimits = {
-  wallMs: 300_000,
-  cpuMs: 60_000,
-  memoryMb: 512,
-  outputBytes: 16 * 1024 * 1024,
+/** Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), 256 processes. */
+export const SANDBOX_DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  ...SANDBOX_EXEC_LIMITS,
   processes: 256,
-};
+});
 
 /** One command for a backend: what to run, where the tree is, and how it is bounded. */
 export interface SandboxCommand {
@@ -37,6 +35,8 @@ export interface SandboxCommand {
   limits: SandboxLimits;
   /** pi's bash `timeout` (ms): the command is stopped and `timedOut` set (not a kill). */
   timeoutMs?: number;
+  /** Told the pid of the process group started (the execution pool kills it when it replaces the worker). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** What a backend reports: the combined output (in arrival order) and how the command ended. */
@@ -74,25 +74,4 @@ export interface SandboxBackend {
    * undefined to keep the service's own.
    */
   treeOwner(): { uid: number; gid: number } | undefined;
-}
-
-/** `Command stopped: …` texts of the sandbox's limits (the bash tool reports them as the error). */
-export const sandboxKillMessage = {
-  wall: (ms: number) =>
-    `Command stopped: it ran longer than ${seconds(ms)} (the sandbox's wall-clock limit). Run a shorter command, or split the work.`,
-  cpu: (ms: number) =>
-    `Command stopped: it used more than ${seconds(ms)} of CPU time (the sandbox's CPU limit). Look for an endless loop, or run less at once.`,
-  memory: (mb: number) =>
-    `Command stopped: a process ran out of memory (the sandbox's memory cap is ${mb} MiB per process).`,
-  output: (bytes: number) =>
-    `Command stopped: it printed more than ${mebibytes(bytes)} of output (the sandbox's output cap). Print less, e.g. pipe it through \`tail\` or write it to a file.`,
-};
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function mebibytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return Number.isInteger(mb) ? `${mb} MiB` : `${bytes} bytes`;
 }

@@ -19,7 +19,8 @@ import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { chmod, lchown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { constants, tmpdir } from "node:os";
 import path from "node:path";
-import { type SandboxBackend, type SandboxCommand, type SandboxOutcome, sandboxKillMessage } from "./backend";
+import { killReport } from "@/lib/exec/limits";
+import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
 const SETPRIV = "/usr/bin/setpriv";
@@ -215,6 +216,7 @@ function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal):
   const started = performance.now();
   const env = { ...SANDBOX_BASE_ENV, ...command.env } as unknown as NodeJS.ProcessEnv;
   const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
+  if (child.pid) command.onSpawn?.(child.pid);
   const chunks: Buffer[] = [];
   let kept = 0;
   let outputBytes = 0;
@@ -281,15 +283,9 @@ function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal):
       // RLIMIT_CPU's SIGXCPU (exit 128 + 24) or SIGKILL at the hard limit: the CPU limit.
       if (!stopped && (exitCode === 152 || (exitCode === 137 && cpuMs >= limits.cpuMs))) stopped = "cpu";
       if (stopped === "wall" || stopped === "cpu" || stopped === "output") {
-        const message =
-          stopped === "wall"
-            ? sandboxKillMessage.wall(limits.wallMs)
-            : stopped === "cpu"
-              ? sandboxKillMessage.cpu(limits.cpuMs)
-              : sandboxKillMessage.output(limits.outputBytes);
-        outcome.killed = { reason: stopped, message };
+        outcome.killed = killReport(stopped, limits);
       } else if (!stopped && exitCode !== 0 && MEMORY_FAILURE.test(output.slice(-4096))) {
-        outcome.killed = { reason: "memory", message: sandboxKillMessage.memory(limits.memoryMb) };
+        outcome.killed = killReport("memory", limits);
       }
       resolve(outcome);
     });

@@ -63,7 +63,11 @@ function relativeCwd(projectRoot: string, cwd: string): string {
 export async function runSandboxCommand(
   request: Omit<SandboxExecRequest, "limits"> & { limits?: Partial<SandboxLimits> },
   signal?: AbortSignal,
-  options: { backend?: SandboxBackend; onTimings?: (t: SandboxTimings) => void } = {},
+  options: {
+    backend?: SandboxBackend;
+    onTimings?: (t: SandboxTimings) => void;
+    onSpawn?: (pid: number) => void;
+  } = {},
 ): Promise<ExecResult> {
   const backend = options.backend ?? sandboxBackend();
   const ready = await backend.available();

@@ -1,0 +1,48 @@
+/**
+ * `POST /v1/sandbox` of the execution service: a command of the project's own toolchain (`npm test`, `pytest`,
+ * `cargo test`, …) in the real sandbox (lib/exec/service/sandbox/run.ts) on a materialised copy of the project's
+ * working tree; its file changes are written back to the VFS (recorded as the run's pending paths when `pending`
+ * is given), flushed, and answered as `changedPaths`, which the app absorbs and checkpoints. The sandbox enforces
+ * the command's limits itself (wall clock, CPU of all its processes, memory per process, processes, output) and
+ * its process group is registered with the pool. Node-only.
+ */
+import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
+import { type ExecHandler, HandlerError } from "../handler";
+import { runSandboxCommand, SandboxUnavailableError } from "../sandbox/run";
+
+/** Check the request's shape. @throws HandlerError 400 naming the bad field. */
+export function parseSandboxRequest(body: unknown): SandboxExecRequest {
+  const r = body as Partial<SandboxExecRequest> | null;
+  const bad = (field: string) => new HandlerError(`POST /v1/sandbox: ${field}`, 400);
+  if (!r || typeof r !== "object") throw bad("the body must be a JSON object");
+  if (typeof r.workspaceId !== "string" || !r.workspaceId) throw bad("workspaceId must be a string");
+  for (const key of ["projectRoot", "cwd"] as const)
+    if (typeof r[key] !== "string" || !r[key].startsWith("/"))
+      throw bad(`${key} must be an absolute VFS path`);
+  if (typeof r.command !== "string" || !r.command.trim()) throw bad("command must be a non-empty string");
+  if (r.timeoutMs !== undefined && !(typeof r.timeoutMs === "number" && r.timeoutMs > 0))
+    throw bad("timeoutMs must be a positive number");
+  if (r.env !== undefined) {
+    if (!r.env || typeof r.env !== "object") throw bad("env must be an object of strings");
+    for (const value of Object.values(r.env))
+      if (typeof value !== "string") throw bad("env must be an object of strings");
+  }
+  return r as SandboxExecRequest;
+}
+
+/** `POST /v1/sandbox`; see the module comment. The sandbox not available here → 503 with what to do. */
+export const handler: ExecHandler<unknown, ExecResult> = {
+  async run(body, ctx) {
+    const request = parseSandboxRequest(body);
+    try {
+      return await runSandboxCommand({ ...request, limits: ctx.limits }, ctx.signal, {
+        onSpawn: (pid) => ctx.trackProcess(pid),
+      });
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) throw new HandlerError(error.message, 503);
+      if (error instanceof Error && error.message.startsWith("The working directory"))
+        throw new HandlerError(error.message, 400);
+      throw error;
+    }
+  },
+};
