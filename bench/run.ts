@@ -11,9 +11,11 @@ import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
 import { authSection } from "./sections/auth";
+import { execSection } from "./sections/exec";
 import { hostileSection } from "./sections/hostile";
 import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
+import { responsiveSection } from "./sections/responsive";
 import { sessionSection } from "./sections/session";
 import { vfsSection } from "./sections/vfs";
 
@@ -24,6 +26,8 @@ const SECTIONS: BenchSection[] = [
   pipelineSection,
   hostileSection,
   authSection,
+  execSection,
+  responsiveSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

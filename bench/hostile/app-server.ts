@@ -9,7 +9,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { startBenchExecService } from "./exec-service";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -20,8 +22,24 @@ export interface AppServer {
   port: number;
   /** Whether `GET /api/config` answers 200 within 5 s. */
   alive(): Promise<boolean>;
+  /**
+   * The app process's event-loop delay since the previous call (or since it started), measured inside it by
+   * bench/hostile/loop-lag.mjs; `undefined` when the server was started without `measureLag`.
+   */
+  loopLag(): Promise<LoopLag | undefined>;
   close(): Promise<void>;
 }
+
+/** Event-loop delay of one process over a window: how late its 10 ms timer fired (the 10 ms taken off), ms. */
+export interface LoopLag {
+  pid: number;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const LAG_RESOLUTION_MS = 10;
 
 /** Whether `.next` holds a production build. */
 export function hasBuild(): boolean {
@@ -55,6 +73,8 @@ export function send(
     headers?: Record<string, string>;
     body?: string | Uint8Array;
     timeoutMs?: number;
+    /** Keep the answer's last this many bytes (at least) instead of its first 64 KiB. */
+    keepTail?: number;
   } = {},
 ): Promise<Answer> {
   const started = performance.now();
@@ -78,10 +98,19 @@ export function send(
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let kept = 0;
         res.on("data", (chunk: Buffer) => {
-          // Keep at most 64 KiB of an answer: enough for any error body, bounded for streams.
-          if (size < 65_536) chunks.push(chunk);
           size += chunk.length;
+          // Keep at most 64 KiB of an answer: enough for any error body, bounded for streams…
+          if (!options.keepTail) {
+            if (size - chunk.length < 65_536) chunks.push(chunk);
+            return;
+          }
+          // …or its last `keepTail` bytes (a stream's end, where a command's outcome is).
+          chunks.push(chunk);
+          kept += chunk.length;
+          while (chunks.length > 1 && kept - chunks[0].length >= options.keepTail)
+            kept -= chunks.shift()?.length ?? 0;
         });
         res.on("end", () =>
           resolve({
@@ -102,11 +131,25 @@ export function send(
 }
 
 /**
- * Start `next start` with `env` on a free port and wait until `/api/config` answers.
- * @throws Error when the server exits or does not answer within 60 s.
+ * Start the execution service (as `npm start` does; unless `env` names one in STRATA_EXEC_URL) and `next start`
+ * with `env` and the service's URL and token on a free port, and wait until `/api/config` answers. `close()`
+ * stops both. `measureLag`: preload bench/hostile/loop-lag.mjs so `loopLag()` reports the app's event-loop delay.
+ * @throws Error when the service does not start, or the server exits or does not answer within 60 s.
  */
-export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer> {
+export async function startAppServer(
+  env: NodeJS.ProcessEnv,
+  options: { measureLag?: boolean } = {},
+): Promise<AppServer> {
+  const exec = env.STRATA_EXEC_URL ? undefined : await startBenchExecService(env);
   const port = await freePort();
+  const lagDir = options.measureLag ? fs.mkdtempSync(path.join(os.tmpdir(), "strata-bench-lag-")) : undefined;
+  const lagEnv: Record<string, string> = lagDir
+    ? {
+        STRATA_BENCH_LAG_DIR: lagDir,
+        NODE_OPTIONS:
+          `${env.NODE_OPTIONS ?? ""} --import ${path.join(import.meta.dirname, "loop-lag.mjs")}`.trim(),
+      }
+    : {};
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     process.execPath,
@@ -114,7 +157,7 @@ export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer>
     // Its own process group: `next start` runs the server in a child (`next-server`), which must stop with it.
     {
       cwd: root,
-      env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+      env: { ...env, ...exec?.env, ...lagEnv, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
     },
@@ -136,15 +179,34 @@ export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer>
   };
   const deadline = Date.now() + 60_000;
   while (!(await alive())) {
-    if (exited) throw new Error(`next start exited: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s: ${stderr}`);
+    if (exited || Date.now() > deadline) {
+      await exec?.close();
+      throw new Error(`next start ${exited ? "exited" : "did not answer within 60 s"}: ${stderr}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const loopLag = async (): Promise<LoopLag | undefined> => {
+    if (!lagDir || !child.pid || exited) return undefined;
+    const file = path.join(lagDir, `${child.pid}.json`);
+    fs.rmSync(file, { force: true });
+    process.kill(child.pid, "SIGUSR2");
+    for (const until = Date.now() + 5000; Date.now() < until; ) {
+      if (fs.existsSync(file)) {
+        const raw = JSON.parse(fs.readFileSync(file, "utf8")) as LoopLag;
+        const less = (ms: number) => Math.max(0, Math.round((ms - LAG_RESOLUTION_MS) * 10) / 10);
+        return { ...raw, p50Ms: less(raw.p50Ms), p99Ms: less(raw.p99Ms), maxMs: less(raw.maxMs) };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return undefined;
+  };
   return {
     url,
     port,
     alive,
+    loopLag,
     close: async () => {
+      if (lagDir) fs.rmSync(lagDir, { recursive: true, force: true });
       const gone = exited ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
       const group = (signal: NodeJS.Signals) => {
         try {
@@ -157,6 +219,7 @@ export async function startAppServer(env: NodeJS.ProcessEnv): Promise<AppServer>
       await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5000))]);
       // The server child may outlive the parent's exit: the whole group goes.
       group("SIGKILL");
+      await exec?.close();
     },
   };
 }
@@ -166,6 +229,8 @@ export interface ProbeResult<T> {
   result: T | Error;
   /** Worst latency of a `GET /api/config` started while `fn` ran, ms (a failed probe counts as its wait). */
   worstMs: number;
+  /** Every probe's latency, ms, in the order sent. */
+  samples: number[];
   probes: number;
   failedProbes: number;
 }
@@ -177,6 +242,7 @@ export interface ProbeResult<T> {
 export async function probeWhile<T>(url: string, fn: () => Promise<T>): Promise<ProbeResult<T>> {
   let running = true;
   let worstMs = 0;
+  const samples: number[] = [];
   let probes = 0;
   let failedProbes = 0;
   const loop = (async () => {
@@ -187,7 +253,9 @@ export async function probeWhile<T>(url: string, fn: () => Promise<T>): Promise<
       } catch {
         failedProbes++;
       }
-      worstMs = Math.max(worstMs, performance.now() - started);
+      const ms = performance.now() - started;
+      worstMs = Math.max(worstMs, ms);
+      samples.push(ms);
       probes++;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -200,5 +268,5 @@ export async function probeWhile<T>(url: string, fn: () => Promise<T>): Promise<
   }
   running = false;
   await loop;
-  return { result, worstMs, probes, failedProbes };
+  return { result, worstMs, samples, probes, failedProbes };
 }

@@ -5,6 +5,9 @@
  */
 import git, { type HttpClient } from "isomorphic-git";
 import { DbScope } from "@/lib/db/client";
+import type { ExecClient } from "@/lib/exec/client";
+import type { ExecKill, ImportExecAnswer } from "@/lib/exec/types";
+import { VfsConflictError } from "@/lib/vfs/errors";
 import { cloneRepository } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { type ImportReport, importArchive } from "@/lib/vfs/import";
@@ -39,6 +42,8 @@ export type ProjectSource =
  * Import a project into `workspaceId`. A git clone goes through `options.gitHttp`, the transport that decides what
  * the URL may reach: the route passes `createGitImportHttp(gitImportPolicy(env))` (`lib/net/git-http.ts`, public
  * addresses only unless STRATA_GIT_IMPORT_ALLOW_PRIVATE). A git source without one is refused (fail closed).
+ * With `options.executor` an archive is unpacked by the execution service (`/v1/import`, off this event
+ * loop) with the same code, limits and messages as in process (`importArchive`), which is the path without it.
  * @returns the project and what was imported (archive imports list skipped entries with reasons).
  * @throws Error with a clear message when the clone or the archive fails (nothing is kept).
  */
@@ -47,7 +52,7 @@ export async function importProject(
   workspaceId: string,
   source: ProjectSource,
   name?: string,
-  options: { gitHttp?: HttpClient } = {},
+  options: { gitHttp?: HttpClient; executor?: Pick<ExecClient, "importArchive"> } = {},
 ): Promise<{ project: Project; report: ImportReport }> {
   const gitHttp = source.kind === "git" ? requireGitHttp(options.gitHttp) : undefined;
   const displayName =
@@ -81,6 +86,8 @@ export async function importProject(
       const files = await vfs.walk(project.rootPath, { skip: (p) => p === `${project.rootPath}/.git` });
       const regular = files.filter((f) => f.stat.kind !== "dir");
       report = { files: regular.length, bytes: regular.reduce((n, f) => n + f.stat.size, 0), skipped: [] };
+    } else if (options.executor) {
+      report = await importInService(options.executor, vfsScope, workspaceId, project.rootPath, source);
     } else {
       report = await importArchive(vfs, project.rootPath, source.bytes, source.fileName);
     }
@@ -92,4 +99,45 @@ export async function importProject(
   } finally {
     await vfsScope.release();
   }
+}
+
+/**
+ * `importArchive` run by the execution service. The service removes what a failed import wrote; when it could
+ * not (its worker was stopped at a limit, or the connection dropped mid-import) a directory that did not exist
+ * before is removed here (one statement), so nothing half-imported remains either way.
+ * @throws the import's error with its own name and message (a `VfsConflictError` as one); the client's
+ *   ExecUnavailableError / ExecRequestError (e.g. `Command stopped: …` when the service stopped it at a limit).
+ */
+async function importInService(
+  executor: Pick<ExecClient, "importArchive">,
+  scope: DbScope,
+  workspaceId: string,
+  root: string,
+  source: { fileName: string; bytes: Uint8Array },
+): Promise<ImportReport> {
+  const existed = await openWorkspaceVfs(workspaceId, scope).vfs.exists(root);
+  // Stopped at a limit or unreachable mid-import, the service may not have cleaned up: a directory that did not
+  // exist before goes. A fresh VFS: the rows the service wrote are in no cache of this process.
+  const removeWritten = async () => {
+    const after = openWorkspaceVfs(workspaceId, scope).vfs;
+    if (!existed && (await after.exists(root))) await after.removeTree(root);
+  };
+  let answer: ImportExecAnswer | { killed?: ExecKill };
+  try {
+    answer = await executor.importArchive<ImportExecAnswer | { killed?: ExecKill }>(
+      { workspaceId, root, fileName: source.fileName },
+      source.bytes,
+    );
+  } catch (error) {
+    await removeWritten();
+    throw error;
+  }
+  if ("report" in answer) return answer.report;
+  if (!("failure" in answer)) {
+    await removeWritten();
+    throw new Error(answer.killed?.message ?? "The execution service sent no import report");
+  }
+  const { name, message, paths } = answer.failure;
+  if (name === "VfsConflictError" && paths) throw new VfsConflictError(paths);
+  throw Object.assign(new Error(message), { name });
 }

@@ -1,6 +1,8 @@
 import ws from "ws";
 import { z } from "zod";
 import { setNodeWebSocket } from "@/lib/db/client";
+import { createExecutor } from "@/lib/exec/client";
+import { ExecUnavailableError } from "@/lib/exec/types";
 import { withWorkspaceOrPersonal } from "@/lib/http/access";
 import { RUNTIME_BODY_CAP, readForm, readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, badRequest, route } from "@/lib/http/errors";
@@ -43,6 +45,7 @@ async function imported(run: () => ReturnType<typeof importProject>): Promise<Re
   } catch (error) {
     if (error instanceof ApiError || !(error instanceof Error) || error.name === "VfsConflictError")
       throw error;
+    if (error instanceof ExecUnavailableError) throw new ApiError(503, "exec_unavailable", error.message);
     throw new ApiError(422, "import_failed", error.message);
   }
 }
@@ -79,6 +82,8 @@ export const POST = route(async (request: Request) => {
   return withWorkspaceOrPersonal(request, workspaceId, "write", async ({ scope, access }) => {
     if (access.kind === "agent") throw badRequest("Projects belong to a personal or team workspace.");
     const gitHttp = source.kind === "git" ? createGitImportHttp(gitImportPolicy(process.env)) : undefined;
-    return imported(() => importProject(scope, access.workspaceId, source, name, { gitHttp }));
+    // With STRATA_EXEC_URL an archive is unpacked by the execution service, off this event loop.
+    const executor = source.kind === "archive" ? createExecutor(process.env) : undefined;
+    return imported(() => importProject(scope, access.workspaceId, source, name, { gitHttp, executor }));
   });
 });

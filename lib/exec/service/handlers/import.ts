@@ -5,35 +5,38 @@
  * in-process path (`importArchive` of lib/vfs/import.ts, then one flush), so every limit, skip reason and
  * refusal message is the same; only where it runs differs.
  *
+ * Wire: `POST /v1/import?workspaceId=…&root=…&fileName=…`, body the archive's bytes (`application/octet-stream`);
+ * the answer (200) is an `ImportExecAnswer`: `{ report }`, or `{ failure: { name, message, paths? } }` when the
+ * import failed (nothing of it kept). A bad query answers 400. Stopped at a limit (the pool terminates the worker
+ * mid-import), the pool answers its `killed` report and the app removes what was written (lib/projects/import.ts).
+ *
  * Node-only (lib/exec/service/): the worker opens its own Postgres connection from `DATABASE_URL`.
  */
 import { DbScope } from "@/lib/db/client";
-import type { ImportExecRequest, ImportExecResult } from "@/lib/exec/types";
+import type { ImportExecAnswer, ImportExecRequest, ImportExecResult } from "@/lib/exec/types";
 import { importArchive } from "@/lib/vfs/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import type { ExecHandler } from "../handler";
+import { HandlerError } from "../handler";
 
-/** Why an import failed, as sent back to the app: the error's name and message (and a conflict's paths). */
-export interface ImportFailure {
-  name: string;
-  message: string;
-  /** `VfsConflictError`'s paths, so the app can rethrow it as one. */
-  paths?: string[];
-}
+/** Why an import failed, as sent back to the app (see `ImportExecAnswer`). */
+export type ImportFailure = Extract<ImportExecAnswer, { failure: unknown }>["failure"];
 
 /**
- * Parse the query of `POST /v1/import`: `workspaceId`, `root` (absolute VFS path) and `fileName`.
- * @throws Error "POST /v1/import needs the query parameter <name>" when one is missing or empty;
- *   "…: root must be an absolute VFS path" when `root` does not start with "/".
+ * The request of `POST /v1/import` from its query parameters: `workspaceId`, `root` (absolute VFS path), `fileName`.
+ * @throws HandlerError 400 "POST /v1/import needs the query parameter <name>" when one is missing or empty;
+ *   "POST /v1/import: root must be an absolute VFS path (got <root>)".
  */
-export function importRequestOf(query: URLSearchParams): ImportExecRequest {
+export function importRequestOf(query: Record<string, unknown>): ImportExecRequest {
   const get = (name: string) => {
-    const value = query.get(name);
-    if (!value) throw new Error(`POST /v1/import needs the query parameter ${name}`);
+    const value = query[name];
+    if (typeof value !== "string" || !value)
+      throw new HandlerError(`POST /v1/import needs the query parameter ${name}`, 400);
     return value;
   };
   const request = { workspaceId: get("workspaceId"), root: get("root"), fileName: get("fileName") };
   if (!request.root.startsWith("/"))
-    throw new Error(`POST /v1/import: root must be an absolute VFS path (got ${request.root})`);
+    throw new HandlerError(`POST /v1/import: root must be an absolute VFS path (got ${request.root})`, 400);
   return request;
 }
 
@@ -66,3 +69,17 @@ export function importFailureOf(error: unknown): ImportFailure {
     ...(Array.isArray(paths) ? { paths: paths.map(String) } : {}),
   };
 }
+
+/** `POST /v1/import`: the query's request and the body's archive through `runImport`; a failure is an answer. */
+export const handler: ExecHandler<Record<string, unknown>, ImportExecAnswer> = {
+  async run(query, ctx) {
+    const request = importRequestOf(query ?? {});
+    if (!ctx.bytes)
+      throw new HandlerError("POST /v1/import needs the archive as an application/octet-stream body", 400);
+    try {
+      return { report: await runImport(request, ctx.bytes) };
+    } catch (error) {
+      return { failure: importFailureOf(error) };
+    }
+  },
+};

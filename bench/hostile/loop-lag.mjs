@@ -1,0 +1,29 @@
+// Preloaded into the app's processes by the bench (`NODE_OPTIONS=--import <this file>`, set by
+// bench/hostile/app-server.ts with STRATA_BENCH_LAG_DIR): measures the process's own event-loop delay with
+// `perf_hooks.monitorEventLoopDelay` (10 ms resolution) and, on SIGUSR2, writes what it saw since the last
+// SIGUSR2 to `<STRATA_BENCH_LAG_DIR>/<pid>.json` as `{ pid, samples, p50Ms, p99Ms, maxMs, title }`, then
+// resets. The bench reads it before and after each hostile command: the lag the app itself suffered,
+// measured inside it, not inferred from a probe's latency.
+import fs from "node:fs";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+const dir = process.env.STRATA_BENCH_LAG_DIR;
+if (dir) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on("SIGUSR2", () => {
+    const report = {
+      pid: process.pid,
+      title: process.title,
+      argv: process.argv.slice(1, 3).join(" "),
+      samples: histogram.count,
+      p50Ms: ms(histogram.percentile(50)),
+      p99Ms: ms(histogram.percentile(99)),
+      maxMs: ms(histogram.max),
+    };
+    histogram.reset();
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(report));
+  });
+}
