@@ -8,4 +8,5 @@ import type { ExecHandler } from "../handler";
 export const HANDLERS: Record<string, () => Promise<{ handler: ExecHandler }>> = {
   shell: () => import("./shell"),
   import: () => import("./import"),
+  sandbox: () => import("./sandbox"),
 };

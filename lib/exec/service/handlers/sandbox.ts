@@ -6,6 +6,7 @@
  * the command's limits itself (wall clock, CPU of all its processes, memory per process, processes, output) and
  * its process group is registered with the pool. Node-only.
  */
+import { killReport } from "@/lib/exec/limits";
 import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
 import { type ExecHandler, HandlerError } from "../handler";
 import { runSandboxCommand, SandboxUnavailableError } from "../sandbox/run";
@@ -30,14 +31,26 @@ export function parseSandboxRequest(body: unknown): SandboxExecRequest {
   return r as SandboxExecRequest;
 }
 
+/**
+ * The part of the wall-clock limit kept for the diff and the write-back (ms): the sandbox stops the command this
+ * much before the pool would terminate the worker, so what it changed is still written back, its directory
+ * removed, and the kill reported with the limit the request had.
+ */
+export function writeBackReserveMs(wallMs: number): number {
+  return Math.min(10_000, Math.floor(wallMs / 5));
+}
+
 /** `POST /v1/sandbox`; see the module comment. The sandbox not available here → 503 with what to do. */
 export const handler: ExecHandler<unknown, ExecResult> = {
   async run(body, ctx) {
     const request = parseSandboxRequest(body);
+    const wallMs = ctx.limits.wallMs - writeBackReserveMs(ctx.limits.wallMs);
     try {
-      return await runSandboxCommand({ ...request, limits: ctx.limits }, ctx.signal, {
+      const result = await runSandboxCommand({ ...request, limits: { ...ctx.limits, wallMs } }, ctx.signal, {
         onSpawn: (pid) => ctx.trackProcess(pid),
       });
+      if (result.killed?.reason === "wall") result.killed = killReport("wall", ctx.limits);
+      return result;
     } catch (error) {
       if (error instanceof SandboxUnavailableError) throw new HandlerError(error.message, 503);
       if (error instanceof Error && error.message.startsWith("The working directory"))
