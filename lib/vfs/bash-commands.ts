@@ -1,9 +1,10 @@
 /**
  * Shell commands that replace just-bash built-ins for a shell over `ProjectBashFs` (lib/vfs/bash-fs.ts):
- * `rm` and `ln` with GNU-like refusal reporting; the names of every command the shell has, and the note
+ * `rm` and `ln` with GNU-like refusal reporting, `git` (lib/exec/shell/git/); the names of every command the shell has, and the note
  * added to a `command not found` answer.
  */
 import { type Command, defineCommand, getCommandNames } from "just-bash/browser";
+import { gitCommand } from "@/lib/exec/shell/git";
 
 /** Parses `-abc` / `--long` boolean flags; `--` ends them. Returns the usage error as a result. */
 function parseFlags(
@@ -124,12 +125,12 @@ const lnCommand = defineCommand("ln", async (args, ctx) => {
 });
 
 /** Commands that replace just-bash built-ins for a shell over `ProjectBashFs` (pass as `customCommands`). */
-export const projectShellCommands: Command[] = [rmCommand, lnCommand];
+export const projectShellCommands: Command[] = [rmCommand, lnCommand, gitCommand];
 
 /**
  * Every command Strata's shell runs, sorted by code unit: just-bash's registered commands (`getCommandNames()`,
  * its browser bundle: no python, sqlite3, tar, yq, xan, curl or js-exec) plus Strata's own (`rm`, `ln`, which
- * replace just-bash's). Shell builtins (`cd`, `export`, `test`, … — `help` lists them) are not commands.
+ * replace just-bash's, and `git`, lib/exec/shell/git/). Shell builtins (`cd`, `export`, `test`, … — `help` lists them) are not commands.
  */
 export function shellCommandNames(): string[] {
   const names = new Set([...getCommandNames(), ...projectShellCommands.map((c) => c.name)]);
@@ -142,12 +143,12 @@ const FEATURED = ["ls", "cat", "grep", "rg", "find", "sed", "awk", "jq", "diff",
 /**
  * The one line added after the first `bash: <cmd>: command not found` of a run, so neither the model nor the
  * user retries a tool the simulated shell cannot have. Example: `Strata's shell is simulated: no npm, node,
- * python, git or network. Available: ls, cat, grep, … and 66 more.` (the full list is in the
+ * python or network. Available: ls, cat, grep, … and 66 more.` (the full list is in the
  * `bash` tool's description and the composer's shell hint).
  */
 export function commandNotFoundNote(names: readonly string[] = shellCommandNames()): string {
   const featured = FEATURED.filter((n) => names.includes(n));
-  return `Strata's shell is simulated: no npm, node, python, git or network. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
+  return `Strata's shell is simulated: no npm, node, python or network. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
 }
 
 const NOT_FOUND = /^bash: ([^\n:]+): command not found$/gm;

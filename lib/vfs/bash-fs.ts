@@ -98,6 +98,15 @@ export class ProjectBashFs implements IFileSystem {
     private readonly options: { maxWriteBytes?: number } = {},
   ) {}
 
+  /**
+   * The filesystem and project root behind this adapter, for the shell's `git` (lib/exec/shell/git/): the one
+   * command that writes the project's `.git`, through isomorphic-git on the filesystem itself (never through
+   * this adapter, which refuses `.git` writes).
+   */
+  gitRepository(): { fs: FileSystem; root: string } {
+    return { fs: this.fs, root: normalizePosix(this.projectRoot) };
+  }
+
   /** Bytes written so far by this shell. */
   get bytesWritten(): number {
     return this.written;

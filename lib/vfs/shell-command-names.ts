@@ -1,7 +1,7 @@
 /**
  * The commands of Strata's simulated shell, for the browser (the composer's shell hint), which must not load
  * just-bash to ask it. Equal to `shellCommandNames()` (lib/vfs/bash-commands.ts, derived from just-bash's
- * registry plus Strata's `rm` and `ln`); tests/unit/vfs/shell-command-names.test.ts fails when they drift
+ * registry plus Strata's `rm`, `ln` and `git`); tests/unit/vfs/shell-command-names.test.ts fails when they drift
  * (e.g. after a just-bash upgrade) and prints the list to paste here.
  */
 export const SHELL_COMMAND_NAMES: readonly string[] = [
@@ -31,6 +31,7 @@ export const SHELL_COMMAND_NAMES: readonly string[] = [
   "file",
   "find",
   "fold",
+  "git",
   "grep",
   "gunzip",
   "gzip",

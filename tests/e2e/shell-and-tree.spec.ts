@@ -9,7 +9,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { composer, openZipProject, uniqueName } from "./helpers";
 
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 66 more.";
+  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
 const SHOTS = "/tmp/shots-G";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
@@ -35,7 +35,7 @@ test("!npm install says what the shell has; !touch shows the new file in the tre
 
   await composer(page).fill("!npm install");
   await expect(
-    page.getByText("Simulated shell: ls, cat, grep, sed, jq… (hover for all), no npm, node, python or git"),
+    page.getByText("Simulated shell: ls, cat, grep, sed, jq… (hover for all), no npm, node or python"),
   ).toBeVisible();
   const hint = page.locator(".composer .hint");
   await expect(hint).toHaveAttribute(

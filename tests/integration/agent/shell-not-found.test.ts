@@ -5,7 +5,7 @@ import { commandNotFoundNote } from "@/lib/vfs/bash-commands";
 import { project } from "../../unit/tools/fixture";
 
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 66 more.";
+  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
 
 describe("a command the simulated shell does not have", () => {
   it("the bash tool answers bash's not-found line, the note and pi's exit-code status", async () => {
@@ -18,10 +18,10 @@ describe("a command the simulated shell does not have", () => {
 
   it("a later command still runs; the note comes once, after the first missing command", async () => {
     const bash = createBashTool(await project({ "a.txt": "hi\n" }));
-    const out = await bash.execute("t", { command: "git status; node -v; cat a.txt" });
+    const out = await bash.execute("t", { command: "cargo build; node -v; cat a.txt" });
     // stdout first, then stderr (Strata's bash); the last command succeeded, so exit 0.
     expect(out.content).toEqual([
-      { type: "text", text: `hi\nbash: git: command not found\n${NOTE}\nbash: node: command not found\n` },
+      { type: "text", text: `hi\nbash: cargo: command not found\n${NOTE}\nbash: node: command not found\n` },
     ]);
   });
 

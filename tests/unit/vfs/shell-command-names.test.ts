@@ -5,14 +5,14 @@ import { commandNotFoundNote, explainMissingCommands, shellCommandNames } from "
 import { SHELL_COMMAND_NAMES } from "@/lib/vfs/shell-command-names";
 
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 66 more.";
+  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
 
 describe("shell command names", () => {
-  it("are exactly just-bash's registered commands plus Strata's rm and ln, sorted", () => {
-    const expected = [...new Set([...getCommandNames(), "rm", "ln"])].sort();
+  it("are exactly just-bash's registered commands plus Strata's rm, ln and git, sorted", () => {
+    const expected = [...new Set([...getCommandNames(), "rm", "ln", "git"])].sort();
     expect(shellCommandNames()).toEqual(expected);
-    expect(shellCommandNames()).toHaveLength(79);
-    for (const missing of ["npm", "node", "python3", "git", "curl", "tar", "sqlite3"])
+    expect(shellCommandNames()).toHaveLength(80);
+    for (const missing of ["npm", "node", "python3", "curl", "tar", "sqlite3"])
       expect(shellCommandNames()).not.toContain(missing);
   });
 
@@ -37,13 +37,13 @@ describe("command not found note", () => {
   it("has the exact text", () => {
     expect(commandNotFoundNote()).toBe(NOTE);
     expect(commandNotFoundNote(["cat", "ls", "zcat"])).toBe(
-      "Strata's shell is simulated: no npm, node, python, git or network. Available: ls, cat and 1 more.",
+      "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat and 1 more.",
     );
   });
 
   it("follows the first not-found line only", () => {
-    expect(explainMissingCommands("bash: npm: command not found\nbash: git: command not found\n")).toBe(
-      `bash: npm: command not found\n${NOTE}\nbash: git: command not found\n`,
+    expect(explainMissingCommands("bash: npm: command not found\nbash: cargo: command not found\n")).toBe(
+      `bash: npm: command not found\n${NOTE}\nbash: cargo: command not found\n`,
     );
     expect(explainMissingCommands("a\nb\n")).toBe("a\nb\n");
     expect(explainMissingCommands("")).toBe("");

@@ -1,0 +1,206 @@
+/**
+ * `git` in Strata's shell: a just-bash custom command backed by isomorphic-git on the project's repository in
+ * the VFS (the `.git` at or above the shell's working directory, inside the project). It runs `status`, `diff`,
+ * `log`, `show`, `add`, `commit`, `branch`, `checkout`, `switch`, `restore`, `rev-parse` and `init` with git
+ * 2.39's output formats and error texts (tests compare them with real git on the same repository); commands
+ * that need a network or an editor say so. Commits take their author from `GIT_AUTHOR_NAME`/`_EMAIL`/`_DATE`
+ * (and `GIT_COMMITTER_*`) in the shell's environment, else the repository's `user.name`/`user.email`, else
+ * `Strata <agent@strata.local>`, dated by the shell's clock. Only this command writes `.git`: it reaches the
+ * filesystem behind the shell's confined adapter (`ProjectBashFs.gitRepository()`); the caller flushes the VFS.
+ */
+
+import * as git from "isomorphic-git";
+import { defineCommand } from "just-bash/browser";
+import { createGitFs } from "@/lib/vfs/git-fs";
+import type { FileSystem } from "@/lib/vfs/types";
+import { branchCommand, checkoutCommand, revParseCommand } from "./branch";
+import { diffCommand } from "./diff-command";
+import { GitExit } from "./format";
+import { logCommand, showCommand } from "./log";
+import { openRepo, type Repo, resolveRevision } from "./repo";
+import { statusCommand } from "./status";
+import { addCommand, commitCommand, restoreCommand } from "./write";
+
+/** The subcommands Strata's git runs, with git's one-line summaries (for `git help` and the tool description). */
+export const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
+  add: "Add file contents to the index",
+  branch: "List, create, or delete branches",
+  checkout: "Switch branches or restore working tree files",
+  commit: "Record changes to the repository",
+  diff: "Show changes between commits, commit and working tree, etc",
+  init: "Create an empty Git repository",
+  log: "Show commit logs",
+  restore: "Restore working tree files",
+  "rev-parse": "Pick out and massage parameters",
+  show: "Show various types of objects",
+  status: "Show the working tree status",
+  switch: "Switch branches",
+};
+
+/** Real git commands the shell cannot run, and why. */
+const UNAVAILABLE: Record<string, string> = Object.fromEntries([
+  ...["push", "pull", "fetch", "clone", "remote", "submodule", "ls-remote"].map((c) => [
+    c,
+    "it has no network",
+  ]),
+  ...[
+    "merge",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "reset",
+    "stash",
+    "tag",
+    "rm",
+    "mv",
+    "config",
+    "blame",
+    "grep",
+    "clean",
+    "worktree",
+    "gc",
+    "reflog",
+    "am",
+    "apply",
+    "bisect",
+    "describe",
+    "notes",
+    "archive",
+    "cat-file",
+    "ls-files",
+    "hash-object",
+    "update-index",
+    "write-tree",
+    "commit-tree",
+    "fsck",
+  ].map((c) => [c, "Strata's git does not implement it"]),
+]);
+
+const VERSION = "git version 2.39.5 (Strata's shell: isomorphic-git)\n";
+
+function usage(): string {
+  const width = Math.max(...Object.keys(GIT_SUBCOMMANDS).map((c) => c.length)) + 3;
+  const lines = Object.entries(GIT_SUBCOMMANDS).map(([c, d]) => `   ${c.padEnd(width)}${d}\n`);
+  return `usage: git [--version] [--help] [-C <path>] <command> [<args>]\n\nThe git commands of Strata's shell (isomorphic-git on the project's repository):\n\n${lines.join("")}\nNo network (push, pull, fetch, clone) and no editor: give commit messages with -m.\n`;
+}
+
+interface Invocation {
+  fs: FileSystem;
+  root: string;
+  cwd: string;
+  env: Map<string, string>;
+  now: () => number;
+}
+
+/** Run one `git` invocation; never throws (a failure is git's message and exit code). */
+export async function runGit(
+  args: string[],
+  inv: Invocation,
+): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  let cwd = inv.cwd;
+  let i = 0;
+  while (i < args.length && args[i].startsWith("-")) {
+    const opt = args[i];
+    if (opt === "--version") return { stdout: VERSION, stderr: "", exitCode: 0 };
+    if (opt === "--help" || opt === "-h") return { stdout: usage(), stderr: "", exitCode: 0 };
+    if (opt === "-C" && args[i + 1] !== undefined) {
+      const target = args[i + 1];
+      cwd = target.startsWith("/") ? target : `${cwd === "/" ? "" : cwd}/${target}`;
+      cwd = normalize(cwd);
+      i += 2;
+    } else if (opt === "-c" && args[i + 1] !== undefined) i += 2;
+    else if (opt === "--no-pager" || opt === "-P" || opt === "--no-optional-locks") i++;
+    else return { stdout: "", stderr: `unknown option: ${opt}\n${usage()}`, exitCode: 129 };
+  }
+  const [sub, ...rest] = args.slice(i);
+  if (!sub) return { stdout: "", stderr: usage(), exitCode: 1 };
+  if (sub === "help") return { stdout: usage(), stderr: "", exitCode: 0 };
+  if (sub === "version") return { stdout: VERSION, stderr: "", exitCode: 0 };
+  if (UNAVAILABLE[sub])
+    return {
+      stdout: "",
+      stderr: `git: '${sub}' is not available in Strata's shell: ${UNAVAILABLE[sub]}. It runs: ${Object.keys(GIT_SUBCOMMANDS).join(", ")}.\n`,
+      exitCode: 1,
+    };
+  if (!GIT_SUBCOMMANDS[sub])
+    return { stdout: "", stderr: `git: '${sub}' is not a git command. See 'git --help'.\n`, exitCode: 1 };
+  try {
+    if (sub === "init") return await init(inv.fs, cwd, rest);
+    const repo = await openRepo(inv.fs, inv.root, cwd, inv.env);
+    if (rest.includes("-h")) return { stdout: "", stderr: `usage: git ${sub} [<options>]\n`, exitCode: 129 };
+    return await dispatch(repo, sub, rest, inv.now);
+  } catch (error) {
+    if (error instanceof GitExit)
+      return { stdout: error.stdout, stderr: error.stderr, exitCode: error.exitCode };
+    return {
+      stdout: "",
+      stderr: `fatal: ${error instanceof Error ? error.message : String(error)}\n`,
+      exitCode: 128,
+    };
+  }
+}
+
+async function dispatch(repo: Repo, sub: string, args: string[], now: () => number) {
+  const ok = (stdout: string) => ({ stdout, stderr: "", exitCode: 0 });
+  switch (sub) {
+    case "status":
+      return ok(await statusCommand(repo, args));
+    case "diff":
+      return ok(await diffCommand(repo, args));
+    case "log":
+      return ok(await logCommand(repo, args));
+    case "show":
+      return ok(await showCommand(repo, args));
+    case "add":
+      return ok(await addCommand(repo, args));
+    case "commit":
+      return ok(await commitCommand(repo, args, now));
+    case "restore":
+      return ok(await restoreCommand(repo, args, (rev) => resolveRevision(repo, rev)));
+    case "branch":
+      return ok(await branchCommand(repo, args));
+    case "checkout":
+    case "switch":
+      return { ...(await checkoutCommand(repo, args, sub)), exitCode: 0 };
+    default:
+      return ok(await revParseCommand(repo, args));
+  }
+}
+
+async function init(fs: FileSystem, cwd: string, args: string[]) {
+  const dir = args[0] ? normalize(args[0].startsWith("/") ? args[0] : `${cwd}/${args[0]}`) : cwd;
+  const existed = await fs.exists(`${dir}/.git`);
+  await git.init({ fs: createGitFs(fs), dir, defaultBranch: "main" });
+  return {
+    stdout: `${existed ? "Reinitialized existing" : "Initialized empty"} Git repository in ${dir}/.git/\n`,
+    stderr: "",
+    exitCode: 0,
+  };
+}
+
+function normalize(path: string): string {
+  const parts: string[] = [];
+  for (const c of path.split("/")) {
+    if (c === "" || c === ".") continue;
+    if (c === "..") parts.pop();
+    else parts.push(c);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** What the shell's filesystem adapter offers `git`: the filesystem behind it and the project root. */
+interface GitCapableFs {
+  gitRepository(): { fs: FileSystem; root: string };
+}
+
+/**
+ * The `git` command for `Bash({ customCommands })`. Works on a shell whose filesystem is `ProjectBashFs`;
+ * elsewhere it answers that git needs the project's filesystem (exit 128).
+ */
+export const gitCommand = defineCommand("git", async (args, ctx) => {
+  const fs = ctx.fs as unknown as Partial<GitCapableFs>;
+  if (typeof fs.gitRepository !== "function")
+    return { stdout: "", stderr: "fatal: git runs only in a shell over a Strata project\n", exitCode: 128 };
+  const { fs: files, root } = fs.gitRepository();
+  return runGit(args, { fs: files, root, cwd: ctx.cwd, env: ctx.env, now: () => Date.now() });
+});

@@ -1,0 +1,184 @@
+/**
+ * `git log` (git's default medium format, `--oneline`, `-n N`/`-N`/`--max-count`, `-p`, `--stat`, revisions and
+ * `-- <path>…` with git's default history simplification) and `git show` (a commit's header and its patch
+ * against its first parent, or `<rev>:<path>`'s contents). Commits come newest first by committer date.
+ */
+import { parseArgs } from "./args";
+import { changedPairs, type FilePair, formatNames, formatPatch, formatStat } from "./diff";
+import { fatal, formatGitDate, short, subjectOf } from "./format";
+import {
+  currentBranch,
+  pathMatcher,
+  type Repo,
+  readBlob,
+  readCommit,
+  resolveRevision,
+  type Snapshot,
+  text,
+  treeSnapshot,
+  tryResolve,
+} from "./repo";
+
+type Commit = Awaited<ReturnType<typeof readCommit>>;
+
+/** The medium format's header and indented message (no trailing blank line). */
+export function mediumFormat(oid: string, c: Commit): string {
+  let out = `commit ${oid}\n`;
+  if (c.parent.length > 1) out += `Merge: ${c.parent.map(short).join(" ")}\n`;
+  out += `Author: ${c.author.name} <${c.author.email}>\n`;
+  out += `Date:   ${formatGitDate(c.author.timestamp, c.author.timezoneOffset)}\n\n`;
+  const lines = c.message.replace(/^\n+/, "").replace(/\n+$/, "").split("\n");
+  for (const l of lines) out += `    ${l}\n`;
+  return out;
+}
+
+/** Commits reachable from `starts`, newest first by committer date (git's default order). */
+async function* walk(repo: Repo, starts: string[]): AsyncGenerator<{ oid: string; commit: Commit }> {
+  const seen = new Set<string>();
+  const queue: { oid: string; commit: Commit }[] = [];
+  const push = async (oid: string) => {
+    if (seen.has(oid)) return;
+    seen.add(oid);
+    queue.push({ oid, commit: await readCommit(repo, oid) });
+    queue.sort((a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp);
+  };
+  for (const s of starts) await push(s);
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    yield next;
+    for (const p of next.commit.parent) await push(p);
+  }
+}
+
+/** The files under `match` of a tree, for TREESAME comparisons. */
+const restrict = (s: Snapshot, match: (p: string) => boolean) =>
+  [...s]
+    .filter(([p]) => match(p))
+    .map(([p, f]) => `${p}\0${f.oid}\0${f.mode}`)
+    .join("\n");
+
+/** The diff of a commit against its first parent (the empty tree for a root commit). */
+export async function commitPairs(
+  repo: Repo,
+  c: Commit,
+  match?: (p: string) => boolean,
+): Promise<FilePair[]> {
+  const parent = c.parent[0] ? (await readCommit(repo, c.parent[0])).tree : null;
+  const [a, b] = await Promise.all([treeSnapshot(repo, parent), treeSnapshot(repo, c.tree)]);
+  const load = (_p: string, s: { oid: string }) => readBlob(repo, s.oid);
+  return changedPairs(a, b, load, load, match);
+}
+
+const LOG_OPTIONS = {
+  oneline: { long: ["oneline"] },
+  count: { short: "n", long: ["max-count"], value: true },
+  patch: { short: "p", long: ["patch"] },
+  stat: { long: ["stat"] },
+  nameOnly: { long: ["name-only"] },
+  nameStatus: { long: ["name-status"] },
+  all: { long: ["all"] },
+};
+
+/** Split operands into revisions and paths the way git does (`--`, or revisions first while they resolve). */
+async function revisionsAndPaths(repo: Repo, operands: string[], paths: string[] | null) {
+  const revs: string[] = [];
+  const rest = [...operands];
+  while (rest.length > 0 && (paths !== null || (await tryResolve(repo, rest[0])))) revs.push(rest.shift()!);
+  if (paths === null && rest.length > 0) {
+    for (const p of rest)
+      if (!(await repo.fs.exists(`${repo.dir}/${repo.prefix}${p}`)))
+        throw fatal(
+          `ambiguous argument '${p}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'`,
+        );
+  }
+  return { revs, paths: [...rest, ...(paths ?? [])] };
+}
+
+/** `git log [<options>] [<revision>…] [[--] <path>…]`. */
+export async function logCommand(repo: Repo, args: string[]): Promise<string> {
+  const a = parseArgs(args, LOG_OPTIONS, "git log [<options>] [<revision-range>] [[--] <path>...]", "count");
+  const { revs, paths } = await revisionsAndPaths(repo, a.operands, a.paths);
+  const max = a.value("count") === undefined ? Number.POSITIVE_INFINITY : Number(a.value("count"));
+  if (!Number.isFinite(max) && a.value("count") !== undefined)
+    throw fatal(`'${a.value("count")}': not an integer`);
+  const starts: string[] = [];
+  for (const r of revs) starts.push(await resolveRevision(repo, r));
+  if (revs.length === 0) {
+    const head = await tryResolve(repo, "HEAD");
+    if (!head) {
+      const branch = await currentBranch(repo);
+      throw fatal(`your current branch '${branch ?? "HEAD"}' does not have any commits yet`);
+    }
+    starts.push(head);
+  }
+  const match = paths.length > 0 ? pathMatcher(repo, paths) : undefined;
+  const entries: string[] = [];
+  for await (const { oid, commit } of walk(repo, starts)) {
+    if (entries.length >= max) break;
+    if (match) {
+      // Default simplification: kept when its files under the paths differ from every parent's.
+      const mine = restrict(await treeSnapshot(repo, commit.tree), match);
+      let same = commit.parent.length === 0 ? mine === "" : false;
+      for (const p of commit.parent) {
+        if (restrict(await treeSnapshot(repo, (await readCommit(repo, p)).tree), match) === mine) same = true;
+      }
+      if (same) continue;
+    }
+    let entry = a.has("oneline") ? `${short(oid)} ${subjectOf(commit.message)}\n` : mediumFormat(oid, commit);
+    if (a.has("patch") || a.has("stat") || a.has("nameOnly") || a.has("nameStatus")) {
+      const pairs = await commitPairs(repo, commit);
+      const sep = a.has("oneline") ? "" : "\n";
+      if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
+      if (a.has("nameOnly") || a.has("nameStatus"))
+        entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
+      if (a.has("patch") && pairs.length > 0)
+        entry += `${a.has("stat") ? "\n" : sep}${await formatPatch(pairs)}`;
+    }
+    entries.push(entry);
+  }
+  return entries.join(a.has("oneline") ? "" : "\n");
+}
+
+/** `git show [<commit>|<rev>:<path>]…` (`--stat`, `--name-only`, `--name-status`, `-s`/`--no-patch`, `--oneline`). */
+export async function showCommand(repo: Repo, args: string[]): Promise<string> {
+  const a = parseArgs(
+    args,
+    { ...LOG_OPTIONS, noPatch: { short: "s", long: ["no-patch"] } },
+    "git show [<options>] <object>...",
+  );
+  const objects = a.operands.length > 0 ? a.operands : ["HEAD"];
+  const out: string[] = [];
+  for (const object of objects) {
+    const colon = object.indexOf(":");
+    if (colon >= 0) {
+      const rev = object.slice(0, colon) || "HEAD";
+      let path = object.slice(colon + 1);
+      if (path.startsWith("./") || path.startsWith("../")) path = pathMatcher(repo, [path]).specs[0];
+      const oid = await resolveRevision(repo, rev);
+      const file = (await treeSnapshot(repo, (await readCommit(repo, oid)).tree)).get(path);
+      if (!file) {
+        const dirLike = [...(await treeSnapshot(repo, (await readCommit(repo, oid)).tree)).keys()].some((p) =>
+          p.startsWith(`${path}/`),
+        );
+        if (dirLike)
+          throw fatal(`'${object}' is a directory; Strata's git shows only files with <rev>:<path>`);
+        throw fatal(`path '${path}' does not exist in '${rev}'`);
+      }
+      out.push(text(await readBlob(repo, file.oid)));
+      continue;
+    }
+    const oid = await resolveRevision(repo, object);
+    const commit = await readCommit(repo, oid);
+    let entry = a.has("oneline") ? `${short(oid)} ${subjectOf(commit.message)}\n` : mediumFormat(oid, commit);
+    if (!a.has("noPatch")) {
+      const pairs = await commitPairs(repo, commit);
+      const sep = a.has("oneline") ? "" : "\n";
+      if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
+      else if (a.has("nameOnly") || a.has("nameStatus"))
+        entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
+      else if (pairs.length > 0) entry += `${sep}${await formatPatch(pairs)}`;
+    }
+    out.push(entry);
+  }
+  return out.join("");
+}
