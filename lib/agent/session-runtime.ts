@@ -6,6 +6,7 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import { createExecutor } from "@/lib/exec/client";
+import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
 import { getProject, type Project } from "@/lib/projects/projects";
@@ -139,6 +140,8 @@ export async function openSessionRuntime(
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };
   const exec = toolExec(scope, vfs, { workspaceId: project.workspaceId, sessionId: session.id, root });
+  // The real sandbox only through the execution service, and only where an owner enabled it (docs/sandbox.md).
+  if (exec) exec.sandbox = await getSandboxEnabled(scope, project.workspaceId);
   const toolContext: ToolContext = {
     fs: vfs,
     cwd: session.cwd,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { ExecKill } from "@/lib/exec/types";
 import { explainMissingCommands, projectShellCommands, shellCommandNames } from "@/lib/vfs/bash-commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
+import { runInSandbox, sandboxScript } from "./bash-sandbox";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -190,6 +191,8 @@ export async function runCommand(
 ): Promise<CommandRun> {
   const exec = ctx.exec;
   if (!exec) return runShell(ctx, script, options);
+  const sandboxed = exec.sandbox ? sandboxScript(script) : undefined;
+  if (sandboxed !== undefined) return runInSandbox(ctx, exec, sandboxed, options);
   await exec.sync();
   let result: Awaited<ReturnType<typeof exec.executor.shell>>;
   try {

@@ -278,6 +278,15 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   },
 
   // ── other helpers' sections below (workspace secrets, rules, invite links, …), one comment line each ──
+  // ── workspace sandbox switch (issue 12, sandbox helper; owner only) ──
+  "GET /api/workspaces/[id]/sandbox": {
+    permission: "read",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "PUT /api/workspaces/[id]/sandbox": {
+    permission: "delete",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId }, json: { enabled: false } }),
+  },
   // ── workspace secrets (helper C); tests/setup-env.ts sets STRATA_SECRETS_KEY ──
   "GET /api/workspaces/[id]/secrets": {
     permission: "manage",
