@@ -20,7 +20,7 @@ import {
   tryResolve,
   worktreeSnapshot,
 } from "./repo";
-import { restorePaths, updateIndex, writeWorktreeFile } from "./write";
+import { blankStats, restorePaths, updateIndex, writeWorktreeFile } from "./write";
 
 const branchExists = async (repo: Repo, name: string) =>
   (await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).includes(name);
@@ -164,7 +164,7 @@ async function switchTo(repo: Repo, target: string, newHead: string): Promise<st
   await updateIndex(repo, (idx) => {
     for (const p of paths) {
       const t = to.get(p);
-      if (t) idx.insert({ filepath: p, oid: t.oid, stats: { mode: Number.parseInt(t.mode, 8) } as never });
+      if (t) idx.insert({ filepath: p, oid: t.oid, stats: blankStats(t.mode) });
       else idx.delete({ filepath: p });
     }
   });
@@ -239,9 +239,7 @@ export async function checkoutCommand(
     await restorePaths(repo, specs, { staged: Boolean(source), worktree: true, source }, (r) =>
       resolveRevision(repo, r),
     );
-    const count = specs.length;
-    const from = source ? short((await readCommit(repo, source)).tree) : "the index";
-    return { stdout: "", stderr: `Updated ${count} path${count === 1 ? "" : "s"} from ${from}\n` };
+    return { stdout: "", stderr: "" };
   }
   const created = a.value("create");
   if (created) {
@@ -269,7 +267,10 @@ export async function checkoutCommand(
   if (!target) throw fatal("Strata's git keeps no reflog; name the branch to switch to");
   if (await branchExists(repo, target)) {
     const oid = await git.resolveRef({ fs: repo.gfs, gitdir: repo.gitdir, ref: `refs/heads/${target}` });
-    if ((await currentBranch(repo)) === target) return { stdout: "", stderr: `Already on '${target}'\n` };
+    if ((await currentBranch(repo)) === target) {
+      const tree = await treeSnapshot(repo, (await readCommit(repo, oid)).tree);
+      return { stdout: await localChanges(repo, tree), stderr: `Already on '${target}'\n` };
+    }
     const note = await leavingDetached(repo, oid);
     const stdout = await switchTo(repo, oid, `ref: refs/heads/${target}\n`);
     return { stdout, stderr: `${note}Switched to branch '${target}'\n` };

@@ -247,7 +247,7 @@ export async function restorePaths(
     await updateIndex(repo, (idx) => {
       for (const p of paths) {
         const s = source.get(p);
-        if (s) idx.insert({ filepath: p, oid: s.oid, stats: { mode: Number.parseInt(s.mode, 8) } as never });
+        if (s) idx.insert({ filepath: p, oid: s.oid, stats: blankStats(s.mode) });
         else idx.delete({ filepath: p });
       }
     });
@@ -267,6 +267,22 @@ export async function restorePaths(
     } else for (const [p, s] of wanted) await writeWorktreeFile(repo, p, s.oid, s.mode);
   }
   return "";
+}
+
+/** Index stats for an entry not taken from the working tree (git re-hashes the file on its next look). */
+export function blankStats(mode: string) {
+  return {
+    ctimeSeconds: 0,
+    ctimeNanoseconds: 0,
+    mtimeSeconds: 0,
+    mtimeNanoseconds: 0,
+    dev: 0,
+    ino: 0,
+    mode: Number.parseInt(mode, 8),
+    uid: 0,
+    gid: 0,
+    size: 0,
+  };
 }
 
 /** Write blob `oid` to the working tree at `path` with `mode` (a symlink for 120000). */

@@ -1,0 +1,131 @@
+/**
+ * The shell's `git` against real git for the commands that move HEAD or change the index and the working tree
+ * (branch, checkout/switch, restore, add) and for git's refusals: each step runs in the shell and in real git
+ * on a copy of the same repository; their output and the resulting `status --porcelain`, `branch` and
+ * `rev-parse HEAD` are equal.
+ */
+import { describe, expect, it } from "vitest";
+import { dates, materialise, realGit, vfsRepo } from "./harness";
+
+async function twoCommits() {
+  const repo = await vfsRepo();
+  await repo.vfs.writeFile("/proj/a.txt", "a\n");
+  await repo.vfs.writeFile("/proj/lib/b.txt", "b\n");
+  await repo.sh('git add -A && git commit -q -m "First"', dates(1));
+  await repo.vfs.writeFile("/proj/a.txt", "a2\n");
+  await repo.sh('git commit -qam "Second"', dates(2));
+  return repo;
+}
+
+/** Run `steps` in both gits, comparing each step's result and the state after it. */
+async function same(steps: string[], setup?: (sh: (s: string) => Promise<unknown>) => Promise<void>) {
+  const { vfs, sh } = await twoCommits();
+  if (setup) await setup(sh);
+  const dir = await materialise(vfs);
+  for (const step of steps) {
+    const env = dates(10);
+    const mine = await sh(`git ${step}`, env);
+    const real = realGit(
+      dir,
+      step.match(/"[^"]*"|\S+/g)!.map((w) => w.replace(/^"|"$/g, "")),
+      env,
+    );
+    // The one difference that must be: where the working tree is.
+    real.stderr = real.stderr.replaceAll(dir, "/proj");
+    expect(mine, `git ${step}`).toEqual(real);
+    for (const check of ["status --porcelain", "branch", "rev-parse HEAD"])
+      expect(await sh(`git ${check}`), `${check} after git ${step}`).toEqual(realGit(dir, check.split(" ")));
+  }
+}
+
+describe("git branches, checkout and restore in the shell, compared with real git", () => {
+  it("branch create/list/delete, switch -c, checkout of a branch and back, refusals", async () => {
+    await same([
+      "branch feature",
+      "branch",
+      "branch feature",
+      "switch feature",
+      "switch feature",
+      "checkout main",
+      "checkout -b topic",
+      "switch -c main",
+      "switch nope",
+      "checkout nope",
+      "checkout main",
+      "branch -d topic",
+      "branch -d main",
+      "branch -d ghost",
+      "branch --show-current",
+      "rev-parse --abbrev-ref HEAD",
+    ]);
+  });
+
+  it("restore, restore --staged, checkout -- path, add refusals", async () => {
+    await same(
+      [
+        "status",
+        "restore --staged a.txt",
+        "status -s",
+        "restore a.txt",
+        "status -s",
+        "checkout -- lib/b.txt",
+        "status -s",
+        "restore nope.txt",
+        "add nope.txt",
+        "add",
+        "status",
+      ],
+      async (sh) => {
+        await sh("echo changed > a.txt && git add a.txt && echo again > lib/b.txt");
+      },
+    );
+  });
+
+  it("a branch with a different file: switching rewrites it; a local change to it blocks the switch as in git", async () => {
+    await same(["switch other", "switch main", "status -s"], async (sh) => {
+      await sh(
+        'git switch -q -c other && echo other > a.txt && git commit -qam "Other" && git switch -q main',
+      );
+      await sh("echo dirty > a.txt");
+    });
+  });
+
+  it("the usual mistakes give git's texts", async () => {
+    const { sh } = await twoCommits();
+    expect(await sh("git frobnicate")).toEqual({
+      stdout: "",
+      stderr: "git: 'frobnicate' is not a git command. See 'git --help'.\n",
+      exitCode: 1,
+    });
+    expect(await sh("git status", {}, "/proj")).toMatchObject({ exitCode: 0 });
+    expect((await sh("git --version")).stdout).toMatch(/^git version /);
+    expect(await sh("git push")).toEqual({
+      stdout: "",
+      stderr:
+        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, diff, init, log, restore, rev-parse, show, status, switch.\n",
+      exitCode: 1,
+    });
+    expect(await sh("git commit --allow-empty")).toEqual({
+      stdout: "",
+      stderr:
+        'error: Strata\'s shell has no editor for the commit message; give it with -m, e.g. git commit -m "Fix the parser".\n',
+      exitCode: 1,
+    });
+    expect(await sh("git status --frob")).toEqual({
+      stdout: "",
+      stderr: "error: unknown option `frob'\nusage: git status [<options>] [--] [<pathspec>...]\n",
+      exitCode: 129,
+    });
+  });
+
+  it("outside a repository: git's fatal text, exit 128", async () => {
+    const { vfs, sh } = await vfsRepo();
+    await vfs.rmdir("/proj/.git", { recursive: true });
+    await vfs.flush();
+    expect(await sh("git status")).toEqual({
+      stdout: "",
+      stderr: "fatal: not a git repository (or any of the parent directories): .git\n",
+      exitCode: 128,
+    });
+  });
+});
