@@ -28,7 +28,7 @@ import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import { loadSessionContext } from "@/lib/session/context-load";
 import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
-import { finishRun, setRunKind } from "@/lib/session/runs";
+import { finishRun, type RunKind, type RunMode, type RunOutcome, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
 import { Agent } from "./agent";
@@ -47,9 +47,16 @@ import {
 } from "./system-state";
 import type { AgentEvent } from "./types";
 
-/** Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`. */
+/**
+ * Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`, and
+ * the run's first and last events (`run_start`, `run_end`; lib/runs, docs/runs.md).
+ */
 export type RunEvent =
   | AgentEvent
+  /** The first event of a run's log: its `session_runs` id (null for a `!command` beside a live run: no log). */
+  | { type: "run_start"; runId: string | null; kind: RunKind; mode: RunMode }
+  /** The last event of a run's log: how it ended. */
+  | { type: "run_end"; outcome: RunOutcome }
   /** pi's `auto_retry_start` / `auto_retry_end` (lib/agent/auto-retry.ts). */
   | AutoRetryEvent
   | { type: "files_changed"; paths: string[]; commit?: string }

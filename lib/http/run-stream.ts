@@ -1,135 +1,106 @@
 /**
- * The SSE response of a run (a prompt or a `!command`): events as `text/event-stream`, and while the run
- * holds the session's lock, a heartbeat every 500 ms that also picks up a cross-instance abort request and
- * reports the session's waiting steer/follow-up texts as pi's `queue_update`. When the run ends the lock is
- * released and any text still queued for it is handed back in a `queue_returned` event.
+ * The SSE responses of runs (docs/runs.md): the POST that starts a run streams it from the in-process
+ * subscription of its owner, and `GET …/runs/:runId/events` replays and follows any run from Postgres. Both
+ * frame every event as `id: <seq>\nevent: <type>\ndata: <json>\n\n` and send `: keep-alive` every 15 s. The run
+ * itself is kept alive past the response with Next's `after()` (the platform's `waitUntil`): closing the
+ * response only detaches this viewer.
  */
-import type { RunEvent } from "@/lib/agent/session-run";
-import { DbScope } from "@/lib/db/client";
-import { closeRun, listQueued } from "@/lib/session/queue";
-import { heartbeatRun, RUN_STALE_MS } from "@/lib/session/runs";
-import { encodeSse } from "./sse";
-
-const POLL_MS = 500;
-/** Pause between two tries to release the lock of a run that ended while the database was unreachable (ms). */
-const CLOSE_RETRY_MS = 1000;
+import { after } from "next/server";
+import { createOwnedRun, followRun, type OwnedRunOptions } from "@/lib/runs";
+import { SSE_HEADERS, SSE_KEEP_ALIVE_MS, sseComment, sseFrame } from "./sse";
 
 /**
- * A run that ended while the database was unreachable could not release its lock: keep trying in the
- * background (the stream is already closed) until the database is back, at most {@link RUN_STALE_MS} (after
- * which the lock is stale and taken over anyway). Queued texts stay for the next prompt run to hand back.
+ * Keep `task` running after the response (Next's `after()`, i.e. the platform's `waitUntil`). Outside a
+ * request scope (tests, scripts) the task simply runs on; a failure is logged, never thrown.
  */
-async function closeWhenBack(sessionId: string, runId: string): Promise<void> {
-  const deadline = Date.now() + RUN_STALE_MS;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS));
-    const s = new DbScope();
-    try {
-      await closeRun(s, sessionId, runId, { handBack: false });
-      return;
-    } catch {
-      // still unreachable
-    } finally {
-      await s.release();
-    }
+export function keepAlive(task: Promise<unknown>): void {
+  const logged = task.catch((error) => console.error("[strata] a run failed outside its response:", error));
+  try {
+    after(logged);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!message.includes("outside a request scope"))
+      console.warn(`[strata] after() is not available (${message}); the run goes on in this process.`);
   }
 }
 
-/**
- * @param options.runId the run lock the request holds (none: no heartbeat, no queue reports).
- * @param options.run the work; gets the event sink and an abort signal (client gone, or abort requested).
- */
-export function runEventStream(options: {
-  request: Request;
-  sessionId: string;
-  runId?: string;
-  /** Texts an earlier run left undelivered, handed back first (`queue_returned`). */
-  returned?: string[];
-  run: (
-    emit: (event: RunEvent) => Promise<void>,
-    signal: AbortSignal,
-    context: { clientGone(): boolean },
-  ) => Promise<void>;
-}): Response {
-  const { request, sessionId, runId } = options;
-  const abort = new AbortController();
+/** A byte stream fed by `attach` (which gets the enqueue and close functions), with the keep-alive comment. */
+function sseStream(
+  attach: (send: (bytes: Uint8Array) => void, end: () => void) => () => void,
+): ReadableStream {
+  let detach: (() => void) | undefined;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
   let open = true;
-  const clientGone = () => !open || request.signal.aborted;
-  request.signal.addEventListener("abort", () => abort.abort());
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      // Never let a gone client stop the run's bookkeeping: events to a closed stream are dropped.
-      const send = async (event: RunEvent) => {
+  const stop = () => {
+    open = false;
+    if (keepAlive) clearInterval(keepAlive);
+    detach?.();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (bytes: Uint8Array) => {
         if (!open) return;
         try {
-          controller.enqueue(encodeSse(event));
+          controller.enqueue(bytes);
         } catch {
-          open = false;
+          stop();
         }
       };
+      const end = () => {
+        if (!open) return;
+        stop();
+        controller.close();
+      };
       // Headers and a first byte at once, before any slow work (an SSE comment; parsers skip it).
-      controller.enqueue(new TextEncoder().encode(": strata\n\n"));
-      if (options.returned && options.returned.length > 0)
-        await send({ type: "queue_returned", texts: options.returned });
-      let lastQueue = JSON.stringify({ steering: [], followUp: [] });
-      let polling = false;
-      const poll = runId
-        ? setInterval(async () => {
-            if (polling) return;
-            polling = true;
-            const s = new DbScope();
-            try {
-              if (await heartbeatRun(s, runId)) abort.abort();
-              const queue = await listQueued(s, sessionId);
-              const json = JSON.stringify(queue);
-              if (json !== lastQueue) {
-                lastQueue = json;
-                await send({ type: "queue_update", ...queue });
-              }
-            } catch {
-              // a missed heartbeat is retried on the next tick
-            } finally {
-              await s.release();
-              polling = false;
-            }
-          }, POLL_MS)
-        : undefined;
-      try {
-        await options.run(send, abort.signal, { clientGone });
-      } catch (error) {
-        await send({ type: "error", message: error instanceof Error ? error.message : String(error) });
-      } finally {
-        if (poll) clearInterval(poll);
-        if (runId) {
-          const s = new DbScope();
-          try {
-            const texts = await closeRun(s, sessionId, runId, { handBack: !clientGone() });
-            if (texts.length > 0) await send({ type: "queue_returned", texts });
-            if (lastQueue !== JSON.stringify({ steering: [], followUp: [] }))
-              await send({ type: "queue_update", steering: [], followUp: [] });
-          } catch {
-            // The database is unreachable: release the lock once it is back (else it goes stale).
-            void closeWhenBack(sessionId, runId);
-          } finally {
-            await s.release();
-          }
-        }
-        if (open) {
-          open = false;
-          controller.close();
-        }
-      }
+      send(sseComment("strata"));
+      keepAlive = setInterval(() => send(sseComment("keep-alive")), SSE_KEEP_ALIVE_MS);
+      detach = attach(send, end);
     },
     cancel() {
-      open = false;
-      abort.abort();
+      stop();
     },
   });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    },
+}
+
+/**
+ * Start a run owned by the server (lib/runs) and answer its events as SSE, `run_start` … `run_end`, from the
+ * in-process subscription. The run goes on when the response is closed (a tab closed or reloaded).
+ */
+export function runEventStream(options: OwnedRunOptions): Response {
+  const run = createOwnedRun(options);
+  const body = sseStream((send, end) =>
+    run.subscribe(({ seq, event, data }) => {
+      send(sseFrame(event.type, data, seq));
+      if (event.type === "run_end") end();
+    }),
+  );
+  keepAlive(run.start());
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+/**
+ * Replay run `runId`'s events after `after` from Postgres, then follow it live until `run_end`; ends early when
+ * `signal` aborts (the client went away) or the response is cancelled.
+ */
+export function followEventStream(runId: string, after: number, signal: AbortSignal): Response {
+  const body = sseStream((send, end) => {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void (async () => {
+      try {
+        for await (const row of followRun({ runId, after, signal: stop.signal }))
+          send(sseFrame(row.type, row.data, row.seq));
+      } catch (error) {
+        // The database failed for longer than its retry budget: say so; the client re-attaches from its cursor.
+        const message = error instanceof Error ? error.message : String(error);
+        send(sseFrame("error", JSON.stringify({ type: "error", message })));
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+        end();
+      }
+    })();
+    return () => stop.abort();
   });
+  return new Response(body, { headers: SSE_HEADERS });
 }

@@ -15,15 +15,17 @@ export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
 /**
- * The session, the messages of its current branch (root first), its live run if any (`{ kind }`, e.g. started
- * in another tab), the texts queued for it, and what reading the branch repaired (`repairs`, stored broken content).
+ * The session, the messages of its current branch (root first), its live run if any
+ * (`{ id, kind, mode, startLeafId, lastSeq }`, e.g. started in another tab), the texts queued for it, and what
+ * reading the branch repaired (`repairs`, stored broken content). While a run is live the messages are the path
+ * to its `startLeafId`: replaying the run's events from seq 0 on top of them gives what its own tab shows.
  */
 export const GET = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   return withSession(req, id, "read", async ({ scope, session }) => {
-    const branch = await loadBranch(scope, session.id, session.leafId);
-    const { model } = getSessionContextSettings(branch);
     const run = await getLiveRun(scope, session.id);
+    const branch = await loadBranch(scope, session.id, run ? run.startLeafId : session.leafId);
+    const { model } = getSessionContextSettings(branch);
     return Response.json({
       session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null),
       messages: buildSessionMessages(branch),

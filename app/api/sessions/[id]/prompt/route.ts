@@ -28,7 +28,8 @@ const Body = z.object({
 });
 
 /**
- * Run a prompt (or a `!command`) and stream its events as SSE. While another request's agent run is live: a
+ * Start a prompt (or a `!command`) as a run owned by the server and stream its events as SSE (`id: <seq>`,
+ * `run_start` … `run_end`); the run goes on when the response is closed. While another request's agent run is live: a
  * `!command` runs alongside it; a prompt with `streamingBehavior` is queued for that run (202); without, 409.
  * While a compaction, a shell command or a branch summary holds the session: 409.
  */
@@ -67,12 +68,14 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     if (!handedOver) await scope.release();
   }
   const runId = run?.id;
+  // The run belongs to the server: it goes on when this response is closed (lib/runs, docs/runs.md).
   return runEventStream({
-    request,
     sessionId: id,
     runId,
+    kind: bash ? "bash" : "prompt",
+    mode: bash ? "bash" : "prompt",
     returned: run?.returned,
-    run: (emit, signal, { clientGone }) =>
+    work: ({ emit, signal, watched }) =>
       bash
         ? runUserBash({ sessionId: id, command: bash, emit, signal, runId, ...actor })
         : runPrompt({
@@ -86,7 +89,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             signal,
             runId,
             scope,
-            clientGone,
+            clientGone: () => !watched(),
           }),
   });
 });

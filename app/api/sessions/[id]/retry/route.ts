@@ -18,7 +18,8 @@ const Body = z.object({ model: z.string().max(200).optional() });
 /**
  * Re-run the session's failed last turn (its last message is an assistant message with `stopReason` "error" or
  * "aborted"): the failed answer stays in the session, the agent continues from the messages before it (pi's
- * `agent.continue()`, as its auto-retry does) and streams the run's events as SSE, like `POST …/prompt`.
+ * `agent.continue()`, as its auto-retry does) as a run owned by the server (`run_start` with mode `retry`) and
+ * streams its events as SSE, like `POST …/prompt`.
  * 400 `model_unavailable` (`Model <ref> is not available.`, as `PUT …/model`) for a `model` the server does not
  * have; 409 while another run holds the session; a last turn that did not fail ends the stream with an `error` event.
  */
@@ -40,17 +41,19 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     env = await sessionProviderEnv(scope, id, process.env);
     if (body.model !== undefined && !resolveModel(body.model, env))
       throw new ApiError(400, "model_unavailable", modelUnavailableMessage(body.model));
-    run = await startPromptRun(scope, id);
+    run = await startPromptRun(scope, id, "prompt", "retry");
   } catch (error) {
     await scope.release();
     throw error;
   }
+  // The run belongs to the server: it goes on when this response is closed (lib/runs, docs/runs.md).
   return runEventStream({
-    request,
     sessionId: id,
     runId: run.id,
+    kind: "prompt",
+    mode: "retry",
     returned: run.returned,
-    run: (emit, signal, { clientGone }) =>
+    work: ({ emit, signal, watched }) =>
       runPrompt({
         sessionId: id,
         ...actor,
@@ -62,7 +65,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         signal,
         runId: run.id,
         scope,
-        clientGone,
+        clientGone: () => !watched(),
       }),
   });
 });
