@@ -158,6 +158,7 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     ok: [201],
     build: (ctx) => ({ params: project(ctx), json: { path: `new-${ctx.n}.txt`, kind: "file" } }),
   },
+  "GET /api/projects/[id]/git": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
   "GET /api/projects/[id]/file": {
     permission: "read",
     build: (ctx) => ({ params: project(ctx), query: `path=${ctx.fx.filePath}` }),
@@ -270,6 +271,22 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     build: (ctx) => ({ params: session(ctx), json: {} }),
   },
   "GET /api/sessions/[id]/tree": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+
+  // ── runs owned by the server (issue 12, RUNS helper): a finished run of the team session replays and closes ──
+  "GET /api/sessions/[id]/runs/[runId]/events": {
+    permission: "read",
+    build: async (ctx) => {
+      const [run] = await ctx.scope.query<{ id: string }>(
+        `INSERT INTO session_runs (session_id, finished_at, outcome, last_seq) VALUES ($1, now(), 'done', 1) RETURNING id`,
+        [ctx.fx.sessionId],
+      );
+      await ctx.scope.query(
+        `INSERT INTO run_events (run_id, seq, type, data) VALUES ($1, 1, 'run_end', '{"type":"run_end","outcome":"done"}')`,
+        [run.id],
+      );
+      return { params: { id: ctx.fx.sessionId, runId: run.id } };
+    },
+  },
 
   // ── team rules preview (helper B2): stopping a preview is a write on the session ──
   "PUT /api/sessions/[id]/rules-preview": {

@@ -231,9 +231,10 @@ describe("edges of the queue", () => {
     // The tab goes away: its response is cancelled, the run is not.
     await reader.cancel();
     mock.release("g");
+    // Until the run has stored its end (`outcome`, with its `run_end` event).
     for (;;) {
       const live = await scope.query(
-        "SELECT 1 FROM session_runs WHERE session_id = $1 AND finished_at IS NULL",
+        "SELECT 1 FROM session_runs WHERE session_id = $1 AND (finished_at IS NULL OR outcome IS NULL)",
         [session.id],
       );
       if (live.length === 0) break;
