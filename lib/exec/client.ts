@@ -33,8 +33,8 @@ export interface ExecClient extends Executor {
     archive: Uint8Array,
     signal?: AbortSignal,
   ): Promise<T>;
-  /** `GET /v1/health`: the handler kinds and the worker pool's size. */
-  health(signal?: AbortSignal): Promise<{ kinds: string[]; workers: number }>;
+  /** `GET /v1/health`: the handler kinds, the worker pool's size, workers running a command, commands waiting. */
+  health(signal?: AbortSignal): Promise<{ kinds: string[]; workers: number; busy: number; queued: number }>;
 }
 
 const unavailable = (url: string, why: string) =>

@@ -80,6 +80,7 @@ export class ExecPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Waiting[] = [];
   private nextId = 1;
+  private dedicatedBusy = 0;
   private closed = false;
   private readonly workerUrl: URL;
   private readonly log: (line: string) => void;
@@ -95,6 +96,14 @@ export class ExecPool {
     return this.options.size;
   }
 
+  /** Workers running a command now (pooled and dedicated), and commands waiting for one. */
+  get load(): { busy: number; queued: number } {
+    return {
+      busy: this.slots.filter((s) => s.busy && !s.gone).length + this.dedicatedBusy,
+      queued: this.queue.length,
+    };
+  }
+
   /** Resolves when every pooled worker has loaded its handlers. @throws the first worker's start failure. */
   async ready(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.ready));
@@ -107,6 +116,12 @@ export class ExecPool {
     return new Promise((resolve) => {
       const waiting: Waiting = { job, signal, resolve };
       if (job.limits.memoryMb !== this.options.memoryMb) {
+        this.dedicatedBusy++;
+        const done = waiting.resolve;
+        waiting.resolve = (outcome) => {
+          this.dedicatedBusy--;
+          done(outcome);
+        };
         void this.execute(this.spawn(job.limits.memoryMb, true), waiting);
         return;
       }

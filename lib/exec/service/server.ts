@@ -1,6 +1,6 @@
 /**
  * The execution service's HTTP server (127.0.0.1 only): `POST /v1/<kind>` runs a command of a registered kind
- * (handlers/index.ts) in the worker pool, `GET /v1/health` answers the kinds and the pool's size. Every request
+ * (handlers/index.ts) in the worker pool, `GET /v1/health` answers the kinds, the pool's size and load (`busy`, `queued`). Every request
  * needs `authorization: Bearer <token>` (401 otherwise). Bodies: JSON up to {@link MAX_JSON_BYTES}, raw bytes
  * (`application/octet-stream`, with the request in the query) up to {@link MAX_RAW_BYTES}; larger → 413.
  * A closed connection aborts its command. A command stopped at a limit answers 200 with an `ExecResult` whose
@@ -117,7 +117,7 @@ export async function startExecService(options: {
         );
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (req.method === "GET" && url.pathname === "/v1/health") {
-        send(res, 200, { kinds: Object.keys(HANDLERS), workers: pool.size });
+        send(res, 200, { kinds: Object.keys(HANDLERS), workers: pool.size, ...pool.load });
         return;
       }
       const kind = /^\/v1\/([a-z][a-z0-9-]*)$/.exec(url.pathname)?.[1];

@@ -1,0 +1,110 @@
+/**
+ * The execution service under hostile commands: a killed worker is replaced, an abort kills the command, the
+ * test process's event loop stays free while the service burns CPU, and a kill reaches the model as the bash
+ * tool's error text. The service is the one tests/global-setup.ts started (2 workers) on the test database.
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { createExecutor, type ExecClient } from "@/lib/exec/client";
+import type { ExecLimits, Executor, ShellExecRequest } from "@/lib/exec/types";
+import { createBashTool } from "@/lib/tools/bash";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { projectWithFiles } from "./fixture";
+
+let scope: DbScope;
+let exec: ExecClient;
+let target: Omit<ShellExecRequest, "script">;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  exec = createExecutor(process.env)!;
+  const { workspaceId, root } = await projectWithFiles(scope, {});
+  target = { workspaceId, projectRoot: root, cwd: root };
+});
+afterAll(() => scope.release());
+
+const run = (script: string, limits?: Partial<ExecLimits>, signal?: AbortSignal) =>
+  exec.shell({ ...target, script, limits }, signal);
+
+/** `promise`, or a rejection after `ms` (so a stuck worker fails the test quickly instead of at its timeout). */
+const within = <T>(ms: number, promise: Promise<T>) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not done within ${ms} ms`)), ms)),
+  ]);
+
+describe("the execution service's workers", () => {
+  it("a killed worker is replaced: the next commands, on both workers at once, work", async () => {
+    expect((await run("while :; do :; done", { cpuMs: 300 })).killed?.reason).toBe("cpu");
+    const next = await within(15_000, Promise.all([run("echo one"), run("echo two"), run("echo three")]));
+    expect(next.map((r) => [r.output, r.exitCode])).toEqual([
+      ["one\n", 0],
+      ["two\n", 0],
+      ["three\n", 0],
+    ]);
+    expect(await exec.health()).toEqual({
+      kinds: expect.arrayContaining(["shell"]),
+      workers: 2,
+      busy: 0,
+      queued: 0,
+    });
+  });
+
+  it("an abort kills the command: both workers are free again at once", async () => {
+    const controller = new AbortController();
+    // Default limits (60 s of CPU): only the abort can free this worker soon.
+    const hog = run("while :; do :; done", undefined, controller.signal);
+    setTimeout(() => controller.abort(), 300);
+    await expect(hog).rejects.toMatchObject({ name: "AbortError" });
+    // The hog's worker is blocked (a builtin loop never yields): the service terminates it after its 1 s grace.
+    const deadline = performance.now() + 5000;
+    let load = await exec.health();
+    while (load.busy > 0 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      load = await exec.health();
+    }
+    expect(load).toMatchObject({ busy: 0, queued: 0 });
+    const both = await within(10_000, Promise.all([run("echo a"), run("echo b")]));
+    expect(both.map((r) => r.output)).toEqual(["a\n", "b\n"]);
+  });
+
+  it("the caller's event loop stays free while the service burns CPU on both workers", async () => {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    const burns = await Promise.all([
+      run("while :; do :; done", { cpuMs: 1500 }),
+      run('i=0; while :; do i=$((i+1)); x="$x$i"; done', { cpuMs: 1500 }),
+    ]);
+    histogram.disable();
+    expect(burns.map((b) => b.killed?.reason)).toEqual(["cpu", "cpu"]);
+    // Generous: this process only waits on two sockets meanwhile (in process, the same loops block it for seconds).
+    console.log(
+      `event-loop delay while the service burned CPU: max ${(histogram.max / 1e6).toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`,
+    );
+    expect(histogram.max / 1e6).toBeLessThan(250);
+  });
+
+  it("a kill reaches the model as the bash tool's error text", async () => {
+    const { vfs } = openWorkspaceVfs(target.workspaceId, scope);
+    const limited: Executor = {
+      shell: (request, signal) => exec.shell({ ...request, limits: { cpuMs: 400 } }, signal),
+      sandbox: (request, signal) => exec.sandbox(request, signal),
+    };
+    const bash = createBashTool({
+      fs: vfs,
+      cwd: target.cwd,
+      projectRoot: target.projectRoot,
+      exec: {
+        executor: limited,
+        workspaceId: target.workspaceId,
+        sandbox: false,
+        sync: () => vfs.flush().then(() => undefined),
+        absorb: async (paths) => vfs.forget(paths),
+      },
+    });
+    await expect(bash.execute("t", { command: "echo started; while :; do :; done" })).rejects.toThrow(
+      new Error("Command stopped: it used more than 400 ms of CPU time (limit 400 ms)."),
+    );
+  });
+});
