@@ -28,6 +28,7 @@ export function SecretsView({
   initial,
   serverSet,
   providers,
+  children,
 }: {
   workspace: { id: string; name: string; kind: string };
   role: string;
@@ -37,6 +38,8 @@ export function SecretsView({
   serverSet: string[];
   /** Variable name → provider id. */
   providers: Record<string, string>;
+  /** More settings cards, after the provider keys (e.g. the sandbox switch). */
+  children?: React.ReactNode;
 }) {
   const [secrets, setSecrets] = useState(initial);
   const [editing, setEditing] = useState<string | null>(null);
@@ -251,6 +254,7 @@ export function SecretsView({
           </>
         )}
       </section>
+      {children}
     </main>
   );
 }

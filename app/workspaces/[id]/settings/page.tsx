@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AppHeader } from "@/components/account/app-header";
+import { SandboxSetting } from "@/components/sandbox/sandbox-setting";
 import { SecretsView } from "@/components/secrets/secrets-view";
 import { workspaceAccess } from "@/lib/auth/authorize";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
+import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
 import { listSecretNames, SECRET_NAMES } from "@/lib/secrets";
@@ -40,10 +42,11 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
     if (!workspace) return null;
     const canManage = roleAllows(access.role, "manage");
     const secrets = canManage ? await listSecretNames(scope, id) : [];
-    return { caller, mode, workspaces, workspace, role: access.role, canManage, secrets };
+    const sandbox = await getSandboxEnabled(scope, id);
+    return { caller, mode, workspaces, workspace, role: access.role, canManage, secrets, sandbox };
   });
   if (!found) notFound();
-  const { caller, mode, workspaces, workspace, role, canManage, secrets } = found;
+  const { caller, mode, workspaces, workspace, role, canManage, secrets, sandbox } = found;
   const providers = Object.fromEntries(
     Object.entries(PROVIDER_ENV).flatMap(([provider, vars]) => [
       [vars.apiKey, provider],
@@ -65,7 +68,9 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
         initial={secrets}
         serverSet={canManage ? serverSet() : []}
         providers={providers}
-      />
+      >
+        <SandboxSetting workspaceId={workspace.id} initial={sandbox} canChange={roleAllows(role, "delete")} />
+      </SecretsView>
     </>
   );
 }
