@@ -47,7 +47,7 @@ function spawnOnce(env, port, onOutput) {
 /**
  * Start the service. `env`: the environment it gets (DATABASE_URL, STRATA_DB_PROXY…; STRATA_EXEC_TOKEN is
  * replaced by a random one). `restart`: start it again, on the same port, when it exits unexpectedly (at most
- * 5 times a minute; each restart is logged with `log`). Output lines go to `output` (default: this process's
+ * 5 times a minute; each restart is logged with `log`, which gets lines without a prefix). Output lines go to `output` (default: this process's
  * stderr).
  * @returns `{ url, token, env: { STRATA_EXEC_URL, STRATA_EXEC_TOKEN }, close() }`
  * @throws Error when it does not start (exit or 90 s), with why.
@@ -55,7 +55,7 @@ function spawnOnce(env, port, onOutput) {
 export async function startExecService({
   env = process.env,
   restart = false,
-  log = console.error,
+  log = (line) => console.error(`[strata] ${line}`),
   output,
 } = {}) {
   const token = randomBytes(24).toString("base64url");
@@ -73,18 +73,14 @@ export async function startExecService({
       while (restarts.length > 0 && restarts[0] < now - RESTART_WINDOW_MS) restarts.shift();
       if (restarts.length >= MAX_RESTARTS) {
         log(
-          `[strata] the execution service stopped (${signal ?? `exit code ${code}`}) ${MAX_RESTARTS} times within a minute; it is not restarted again, so shell commands fail until Strata is restarted (see its output above)`,
+          `the execution service stopped (${signal ?? `exit code ${code}`}) ${MAX_RESTARTS} times within a minute; it is not restarted again, so shell commands fail until Strata is restarted (see its output above)`,
         );
         return;
       }
       restarts.push(now);
-      log(
-        `[strata] the execution service stopped (${signal ?? `exit code ${code}`}); restarting it on ${url}`,
-      );
+      log(`the execution service stopped (${signal ?? `exit code ${code}`}); restarting it on ${url}`);
       current = spawnOnce(childEnv, port, write);
-      current.ready.then(watch, (error) =>
-        log(`[strata] the execution service did not restart: ${error.message}`),
-      );
+      current.ready.then(watch, (error) => log(`the execution service did not restart: ${error.message}`));
     });
   };
   watch();

@@ -7,6 +7,9 @@
 // scripts/build-stamp.mjs; STRATA_REBUILD=1 forces one; meanwhile the port answers 503 "Strata is building…",
 // scripts/building-page.mjs), and `next start`. While it serves the embedded
 // database, .strata/server.json tells the CLI how to reach it (scripts/local-db.mjs).
+// Before `next start`: the execution service (lib/exec/service, scripts/exec-service.mjs) on the same database
+// settings with a random token, which the app reaches through STRATA_EXEC_URL/STRATA_EXEC_TOKEN; it is restarted
+// when it crashes (a log line each time) and stopped with the app.
 // Sign-in (docs/auth.md): on the embedded default bound to loopback the app runs in `local` mode
 // (STRATA_AUTH_MODE=local): the local owner account is created on first start and a loopback browser is signed in
 // as it; BETTER_AUTH_SECRET and STRATA_SECRETS_KEY come from .strata/secrets.json (made on first start, 0600).
@@ -18,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { buildApp } from "./build.mjs";
 import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
 import { startBuildingPage } from "./building-page.mjs";
+import { startExecService } from "./exec-service.mjs";
 import {
   ensureLocalOwner,
   ensureSecrets,
@@ -175,6 +179,14 @@ async function main() {
   };
   // The proxy's secret reaches only the app, through its environment (never a log line).
   if (proxy) env.STRATA_DB_PROXY = proxy.endpoint;
+  // The execution service: shell commands run in its workers, off the app's event loop (docs/exec.md).
+  const serviceEnv = { ...env };
+  for (const name of SECRET_NAMES) delete serviceEnv[name];
+  const exec = await startExecService({ env: serviceEnv, restart: true, log });
+  cleanups.push(() => exec.close());
+  Object.assign(env, exec.env);
+  log(`execution service at ${exec.url}`);
+  if (stopping) return;
   const next = spawn(
     process.execPath,
     [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", host],

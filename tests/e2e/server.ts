@@ -1,11 +1,13 @@
 /**
  * The e2e stack, started by Playwright's webServer: a fresh database on the real local Postgres (behind
  * the app's WebSocket proxy), the mock LLM provider, a loopback smart-HTTP git server serving Strata's
- * own repository, and the built app (`next start`) pointed at all of them. Ctrl-C / SIGTERM tears it down.
+ * own repository, the execution service (lib/exec/service) on that database, and the built app (`next start`)
+ * pointed at all of them. Ctrl-C / SIGTERM tears it down.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { startExecService } from "../../scripts/exec-service.mjs";
 import { makeBareClone, startGitServer } from "../git-server";
 import { createTestDatabase } from "../helpers/postgres";
 import { startMockProvider } from "../mock-provider";
@@ -26,6 +28,9 @@ async function main() {
   const mock = await startMockProvider({ port: E2E_MOCK_PORT });
   const bare = await makeBareClone(root);
   const git = await startGitServer({ repos: { strata: bare }, port: E2E_GIT_PORT });
+  const exec = await startExecService({
+    env: { ...process.env, DATABASE_URL: database.url, STRATA_DB_PROXY: database.proxy },
+  });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -45,6 +50,8 @@ async function main() {
     ...E2E_AUTH_ENV,
     // The e2e git server is on loopback, which a git import refuses by default (lib/net/git-http.ts).
     STRATA_GIT_IMPORT_ALLOW_PRIVATE: "1",
+    // Shell commands run in the execution service, as under `npm start`.
+    ...exec.env,
   };
   const next = spawn(
     process.execPath,
@@ -77,6 +84,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     next.kill("SIGTERM");
+    await exec.close();
     await git.close();
     await mock.close();
     await database.close();
