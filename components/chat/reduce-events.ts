@@ -258,6 +258,17 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           toolArgsText: {},
         };
       }
+      if (state.pendingUserIndex !== null) {
+        // A message the run stores before the prompt (the session's first system message) goes before it.
+        const at = state.pendingUserIndex;
+        return {
+          ...state,
+          messages: [...state.messages.slice(0, at), message, ...state.messages.slice(at)],
+          openIndex: at,
+          pendingUserIndex: at + 1,
+          toolArgsText: {},
+        };
+      }
       return {
         ...state,
         messages: [...state.messages, message],
@@ -291,6 +302,14 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       } else if (message.role === "user" && pendingUserIndex !== null) {
         messages = replaceAt(state.messages, pendingUserIndex, message);
         pendingUserIndex = null;
+      } else if (pendingUserIndex !== null && message.role !== "user") {
+        // Stored before the prompt (as in `message_start`): before its optimistic message.
+        messages = [
+          ...state.messages.slice(0, pendingUserIndex),
+          message,
+          ...state.messages.slice(pendingUserIndex),
+        ];
+        pendingUserIndex++;
       } else {
         messages = [...state.messages, message];
       }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/api-client";
-import { initialChatState, reduceChat, runTakenOverText } from "@/components/chat/reduce-events";
+import {
+  type ChatAction,
+  initialChatState,
+  reduceChat,
+  runTakenOverText,
+} from "@/components/chat/reduce-events";
 import {
   followRun,
   REATTACH_DELAYS_MS,
@@ -185,6 +190,33 @@ describe("reduceChat: run_start and run_end", () => {
     expect(reduceChat(s0, { type: "run_start", runId: "r", kind: "prompt", mode: "retry" })).toEqual(
       reduceChat(s0, { type: "local_retry" }),
     );
+  });
+
+  it("the starting tab (optimistic prompt) and a follower (replay) end with the same messages in the same order", () => {
+    const system = { role: "system", content: "You are pi.", timestamp: 2 } as unknown as AgentMessage;
+    const stored: AgentMessage = { role: "user", content: "hi", timestamp: 3 };
+    const events: ChatAction[] = [
+      { type: "run_start", runId: "r", kind: "prompt", mode: "prompt" },
+      { type: "agent_start" },
+      { type: "message_start", message: system },
+      { type: "message_end", message: system },
+      { type: "message_start", message: stored },
+      { type: "message_end", message: stored },
+      { type: "run_end", outcome: "done" },
+    ];
+    let starting = reduceChat(initialChatState([user]), { type: "local_prompt", text: "hi", timestamp: 99 });
+    let follower = initialChatState([user]);
+    for (const e of events) {
+      starting = reduceChat(starting, e);
+      follower = reduceChat(follower, e);
+    }
+    expect(starting.messages).toEqual([user, system, stored]);
+    expect(follower.messages).toEqual(starting.messages);
+    // A system message given only by its message_end goes before the optimistic prompt too.
+    let endOnly = reduceChat(initialChatState([]), { type: "local_prompt", text: "hi", timestamp: 99 });
+    endOnly = reduceChat(endOnly, { type: "message_end", message: system });
+    endOnly = reduceChat(endOnly, { type: "message_end", message: stored });
+    expect(endOnly.messages).toEqual([system, stored]);
   });
 
   it("run_end closes the run like a closed stream; taken_over says so", () => {
