@@ -14,6 +14,15 @@ const README = "# Demo\n\nHello from the demo project.\n";
 const indicator = (page: Page) => page.getByRole("status", { name: "Agent is running" });
 const tool = (page: Page) => page.getByTestId("tool-call");
 
+/** Every message of the transcript in order, as `testid: text`. */
+const articles = (page: Page) =>
+  page
+    .getByRole("log", { name: "Conversation" })
+    .locator("article")
+    .evaluateAll((nodes) =>
+      nodes.map((n) => `${n.getAttribute("data-testid")}: ${(n.textContent ?? "").trim()}`),
+    );
+
 test.beforeEach(async () => {
   await mock.reset();
 });
@@ -114,6 +123,8 @@ test("a second tab streams the same run without polling; Abort there ends it for
     await expect(p.getByTestId("message-assistant").last()).toContainText("Step one. Step two.");
     await expect(tool(p)).toHaveAttribute("data-status", "running");
   }
+  // The same conversation, message for message, in the same order.
+  expect(await articles(other)).toEqual(await articles(page));
   await other.screenshot({ path: testInfo.outputPath("second-tab-running.png") });
   await page.screenshot({ path: testInfo.outputPath("first-tab-running.png") });
 
