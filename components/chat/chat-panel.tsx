@@ -29,11 +29,14 @@ import { useSessions } from "./use-sessions";
 export function ChatPanel({
   projectId,
   onPathsChanged,
+  onRunEnd,
   readOnlyNote = null,
 }: {
   projectId: string;
   /** Paths the agent reports changed (files_changed, successful write/edit). */
   onPathsChanged: (paths: string[]) => void;
+  /** Called when a run's stream has closed (e.g. to re-read the git HEAD a `git commit` may have moved). */
+  onRunEnd?: () => void;
   /** Why the caller can only read (their role), or null when they can prompt. */
   readOnlyNote?: string | null;
 }) {
@@ -60,6 +63,7 @@ export function ChatPanel({
     onRunEnd: () => {
       void sessions.refresh();
       void refreshResources();
+      onRunEnd?.();
     },
     onQueueReturned: (texts) => setDraft((d) => restoreDraft(texts, d)),
   });

@@ -19,6 +19,7 @@ import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree
 import { createProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
 import { FilesPaneTitle } from "@/components/tree/files-pane-title";
+import { GitHeadIndicator } from "@/components/tree/git-head";
 import { folderPrefix, useTreeCreate } from "@/components/tree/new-entry";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
@@ -50,8 +51,11 @@ export function ProjectWorkspace({
   const router = useRouter();
   rootRef.current = project?.rootPath ?? null;
 
+  // Bumped to re-read the git HEAD indicator: after a tree refresh (a `!command`, the agent's files) and a run.
+  const [gitKey, setGitKey] = useState(0);
   const refreshTree = useCallback(
     async (signal?: AbortSignal) => {
+      setGitKey((k) => k + 1);
       try {
         setEntries(await getTree(projectId, signal));
         setTreeError(null);
@@ -157,6 +161,7 @@ export function ProjectWorkspace({
           onNewFile={readOnly ? undefined : () => creator.start("file", folderPrefix(files.active?.path))}
           onNewFolder={readOnly ? undefined : () => creator.start("dir", folderPrefix(files.active?.path))}
         />
+        <GitHeadIndicator projectId={projectId} refreshKey={gitKey} />
         {creator.form}
         {treeError ? (
           <Notice kind="error" title="Could not load files">
@@ -177,7 +182,12 @@ export function ProjectWorkspace({
         )}
       </nav>
       <EditorPane files={files} readOnly={readOnly} />
-      <ChatPanel projectId={projectId} onPathsChanged={onPathsChanged} readOnlyNote={readOnlyNote} />
+      <ChatPanel
+        projectId={projectId}
+        onPathsChanged={onPathsChanged}
+        onRunEnd={() => setGitKey((k) => k + 1)}
+        readOnlyNote={readOnlyNote}
+      />
       {remover.dialog}
     </div>
   );
