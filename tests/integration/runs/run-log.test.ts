@@ -1,0 +1,164 @@
+/**
+ * The run's event log and its edges, on the real Postgres: the writer merges consecutive token deltas of one
+ * content block (and nothing else) and numbers what it stores; a silent run is taken over with a last
+ * `run_end` (`taken_over`) that its followers receive, and nothing its late owner writes lands after it; the
+ * tail latency of a follower on another request (the figure in docs/runs.md).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunEvent } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { RunEventLog } from "@/lib/runs";
+import { startRun } from "@/lib/session/runs";
+import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { newSession, prompt, reader, runEvents, runRow, storedEvents } from "./helpers";
+
+let scope: DbScope;
+let mock: MockProvider;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  mock = await startMockProvider();
+  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
+});
+afterAll(async () => {
+  restoreEnv();
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+const delta = (type: string, contentIndex: number, text: string) =>
+  ({
+    type: "message_update",
+    message: {},
+    assistantMessageEvent: { type, contentIndex, delta: text, partial: {} },
+  }) as unknown as RunEvent;
+
+const silence = (runId: string) =>
+  scope.query("UPDATE session_runs SET heartbeat_at = now() - interval '1 minute' WHERE id = $1", [runId]);
+
+describe("RunEventLog", () => {
+  it("merges consecutive deltas of one block and kind, numbers and stores them, sets last_seq", async () => {
+    const session = await newSession(scope);
+    const runId = await startRun(scope, session.id);
+    const log = new RunEventLog(runId);
+    const seen: [number, string][] = [];
+    log.subscribe(({ seq, data }) => seen.push([seq, data]));
+    await log.emit({ type: "agent_start" });
+    for (const t of ["He", "llo", " you"]) await log.emit(delta("text_delta", 0, t));
+    await log.emit(delta("text_delta", 1, "other block"));
+    await log.emit(delta("thinking_delta", 1, "hm"));
+    await log.emit(delta("thinking_delta", 1, "m"));
+    expect(seen).toEqual([]); // buffered until the flush (≤ 50 ms)
+    await log.emit({ type: "run_end", outcome: "done" });
+    const d = (type: string, i: number, text: string) =>
+      `{"type":"message_update","assistantMessageEvent":{"type":"${type}","contentIndex":${i},"delta":"${text}"}}`;
+    const want: [number, string][] = [
+      [1, '{"type":"agent_start"}'],
+      [2, d("text_delta", 0, "Hello you")],
+      [3, d("text_delta", 1, "other block")],
+      [4, d("thinking_delta", 1, "hmm")],
+      [5, '{"type":"run_end","outcome":"done"}'],
+    ];
+    expect(seen).toEqual(want);
+    expect(await log.close(1000)).toBe(true);
+    expect((await storedEvents(scope, runId)).map((e) => [e.id, JSON.stringify(e.data)])).toEqual(want);
+    expect(await runRow(scope, runId)).toEqual({ outcome: "done", lastSeq: 5, finished: false });
+  });
+
+  it("flushes within 50 ms without an awaited event", async () => {
+    const log = new RunEventLog(undefined);
+    const seen: number[] = [];
+    log.subscribe(({ seq }) => seen.push(seq));
+    const t0 = Date.now();
+    await log.emit({ type: "agent_start" });
+    while (seen.length === 0 && Date.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([1]);
+    expect(Date.now() - t0).toBeLessThan(120);
+  });
+});
+
+describe("takeover of a silent run", () => {
+  it("the next run writes its run_end (taken_over); a follower gets it; the late owner writes nothing after it", async () => {
+    const session = await newSession(scope);
+    const old = await startRun(scope, session.id);
+    const log = new RunEventLog(old);
+    await log.emit({ type: "run_start", runId: old, kind: "prompt", mode: "prompt" });
+    await log.emit({ type: "message_end", message: { role: "user", content: "hi", timestamp: 1 } });
+    await silence(old);
+    const next = await startRun(scope, session.id);
+    const follower = reader(await runEvents(session.id, old, { query: "after=1" }));
+    await follower.done;
+    expect(follower.events).toEqual([
+      {
+        id: 2,
+        event: "message_end",
+        data: { type: "message_end", message: { role: "user", content: "hi", timestamp: 1 } },
+      },
+      { id: 3, event: "run_end", data: { type: "run_end", outcome: "taken_over" } },
+    ]);
+    // The old owner wakes up: its events are not stored after the taker's run_end.
+    await log.emit({ type: "agent_end", messages: [] });
+    await log.emit({ type: "run_end", outcome: "done" });
+    await log.close(500);
+    expect((await storedEvents(scope, old)).map((e) => e.event)).toEqual([
+      "run_start",
+      "message_end",
+      "run_end",
+    ]);
+    expect(await runRow(scope, old)).toEqual({ outcome: "taken_over", lastSeq: 3, finished: true });
+    expect(await runRow(scope, next)).toMatchObject({ outcome: null, finished: false });
+  });
+
+  it("a follower of a run whose owner died closes it itself (no next run needed)", async () => {
+    const session = await newSession(scope);
+    const dead = await startRun(scope, session.id);
+    await silence(dead);
+    const follower = reader(await runEvents(session.id, dead));
+    await follower.done;
+    expect(follower.events).toEqual([
+      { id: 1, event: "run_end", data: { type: "run_end", outcome: "taken_over" } },
+    ]);
+    expect(await runRow(scope, dead)).toEqual({ outcome: "taken_over", lastSeq: 1, finished: true });
+  });
+});
+
+describe("tail latency", () => {
+  it("a follower on another request gets each event within ~100 ms of the starting stream", async () => {
+    const session = await newSession(scope);
+    const chunks = Array.from({ length: 30 }, (_, i) => `t${i} `);
+    mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
+    const at = { post: new Map<number, number>(), follow: new Map<number, number>() };
+    const first = reader(await prompt(session.id, { text: "stream slowly" }));
+    await first.waitFor((e) => e.event === "message_update");
+    const runId = first.events[0].data.runId as string;
+    const second = reader(await runEvents(session.id, runId));
+    await second.waitFor((e) => e.event === "message_update");
+    const stamp = (which: Map<number, number>, events: { id?: number }[]) => {
+      for (const e of events) if (e.id !== undefined && !which.has(e.id)) which.set(e.id, performance.now());
+    };
+    const timer = setInterval(() => {
+      stamp(at.post, first.events);
+      stamp(at.follow, second.events);
+    }, 2);
+    const live = first.events.length;
+    mock.release("g");
+    await Promise.all([first.done, second.done]);
+    clearInterval(timer);
+    stamp(at.post, first.events);
+    stamp(at.follow, second.events);
+    expect(second.events).toEqual(first.events);
+    const lags = [...at.post.keys()]
+      .filter((id) => id > live)
+      .map((id) => (at.follow.get(id) as number) - (at.post.get(id) as number))
+      .sort((a, b) => a - b);
+    const pick = (q: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]);
+    console.log(
+      `[runs] follower tail lag over ${lags.length} events: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms, max ${pick(1)} ms`,
+    );
+    expect(lags.length).toBeGreaterThan(10);
+    expect(pick(0.95)).toBeLessThan(250);
+  });
+});
