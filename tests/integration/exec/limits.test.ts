@@ -69,6 +69,15 @@ describe("the execution service", () => {
     });
   });
 
+  it("pi's timeout is a timeout, not a kill: a sleeping and a never-yielding command both time out", async () => {
+    for (const script of ["sleep 5", "while :; do :; done"]) {
+      const result = await exec.shell({ ...target, script, timeoutMs: 700 });
+      expect(result).toMatchObject({ output: "", timedOut: true, aborted: false, changedPaths: [] });
+      expect(result.killed).toBeUndefined();
+      expect(result.usage.wallMs).toBeLessThan(5000);
+    }
+  });
+
   it("a doubling string is stopped at the memory cap", async () => {
     const result = await run('x=0123456789abcdef; while :; do x="$x$x"; y="${x}z"; done', { memoryMb: 64 });
     expect(result.killed).toEqual({

@@ -78,16 +78,18 @@ export const handler: ExecHandler<unknown, ExecResult> = {
     const { vfs, scope } = openWorkspaceVfs(request.workspaceId);
     try {
       const started = performance.now();
+      const executionLimits = serviceShellLimits(ctx.limits, request.timeoutMs);
       const run = await runShell(
         { fs: vfs, cwd: request.cwd, projectRoot: request.projectRoot },
         request.script,
-        {
-          signal: ctx.signal,
-          timeoutMs: request.timeoutMs,
-          env: request.env,
-          executionLimits: serviceShellLimits(ctx.limits, request.timeoutMs),
-        },
+        { signal: ctx.signal, timeoutMs: request.timeoutMs, env: request.env, executionLimits },
       );
+      // A loop that never yields passes pi's timeout inside just-bash (its deadline is the timeout): pi's "timed out".
+      const deadline = `bash: execution exceeded execution deadline (${executionLimits.maxExecutionTimeMs}ms)\n`;
+      if (request.timeoutMs !== undefined && run.output.endsWith(deadline)) {
+        run.output = run.output.slice(0, -deadline.length);
+        run.timedOut = true;
+      }
       const usage = { wallMs: Math.round(performance.now() - started), cpuMs: 0 };
       if (hitOutputCap(run.output, ctx.limits)) {
         return {
