@@ -47,4 +47,13 @@ describe("encodeSse", () => {
       'event: error\ndata: {"type":"error","message":"boom"}\n\n',
     );
   });
+
+  it("with a seq: the id line first (the run log's number, what Last-Event-ID carries back)", () => {
+    expect(decode(encodeSse({ type: "run_end", outcome: "done" }, 42))).toBe(
+      'id: 42\nevent: run_end\ndata: {"type":"run_end","outcome":"done"}\n\n',
+    );
+    expect(decode(encodeSse(update({ type: "text_delta", contentIndex: 0, delta: "x" }), 7))).toBe(
+      'id: 7\nevent: message_update\ndata: {"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"x"}}\n\n',
+    );
+  });
 });
