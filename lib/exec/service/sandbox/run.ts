@@ -6,7 +6,7 @@
  *
  * Node-only (lib/exec/service/).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DbScope } from "@/lib/db/client";
@@ -19,11 +19,29 @@ import { diffTree, materialiseTree } from "./tree";
 import { writeBack } from "./write-back";
 
 let defaultBackend: SandboxBackend | undefined;
+const TREE_PREFIX = "strata-sandbox-tree-";
+/** A tree directory older than this is a leftover of a worker ended mid-command (the wall limit is at most 300 s). */
+const STALE_TREE_MS = 60 * 60_000;
 
-/** The service's backend: bubblewrap (one instance, probed once). */
+/** The service's backend: bubblewrap (one instance, probed once). Sweeps stale tree directories when first made. */
 export function sandboxBackend(): SandboxBackend {
-  defaultBackend ??= new BwrapBackend();
+  if (!defaultBackend) {
+    defaultBackend = new BwrapBackend();
+    void sweepStaleTrees();
+  }
   return defaultBackend;
+}
+
+/** Remove tree directories a terminated worker left in the temp dir (older than an hour). Best effort. */
+async function sweepStaleTrees(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(TREE_PREFIX)) continue;
+    const dir = path.join(tmpdir(), name);
+    const st = await stat(dir).catch(() => undefined);
+    if (st && Date.now() - st.mtimeMs > STALE_TREE_MS)
+      await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
 }
 
 /** The sandbox cannot run here (no bubblewrap, no user namespaces, not Linux); the message says what to do. */
@@ -77,7 +95,7 @@ export async function runSandboxCommand(
   const cwd = relativeCwd(root, request.cwd);
   const t0 = performance.now();
   const scope = new DbScope();
-  const dir = await mkdtemp(path.join(tmpdir(), "strata-sandbox-"));
+  const dir = await mkdtemp(path.join(tmpdir(), TREE_PREFIX));
   try {
     let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
       withData: true,
