@@ -51,6 +51,27 @@ export interface ShellExecRequest extends ExecTarget {
   limits?: Partial<ExecLimits>;
   /** Author of commits made by `git commit` in the shell. */
   author?: { name: string; email: string };
+  /**
+   * Answer only the tail pi's bash keeps (`truncateTail` of lib/tools/truncate.ts with these bounds) as `output`,
+   * with the whole output's counts in `ExecResult.tail`, so the caller never parses megabytes of output.
+   */
+  outputTail?: { maxLines: number; maxBytes: number };
+}
+
+/** `truncateTail`'s result for the whole output (its content is `ExecResult.output`), and its last line's bytes. */
+export interface ExecOutputTail {
+  truncated: boolean;
+  truncatedBy: "lines" | "bytes" | null;
+  totalLines: number;
+  totalBytes: number;
+  outputLines: number;
+  outputBytes: number;
+  lastLinePartial: boolean;
+  firstLineExceedsLimit: boolean;
+  maxLines: number;
+  maxBytes: number;
+  /** UTF-8 bytes of the output's last line (without its newline); set when `lastLinePartial`. */
+  lastLineBytes?: number;
 }
 
 /** `POST /v1/sandbox`: a command in the real sandbox on a materialised copy of the project's tree. */
@@ -74,6 +95,8 @@ export interface ExecResult {
   aborted: boolean;
   /** Set when the service stopped it at a limit. */
   killed?: ExecKill;
+  /** With the request's `outputTail`: the whole output's truncation (then `output` is only the tail). */
+  tail?: ExecOutputTail;
   /** Absolute VFS paths the command created, changed or deleted, flushed to Postgres (sorted). */
   changedPaths: string[];
   /** Measured cost: wall-clock ms and CPU ms. */

@@ -51,6 +51,28 @@ describe("the execution service", () => {
     expect(await readStored(target.workspaceId, `${target.projectRoot}/a.txt`)).toBeNull();
   });
 
+  it("with outputTail, only pi's tail comes back, with the whole output's counts", async () => {
+    const result = await exec.shell({
+      ...target,
+      script: "seq 1 5000",
+      outputTail: { maxLines: 2000, maxBytes: 51_200 },
+    });
+    expect(result.output).toBe(Array.from({ length: 2000 }, (_, i) => String(3001 + i)).join("\n"));
+    expect(result.outputBytes).toBe(23_893);
+    expect(result.tail).toEqual({
+      truncated: true,
+      truncatedBy: "lines",
+      totalLines: 5000,
+      totalBytes: 23_893,
+      outputLines: 2000,
+      outputBytes: 9999,
+      lastLinePartial: false,
+      firstLineExceedsLimit: false,
+      maxLines: 2000,
+      maxBytes: 51_200,
+    });
+  });
+
   it("an infinite builtin loop is stopped at the CPU limit", async () => {
     const result = await run("while :; do :; done", { cpuMs: 500 });
     expect(result.killed).toEqual({

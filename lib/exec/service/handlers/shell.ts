@@ -13,6 +13,7 @@ import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
 import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { runShell } from "@/lib/tools/bash";
+import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type ExecHandler, HandlerError } from "../handler";
 
@@ -66,10 +67,31 @@ function parseRequest(body: unknown): ShellExecRequest {
   if (typeof r.script !== "string") throw bad("script must be a string");
   if (r.timeoutMs !== undefined && !(typeof r.timeoutMs === "number" && r.timeoutMs > 0))
     throw bad("timeoutMs must be a positive number");
+  const tail = r.outputTail;
+  if (
+    tail !== undefined &&
+    !(tail && [tail.maxLines, tail.maxBytes].every((n) => Number.isInteger(n) && n > 0))
+  )
+    throw bad("outputTail must be { maxLines, maxBytes } (positive whole numbers)");
   return r as ShellExecRequest;
 }
 
 const encoder = new TextEncoder();
+
+/** The output as answered: all of it, or with `outputTail` only pi's tail and the whole output's counts. */
+function outputOf(
+  output: string,
+  bounds: ShellExecRequest["outputTail"],
+): Pick<ExecResult, "output" | "tail"> {
+  if (!bounds) return { output };
+  const { content, ...tail } = truncateTail(output, bounds);
+  if (!tail.lastLinePartial) return { output: content, tail };
+  const last = output.endsWith("\n") ? output.slice(0, -1) : output;
+  return {
+    output: content,
+    tail: { ...tail, lastLineBytes: utf8ByteLength(last.slice(last.lastIndexOf("\n") + 1)) },
+  };
+}
 
 /** `POST /v1/shell`; see the module comment. */
 export const handler: ExecHandler<unknown, ExecResult> = {
@@ -110,7 +132,7 @@ export const handler: ExecHandler<unknown, ExecResult> = {
       }
       if (changedPaths.length > 0) await vfs.flush();
       return {
-        output: run.output,
+        ...outputOf(run.output, request.outputTail),
         outputBytes: encoder.encode(run.output).byteLength,
         exitCode: run.exitCode,
         timedOut: run.timedOut,
