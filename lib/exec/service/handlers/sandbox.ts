@@ -34,10 +34,10 @@ export function parseSandboxRequest(body: unknown): SandboxExecRequest {
 /**
  * The part of the wall-clock limit kept for the diff and the write-back (ms): the sandbox stops the command this
  * much before the pool would terminate the worker, so what it changed is still written back, its directory
- * removed, and the kill reported with the limit the request had.
+ * removed, and the kill reported with the limit the request had: a fifth of the limit, 1–10 s, at most half.
  */
 export function writeBackReserveMs(wallMs: number): number {
-  return Math.min(10_000, Math.floor(wallMs / 5));
+  return Math.min(10_000, Math.max(1000, Math.floor(wallMs / 5)), Math.floor(wallMs / 2));
 }
 
 /** `POST /v1/sandbox`; see the module comment. The sandbox not available here → 503 with what to do. */

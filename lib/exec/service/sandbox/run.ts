@@ -10,6 +10,7 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DbScope } from "@/lib/db/client";
+import { killReport } from "@/lib/exec/limits";
 import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
 import { PgVfsStore } from "@/lib/vfs/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
@@ -113,12 +114,14 @@ export async function runSandboxCommand(
         treeDir: dir,
         cwd,
         env: request.env ?? {},
-        limits,
+        // The wall-clock limit counts from the request (loading and materialising included), as the pool's does.
+        limits: { ...limits, wallMs: Math.max(1, limits.wallMs - Math.round(t2 - t0)) },
         timeoutMs: request.timeoutMs,
       },
       signal,
     );
     const t3 = performance.now();
+    if (outcome.killed?.reason === "wall") outcome.killed = killReport("wall", limits);
     const changes = await diffTree(tree);
     const t4 = performance.now();
     const written = await writeBack(
