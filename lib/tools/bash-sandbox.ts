@@ -4,7 +4,7 @@
  * cargo, make, yarn, pnpm, go, …), or one written `sandbox <command>`. Everything else stays in the simulated
  * shell. Edge-safe (it only decides and calls the executor).
  */
-import { shellCommandNames } from "@/lib/vfs/bash-commands";
+import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/vfs/bash-commands";
 import type { ToolContext, ToolExec } from "./types";
 
 /** The sentence the bash tool's description gains when the sandbox is on (agreed with the description's owner). */
@@ -39,7 +39,8 @@ export function sandboxScript(command: string): string | undefined {
   if (prefixed) return trimmed.slice(prefixed[0].length);
   const word = firstWord(trimmed);
   if (!word || word.startsWith("#") || word.includes("/")) return undefined;
-  known ??= new Set(shellCommandNames());
+  // The service's shell: node, python3 and sqlite3 stay in it (the description says they run on QuickJS/WASM).
+  known ??= new Set(shellCommandNames(SERVICE_CAPABILITIES));
   return known.has(word) || BUILTINS.has(word) ? undefined : command;
 }
 

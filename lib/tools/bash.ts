@@ -6,9 +6,14 @@
 import { Bash, type BashOptions } from "just-bash/browser";
 import { z } from "zod";
 import type { ExecKill } from "@/lib/exec/types";
-import { explainMissingCommands, projectShellCommands, shellCommandNames } from "@/lib/vfs/bash-commands";
+import {
+  explainMissingCommands,
+  projectShellCommands,
+  type ShellCapabilities,
+  shellCommandNames,
+} from "@/lib/vfs/bash-commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
-import { runInSandbox, sandboxScript } from "./bash-sandbox";
+import { runInSandbox, SANDBOX_DESCRIPTION_NOTE, sandboxScript } from "./bash-sandbox";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -70,11 +75,29 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
   return { text, details: { truncation } };
 }
 
+/** The git subcommands the shell's `git` runs (lib/exec/shell/git/), for the description. */
+const GIT_NAMED = "status, diff, log, show, add, commit, branch, checkout, switch, restore, rev-parse, init";
+
 /**
- * pi's `bash` description, then Strata's sentence naming the simulated shell's commands (`shellCommandNames()`).
+ * pi's `bash` description, then Strata's sentences: the simulated shell over the project's files and its commands
+ * (`shellCommandNames()`), git, the runtimes when the shell has them (`runtimes`: the execution service's shell:
+ * node/js-exec, python3, sqlite3), what it does not have, and `SANDBOX_DESCRIPTION_NOTE` (lib/tools/bash-sandbox.ts)
+ * only when the workspace's sandbox is on (`sandbox`).
+ * @param options.names the shell's commands without the runtimes' (default `shellCommandNames()`).
  */
-export function bashToolDescription(names: readonly string[] = shellCommandNames()): string {
-  return `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds. In Strata this is a simulated shell (just-bash) over the project's files, without npm, node, python, git or network access; its commands are ${names.join(", ")}, plus shell builtins such as cd, export, source and test.`;
+export function bashToolDescription(
+  options: { runtimes: boolean; sandbox: boolean; names?: readonly string[] } = {
+    runtimes: false,
+    sandbox: false,
+  },
+): string {
+  const names = options.names ?? shellCommandNames();
+  const pi = `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`;
+  const shell = `In Strata this is a simulated shell (just-bash) over the project's files, not a host shell; its commands are ${names.join(", ")}, plus shell builtins such as cd, export, source and test. git works on the project's repository (${GIT_NAMED}).`;
+  const runtimes = options.runtimes
+    ? " node and js-exec run JavaScript on QuickJS (node -e CODE, node FILE ARGS; fs, path, child_process and other core modules, no npm packages); python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE; standard library only, no pip); sqlite3 runs SQL on database files in the project (sqlite3 FILE 'SQL'). The simulated shell has no npm, npx or pip, no network access and no host programs."
+    : " The simulated shell has no node, python, sqlite3, npm, npx or pip, no network access and no host programs.";
+  return `${pi} ${shell}${runtimes}${options.sandbox ? ` ${SANDBOX_DESCRIPTION_NOTE}` : ""}`;
 }
 
 const appendStatus = (text: string, status: string) => `${text ? `${text}\n\n` : ""}${status}`;
@@ -108,6 +131,23 @@ export interface ShellRun {
 }
 
 /**
+ * Builds the shell of one run from the options `runShell` would give just-bash/browser's `Bash` and the runtimes
+ * asked for. The default (the browser bundle, edge-safe) has none; the execution service's Node runner
+ * (`runtimeShell`, lib/exec/service/shell-runtimes.ts) builds just-bash's Node build with them.
+ */
+export type ShellFactory = (options: BashOptions, capabilities: ShellCapabilities) => Pick<Bash, "exec">;
+
+/** just-bash/browser's shell. @throws Error when a runtime is asked for: only the Node runner has them. */
+const browserShell: ShellFactory = (options, capabilities) => {
+  const asked = Object.entries(capabilities).filter(([, on]) => on);
+  if (asked.length > 0)
+    throw new Error(
+      `runShell: ${asked.map(([name]) => name).join(", ")} need the Node runner (createShell: runtimeShell from lib/exec/service/shell-runtimes.ts)`,
+    );
+  return new Bash(options);
+};
+
+/**
  * Run `script` in a fresh just-bash shell over the project-confined VFS (no network, no python/js-exec,
  * bounded execution limits), with `cwd` = `ctx.cwd` and `HOME` = the project root. Never throws for a
  * command failure: a filesystem refusal that aborts the script is reported as `bash: <message>` with exit 1.
@@ -115,6 +155,8 @@ export interface ShellRun {
  * @param options.timeoutMs stop after this many ms (`timedOut` is then true); capped at 10 minutes.
  * @param options.executionLimits just-bash limits over `SHELL_LIMITS` (the execution service's worker raises the
  *   iteration bounds: its wall-clock, CPU and memory limits stop a runaway command instead).
+ * @param options.capabilities the runtimes (js-exec/node, python3, sqlite3; none by default), built by
+ *   `options.createShell` (default: just-bash/browser, which has none and throws when one is asked for).
  */
 export async function runShell(
   ctx: ToolContext,
@@ -124,6 +166,8 @@ export async function runShell(
     timeoutMs?: number;
     env?: Record<string, string>;
     executionLimits?: BashOptions["executionLimits"];
+    capabilities?: ShellCapabilities;
+    createShell?: ShellFactory;
   } = {},
 ): Promise<ShellRun> {
   const { signal, timeoutMs } = options;
@@ -138,21 +182,25 @@ export async function runShell(
           timedOut = true;
           controller.abort();
         }, timeoutMs);
-  const shell = new Bash({
-    fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
-    customCommands: projectShellCommands,
-    cwd: ctx.cwd,
-    env: { HOME: ctx.projectRoot, ...options.env },
-    python: false,
-    javascript: false,
-    executionLimits: { ...SHELL_LIMITS(timeoutMs), ...options.executionLimits },
-  });
+  const capabilities = options.capabilities ?? {};
+  const shell = (options.createShell ?? browserShell)(
+    {
+      fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
+      customCommands: projectShellCommands,
+      cwd: ctx.cwd,
+      env: { HOME: ctx.projectRoot, ...options.env },
+      python: false,
+      javascript: false,
+      executionLimits: { ...SHELL_LIMITS(timeoutMs), ...options.executionLimits },
+    },
+    capabilities,
+  );
   let output: string;
   let exitCode: number;
   try {
     const result = await shell.exec(script, { signal: controller.signal, rawScript: true });
     // Only the shell's stderr: what a command prints (a file `cat`ed) stays byte for byte.
-    output = result.stdout + explainMissingCommands(result.stderr);
+    output = result.stdout + explainMissingCommands(result.stderr, shellCommandNames(capabilities));
     exitCode = result.exitCode;
   } catch (error) {
     // just-bash aborts the whole script when the filesystem refuses a redirection (e.g. a write
@@ -237,7 +285,10 @@ export function createBashTool(
   return {
     name: "bash",
     label: "bash",
-    description: bashToolDescription(),
+    description: bashToolDescription({
+      runtimes: ctx.exec !== undefined,
+      sandbox: ctx.exec?.sandbox ?? false,
+    }),
     promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
     promptGuidelines: ["You can inspect PI_* environment variables for current model and session details."],
     parameters: bashSchema,

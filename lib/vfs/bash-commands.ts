@@ -128,27 +128,81 @@ const lnCommand = defineCommand("ln", async (args, ctx) => {
 export const projectShellCommands: Command[] = [rmCommand, lnCommand, gitCommand];
 
 /**
+ * The heavy runtimes a shell may have, each only in the execution service's Node runner
+ * (lib/exec/service/shell-runtimes.ts; just-bash's browser bundle has none of them): `javascript` = `js-exec` and
+ * Strata's `node` (QuickJS), `python` = `python3` and `python` (CPython on WebAssembly), `sqlite` = `sqlite3` (sql.js).
+ */
+export interface ShellCapabilities {
+  javascript?: boolean;
+  python?: boolean;
+  sqlite?: boolean;
+}
+
+/** Every runtime on: what the execution service's shell has. */
+export const SERVICE_CAPABILITIES: Required<ShellCapabilities> = {
+  javascript: true,
+  python: true,
+  sqlite: true,
+};
+
+/** The commands `capabilities` add to the shell, sorted: `js-exec`, `node`, `python`, `python3`, `sqlite3`. */
+export function runtimeCommandNames(capabilities: ShellCapabilities): string[] {
+  return [
+    ...(capabilities.javascript ? ["js-exec", "node"] : []),
+    ...(capabilities.python ? ["python", "python3"] : []),
+    ...(capabilities.sqlite ? ["sqlite3"] : []),
+  ];
+}
+
+/**
  * Every command Strata's shell runs, sorted by code unit: just-bash's registered commands (`getCommandNames()`,
  * its browser bundle: no python, sqlite3, tar, yq, xan, curl or js-exec) plus Strata's own (`rm`, `ln`, which
- * replace just-bash's, and `git`, lib/exec/shell/git/). Shell builtins (`cd`, `export`, `test`, … — `help` lists them) are not commands.
+ * replace just-bash's, and `git`, lib/exec/shell/git/), plus the commands of `capabilities` (none by default: the
+ * in-process shell). Shell builtins (`cd`, `export`, `test`, … — `help` lists them) are not commands.
  */
-export function shellCommandNames(): string[] {
-  const names = new Set([...getCommandNames(), ...projectShellCommands.map((c) => c.name)]);
+export function shellCommandNames(capabilities: ShellCapabilities = {}): string[] {
+  const names = new Set([
+    ...getCommandNames(),
+    ...projectShellCommands.map((c) => c.name),
+    ...runtimeCommandNames(capabilities),
+  ]);
   return [...names].sort();
 }
 
 /** Commands named first in the not-found note (each is kept only if the shell really has it). */
-const FEATURED = ["ls", "cat", "grep", "rg", "find", "sed", "awk", "jq", "diff", "mkdir", "cp", "mv", "rm"];
+const FEATURED = [
+  "ls",
+  "cat",
+  "grep",
+  "rg",
+  "find",
+  "sed",
+  "awk",
+  "jq",
+  "diff",
+  "mkdir",
+  "cp",
+  "mv",
+  "rm",
+  "git",
+  "node",
+  "python3",
+  "sqlite3",
+];
 
 /**
  * The one line added after the first `bash: <cmd>: command not found` of a run, so neither the model nor the
- * user retries a tool the simulated shell cannot have. Example: `Strata's shell is simulated: no npm, node,
- * python or network. Available: ls, cat, grep, … and 66 more.` (the full list is in the
- * `bash` tool's description and the composer's shell hint).
+ * user retries a tool the simulated shell cannot have. With the runtimes (`names` has `node`): `Strata's shell is
+ * simulated: no npm, npx, pip, network or host programs. Available: ls, cat, grep, …, git, node, python3, sqlite3
+ * and 68 more.`; without them (the in-process shell) it adds that node, python3 and sqlite3 need the execution
+ * service. The full list is in the `bash` tool's description and the composer's shell hint.
  */
 export function commandNotFoundNote(names: readonly string[] = shellCommandNames()): string {
   const featured = FEATURED.filter((n) => names.includes(n));
-  return `Strata's shell is simulated: no npm, node, python or network. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
+  const runtimes = names.includes("node")
+    ? ""
+    : "; node, python3 and sqlite3 need the execution service (npm start)";
+  return `Strata's shell is simulated: no npm, npx, pip, network or host programs${runtimes}. Available: ${featured.join(", ")} and ${names.length - featured.length} more.`;
 }
 
 const NOT_FOUND = /^bash: ([^\n:]+): command not found$/gm;

@@ -4,8 +4,9 @@ import { createBashTool } from "@/lib/tools/bash";
 import { commandNotFoundNote } from "@/lib/vfs/bash-commands";
 import { project } from "../../unit/tools/fixture";
 
+/** The in-process shell (no execution service in these contexts): no runtimes. */
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
+  "Strata's shell is simulated: no npm, npx, pip, network or host programs; node, python3 and sqlite3 need the execution service (npm start). Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git and 66 more.";
 
 describe("a command the simulated shell does not have", () => {
   it("the bash tool answers bash's not-found line, the note and pi's exit-code status", async () => {

@@ -1,11 +1,28 @@
 import { getCommandNames } from "just-bash/browser";
 import { describe, expect, it } from "vitest";
 import { bashToolDescription } from "@/lib/tools/bash";
-import { commandNotFoundNote, explainMissingCommands, shellCommandNames } from "@/lib/vfs/bash-commands";
+import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
+import {
+  commandNotFoundNote,
+  explainMissingCommands,
+  runtimeCommandNames,
+  SERVICE_CAPABILITIES,
+  shellCommandNames,
+} from "@/lib/vfs/bash-commands";
 import { SHELL_COMMAND_NAMES } from "@/lib/vfs/shell-command-names";
 
+/** The in-process shell's note (no runtimes). */
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
+  "Strata's shell is simulated: no npm, npx, pip, network or host programs; node, python3 and sqlite3 need the execution service (npm start). Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git and 66 more.";
+/** The execution service's note (with node, python3, sqlite3). */
+const SERVICE_NOTE =
+  "Strata's shell is simulated: no npm, npx, pip, network or host programs. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git, node, python3, sqlite3 and 68 more.";
+const PI =
+  "Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.";
+const SHELL = (names: string) =>
+  `In Strata this is a simulated shell (just-bash) over the project's files, not a host shell; its commands are ${names}, plus shell builtins such as cd, export, source and test. git works on the project's repository (status, diff, log, show, add, commit, branch, checkout, switch, restore, rev-parse, init).`;
+const RUNTIMES =
+  "node and js-exec run JavaScript on QuickJS (node -e CODE, node FILE ARGS; fs, path, child_process and other core modules, no npm packages); python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE; standard library only, no pip); sqlite3 runs SQL on database files in the project (sqlite3 FILE 'SQL'). The simulated shell has no npm, npx or pip, no network access and no host programs.";
 
 describe("shell command names", () => {
   it("are exactly just-bash's registered commands plus Strata's rm, ln and git, sorted", () => {
@@ -23,21 +40,48 @@ describe("shell command names", () => {
     ).toEqual(shellCommandNames());
   });
 
-  it("the bash tool description keeps pi's text and appends the list", () => {
-    const pi =
-      "Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.";
-    expect(bashToolDescription(["cat", "ls"])).toBe(
-      `${pi} In Strata this is a simulated shell (just-bash) over the project's files, without npm, node, python, git or network access; its commands are cat, ls, plus shell builtins such as cd, export, source and test.`,
+  it("with the runtimes: node, js-exec, python, python3 and sqlite3 more", () => {
+    expect(runtimeCommandNames(SERVICE_CAPABILITIES)).toEqual([
+      "js-exec",
+      "node",
+      "python",
+      "python3",
+      "sqlite3",
+    ]);
+    expect(runtimeCommandNames({ python: true })).toEqual(["python", "python3"]);
+    expect(shellCommandNames(SERVICE_CAPABILITIES)).toEqual(
+      [...shellCommandNames(), "js-exec", "node", "python", "python3", "sqlite3"].sort(),
     );
-    expect(bashToolDescription()).toContain(`its commands are ${shellCommandNames().join(", ")}, plus`);
+    expect(shellCommandNames(SERVICE_CAPABILITIES)).toHaveLength(85);
+  });
+
+  it("the bash tool description keeps pi's text, then says what exists and what does not", () => {
+    expect(bashToolDescription({ runtimes: false, sandbox: false, names: ["cat", "ls"] })).toBe(
+      `${PI} ${SHELL("cat, ls")} The simulated shell has no node, python, sqlite3, npm, npx or pip, no network access and no host programs.`,
+    );
+    expect(bashToolDescription({ runtimes: true, sandbox: false, names: ["cat", "ls"] })).toBe(
+      `${PI} ${SHELL("cat, ls")} ${RUNTIMES}`,
+    );
+    expect(bashToolDescription({ runtimes: true, sandbox: true, names: ["cat", "ls"] })).toBe(
+      `${PI} ${SHELL("cat, ls")} ${RUNTIMES} Commands the simulated shell lacks (npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.`,
+    );
+    expect(SANDBOX_DESCRIPTION_NOTE).toBe(
+      "Commands the simulated shell lacks (npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.",
+    );
+    expect(bashToolDescription()).toBe(
+      `${PI} ${SHELL(shellCommandNames().join(", "))} The simulated shell has no node, python, sqlite3, npm, npx or pip, no network access and no host programs.`,
+    );
+    // The word the sandbox note brings is in no other description.
+    expect(bashToolDescription({ runtimes: true, sandbox: false })).not.toContain("sandbox");
   });
 });
 
 describe("command not found note", () => {
   it("has the exact text", () => {
     expect(commandNotFoundNote()).toBe(NOTE);
+    expect(commandNotFoundNote(shellCommandNames(SERVICE_CAPABILITIES))).toBe(SERVICE_NOTE);
     expect(commandNotFoundNote(["cat", "ls", "zcat"])).toBe(
-      "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat and 1 more.",
+      "Strata's shell is simulated: no npm, npx, pip, network or host programs; node, python3 and sqlite3 need the execution service (npm start). Available: ls, cat and 1 more.",
     );
   });
 

@@ -1,5 +1,6 @@
 /**
  * `POST /v1/shell` of the execution service: a script in the simulated shell (`runShell` of lib/tools/bash.ts,
+ * with the runtimes node/js-exec, python3 and sqlite3: `runShellWithRuntimes`, ../shell-runtimes.ts;
  * the same code as in process) on the workspace's VFS in Postgres, in a pool worker. Its changes are recorded as
  * the session's pending paths (when `pending` is given), flushed, and answered as `changedPaths`, which the app
  * absorbs (drops from its own VFS cache) and checkpoints.
@@ -12,10 +13,10 @@
 import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
 import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
-import { runShell } from "@/lib/tools/bash";
 import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type ExecHandler, HandlerError } from "../handler";
+import { runShellWithRuntimes } from "../shell-runtimes";
 
 /** Large enough that only the pool's limits stop a loop (2^31 − 1; just-bash wants safe integers). */
 const UNBOUNDED = 2 ** 31 - 1;
@@ -101,7 +102,7 @@ export const handler: ExecHandler<unknown, ExecResult> = {
     try {
       const started = performance.now();
       const executionLimits = serviceShellLimits(ctx.limits, request.timeoutMs);
-      const run = await runShell(
+      const run = await runShellWithRuntimes(
         { fs: vfs, cwd: request.cwd, projectRoot: request.projectRoot },
         request.script,
         { signal: ctx.signal, timeoutMs: request.timeoutMs, env: request.env, executionLimits },

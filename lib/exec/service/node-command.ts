@@ -1,0 +1,111 @@
+/**
+ * Strata's `node`: Node's command line over just-bash's `js-exec` (JavaScript on QuickJS compiled to WebAssembly),
+ * replacing just-bash's `node` stub ("this sandbox uses js-exec instead of node"). It takes the options a model
+ * or a user reaches for — `-e`/`--eval CODE`, `-p`/`--print CODE`, `--input-type=module|commonjs`, a script
+ * FILE, `-` or piped stdin, `--` — passes the arguments after them to the script (`process.argv` has Node's
+ * shape: see `ARGV_BOOTSTRAP`), and refuses every other option with node's `bad option` line plus what it does
+ * take (exit 9, node's code for an invalid option). `-v`/`--version` says it is QuickJS, not Node.js.
+ * Node-only (registered by lib/exec/service/shell-runtimes.ts when the shell has the JavaScript runtime).
+ */
+import { type Command, defineCommand, latin1FromBytes } from "just-bash";
+
+/** `node --version`: what answers, honestly (js-exec reports `process.version` v22.0.0 for compatibility). */
+export const NODE_VERSION_TEXT = "v22.0.0-quickjs (js-exec: QuickJS compiled to WebAssembly; not Node.js)\n";
+
+const ACCEPTS =
+  "Strata's node is js-exec on QuickJS: it takes -e/--eval CODE, -p/--print CODE, --input-type=module, -v/--version, -h/--help, a script file (or - for stdin) and its arguments.";
+
+/** `node --help`. */
+export const NODE_HELP_TEXT = `Usage: node [options] [ script.js | -e "script" | - ] [arguments]
+
+${ACCEPTS}
+JavaScript runs on QuickJS with Node-style require/import of fs, path, child_process, process, os, url,
+assert, util, events, buffer, stream, string_decoder and querystring (run js-exec --help for the details).
+There are no npm packages, no network, no timers (setTimeout) and no process.stdout.write; I/O is synchronous.
+`;
+
+/**
+ * Bootstrap code run before every js-exec script: `process.argv` in Node's shape, `["node", <absolute script
+ * path>, ...args]` (`["node", ...args]` for `-c`/`-e` code and stdin), instead of js-exec's
+ * `[<script path or "-c">, ...args]`, so `process.argv.slice(2)` is the script's arguments as under Node.
+ */
+export const ARGV_BOOTSTRAP = `(() => {
+  const a = process.argv;
+  const s = a[0];
+  const code = s === "-c" || s === "js-exec" || s === "<stdin>" || s === "-";
+  const cwd = process.cwd().replace(/\\/+$/, "");
+  process.argv = code ? ["node", ...a.slice(1)] : ["node", s.startsWith("/") ? s : cwd + "/" + s, ...a.slice(1)];
+})();`;
+
+type Parsed =
+  | { kind: "text"; stdout: string; stderr: string; exitCode: number }
+  | { kind: "run"; args: string[] }
+  | { kind: "stdin"; module: boolean; args: string[] };
+
+const fail = (message: string): Parsed => ({
+  kind: "text",
+  stdout: "",
+  stderr: `node: ${message}\n${ACCEPTS}\n`,
+  exitCode: 9,
+});
+
+/**
+ * Node's command line → js-exec's arguments (`run`), the script on stdin with its arguments (`stdin`: no script
+ * file and no code, or `-`), or the text to answer (`--version`, `--help`, a refused option).
+ */
+export function parseNodeArgs(argv: readonly string[]): Parsed {
+  let module = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const flags = module ? ["-m"] : [];
+    if (arg === "-v" || arg === "--version")
+      return { kind: "text", stdout: NODE_VERSION_TEXT, stderr: "", exitCode: 0 };
+    if (arg === "-h" || arg === "--help")
+      return { kind: "text", stdout: NODE_HELP_TEXT, stderr: "", exitCode: 0 };
+    if (arg === "--input-type=module") module = true;
+    else if (arg === "--input-type=commonjs") module = false;
+    else if (/^--(eval|print)=/.test(arg)) {
+      const eq = arg.indexOf("=");
+      return parseNodeArgs([...argv.slice(0, i), arg.slice(0, eq), arg.slice(eq + 1), ...argv.slice(i + 1)]);
+    } else if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print") {
+      if (i + 1 >= argv.length) return fail(`${arg} requires an argument`);
+      const code = argv[i + 1];
+      // QuickJS has no eval here: -p prints the value of the code taken as one expression.
+      const source = arg === "-p" || arg === "--print" ? `console.log((\n${code}\n));` : code;
+      return { kind: "run", args: [...flags, "-c", source, ...argv.slice(i + 2)] };
+    } else if (arg === "-") return { kind: "stdin", module, args: argv.slice(i + 1) };
+    else if (arg === "--") {
+      if (i + 1 >= argv.length) return { kind: "stdin", module, args: [] };
+      return { kind: "run", args: [...flags, "--", ...argv.slice(i + 1)] };
+    } else if (arg.startsWith("-")) return fail(`bad option: ${arg}`);
+    else return { kind: "run", args: [...flags, "--", ...argv.slice(i)] };
+  }
+  return { kind: "stdin", module, args: [] };
+}
+
+/** `node` for a shell with the JavaScript runtime: runs js-exec with the parsed arguments and the same stdin. */
+export const nodeCommand: Command = defineCommand("node", async (args, ctx) => {
+  const parsed = parseNodeArgs(args);
+  if (parsed.kind === "text") return parsed;
+  if (!ctx.exec)
+    return { stdout: "", stderr: "node: js-exec is not reachable from this shell\n", exitCode: 1 };
+  const stdin = latin1FromBytes(ctx.stdin);
+  if (parsed.kind === "run")
+    return ctx.exec("js-exec", {
+      cwd: ctx.cwd,
+      args: parsed.args,
+      stdin,
+      stdinKind: "bytes",
+      signal: ctx.signal,
+    });
+  // The script is stdin (js-exec would take a following argument for a file): it runs as -c code with the
+  // arguments. Nothing on stdin: Node runs an empty program (no REPL without a terminal).
+  if (stdin === "") return { stdout: "", stderr: "", exitCode: 0 };
+  const code = new TextDecoder().decode(Uint8Array.from(stdin, (c) => c.charCodeAt(0)));
+  const flags = parsed.module ? ["-m"] : [];
+  return ctx.exec("js-exec", {
+    cwd: ctx.cwd,
+    args: [...flags, "-c", code, ...parsed.args],
+    signal: ctx.signal,
+  });
+});

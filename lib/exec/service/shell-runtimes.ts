@@ -1,0 +1,90 @@
+/**
+ * The shell's heavy runtimes, for the execution service (and Node tests) only: just-bash's Node build (`just-bash`,
+ * not `just-bash/browser`, which has none of them) with `js-exec` and Strata's `node` (QuickJS), `python3`/`python`
+ * (CPython 3.13 compiled to WebAssembly, standard library only) and `sqlite3` (sql.js) on the project's VFS —
+ * everything else as in process (`runShell`, lib/tools/bash.ts: same filesystem adapter, custom commands, limits).
+ * Each runtime runs in a worker thread of its own that just-bash starts and ends; its per-run deadline is
+ * `RUNTIME_TIMEOUT_MS` (or the shell's whole deadline when shorter), after which just-bash stops it with e.g.
+ * `python3: Execution timeout: exceeded 60000ms limit` (exit 124). QuickJS has a 64 MB heap limit; CPython's and
+ * sql.js's WebAssembly memory is not capped by the pool worker's heap limit (just-bash's README says so), so the
+ * pool's wall-clock kill is the backstop. Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
+ */
+import { Bash, type CommandName, getCommandNames, type IFileSystem } from "just-bash";
+import { getCommandNames as browserCommandNames } from "just-bash/browser";
+import { runShell, type ShellFactory, type ShellRun } from "@/lib/tools/bash";
+import type { ToolContext } from "@/lib/tools/types";
+import { SERVICE_CAPABILITIES, type ShellCapabilities } from "@/lib/vfs/bash-commands";
+import { ARGV_BOOTSTRAP, nodeCommand } from "./node-command";
+
+/** Deadline of one js-exec/node, python3 or sqlite3 run (ms): the service's CPU-time limit (60 s). */
+export const RUNTIME_TIMEOUT_MS = 60_000;
+
+/**
+ * Every SQLite database image sqlite3 may hold (bytes): the VFS's largest file (10 MiB), so a database that
+ * could not be written back fails in sqlite3 with its limit instead of at the write.
+ */
+export const MAX_DATABASE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `fs` whose `stat` of a file also gives its identity (`vfs:<real path>`): sqlite3 refuses to open an existing
+ * database whose identity it cannot determine ("database identity cannot be determined safely"), and the VFS has
+ * no inodes; a file's real path (symlinks resolved) is its identity there (a VFS hard link is a copy).
+ * Everything else is the adapter's own (a Proxy, so `gitRepository()` and `instanceof` still work).
+ */
+export function withFileIdentity(fs: IFileSystem): IFileSystem {
+  const stat: IFileSystem["stat"] = async (path) => {
+    const st = await fs.stat(path);
+    if (!st.isFile || st.identity !== undefined) return st;
+    return { ...st, identity: `vfs:${await fs.realpath(path)}` };
+  };
+  return new Proxy(fs, {
+    get(target, prop) {
+      if (prop === "stat") return stat;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * `runShell`'s shell factory for the Node runner: just-bash's Node build with the runtimes of `capabilities`.
+ * Its commands are exactly the in-process shell's (the browser bundle's registry; the Node build's tar, yq and
+ * xan are left out, so both shells and `shellCommandNames()` agree) plus the runtimes' commands. Explicit
+ * `executionLimits` (e.g. a test's `maxPythonTimeoutMs`) win over the runtime deadlines set here.
+ */
+export const runtimeShell: ShellFactory = (options, capabilities) => {
+  const browser = new Set(browserCommandNames());
+  const commands = getCommandNames().filter(
+    (name) => browser.has(name) || (name === "sqlite3" && capabilities.sqlite === true),
+  ) as CommandName[];
+  const limits = options.executionLimits ?? {};
+  const deadline = Math.min(RUNTIME_TIMEOUT_MS, limits.maxExecutionTimeMs ?? RUNTIME_TIMEOUT_MS);
+  return new Bash({
+    ...options,
+    ...(options.fs ? { fs: withFileIdentity(options.fs) } : {}),
+    commands,
+    customCommands: [...(options.customCommands ?? []), ...(capabilities.javascript ? [nodeCommand] : [])],
+    python: capabilities.python === true,
+    javascript: capabilities.javascript ? { bootstrap: ARGV_BOOTSTRAP } : false,
+    executionLimits: {
+      maxJsTimeoutMs: deadline,
+      maxPythonTimeoutMs: deadline,
+      maxSqliteTimeoutMs: deadline,
+      maxDatabaseBytes: MAX_DATABASE_BYTES,
+      ...limits,
+    },
+  });
+};
+
+/**
+ * `runShell` with the runtimes (all of them unless `options.capabilities` says otherwise): what the execution
+ * service's `/v1/shell` runs. Same options, result and errors as `runShell`.
+ */
+export function runShellWithRuntimes(
+  ctx: ToolContext,
+  script: string,
+  options: Omit<Parameters<typeof runShell>[2] & object, "createShell"> = {},
+): Promise<ShellRun> {
+  const capabilities: ShellCapabilities = options.capabilities ?? SERVICE_CAPABILITIES;
+  return runShell(ctx, script, { ...options, capabilities, createShell: runtimeShell });
+}
