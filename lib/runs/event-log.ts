@@ -4,8 +4,8 @@
  * `tool_execution_end` and `run_end`); a flush merges consecutive token deltas, numbers the events 1, 2, 3…,
  * hands them to the in-process subscribers (the POST's own stream) without waiting for the database, and then
  * stores them in one multi-row INSERT that also sets `session_runs.last_seq`. A failed insert keeps its rows
- * and is retried with the next flush (and by {@link RunEventLog.close}); nothing is written after a taker ended
- * the run (`outcome = 'taken_over'`), so a log is never half-written past its `run_end`.
+ * and is retried with the next flush (and by {@link RunEventLog.close}); nothing is written once the log has a
+ * `run_end` (e.g. a taker's, `outcome = 'taken_over'`), so a log never goes on past its end.
  */
 import type { RunEvent } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
@@ -155,7 +155,7 @@ export class RunEventLog {
     }
   }
 
-  /** One statement: the rows (unless a taker ended the run), `last_seq`, and with the last rows the outcome. */
+  /** One statement: the rows (unless the log already has a `run_end`), `last_seq`, and with the last rows the outcome. */
   private async insert(rows: Row[], outcome: RunOutcome | null): Promise<void> {
     const params: unknown[] = [this.runId, outcome];
     const values = rows.map((r) => {
@@ -167,7 +167,7 @@ export class RunEventLog {
       `WITH ins AS (
          INSERT INTO run_events (run_id, seq, type, data)
          SELECT $1::uuid, v.seq, v.type, v.data FROM (VALUES ${values.join(", ")}) AS v(seq, type, data)
-         WHERE NOT EXISTS (SELECT 1 FROM session_runs WHERE id = $1::uuid AND outcome = 'taken_over')
+         WHERE NOT EXISTS (SELECT 1 FROM run_events WHERE run_id = $1::uuid AND type = 'run_end')
          ON CONFLICT DO NOTHING RETURNING seq
        ) UPDATE session_runs SET last_seq = GREATEST(last_seq, (SELECT max(seq) FROM ins)),
            outcome = COALESCE(outcome, $2::text)

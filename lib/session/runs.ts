@@ -212,10 +212,10 @@ export async function heartbeatRun(scope: DbScope, runId: string): Promise<boole
 }
 
 /**
- * Close run `runId` for a tab that follows it when its owner is gone: unfinished and silent for
- * {@link RUN_STALE_MS} (`outcome` `taken_over`), or finished for `closedGraceMs` without a `run_end` row (an
- * owner that died after closing it, or a run that keeps no log: outcome `done` unless one is stored). Writes
- * the run's last `run_end` row. A run that has its `run_end` row is left alone.
+ * Close run `runId` for a tab that follows it when its owner is gone, writing the run's last `run_end` row:
+ * silent for {@link RUN_STALE_MS} (unfinished: taken over; or finished by an owner that died before its
+ * `run_end`) → outcome `taken_over`; a run that keeps no log (`last_seq` 0: a compaction or branch summary)
+ * finished for `closedGraceMs` → `done`. A run that has its `run_end` row is left alone.
  * @returns true when it wrote the `run_end` row.
  */
 export async function endSilentRun(scope: DbScope, runId: string, closedGraceMs = 2000): Promise<boolean> {
@@ -223,11 +223,12 @@ export async function endSilentRun(scope: DbScope, runId: string, closedGraceMs 
     `WITH r0 AS (
        SELECT id FROM session_runs WHERE id = $1
          AND NOT EXISTS (SELECT 1 FROM run_events WHERE run_id = $1 AND type = 'run_end')
-         AND ((finished_at IS NULL AND heartbeat_at < now() - ($2::int * interval '1 millisecond'))
-           OR finished_at < now() - ($3::int * interval '1 millisecond'))
+         AND (heartbeat_at < now() - ($2::int * interval '1 millisecond')
+           OR (last_seq = 0 AND finished_at < now() - ($3::int * interval '1 millisecond')))
      ), ended AS (
        UPDATE session_runs r SET
-         outcome = COALESCE(outcome, CASE WHEN finished_at IS NULL THEN 'taken_over' ELSE 'done' END),
+         outcome = COALESCE(outcome,
+           CASE WHEN last_seq = 0 AND finished_at IS NOT NULL THEN 'done' ELSE 'taken_over' END),
          finished_at = COALESCE(finished_at, now()), last_seq = ${NEXT_SEQ_SQL}
        WHERE id IN (SELECT id FROM r0) RETURNING id, last_seq, outcome
      ) INSERT INTO run_events (run_id, seq, type, data)

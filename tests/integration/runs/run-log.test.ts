@@ -125,6 +125,22 @@ describe("takeover of a silent run", () => {
   });
 });
 
+describe("runs that keep no log", () => {
+  it("a finished compaction-like run (no events) is closed for its follower with run_end done", async () => {
+    const session = await newSession(scope);
+    const runId = await startRun(scope, session.id, "compaction");
+    await scope.query("UPDATE session_runs SET finished_at = now() - interval '3 seconds' WHERE id = $1", [
+      runId,
+    ]);
+    const follower = reader(await runEvents(session.id, runId));
+    await follower.done;
+    expect(follower.events).toEqual([
+      { id: 1, event: "run_end", data: { type: "run_end", outcome: "done" } },
+    ]);
+    expect(await runRow(scope, runId)).toEqual({ outcome: "done", lastSeq: 1, finished: true });
+  });
+});
+
 describe("tail latency", () => {
   it("a follower on another request gets each event within ~100 ms of the starting stream", async () => {
     const session = await newSession(scope);
