@@ -4,7 +4,8 @@
  *
  * Wire: `POST ${STRATA_EXEC_URL}/v1/<kind>` with `authorization: Bearer ${STRATA_EXEC_TOKEN}`; a JSON body
  * (`/v1/shell`, `/v1/sandbox`) or the archive's bytes (`/v1/import?workspaceId=…&root=…&fileName=…`); the answer
- * is the result's JSON (200), or `{ error }` with 4xx/5xx. Aborting the caller's signal aborts the request; the
+ * is an envelope `{ status: 200, result }` / `{ status, error }` (headers sent at once, the body when the command
+ * ends; lib/exec/service/server.ts), or for a refused request `{ error }` with 4xx. Aborting the caller's signal aborts the request; the
  * service sees the connection close and kills the command. Edge-safe: `fetch` only.
  */
 import { type ExecResult, ExecUnavailableError, type Executor, type ImportExecRequest } from "./types";
@@ -74,6 +75,15 @@ export function createExecutor(env: Record<string, string | undefined>): ExecCli
       body = text ? JSON.parse(text) : undefined;
     } catch {
       body = undefined;
+    }
+    if (response.ok && response.headers.get("x-strata-exec") === "envelope") {
+      const envelope = body as { status?: unknown; result?: unknown; error?: unknown } | undefined;
+      if (envelope?.status === 200) return envelope.result as T;
+      const status = typeof envelope?.status === "number" ? envelope.status : 502;
+      throw new ExecRequestError(
+        typeof envelope?.error === "string" ? envelope.error : "the execution service sent no answer",
+        status,
+      );
     }
     if (!response.ok) {
       const message =

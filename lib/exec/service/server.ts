@@ -4,7 +4,12 @@
  * needs `authorization: Bearer <token>` (401 otherwise). Bodies: JSON up to {@link MAX_JSON_BYTES}, raw bytes
  * (`application/octet-stream`, with the request in the query) up to {@link MAX_RAW_BYTES}; larger → 413.
  * A closed connection aborts its command. A command stopped at a limit answers 200 with an `ExecResult` whose
- * `killed` is set. Node-only.
+ * `killed` is set.
+ *
+ * Once a command is accepted (authorised, a known kind, a body that parses), the answer's headers go out at
+ * once (200, `x-strata-exec: envelope`) and the body is `{ status: 200, result }` or `{ status, error }` when the
+ * command ends, preceded by a newline every {@link KEEP_ALIVE_MS} while it runs. Before that, a refusal is a plain
+ * `{ error }` with its status (401, 404, 405, 413, 400). Node-only.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -18,6 +23,8 @@ import { ExecPool, type PoolOutcome } from "./pool";
 export const MAX_JSON_BYTES = 16 * 1024 * 1024;
 /** Largest raw body (bytes): an archive upload. */
 export const MAX_RAW_BYTES = 512 * 1024 * 1024;
+/** While a command runs, a newline is written this often (ms). */
+const KEEP_ALIVE_MS = 15_000;
 
 export interface ExecService {
   /** `http://127.0.0.1:<port>`. */
@@ -143,6 +150,11 @@ export async function startExecService(options: {
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
+      // The command may run for minutes (a sandbox: 300 s): answer the headers now and keep the body alive with
+      // whitespace, so no client's headers or body timeout (undici: 300 s each) ends it first.
+      res.writeHead(200, { "content-type": "application/json", "x-strata-exec": "envelope" });
+      res.flushHeaders();
+      const keepAlive = setInterval(() => res.write("\n"), KEEP_ALIVE_MS);
       const outcome = await pool.run(
         {
           kind,
@@ -153,8 +165,9 @@ export async function startExecService(options: {
         },
         controller.signal,
       );
+      clearInterval(keepAlive);
       const { status, body: out } = answer(outcome);
-      send(res, status, out);
+      res.end(JSON.stringify(status === 200 ? { status, result: out } : { status, ...(out as object) }));
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
       send(res, status, { error: error instanceof Error ? error.message : String(error) });
