@@ -90,6 +90,43 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     });
   });
 
+  it("rm, mv and reset (soft, mixed, hard, paths), with their refusals", async () => {
+    await same(
+      [
+        "rm lib/b.txt",
+        "rm lib",
+        "rm a.txt",
+        "rm --cached a.txt",
+        "reset",
+        "rm nope",
+        "mv lib/b.txt lib/c.txt",
+        "mv nope x",
+        "mv a.txt lib",
+        "status",
+        "diff --staged",
+        "diff --staged --stat",
+        "diff --cached --name-status",
+        "commit -m Moved",
+        "show --stat",
+        "log --stat -1",
+        "mv lib/b.txt docs",
+        "mv lib docs",
+        "status -s",
+        "reset -- lib",
+        "reset HEAD~1 -- a.txt",
+        "reset --soft HEAD~1",
+        "status -s",
+        "reset --mixed HEAD",
+        "reset --hard HEAD",
+        "status",
+        "reset --hard HEAD~5",
+      ],
+      async (sh) => {
+        await sh("echo local > a.txt");
+      },
+    );
+  });
+
   it("the usual mistakes give git's texts", async () => {
     const { sh } = await twoCommits();
     expect(await sh("git frobnicate")).toEqual({
@@ -102,7 +139,7 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     expect(await sh("git push")).toEqual({
       stdout: "",
       stderr:
-        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, diff, init, log, restore, rev-parse, show, status, switch.\n",
+        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, diff, init, log, mv, reset, restore, rev-parse, rm, show, status, switch.\n",
       exitCode: 1,
     });
     expect(await sh("git commit --allow-empty")).toEqual({

@@ -18,8 +18,7 @@ describe("the IDE's git HEAD after git in the shell", () => {
       { env: { GIT_AUTHOR_NAME: "Grace", GIT_AUTHOR_EMAIL: "grace@example.com" } },
     );
     const out = await bash.execute("t", {
-      command:
-        'git add a.txt && git commit -m "Add a" && git rev-parse HEAD',
+      command: 'git add a.txt && git commit -m "Add a" && git rev-parse HEAD',
     });
     const text = out.content.map((c) => (c.type === "text" ? c.text : "")).join("");
     const oid = text.trim().split("\n").pop()!;

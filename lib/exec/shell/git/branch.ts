@@ -20,7 +20,8 @@ import {
   tryResolve,
   worktreeSnapshot,
 } from "./repo";
-import { blankStats, restorePaths, updateIndex, writeWorktreeFile } from "./write";
+import { removeWorktreeFile } from "./tree-ops";
+import { blankStats, putEntry, restorePaths, updateIndex, writeWorktreeFile } from "./write";
 
 const branchExists = async (repo: Repo, name: string) =>
   (await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).includes(name);
@@ -164,7 +165,7 @@ async function switchTo(repo: Repo, target: string, newHead: string): Promise<st
   await updateIndex(repo, (idx) => {
     for (const p of paths) {
       const t = to.get(p);
-      if (t) idx.insert({ filepath: p, oid: t.oid, stats: blankStats(t.mode) });
+      if (t) putEntry(idx, p, t.oid, blankStats(t.mode));
       else idx.delete({ filepath: p });
     }
   });
@@ -187,15 +188,6 @@ async function localChanges(repo: Repo, tree: Snapshot): Promise<string> {
     else if (!same(t, i) || !same(i, w)) out += `M\t${p}\n`;
   }
   return out;
-}
-
-async function removeWorktreeFile(repo: Repo, path: string): Promise<void> {
-  await repo.fs.unlink(`${repo.dir}/${path}`).catch(() => undefined);
-  for (let d = path.slice(0, path.lastIndexOf("/")); d; d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) {
-    const abs = `${repo.dir}/${d}`;
-    if ((await repo.fs.readdir(abs).catch(() => ["?"])).length > 0) break;
-    await repo.fs.rmdir(abs).catch(() => undefined);
-  }
 }
 
 /** The stderr line for leaving a detached HEAD, when it was one. */

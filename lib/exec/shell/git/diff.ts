@@ -11,6 +11,8 @@ import type { FileState, Snapshot } from "./repo";
 /** One changed path: its old and new state (undefined = absent) and loaders of their bytes. */
 export interface FilePair {
   path: string;
+  /** The source path of an exact rename (same blob): `path` is its destination. */
+  from?: string;
   old?: FileState;
   new?: FileState;
   oldBytes(): Promise<Uint8Array>;
@@ -44,7 +46,46 @@ export function changedPairs(
       newBytes: n ? () => loadB(path, n) : empty,
     });
   }
-  return out;
+  return detectRenames(out);
+}
+
+/**
+ * git's exact rename detection (diff.renames, on by default for porcelain commands): a deleted and an added path
+ * with the same blob become one rename, placed where the added path was; a same-named source is preferred.
+ * Renames with edits (git's similarity ≥ 50%) stay a deletion and an addition here.
+ */
+export function detectRenames(pairs: FilePair[]): FilePair[] {
+  const deleted = new Map<string, FilePair[]>();
+  for (const p of pairs) if (p.old && !p.new) deleted.set(p.old.oid, [...(deleted.get(p.old.oid) ?? []), p]);
+  if (deleted.size === 0) return pairs;
+  const used = new Set<FilePair>();
+  const renamed = new Map<FilePair, FilePair>();
+  for (const p of pairs) {
+    if (p.old || !p.new) continue;
+    const candidates = (deleted.get(p.new.oid) ?? []).filter((d) => !used.has(d));
+    if (candidates.length === 0) continue;
+    const base = (x: string) => x.slice(x.lastIndexOf("/") + 1);
+    const source = candidates.find((d) => base(d.path) === base(p.path)) ?? candidates[0];
+    used.add(source);
+    renamed.set(p, { ...p, from: source.path, old: source.old, oldBytes: source.oldBytes });
+  }
+  return pairs.filter((p) => !used.has(p)).map((p) => renamed.get(p) ?? p);
+}
+
+/** A rename as git's --stat and summaries name it: `lib/{a.txt => b.txt}`, or `a => b` with nothing shared. */
+export function renameName(from: string, to: string): string {
+  let pfx = 0;
+  for (let i = 0; i < Math.min(from.length, to.length) && from[i] === to[i]; i++)
+    if (from[i] === "/") pfx = i + 1;
+  let sfx = 0;
+  for (
+    let i = 1;
+    i <= Math.min(from.length, to.length) - pfx && from[from.length - i] === to[to.length - i];
+    i++
+  )
+    if (from[from.length - i] === "/") sfx = i;
+  if (pfx === 0 && sfx === 0) return `${from} => ${to}`;
+  return `${from.slice(0, pfx)}{${from.slice(pfx, from.length - sfx)} => ${to.slice(pfx, to.length - sfx)}}${from.slice(from.length - sfx)}`;
 }
 
 const encoder = new TextEncoder();
@@ -113,12 +154,14 @@ export async function formatPatch(pairs: FilePair[]): Promise<string> {
   for (const pair of pairs) {
     const c = await count(pair);
     const { old: o, new: n } = pair;
-    const a = quotePath(`a/${pair.path}`);
+    const a = quotePath(`a/${pair.from ?? pair.path}`);
     const b = quotePath(`b/${pair.path}`);
     out += `diff --git ${a} ${b}\n`;
     if (!o) out += `new file mode ${n!.mode}\n`;
     else if (!n) out += `deleted file mode ${o.mode}\n`;
     else if (o.mode !== n.mode) out += `old mode ${o.mode}\nnew mode ${n.mode}\n`;
+    if (pair.from)
+      out += `similarity index 100%\nrename from ${quotePath(pair.from)}\nrename to ${quotePath(pair.path)}\n`;
     const sameContent = o && n && o.oid === n.oid;
     if (sameContent) continue;
     const modeSuffix = o && n && o.mode === n.mode ? ` ${o.mode}` : "";
@@ -170,7 +213,9 @@ const scale = (it: number, width: number, max: number) =>
 export async function formatStat(pairs: FilePair[], width = 80): Promise<string> {
   const counted = await Promise.all(pairs.map(count));
   if (counted.length === 0) return "";
-  const names = counted.map((c) => quotePath(c.pair.path));
+  const names = counted.map((c) =>
+    c.pair.from ? renameName(quotePath(c.pair.from), quotePath(c.pair.path)) : quotePath(c.pair.path),
+  );
   const maxLen = Math.max(...names.map((n) => n.length));
   const maxChange = Math.max(...counted.map((c) => (c.binary ? 0 : c.added + c.deleted)));
   const binWidth = Math.max(
@@ -228,15 +273,22 @@ export async function formatNumstat(pairs: FilePair[]): Promise<string> {
   let out = "";
   for (const p of pairs) {
     const c = await count(p);
-    out += c.binary ? `-\t-\t${quotePath(p.path)}\n` : `${c.added}\t${c.deleted}\t${quotePath(p.path)}\n`;
+    const name = p.from ? renameName(quotePath(p.from), quotePath(p.path)) : quotePath(p.path);
+    out += c.binary ? `-\t-\t${name}\n` : `${c.added}\t${c.deleted}\t${name}\n`;
   }
   return out;
 }
 
 /** `--name-status` letter: A added, D deleted, M modified (content or mode). */
-export const statusLetter = (p: FilePair) => (!p.old ? "A" : !p.new ? "D" : "M");
+export const statusLetter = (p: FilePair) => (p.from ? "R100" : !p.old ? "A" : !p.new ? "D" : "M");
 
 /** `--name-only` / `--name-status` lines. */
 export function formatNames(pairs: FilePair[], withStatus: boolean): string {
-  return pairs.map((p) => `${withStatus ? `${statusLetter(p)}\t` : ""}${quotePath(p.path)}\n`).join("");
+  return pairs
+    .map((p) =>
+      withStatus && p.from
+        ? `${statusLetter(p)}\t${quotePath(p.from)}\t${quotePath(p.path)}\n`
+        : `${withStatus ? `${statusLetter(p)}\t` : ""}${quotePath(p.path)}\n`,
+    )
+    .join("");
 }

@@ -1,7 +1,7 @@
 /**
  * `git` in Strata's shell: a just-bash custom command backed by isomorphic-git on the project's repository in
  * the VFS (the `.git` at or above the shell's working directory, inside the project). It runs `status`, `diff`,
- * `log`, `show`, `add`, `commit`, `branch`, `checkout`, `switch`, `restore`, `rev-parse` and `init` with git
+ * `log`, `show`, `add`, `rm`, `mv`, `commit`, `reset`, `restore`, `branch`, `checkout`, `switch`, `rev-parse` and `init` with git
  * 2.39's output formats and error texts (tests compare them with real git on the same repository); commands
  * that need a network or an editor say so. Commits take their author from `GIT_AUTHOR_NAME`/`_EMAIL`/`_DATE`
  * (and `GIT_COMMITTER_*`) in the shell's environment, else the repository's `user.name`/`user.email`, else
@@ -19,6 +19,7 @@ import { GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
 import { openRepo, type Repo, resolveRevision } from "./repo";
 import { statusCommand } from "./status";
+import { mvCommand, resetCommand, rmCommand } from "./tree-ops";
 import { addCommand, commitCommand, restoreCommand } from "./write";
 
 /** The subcommands Strata's git runs, with git's one-line summaries (for `git help` and the tool description). */
@@ -30,8 +31,11 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
   diff: "Show changes between commits, commit and working tree, etc",
   init: "Create an empty Git repository",
   log: "Show commit logs",
+  mv: "Move or rename a file, a directory, or a symlink",
+  reset: "Reset current HEAD to the specified state",
   restore: "Restore working tree files",
   "rev-parse": "Pick out and massage parameters",
+  rm: "Remove files from the working tree and from the index",
   show: "Show various types of objects",
   status: "Show the working tree status",
   switch: "Switch branches",
@@ -48,11 +52,8 @@ const UNAVAILABLE: Record<string, string> = Object.fromEntries([
     "rebase",
     "cherry-pick",
     "revert",
-    "reset",
     "stash",
     "tag",
-    "rm",
-    "mv",
     "config",
     "blame",
     "grep",
@@ -148,15 +149,21 @@ async function dispatch(repo: Repo, sub: string, args: string[], now: () => numb
     case "diff":
       return ok(await diffCommand(repo, args));
     case "log":
-      return ok(await logCommand(repo, args));
+      return ok(await logCommand(repo, args, Math.floor(now() / 1000)));
     case "show":
-      return ok(await showCommand(repo, args));
+      return ok(await showCommand(repo, args, Math.floor(now() / 1000)));
     case "add":
       return ok(await addCommand(repo, args));
     case "commit":
       return ok(await commitCommand(repo, args, now));
     case "restore":
       return ok(await restoreCommand(repo, args, (rev) => resolveRevision(repo, rev)));
+    case "rm":
+      return ok(await rmCommand(repo, args));
+    case "mv":
+      return ok(await mvCommand(repo, args));
+    case "reset":
+      return ok(await resetCommand(repo, args));
     case "branch":
       return ok(await branchCommand(repo, args));
     case "checkout":

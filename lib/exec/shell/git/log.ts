@@ -3,9 +3,10 @@
  * `-- <path>…` with git's default history simplification) and `git show` (a commit's header and its patch
  * against its first parent, or `<rev>:<path>`'s contents). Commits come newest first by committer date.
  */
-import { parseArgs } from "./args";
+import { type ParsedArgs, parseArgs } from "./args";
 import { changedPairs, type FilePair, formatNames, formatPatch, formatStat } from "./diff";
-import { fatal, formatGitDate, short, subjectOf } from "./format";
+import { fatal } from "./format";
+import { type Pretty, parsePretty } from "./pretty";
 import {
   currentBranch,
   pathMatcher,
@@ -20,17 +21,6 @@ import {
 } from "./repo";
 
 type Commit = Awaited<ReturnType<typeof readCommit>>;
-
-/** The medium format's header and indented message (no trailing blank line). */
-export function mediumFormat(oid: string, c: Commit): string {
-  let out = `commit ${oid}\n`;
-  if (c.parent.length > 1) out += `Merge: ${c.parent.map(short).join(" ")}\n`;
-  out += `Author: ${c.author.name} <${c.author.email}>\n`;
-  out += `Date:   ${formatGitDate(c.author.timestamp, c.author.timezoneOffset)}\n\n`;
-  const lines = c.message.replace(/^\n+/, "").replace(/\n+$/, "").split("\n");
-  for (const l of lines) out += `    ${l}\n`;
-  return out;
-}
 
 /** Commits reachable from `starts`, newest first by committer date (git's default order). */
 async function* walk(repo: Repo, starts: string[]): AsyncGenerator<{ oid: string; commit: Commit }> {
@@ -77,6 +67,7 @@ const LOG_OPTIONS = {
   nameOnly: { long: ["name-only"] },
   nameStatus: { long: ["name-status"] },
   all: { long: ["all"] },
+  pretty: { long: ["pretty", "format"], value: true },
 };
 
 /** Split operands into revisions and paths the way git does (`--`, or revisions first while they resolve). */
@@ -95,8 +86,9 @@ async function revisionsAndPaths(repo: Repo, operands: string[], paths: string[]
 }
 
 /** `git log [<options>] [<revision>…] [[--] <path>…]`. */
-export async function logCommand(repo: Repo, args: string[]): Promise<string> {
+export async function logCommand(repo: Repo, args: string[], now: number): Promise<string> {
   const a = parseArgs(args, LOG_OPTIONS, "git log [<options>] [<revision-range>] [[--] <path>...]", "count");
+  const pretty = parsePretty(a.value("pretty"), a.has("oneline"));
   const { revs, paths } = await revisionsAndPaths(repo, a.operands, a.paths);
   const max = a.value("count") === undefined ? Number.POSITIVE_INFINITY : Number(a.value("count"));
   if (!Number.isFinite(max) && a.value("count") !== undefined)
@@ -124,28 +116,55 @@ export async function logCommand(repo: Repo, args: string[]): Promise<string> {
       }
       if (same) continue;
     }
-    let entry = a.has("oneline") ? `${short(oid)} ${subjectOf(commit.message)}\n` : mediumFormat(oid, commit);
-    if (a.has("patch") || a.has("stat") || a.has("nameOnly") || a.has("nameStatus")) {
-      const pairs = await commitPairs(repo, commit);
-      const sep = a.has("oneline") ? "" : "\n";
-      if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
-      if (a.has("nameOnly") || a.has("nameStatus"))
-        entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
-      if (a.has("patch") && pairs.length > 0)
-        entry += `${a.has("stat") ? "\n" : sep}${await formatPatch(pairs)}`;
-    }
-    entries.push(entry);
+    entries.push(await entryText(repo, oid, commit, pretty, a, now));
   }
-  return entries.join(a.has("oneline") ? "" : "\n");
+  return joinEntries(entries, pretty);
+}
+
+/** One commit of `log`/`show`: its pretty form, then what the flags ask (stat, names, patch). */
+async function entryText(
+  repo: Repo,
+  oid: string,
+  commit: Commit,
+  pretty: Pretty,
+  a: ParsedArgs,
+  now: number,
+  show = false,
+): Promise<string> {
+  let entry = `${pretty.render(oid, commit, now)}${pretty.terminator ? "\n" : ""}`;
+  const patch = show
+    ? !a.has("noPatch") && !a.has("stat") && !a.has("nameOnly") && !a.has("nameStatus")
+    : a.has("patch");
+  if (show && a.has("noPatch")) return entry;
+  if (!(patch || a.has("stat") || a.has("nameOnly") || a.has("nameStatus"))) return entry;
+  const pairs = await commitPairs(repo, commit);
+  // The multi-line formats leave a blank line before the diff; a `format:` (no terminator) a newline.
+  const sep =
+    pretty.name === "medium" || pretty.name === "full" || pretty.name === "short" || !pretty.terminator
+      ? "\n"
+      : "";
+  if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
+  if (a.has("nameOnly") || a.has("nameStatus")) entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
+  if (patch && pairs.length > 0) entry += `${a.has("stat") ? "\n" : sep}${await formatPatch(pairs)}`;
+  return entry;
+}
+
+/** Entries of the multi-line formats are separated by a blank line; `format:` ones by a newline. */
+function joinEntries(entries: string[], pretty: Pretty): string {
+  if (pretty.name === "format" && !pretty.terminator) return entries.join("\n");
+  if (pretty.name === "medium" || pretty.name === "full" || pretty.name === "short")
+    return entries.join("\n");
+  return entries.join("");
 }
 
 /** `git show [<commit>|<rev>:<path>]…` (`--stat`, `--name-only`, `--name-status`, `-s`/`--no-patch`, `--oneline`). */
-export async function showCommand(repo: Repo, args: string[]): Promise<string> {
+export async function showCommand(repo: Repo, args: string[], now: number): Promise<string> {
   const a = parseArgs(
     args,
     { ...LOG_OPTIONS, noPatch: { short: "s", long: ["no-patch"] } },
     "git show [<options>] <object>...",
   );
+  const pretty = parsePretty(a.value("pretty"), a.has("oneline"));
   const objects = a.operands.length > 0 ? a.operands : ["HEAD"];
   const out: string[] = [];
   for (const object of objects) {
@@ -168,17 +187,7 @@ export async function showCommand(repo: Repo, args: string[]): Promise<string> {
       continue;
     }
     const oid = await resolveRevision(repo, object);
-    const commit = await readCommit(repo, oid);
-    let entry = a.has("oneline") ? `${short(oid)} ${subjectOf(commit.message)}\n` : mediumFormat(oid, commit);
-    if (!a.has("noPatch")) {
-      const pairs = await commitPairs(repo, commit);
-      const sep = a.has("oneline") ? "" : "\n";
-      if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
-      else if (a.has("nameOnly") || a.has("nameStatus"))
-        entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
-      else if (pairs.length > 0) entry += `${sep}${await formatPatch(pairs)}`;
-    }
-    out.push(entry);
+    out.push(await entryText(repo, oid, await readCommit(repo, oid), pretty, a, now, true));
   }
-  return out.join("");
+  return joinEntries(out, pretty);
 }

@@ -24,7 +24,7 @@ export interface WorkingState {
   branch: string | null;
   head: string | null;
   /** Sorted; X = index vs HEAD, Y = working tree vs index (" ", "M", "A", "D"). */
-  tracked: { path: string; x: string; y: string }[];
+  tracked: { path: string; x: string; y: string; from?: string }[];
   /** Untracked (not ignored), sorted, directories without tracked files collapsed to "dir/". */
   untracked: string[];
 }
@@ -47,6 +47,20 @@ export async function workingState(repo: Repo): Promise<WorkingState> {
     const x = !i ? "D" : !h ? "A" : h.oid !== i.oid || h.mode !== i.mode ? "M" : " ";
     const y = !i ? " " : !w ? "D" : w.oid !== i.oid || w.mode !== i.mode ? "M" : " ";
     if (x !== " " || y !== " ") tracked.push({ path, x, y });
+  }
+  // Staged exact renames (git's status.renames): a deletion and an addition of the same blob.
+  const gone = tracked.filter((t) => t.x === "D" && t.y === " ");
+  for (const t of tracked) {
+    if (t.x !== "A") continue;
+    const oid = index.get(t.path)?.oid;
+    const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+    const sources = gone.filter((g) => headTree.get(g.path)?.oid === oid);
+    const source = sources.find((g) => base(g.path) === base(t.path)) ?? sources[0];
+    if (!source) continue;
+    gone.splice(gone.indexOf(source), 1);
+    tracked.splice(tracked.indexOf(source), 1);
+    t.x = "R";
+    t.from = source.path;
   }
   const trackedDirs = new Set<string>();
   for (const path of index.keys())
@@ -112,7 +126,7 @@ async function trackingText(repo: Repo, s: WorkingState): Promise<string> {
   return `Your branch and '${up.name}' have diverged,\nand have ${up.ahead} and ${up.behind} different commits each, respectively.\n  (use "git pull" to merge the remote branch into yours)\n\n`;
 }
 
-const LABELS: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:" };
+const LABELS: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:", R: "renamed:" };
 const label = (letter: string) => LABELS[letter].padEnd(12);
 
 /** The long format, as `git status` prints it (`commit` mode: the text `git commit` prints with nothing to commit). */
@@ -125,7 +139,7 @@ export async function longStatus(repo: Repo, s: WorkingState): Promise<string> {
   const unstaged = s.tracked.filter((t) => t.y !== " ");
   if (staged.length > 0) {
     out += `Changes to be committed:\n  (use "git ${s.head ? "restore --staged" : "rm --cached"} <file>..." to unstage)\n`;
-    for (const t of staged) out += `\t${label(t.x)}${show(t.path)}\n`;
+    for (const t of staged) out += `\t${label(t.x)}${t.from ? `${show(t.from)} -> ` : ""}${show(t.path)}\n`;
     out += "\n";
   }
   if (unstaged.length > 0) {
@@ -170,7 +184,7 @@ export async function shortStatus(
       out += `## ${s.branch}${up ? `...${up.name}${counts}` : ""}\n`;
     }
   }
-  for (const t of s.tracked) out += `${t.x}${t.y} ${show(t.path)}\n`;
+  for (const t of s.tracked) out += `${t.x}${t.y} ${t.from ? `${show(t.from)} -> ` : ""}${show(t.path)}\n`;
   for (const p of s.untracked) out += `?? ${show(p)}\n`;
   return out;
 }

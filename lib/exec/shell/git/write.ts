@@ -8,7 +8,7 @@ import { GitIndexManager } from "isomorphic-git/managers";
 import { FileSystem as GitFileSystem } from "isomorphic-git/models";
 import { GitStats } from "@/lib/vfs/git-fs";
 import { parseArgs } from "./args";
-import { changedPairs, shortStat, statSummary } from "./diff";
+import { changedPairs, renameName, shortStat, statSummary } from "./diff";
 import { cleanupMessage, failure, fatal, GitExit, short, subjectOf } from "./format";
 import {
   currentBranch,
@@ -49,7 +49,7 @@ export async function stagePaths(repo: Repo, paths: string[]): Promise<void> {
   }
   await updateIndex(repo, (index) => {
     for (const s of staged) {
-      if (s.oid) index.insert({ filepath: s.filepath, oid: s.oid, stats: s.stats });
+      if (s.oid) putEntry(index, s.filepath, s.oid, s.stats!);
       else index.delete({ filepath: s.filepath });
     }
   });
@@ -129,7 +129,8 @@ async function commitSummary(repo: Repo, parent: string | null, tree: string): P
   const { files, insertions, deletions } = await shortStat(pairs);
   let out = statSummary(files, insertions, deletions);
   for (const p of pairs) {
-    if (!p.old) out += ` create mode ${p.new!.mode} ${p.path}\n`;
+    if (p.from) out += ` rename ${renameName(p.from, p.path)} (100%)\n`;
+    else if (!p.old) out += ` create mode ${p.new!.mode} ${p.path}\n`;
     else if (!p.new) out += ` delete mode ${p.old.mode} ${p.path}\n`;
     else if (p.old.mode !== p.new.mode) out += ` mode change ${p.old.mode} => ${p.new.mode} ${p.path}\n`;
   }
@@ -247,7 +248,7 @@ export async function restorePaths(
     await updateIndex(repo, (idx) => {
       for (const p of paths) {
         const s = source.get(p);
-        if (s) idx.insert({ filepath: p, oid: s.oid, stats: blankStats(s.mode) });
+        if (s) putEntry(idx, p, s.oid, blankStats(s.mode));
         else idx.delete({ filepath: p });
       }
     });
@@ -267,6 +268,17 @@ export async function restorePaths(
     } else for (const [p, s] of wanted) await writeWorktreeFile(repo, p, s.oid, s.mode);
   }
   return "";
+}
+
+/**
+ * Put `filepath` in the index, first removing what a file there replaces (git's D/F rule): entries below it
+ * (it was a directory) and entries at its parent paths (they were files).
+ */
+export function putEntry(index: GitIndex, filepath: string, oid: string, stats: object): void {
+  for (const e of index.entries)
+    if (e.path.startsWith(`${filepath}/`) || filepath.startsWith(`${e.path}/`))
+      index.delete({ filepath: e.path });
+  index.insert({ filepath, oid, stats });
 }
 
 /** Index stats for an entry not taken from the working tree (git re-hashes the file on its next look). */
