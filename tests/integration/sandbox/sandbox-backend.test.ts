@@ -4,12 +4,13 @@
  * Postgres is unreachable from inside), no host file outside the tree, only the tree writable. Limits:
  * wall clock, CPU, memory, processes and output stop the command with the `Command stopped: …` message.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { benchSandboxNodeStart, runSandboxCommand } from "@/lib/exec/service/sandbox/run";
+import { materialiseTree } from "@/lib/exec/service/sandbox/tree";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestVfs } from "../../helpers/vfs";
 
@@ -112,6 +113,39 @@ describe("the bubblewrap sandbox", () => {
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("materialises nothing through a symlink (a crafted row below a symlink is dropped)", async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), "strata-outside-"));
+    const tree = mkdtempSync(path.join(tmpdir(), "strata-tree-"));
+    const row = (p: string, kind: "file" | "dir" | "symlink", data?: string) => ({
+      path: `/r/${p}`,
+      kind,
+      mode: kind === "dir" ? 0o040000 : kind === "symlink" ? 0o120000 : 0o100644,
+      size: data?.length ?? 0,
+      mtimeMs: 0,
+      version: 1,
+      data: data === undefined ? null : new TextEncoder().encode(data),
+    });
+    try {
+      const made = await materialiseTree(
+        [
+          row("link", "symlink", outside),
+          row("link/evil", "file", "x"),
+          row("link/sub", "dir"),
+          row("ok.txt", "file", "ok"),
+        ],
+        "/r",
+        tree,
+      );
+      expect(readdirSync(outside)).toEqual([]);
+      expect(readdirSync(tree).sort()).toEqual(["link", "ok.txt"]);
+      expect(made.files).toBe(2);
+      expect(existsSync(path.join(outside, "evil"))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(tree, { recursive: true, force: true });
     }
   });
 

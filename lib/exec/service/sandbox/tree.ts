@@ -54,7 +54,8 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>): Promise
 /**
  * Write `rows` (VFS nodes strictly below `root`, with data) into the empty directory `dir`, owned by
  * `owner` when given: directories first, then files (mode 0755 for git's executable mode, else 0644) and
- * symlinks (their stored target) in parallel batches of 128. Rows in a `.git` directory are skipped.
+ * symlinks (their stored target) in parallel batches of 128. Rows in a `.git` directory, and rows whose parent is
+ * not a stored directory (e.g. below a symlink), are skipped.
  * @returns the tree, with each entry's lstat taken after writing (for `diffTree`).
  */
 export async function materialiseTree(
@@ -73,12 +74,20 @@ export async function materialiseTree(
     if (!rel || inGitDir(rel)) continue;
     (row.kind === "dir" ? dirs : leaves).push({ ...row, path: rel });
   }
+  // Only entries whose every ancestor is a stored directory: the service writes as its own user (often root), so
+  // nothing may be written through a symlink (a crafted row "link/x" under a symlink "link" → /etc is dropped).
+  const kept = new Set<string>([""]);
+  const parentOf = (rel: string) => (rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "");
+  dirs.sort((a, b) => a.path.split("/").length - b.path.split("/").length);
+  const keptDirs = dirs.filter((d) => kept.has(parentOf(d.path)) && kept.add(d.path));
+  dirs.splice(0, dirs.length, ...keptDirs);
+  const keptLeaves = leaves.filter((l) => kept.has(parentOf(l.path)));
+  leaves.splice(0, leaves.length, ...keptLeaves);
   const chown = async (rel: string) => {
     if (owner) await lchown(path.join(dir, rel), owner.uid, owner.gid);
   };
   if (owner) await lchown(dir, owner.uid, owner.gid);
-  // Parents before children: rows come sorted by path, so a depth-ordered pass suffices.
-  dirs.sort((a, b) => a.path.split("/").length - b.path.split("/").length);
+  // Parents before children: one depth at a time.
   for (let i = 0; i < dirs.length; ) {
     const depth = dirs[i].path.split("/").length;
     let j = i;
@@ -89,14 +98,12 @@ export async function materialiseTree(
     });
     i = j;
   }
-  const made = new Set(dirs.map((d) => d.path));
   await inBatches(leaves, async (row) => {
     const target = path.join(dir, row.path);
     const data = row.data ?? new Uint8Array();
-    const parent = path.posix.dirname(row.path);
-    if (parent !== "." && !made.has(parent)) await mkdir(path.dirname(target), { recursive: true });
     if (row.kind === "symlink") await symlink(Buffer.from(data).toString("utf8"), target);
-    else await writeFile(target, data, { mode: row.mode & 0o111 ? 0o755 : 0o644 });
+    // "wx": a new file only (O_EXCL never follows a symlink at the path).
+    else await writeFile(target, data, { mode: row.mode & 0o111 ? 0o755 : 0o644, flag: "wx" });
     await chown(row.path);
     tree.files++;
     tree.bytes += data.byteLength;
