@@ -347,7 +347,12 @@ describe("runs that end without an agent, runs taken over", () => {
     await finishRun(scope, runId); // the run ended without handing it back (its client was gone)
     const shell = follow(await prompt(session.id, { text: "!echo hi" }));
     await shell.done;
-    expect(shell.events.map((e) => e.event)).toEqual(["run_start", "message_start", "message_end", "run_end"]);
+    expect(shell.events.map((e) => e.event)).toEqual([
+      "run_start",
+      "message_start",
+      "message_end",
+      "run_end",
+    ]);
     mock.enqueue({ text: "ok" });
     const next = follow(await prompt(session.id, { text: "go on" }));
     await next.done;
