@@ -58,6 +58,8 @@ const COMMANDS = [
   "status -s",
   "status --short --branch",
   "status --porcelain",
+  "status -s src notes",
+  "status docs",
   "diff",
   "diff --staged",
   "diff --cached --stat",

@@ -13,6 +13,7 @@ import {
   headOid,
   indexSnapshot,
   isIgnored,
+  pathMatcher,
   type Repo,
   readCommit,
   treeSnapshot,
@@ -201,7 +202,21 @@ export async function statusCommand(repo: Repo, args: string[]): Promise<string>
     },
     "git status [<options>] [--] [<pathspec>...]",
   );
-  const state = await workingState(repo);
+  const all = await workingState(repo);
+  const specs = [...a.operands, ...(a.paths ?? [])];
+  const match = pathMatcher(repo, specs);
+  const state: WorkingState =
+    specs.length === 0
+      ? all
+      : {
+          ...all,
+          tracked: all.tracked.filter((t) => match(t.path) || (t.from !== undefined && match(t.from))),
+          untracked: all.untracked.filter(
+            (u) =>
+              match(u.replace(/\/$/, "")) ||
+              match.specs.some((spec) => u.endsWith("/") && spec.startsWith(u)),
+          ),
+        };
   if (a.has("porcelain")) return shortStatus(repo, state, true, a.has("branch"));
   if (a.has("short")) return shortStatus(repo, state, false, a.has("branch"));
   return longStatus(repo, state);
