@@ -22,6 +22,7 @@ import { buildApp } from "./build.mjs";
 import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
 import { startBuildingPage } from "./building-page.mjs";
 import { startExecService } from "./exec-service.mjs";
+import { ensureBubblewrap } from "./sandbox-check.mjs";
 import {
   ensureLocalOwner,
   ensureSecrets,
@@ -179,6 +180,8 @@ async function main() {
   };
   // The proxy's secret reaches only the app, through its environment (never a log line).
   if (proxy) env.STRATA_DB_PROXY = proxy.endpoint;
+  // The sandbox's bubblewrap (docs/sandbox.md): installed as root when missing, else the start says how.
+  ensureBubblewrap(log);
   // The execution service: shell commands run in its workers, off the app's event loop (docs/exec.md).
   const serviceEnv = { ...env };
   for (const name of SECRET_NAMES) delete serviceEnv[name];
