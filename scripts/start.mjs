@@ -22,7 +22,6 @@ import { buildApp } from "./build.mjs";
 import { buildStaleness, computeBuildStamp, readBuildStamp } from "./build-stamp.mjs";
 import { startBuildingPage } from "./building-page.mjs";
 import { startExecService } from "./exec-service.mjs";
-import { ensureBubblewrap } from "./sandbox-check.mjs";
 import {
   ensureLocalOwner,
   ensureSecrets,
@@ -31,6 +30,7 @@ import {
   serveDatabase,
   stateDir,
 } from "./local-db.mjs";
+import { ensureBubblewrap } from "./sandbox-check.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 3000);
