@@ -4,12 +4,20 @@
  * (CPython 3.13 compiled to WebAssembly, standard library only) and `sqlite3` (sql.js) on the project's VFS —
  * everything else as in process (`runShell`, lib/tools/bash.ts: same filesystem adapter, custom commands, limits).
  * Each runtime runs in a worker thread of its own that just-bash starts and ends; its per-run deadline is
- * `RUNTIME_TIMEOUT_MS` (or the shell's whole deadline when shorter), after which just-bash stops it with e.g.
+ * `RUNTIME_TIMEOUT_MS` or the command's CPU-time limit in the service (capped by the shell's whole deadline), after which just-bash stops it with e.g.
  * `python3: Execution timeout: exceeded 60000ms limit` (exit 124). QuickJS has a 64 MB heap limit; CPython's and
  * sql.js's WebAssembly memory is not capped by the pool worker's heap limit (just-bash's README says so), so the
  * pool's wall-clock kill is the backstop. Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
  */
-import { Bash, type CommandName, getCommandNames, type IFileSystem } from "just-bash";
+import {
+  Bash,
+  type Command,
+  type CommandName,
+  type CustomCommand,
+  DefenseInDepthBox,
+  getCommandNames,
+  type IFileSystem,
+} from "just-bash";
 import { getCommandNames as browserCommandNames } from "just-bash/browser";
 import { runShell, type ShellFactory, type ShellRun } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
@@ -26,12 +34,15 @@ export const RUNTIME_TIMEOUT_MS = 60_000;
 export const MAX_DATABASE_BYTES = 10 * 1024 * 1024;
 
 /**
- * `fs` whose `stat` of a file also gives its identity (`vfs:<real path>`): sqlite3 refuses to open an existing
- * database whose identity it cannot determine ("database identity cannot be determined safely"), and the VFS has
- * no inodes; a file's real path (symlinks resolved) is its identity there (a VFS hard link is a copy).
- * Everything else is the adapter's own (a Proxy, so `gitRepository()` and `instanceof` still work).
+ * The shell's filesystem adapter for the Node build: every call runs as trusted host code
+ * (`DefenseInDepthBox.runTrusted`): just-bash's defense-in-depth layer (Node build only) blocks `process.env`,
+ * `setTimeout` and `performance.now` while a script runs, and the VFS behind the adapter (the Postgres driver,
+ * its retries) uses them. And `stat` of a file gives its identity (`vfs:<real path>`): sqlite3 refuses to open an
+ * existing database whose identity it cannot determine ("database identity cannot be determined safely"), and
+ * the VFS has no inodes; a file's real path (symlinks resolved) is its identity there (a VFS hard link is a copy).
+ * A Proxy, so the adapter's other members (`gitRepository()`) stay reachable.
  */
-export function withFileIdentity(fs: IFileSystem): IFileSystem {
+export function trustedFs(fs: IFileSystem): IFileSystem {
   const stat: IFileSystem["stat"] = async (path) => {
     const st = await fs.stat(path);
     if (!st.isFile || st.identity !== undefined) return st;
@@ -39,18 +50,32 @@ export function withFileIdentity(fs: IFileSystem): IFileSystem {
   };
   return new Proxy(fs, {
     get(target, prop) {
-      if (prop === "stat") return stat;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      const value = prop === "stat" ? stat : Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => DefenseInDepthBox.runTrusted(() => value.apply(target, args));
     },
   });
 }
 
 /**
+ * Strata's own commands (rm, ln, git: trusted host code) as in the browser build: run as trusted code, on the
+ * adapter itself (`fs`) — the Node build hands a command its own wrapper of the filesystem, which hides
+ * `gitRepository()` and runs the VFS's driver under the defense layer.
+ */
+function trustedCommand(command: CustomCommand, fs: IFileSystem): CustomCommand {
+  if (!("execute" in command)) return command;
+  const own = command as Command;
+  return {
+    ...own,
+    execute: (args, ctx) => DefenseInDepthBox.runTrustedAsync(() => own.execute(args, { ...ctx, fs })),
+  };
+}
+
+/**
  * `runShell`'s shell factory for the Node runner: just-bash's Node build with the runtimes of `capabilities`.
  * Its commands are exactly the in-process shell's (the browser bundle's registry; the Node build's tar, yq and
- * xan are left out, so both shells and `shellCommandNames()` agree) plus the runtimes' commands. Explicit
- * `executionLimits` (e.g. a test's `maxPythonTimeoutMs`) win over the runtime deadlines set here.
+ * xan are left out, so both shells and `shellCommandNames()` agree) plus the runtimes' commands. The runtimes'
+ * deadlines are `executionLimits`' (default `RUNTIME_TIMEOUT_MS`), never past the shell's `maxExecutionTimeMs`.
  */
 export const runtimeShell: ShellFactory = (options, capabilities) => {
   const browser = new Set(browserCommandNames());
@@ -58,20 +83,23 @@ export const runtimeShell: ShellFactory = (options, capabilities) => {
     (name) => browser.has(name) || (name === "sqlite3" && capabilities.sqlite === true),
   ) as CommandName[];
   const limits = options.executionLimits ?? {};
-  const deadline = Math.min(RUNTIME_TIMEOUT_MS, limits.maxExecutionTimeMs ?? RUNTIME_TIMEOUT_MS);
+  const whole = limits.maxExecutionTimeMs ?? RUNTIME_TIMEOUT_MS;
+  const deadline = (ms: number | undefined) => Math.min(ms ?? RUNTIME_TIMEOUT_MS, whole);
+  const fs = options.fs ? trustedFs(options.fs) : undefined;
+  const own = (options.customCommands ?? []).map((c) => (fs ? trustedCommand(c, fs) : c));
   return new Bash({
     ...options,
-    ...(options.fs ? { fs: withFileIdentity(options.fs) } : {}),
+    ...(fs ? { fs } : {}),
     commands,
-    customCommands: [...(options.customCommands ?? []), ...(capabilities.javascript ? [nodeCommand] : [])],
+    customCommands: [...own, ...(capabilities.javascript ? [nodeCommand] : [])],
     python: capabilities.python === true,
     javascript: capabilities.javascript ? { bootstrap: ARGV_BOOTSTRAP } : false,
     executionLimits: {
-      maxJsTimeoutMs: deadline,
-      maxPythonTimeoutMs: deadline,
-      maxSqliteTimeoutMs: deadline,
       maxDatabaseBytes: MAX_DATABASE_BYTES,
       ...limits,
+      maxJsTimeoutMs: deadline(limits.maxJsTimeoutMs),
+      maxPythonTimeoutMs: deadline(limits.maxPythonTimeoutMs),
+      maxSqliteTimeoutMs: deadline(limits.maxSqliteTimeoutMs),
     },
   });
 };
@@ -79,12 +107,23 @@ export const runtimeShell: ShellFactory = (options, capabilities) => {
 /**
  * `runShell` with the runtimes (all of them unless `options.capabilities` says otherwise): what the execution
  * service's `/v1/shell` runs. Same options, result and errors as `runShell`.
+ * @param options.runtimeTimeoutMs deadline of one js-exec/node, python3 or sqlite3 run (default
+ *   `RUNTIME_TIMEOUT_MS`; the service passes the command's CPU-time limit: a runtime's worker thread is not the
+ *   pool worker, whose CPU time the pool measures). Capped by the shell's whole deadline.
  */
 export function runShellWithRuntimes(
   ctx: ToolContext,
   script: string,
-  options: Omit<Parameters<typeof runShell>[2] & object, "createShell"> = {},
+  options: Omit<Parameters<typeof runShell>[2] & object, "createShell"> & { runtimeTimeoutMs?: number } = {},
 ): Promise<ShellRun> {
+  const { runtimeTimeoutMs, ...rest } = options;
   const capabilities: ShellCapabilities = options.capabilities ?? SERVICE_CAPABILITIES;
-  return runShell(ctx, script, { ...options, capabilities, createShell: runtimeShell });
+  const deadline = runtimeTimeoutMs ?? RUNTIME_TIMEOUT_MS;
+  const executionLimits = {
+    maxJsTimeoutMs: deadline,
+    maxPythonTimeoutMs: deadline,
+    maxSqliteTimeoutMs: deadline,
+    ...options.executionLimits,
+  };
+  return runShell(ctx, script, { ...rest, executionLimits, capabilities, createShell: runtimeShell });
 }

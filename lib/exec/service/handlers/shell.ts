@@ -105,7 +105,13 @@ export const handler: ExecHandler<unknown, ExecResult> = {
       const run = await runShellWithRuntimes(
         { fs: vfs, cwd: request.cwd, projectRoot: request.projectRoot },
         request.script,
-        { signal: ctx.signal, timeoutMs: request.timeoutMs, env: request.env, executionLimits },
+        {
+          signal: ctx.signal,
+          timeoutMs: request.timeoutMs,
+          env: request.env,
+          executionLimits,
+          runtimeTimeoutMs: ctx.limits.cpuMs,
+        },
       );
       // A loop that never yields passes pi's timeout inside just-bash (its deadline is the timeout): pi's "timed out".
       const deadline = `bash: execution exceeded execution deadline (${executionLimits.maxExecutionTimeMs}ms)\n`;

@@ -1,0 +1,144 @@
+/**
+ * The shell's runtimes through the execution service (the one tests/global-setup.ts started, on the test
+ * database): node/js-exec on QuickJS, python3 on CPython WASM, sqlite3 on database files of the VFS — outputs,
+ * files written back to Postgres, runaway loops stopped at the runtime deadline (the command's CPU-time limit),
+ * and the bash tool's view of it. The in-process shell (no service) has none of them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { createExecutor, type ExecClient } from "@/lib/exec/client";
+import { NODE_VERSION_TEXT } from "@/lib/exec/service/node-command";
+import type { ExecLimits, ShellExecRequest } from "@/lib/exec/types";
+import { sandboxScript } from "@/lib/tools/bash-sandbox";
+import { projectWithFiles, readStored } from "./fixture";
+
+let scope: DbScope;
+let exec: ExecClient;
+let target: Omit<ShellExecRequest, "script">;
+let root: string;
+let workspaceId: string;
+
+const SCRIPT = `const fs = require("fs");
+const lines = fs.readFileSync("data/numbers.txt", "utf8").trim().split("\\n").map(Number);
+console.log(process.argv.slice(2).join("+"), lines.reduce((a, b) => a + b, 0));
+`;
+
+beforeAll(async () => {
+  scope = new DbScope();
+  exec = createExecutor(process.env)!;
+  ({ workspaceId, root } = await projectWithFiles(scope, {
+    "data/numbers.txt": "1\n2\n3\n4\n",
+    "sum.js": SCRIPT,
+    "stats.py":
+      "import sys, statistics\nprint(statistics.mean(int(x) for x in open('data/numbers.txt')), sys.argv[1:])\n",
+  }));
+  target = { workspaceId, projectRoot: root, cwd: root };
+});
+afterAll(() => scope.release());
+
+const run = (script: string, limits?: Partial<ExecLimits>) => exec.shell({ ...target, script, limits });
+const answer = async (script: string, limits?: Partial<ExecLimits>) => {
+  const r = await run(script, limits);
+  return [r.output, r.exitCode];
+};
+
+describe("node and js-exec (QuickJS)", () => {
+  it("node -e, node FILE ARGS reading a VFS file, -p, stdin, js-exec", async () => {
+    expect(await answer("node -e 'console.log(1+1)'")).toEqual(["2\n", 0]);
+    expect(await answer("node sum.js a b")).toEqual(["a+b 10\n", 0]);
+    expect(await answer("node -p '6*7'")).toEqual(["42\n", 0]);
+    expect(await answer("echo 'console.log(process.argv.slice(1))' | node - x")).toEqual(['["x"]\n', 0]);
+    expect(await answer("js-exec -c 'console.log(process.argv)' q")).toEqual(['["node","q"]\n', 0]);
+    expect(await answer("node -e 'process.exit(3)'")).toEqual(["", 3]);
+  }, 60_000);
+
+  it("node writes a file that Postgres holds afterwards; --version is honest; other flags are refused", async () => {
+    const r = await run(`node -e 'require("fs").writeFileSync("out/js.txt", "from js\\n")'`);
+    expect([r.output, r.exitCode]).toEqual(["", 0]);
+    expect(r.changedPaths).toContain(`${root}/out/js.txt`);
+    expect(await readStored(workspaceId, `${root}/out/js.txt`)).toBe("from js\n");
+    expect(await answer("node --version")).toEqual([NODE_VERSION_TEXT, 0]);
+    expect(NODE_VERSION_TEXT).toBe(
+      "v22.0.0-quickjs (js-exec: QuickJS compiled to WebAssembly; not Node.js)\n",
+    );
+    expect(await answer("node --inspect sum.js")).toEqual([
+      "node: bad option: --inspect\nStrata's node is js-exec on QuickJS: it takes -e/--eval CODE, -p/--print CODE, --input-type=module, -v/--version, -h/--help, a script file (or - for stdin) and its arguments.\n",
+      9,
+    ]);
+  }, 60_000);
+});
+
+describe("python3 (CPython WASM)", () => {
+  it("python3 -c, python3 FILE ARGS, python alias", async () => {
+    expect(await answer("python3 -c 'print(sum(range(10)))'")).toEqual(["45\n", 0]);
+    expect(await answer("python3 stats.py x y")).toEqual(["2.5 ['x', 'y']\n", 0]);
+    expect(await answer("python --version")).toEqual(["Python 3.13.2 (Emscripten)\n", 0]);
+  }, 60_000);
+
+  it("a file python3 writes is in the VFS and in Postgres", async () => {
+    const r = await run(`python3 -c 'open("out/py.txt", "w").write("from python\\n")' && cat out/py.txt`);
+    expect([r.output, r.exitCode]).toEqual(["from python\n", 0]);
+    expect(r.changedPaths).toContain(`${root}/out/py.txt`);
+    expect(await readStored(workspaceId, `${root}/out/py.txt`)).toBe("from python\n");
+  }, 60_000);
+});
+
+describe("sqlite3 (sql.js) on database files of the VFS", () => {
+  it("create, insert, select; the database file persists and a later command reads it", async () => {
+    const created = await run(
+      `sqlite3 app.db "create table users(id integer primary key, name text); insert into users(name) values ('ada'), ('linus'); select id, name from users order by id;"`,
+    );
+    expect([created.output, created.exitCode]).toEqual(["1|ada\n2|linus\n", 0]);
+    expect(created.changedPaths).toContain(`${root}/app.db`);
+    const later = await run(
+      `sqlite3 -header -csv app.db "select count(*) as n from users"; ls -l app.db | cut -c1-10`,
+    );
+    expect([later.output, later.exitCode]).toEqual(["n\n2\n-rw-r--r--\n", 0]);
+    // The image in Postgres is a SQLite 3 database.
+    expect((await readStored(workspaceId, `${root}/app.db`))?.slice(0, 15)).toBe("SQLite format 3");
+  }, 60_000);
+});
+
+describe("runaway runtimes stop at the command's CPU-time limit", () => {
+  it("while True: pass in python3, for(;;){} in node, a recursive query in sqlite3", async () => {
+    const limits = { cpuMs: 1500 };
+    expect(await answer("python3 -c 'while True: pass'", limits)).toEqual([
+      "python3: Execution timeout: exceeded 1500ms limit\n",
+      124,
+    ]);
+    expect(await answer("node -e 'for(;;){}'", limits)).toEqual([
+      "js-exec: Execution timeout: exceeded 1500ms limit\n",
+      124,
+    ]);
+    expect(
+      await answer(
+        `sqlite3 :memory: "with recursive c(x) as (select 1 union all select x+1 from c) select count(*) from c"`,
+        limits,
+      ),
+    ).toEqual(["sqlite3: Query timeout: exceeded 1500ms limit\n", 1]);
+    // The service goes on: the next command answers.
+    expect(await answer("node -e 'console.log(\"next\")'")).toEqual(["next\n", 0]);
+  }, 60_000);
+});
+
+describe("what the shell does not have", () => {
+  it("npm and pip are not found, with the note naming the runtimes; the sandbox leaves the runtimes here", async () => {
+    expect(await answer("pip install requests")).toEqual([
+      "bash: pip: command not found\nStrata's shell is simulated: no npm, npx, pip, network or host programs. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git, node, python3, sqlite3 and 68 more.\n",
+      127,
+    ]);
+    expect(await answer(`node -e 'fetch("http://127.0.0.1:1").catch(e => console.log(e.message))'`)).toEqual([
+      "Network access not configured. Enable network in Bash options.\n",
+      0,
+    ]);
+    for (const command of [
+      "node -e 1",
+      "js-exec -c 1",
+      "python3 -c 1",
+      "python x.py",
+      "sqlite3 a.db .tables",
+    ])
+      expect(sandboxScript(command)).toBeUndefined();
+    expect(sandboxScript("npm test")).toBe("npm test");
+  }, 60_000);
+});
