@@ -14,7 +14,7 @@ import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
-import { commandNotFoundNote } from "@/lib/vfs/bash-commands";
+import { commandNotFoundNote, SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/vfs/bash-commands";
 import { commitAll, initRepository, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
@@ -161,7 +161,10 @@ describe("the agent with the sandbox on", () => {
     );
     await runPrompt({ sessionId: session.id, text: "run the tests", userId, env, emit: async () => {} });
     expect(await toolResults(session.id)).toEqual([
-      [true, `bash: npm: command not found\n${commandNotFoundNote()}\n\n\nCommand exited with code 127`],
+      [
+        true,
+        `bash: npm: command not found\n${commandNotFoundNote(shellCommandNames(SERVICE_CAPABILITIES))}\n\n\nCommand exited with code 127`,
+      ],
     ]);
     expect(bashDescription()).not.toContain("sandbox");
   });
