@@ -20,6 +20,8 @@ export interface AppServer {
   /** `http://127.0.0.1:PORT` */
   url: string;
   port: number;
+  /** The local owner's session cookie (`name=value`), signed in as a browser on the embedded default is. */
+  cookie: string;
   /** Whether `GET /api/config` answers 200 within 5 s. */
   alive(): Promise<boolean>;
   /**
@@ -37,9 +39,34 @@ export interface LoopLag {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** CPU time the process used over the window (ms, all its threads). */
+  cpuMs: number;
 }
 
 const LAG_RESOLUTION_MS = 10;
+
+/** Local mode on loopback (as `npm start` on its embedded default) with bench-only secrets; `env` may override. */
+const BENCH_AUTH_ENV = {
+  STRATA_AUTH_MODE: "local",
+  HOST: "127.0.0.1",
+  BETTER_AUTH_SECRET: "strata-bench-only-secret-0123456789abcdef",
+  STRATA_SECRETS_KEY: Buffer.from("strata-bench-only-secrets-key-01").toString("base64"),
+};
+
+/**
+ * Sign in as the local owner (`GET /api/auth/local/sign-in`, local mode) and return the session cookie.
+ * @throws Error when the answer is not a redirect with a session cookie.
+ */
+async function signIn(url: string): Promise<string> {
+  const answer = await send(`${url}/api/auth/local/sign-in?callbackURL=%2Fapi%2Fme`);
+  const cookies = [answer.headers["set-cookie"] ?? []].flat().map((c) => c.split(";")[0]);
+  const session = cookies.filter((c) => c.includes("session_token"));
+  if (answer.status !== 302 || session.length === 0)
+    throw new Error(
+      `local sign-in answered ${answer.status} without a session cookie: ${answer.text.slice(0, 300)}`,
+    );
+  return cookies.join("; ");
+}
 
 /** Whether `.next` holds a production build. */
 export function hasBuild(): boolean {
@@ -157,7 +184,7 @@ export async function startAppServer(
     // Its own process group: `next start` runs the server in a child (`next-server`), which must stop with it.
     {
       cwd: root,
-      env: { ...env, ...exec?.env, ...lagEnv, NEXT_TELEMETRY_DISABLED: "1" },
+      env: { ...BENCH_AUTH_ENV, ...env, ...exec?.env, ...lagEnv, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
     },
@@ -170,10 +197,19 @@ export async function startAppServer(
   child.on("exit", () => {
     exited = true;
   });
+  let last = "no answer yet";
+  let cookie = "";
+  // Up: `/api/config` answers 200 to the signed-in owner (before the sign-in, any answer below 500 will do).
   const alive = async () => {
     try {
-      return (await send(`${url}/api/config`, { timeoutMs: 5000 })).status === 200;
-    } catch {
+      const answer = await send(`${url}/api/config`, {
+        timeoutMs: 5000,
+        headers: cookie ? { Cookie: cookie } : {},
+      });
+      last = `${answer.status} ${answer.text.slice(0, 300)}`;
+      return cookie ? answer.status === 200 : answer.status < 500;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
       return false;
     }
   };
@@ -181,7 +217,9 @@ export async function startAppServer(
   while (!(await alive())) {
     if (exited || Date.now() > deadline) {
       await exec?.close();
-      throw new Error(`next start ${exited ? "exited" : "did not answer within 60 s"}: ${stderr}`);
+      throw new Error(
+        `next start ${exited ? "exited" : "did not answer within 60 s"} (GET /api/config: ${last}): ${stderr}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -200,9 +238,18 @@ export async function startAppServer(
     }
     return undefined;
   };
+  try {
+    cookie = await signIn(url);
+    if (!(await alive())) throw new Error(`GET /api/config answered ${last} after the sign-in`);
+  } catch (error) {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+    await exec?.close();
+    throw error;
+  }
   return {
     url,
     port,
+    cookie,
     alive,
     loopLag,
     close: async () => {
@@ -236,10 +283,15 @@ export interface ProbeResult<T> {
 }
 
 /**
- * Run `fn` while a loop sends `GET /api/config` one after another (each waits for the previous one), and
- * report the worst latency among the probes started before `fn` settled.
+ * Run `fn` while a loop sends `GET /api/config` (with `headers`: the signed-in owner's cookie) one after another
+ * (each waits for the previous one), and report the latencies of the probes started before `fn` settled; an
+ * answer other than 200 counts as failed.
  */
-export async function probeWhile<T>(url: string, fn: () => Promise<T>): Promise<ProbeResult<T>> {
+export async function probeWhile<T>(
+  url: string,
+  fn: () => Promise<T>,
+  headers: Record<string, string> = {},
+): Promise<ProbeResult<T>> {
   let running = true;
   let worstMs = 0;
   const samples: number[] = [];
@@ -249,7 +301,8 @@ export async function probeWhile<T>(url: string, fn: () => Promise<T>): Promise<
     while (running) {
       const started = performance.now();
       try {
-        await send(`${url}/api/config`, { timeoutMs: 60_000 });
+        const answer = await send(`${url}/api/config`, { timeoutMs: 60_000, headers });
+        if (answer.status !== 200) failedProbes++;
       } catch {
         failedProbes++;
       }

@@ -5,13 +5,15 @@
  *     warm runs, target ≤ 5 ms;
  * (b) sandbox start-to-exit of `node -e 0` (`POST /v1/sandbox`, the bwrap backend) on a 2,000-file project,
  *     materialisation of the tree included: 10 runs, target ≤ 2 s. Skipped, with the reason, when the service
- *     has no sandbox handler or the backend cannot run here.
+ *     has no sandbox handler or the backend cannot run here; then where the time goes (load from Postgres,
+ *     materialise, run, diff, write back), from the sandbox's own hook `benchSandboxNodeStart` in this process.
  * The service is started by the bench (bench/hostile/exec-service.ts) on the bench database.
  */
 
 import { gzipSync } from "fflate";
 import { packTar, type TarEntry } from "modern-tar";
 import { createExecutor, type ExecClient } from "@/lib/exec/client";
+import { benchSandboxNodeStart, type SandboxTimings } from "@/lib/exec/service/sandbox/run";
 import { importArchive } from "@/lib/vfs/import";
 import type { BenchSection } from "../context";
 import { startBenchExecService } from "../hostile/exec-service";
@@ -93,6 +95,24 @@ async function sandboxStartToExit(client: ExecClient, workspaceId: string): Prom
   console.log(`  of which the command itself (usage.wallMs): p50 ${f(percentile(inside, 50))} ms`);
 }
 
+/** The parts of a sandbox run (benchSandboxNodeStart in this process, its own 2,000-file project), 5 runs. */
+async function sandboxParts(workspaceId: string): Promise<void> {
+  const runs: { totalMs: number; timings: SandboxTimings }[] = [];
+  try {
+    for (let i = 0; i < 6; i++) runs.push(await benchSandboxNodeStart(workspaceId, { files: 2000 }));
+  } catch (error) {
+    console.log(`SKIPPED sandbox parts: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const warm = runs.slice(1);
+  const p50 = (pick: (r: (typeof runs)[number]) => number) => f(percentile(warm.map(pick), 50));
+  console.log(
+    `  parts (benchSandboxNodeStart in the bench process, ${warm[0].timings.files} files, p50 of ${warm.length}): ` +
+      `total ${p50((r) => r.totalMs)} ms = load ${p50((r) => r.timings.loadMs)} + materialise ${p50((r) => r.timings.materialiseMs)} + ` +
+      `run ${p50((r) => r.timings.runMs)} + diff ${p50((r) => r.timings.diffMs)} + write back ${p50((r) => r.timings.writeBackMs)} ms`,
+  );
+}
+
 export const execSection: BenchSection = {
   name: "exec",
   async run(ctx) {
@@ -113,6 +133,7 @@ export const execSection: BenchSection = {
       console.log(`projects: /echo (1 file), /sandboxed (${report.files} files); ${exec.describe}`);
       await shellRoundTrip(client, workspace.workspaceId);
       await sandboxStartToExit(client, workspace.workspaceId);
+      await sandboxParts(workspace.workspaceId);
     } finally {
       await workspace.cleanup();
       await exec.close();

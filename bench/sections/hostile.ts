@@ -120,7 +120,7 @@ export const hostileSection: BenchSection = {
       STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
     };
     let app: AppServer = await startAppServer(env);
-    const same = () => ({ Origin: app.url, "Sec-Fetch-Site": "same-origin" });
+    const same = () => ({ Origin: app.url, "Sec-Fetch-Site": "same-origin", Cookie: app.cookie });
     const json = (body: unknown) => ({
       headers: { ...same(), "content-type": "application/json" },
       body: Buffer.from(JSON.stringify(body)),
@@ -315,7 +315,7 @@ export const hostileSection: BenchSection = {
     ];
     try {
       for (const [name, attack] of attacks) {
-        const probe = await probeWhile(app.url, attack);
+        const probe = await probeWhile(app.url, attack, { Cookie: app.cookie });
         const answers = probe.result instanceof Error ? [probe.result] : [probe.result].flat();
         const statuses = new Map<string, number>();
         for (const a of answers) {

@@ -8,6 +8,7 @@
  * same window (bench/hostile/loop-lag.mjs, measured inside it). An idle window comes first as the baseline.
  * Needs a build (`node scripts/build.mjs`); without one the section says so and measures nothing.
  */
+import os from "node:os";
 import { startMockProvider } from "../../tests/mock-provider";
 import type { BenchSection } from "../context";
 import {
@@ -98,7 +99,7 @@ function line(
   const p99 = percentile(probe.samples, 99);
   const met = p99 <= TARGET_P99_MS && !probe.failedProbes ? "met" : "MISSED";
   const loop = lag
-    ? `app event-loop delay p50 ${f(lag.p50Ms)} / p99 ${f(lag.p99Ms)} / max ${f(lag.maxMs)} ms`
+    ? `app event-loop delay p50 ${f(lag.p50Ms)} / p99 ${f(lag.p99Ms)} / max ${f(lag.maxMs)} ms, app CPU ${lag.cpuMs} ms`
     : "app event-loop delay not measured";
   return (
     `${name} (${(ms / 1000).toFixed(1)} s): ${outcome}\n` +
@@ -123,11 +124,15 @@ export const responsiveSection: BenchSection = {
       ANTHROPIC_BASE_URL: `${mock.url}/v1`,
       STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
     };
+    const load = os.loadavg().map((n) => n.toFixed(1));
+    console.log(
+      `machine: ${os.availableParallelism()} cores, load average ${load.join(" ")} (other work shares the cores)`,
+    );
     let app: AppServer | undefined;
     try {
       app = await startAppServer(env, { measureLag: true });
       const url = app.url;
-      const same = { Origin: url, "Sec-Fetch-Site": "same-origin" };
+      const same = { Origin: url, "Sec-Fetch-Site": "same-origin", Cookie: app.cookie };
       const upload = (archive: { body: Uint8Array; type: string }) =>
         send(`${url}/api/projects`, {
           method: "POST",
@@ -195,7 +200,7 @@ export const responsiveSection: BenchSection = {
       for (const [name, command] of commands) {
         await app.loopLag();
         const started = performance.now();
-        const probe = await probeWhile(url, command);
+        const probe = await probeWhile(url, command, { Cookie: app.cookie });
         const ms = performance.now() - started;
         const lag = await app.loopLag();
         const outcome = probe.result instanceof Error ? `failed: ${probe.result.message}` : probe.result;
