@@ -3,8 +3,7 @@
  * `!!command` (shown and stored, never sent to the model). pi's `AgentSession.executeBash` +
  * `bash-executor.ts`, running in Strata's just-bash shell on the project VFS instead of a host process.
  */
-import { runCommand } from "@/lib/tools/bash";
-import { truncateTail } from "@/lib/tools/truncate";
+import { runCommand, truncationOf } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
 import type { BashExecutionMessage } from "./messages";
 
@@ -43,7 +42,7 @@ export async function executeUserBash(
   const output = run.killed
     ? `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}${run.killed.message}\n`
     : run.output;
-  const truncation = truncateTail(output);
+  const truncation = truncationOf(output, run.killed ? undefined : run.tail);
   return {
     role: "bashExecution",
     command: input.command,

@@ -5,7 +5,7 @@
 
 import { Bash, type BashOptions } from "just-bash/browser";
 import { z } from "zod";
-import type { ExecKill } from "@/lib/exec/types";
+import type { ExecKill, ExecOutputTail } from "@/lib/exec/types";
 import {
   explainMissingCommands,
   projectShellCommands,
@@ -57,15 +57,19 @@ function resolveTimeoutMs(timeout: number | undefined): number | undefined {
 }
 
 /** Tail-truncates combined output and appends pi's "[Showing ...]" notice (without a full-output path). */
-function formatOutput(output: string, emptyText: string): { text: string; details?: BashToolDetails } {
-  const truncation = truncateTail(output);
+function formatOutput(
+  output: string,
+  emptyText: string,
+  tail?: ExecOutputTail,
+): { text: string; details?: BashToolDetails } {
+  const truncation = truncationOf(output, tail);
   let text = truncation.content || emptyText;
   if (!truncation.truncated) return { text };
   const start = truncation.totalLines - truncation.outputLines + 1;
   const end = truncation.totalLines;
   if (truncation.lastLinePartial) {
     const lastLine = output.endsWith("\n") ? output.slice(0, -1) : output;
-    const lineBytes = utf8ByteLength(lastLine.slice(lastLine.lastIndexOf("\n") + 1));
+    const lineBytes = tail?.lastLineBytes ?? utf8ByteLength(lastLine.slice(lastLine.lastIndexOf("\n") + 1));
     text += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${end} (line is ${formatSize(lineBytes)}).]`;
   } else if (truncation.truncatedBy === "lines") {
     text += `\n\n[Showing lines ${start}-${end} of ${truncation.totalLines}.]`;
@@ -73,6 +77,16 @@ function formatOutput(output: string, emptyText: string): { text: string; detail
     text += `\n\n[Showing lines ${start}-${end} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit).]`;
   }
   return { text, details: { truncation } };
+}
+
+/**
+ * pi's `truncateTail` of a command's output; when the execution service already cut it (`tail`: `output` is the
+ * kept tail), its counts of the whole output instead — the same result, without the megabytes.
+ */
+export function truncationOf(output: string, tail?: ExecOutputTail): TruncationResult {
+  if (!tail) return truncateTail(output);
+  const { lastLineBytes: _, ...counts } = tail;
+  return { content: output, ...counts };
 }
 
 /** The git subcommands the shell's `git` runs (lib/exec/shell/git/), for the description. */
@@ -223,6 +237,8 @@ export async function runShell(
 /** A command's run through {@link runCommand}: `killed` when the execution service stopped it at a limit. */
 export interface CommandRun extends ShellRun {
   killed?: ExecKill;
+  /** Set when the service answered only the output's tail (`output`): the whole output's truncation counts. */
+  tail?: ExecOutputTail;
 }
 
 /**
@@ -253,6 +269,8 @@ export async function runCommand(
         script,
         env: options.env,
         timeoutMs: options.timeoutMs,
+        // Only what pi's bash keeps comes back (the service counts the rest).
+        outputTail: { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES },
       },
       options.signal,
     );
@@ -268,6 +286,7 @@ export async function runCommand(
     timedOut: result.timedOut,
     aborted: result.aborted || (options.signal?.aborted ?? false),
     ...(result.killed ? { killed: result.killed } : {}),
+    ...(result.tail ? { tail: result.tail } : {}),
   };
 }
 
@@ -302,19 +321,20 @@ export function createBashTool(
       } catch {
         throw new Error(`Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`);
       }
-      const { output, exitCode, timedOut, killed } = await runCommand(ctx, resolved, {
+      const { output, exitCode, timedOut, killed, tail } = await runCommand(ctx, resolved, {
         signal,
         timeoutMs,
         env: options.env,
       });
-      if (signal?.aborted) throw new Error(appendStatus(formatOutput(output, "").text, "Command aborted"));
-      if (killed) throw new Error(appendStatus(formatOutput(output, "").text, killed.message));
+      if (signal?.aborted)
+        throw new Error(appendStatus(formatOutput(output, "", tail).text, "Command aborted"));
+      if (killed) throw new Error(appendStatus(formatOutput(output, "", tail).text, killed.message));
       if (timedOut) {
         throw new Error(
-          appendStatus(formatOutput(output, "").text, `Command timed out after ${timeout} seconds`),
+          appendStatus(formatOutput(output, "", tail).text, `Command timed out after ${timeout} seconds`),
         );
       }
-      const { text, details } = formatOutput(output, "(no output)");
+      const { text, details } = formatOutput(output, "(no output)", tail);
       const final: AgentToolResult<BashToolDetails | undefined> = {
         content: [{ type: "text", text }],
         details,

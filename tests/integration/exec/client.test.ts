@@ -43,7 +43,9 @@ describe("the execution service's client", () => {
       ),
     );
     const exec = createExecutor(process.env)!;
-    const bad = await exec.shell({ ...request, cwd: "relative" }).catch((e: ExecRequestError) => e);
+    const bad = (await exec
+      .shell({ ...request, cwd: "relative" })
+      .catch((e: unknown) => e)) as ExecRequestError;
     expect([bad.status, bad.message]).toEqual([400, "POST /v1/shell: cwd must be an absolute VFS path"]);
     const response = await fetch(`${process.env.STRATA_EXEC_URL}/v1/nothing`, {
       method: "POST",

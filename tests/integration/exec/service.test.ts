@@ -85,6 +85,32 @@ describe("the execution service's workers", () => {
     expect(histogram.max / 1e6).toBeLessThan(250);
   });
 
+  it("a big output through the service gives the bash tool exactly the in-process text and truncation", async () => {
+    const { vfs } = openWorkspaceVfs(target.workspaceId, scope);
+    const base = { fs: vfs, cwd: target.cwd, projectRoot: target.projectRoot };
+    const inProcess = createBashTool(base);
+    const viaService = createBashTool({
+      ...base,
+      exec: {
+        executor: exec,
+        workspaceId: target.workspaceId,
+        sandbox: false,
+        sync: () => vfs.flush().then(() => undefined),
+        absorb: async (paths) => vfs.forget(paths),
+      },
+    });
+    for (const command of [
+      "seq 1 9000",
+      "printf '%070000d\\n' 7",
+      "seq 1 3000 | sed 's/$/ aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'",
+    ]) {
+      const expected = await inProcess.execute("t", { command });
+      const got = await viaService.execute("t", { command });
+      expect(got).toEqual(expected);
+      expect(got.details?.truncation?.truncated).toBe(true);
+    }
+  });
+
   it("a kill reaches the model as the bash tool's error text", async () => {
     const { vfs } = openWorkspaceVfs(target.workspaceId, scope);
     const limited: Executor = {
