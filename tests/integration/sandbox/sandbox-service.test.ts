@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { createExecutor, ExecRequestError } from "@/lib/exec/client";
+import { createBashTool } from "@/lib/tools/bash";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestVfs } from "../../helpers/vfs";
 
@@ -49,6 +50,28 @@ describe("POST /v1/sandbox", () => {
     } finally {
       await scope.release();
     }
+  });
+
+  it("the bash tool reports a command stopped at a limit with the Command stopped line (output cap, default limits)", async () => {
+    const bash = createBashTool({
+      fs: ws.fs,
+      cwd: ROOT,
+      projectRoot: ROOT,
+      exec: {
+        executor: executor(),
+        workspaceId: ws.workspaceId,
+        sandbox: true,
+        sync: async () => {},
+        absorb: async () => {},
+      },
+    });
+    const error = await bash.execute("t", { command: "sandbox yes 0123456789abcdef" }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    const text = (error as Error).message;
+    expect(text.endsWith("\n\nCommand stopped: it printed more than 16 MiB of output (limit 16 MiB).")).toBe(
+      true,
+    );
+    expect(text.startsWith("0123456789abcdef\n")).toBe(true);
   });
 
   it("an aborted request stops the command", async () => {
