@@ -4,7 +4,7 @@
  * refusal when they would be overwritten), `git checkout [<rev>] -- <path>…`, and `git rev-parse`.
  */
 import * as git from "isomorphic-git";
-import { parseArgs } from "./args";
+import { type ParsedArgs, parseArgs } from "./args";
 import { byteOrder } from "./diff";
 import { failure, fatal, GitExit, short, subjectOf } from "./format";
 import {
@@ -214,9 +214,19 @@ export async function checkoutCommand(
       },
       detach: { long: ["detach"] },
       force: { short: "f", long: ["force"] },
+      quiet: { short: "q", long: ["quiet"] },
     },
     mode === "checkout" ? "git checkout [<options>] <branch>" : "git switch [<options>] [<branch>]",
   );
+  const result = await checkoutWith(repo, a, mode);
+  return a.has("quiet") ? { stdout: "", stderr: "" } : result;
+}
+
+async function checkoutWith(
+  repo: Repo,
+  a: ParsedArgs,
+  mode: "checkout" | "switch",
+): Promise<{ stdout: string; stderr: string }> {
   if (
     a.paths !== null ||
     (mode === "checkout" &&

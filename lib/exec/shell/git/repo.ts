@@ -9,7 +9,7 @@ import { GitIndexManager } from "isomorphic-git/managers";
 import { FileSystem as GitFileSystem } from "isomorphic-git/models";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import type { FileSystem } from "@/lib/vfs/types";
-import { fatal, unknownRevision } from "./format";
+import { fatal, GitExit, unknownRevision } from "./format";
 
 /** One file of a snapshot: its blob id and git mode ("100644", "100755", "120000", "160000"). */
 export interface FileState {
@@ -190,12 +190,39 @@ export async function indexSnapshot(repo: Repo): Promise<Snapshot> {
   return out;
 }
 
+/**
+ * Whether a directory along `path` (relative to the top) is a symlink: git neither reads nor writes beyond one,
+ * so a link cannot take the shell's git outside the project.
+ */
+export async function beyondSymlink(repo: Repo, path: string): Promise<boolean> {
+  let dir = repo.dir;
+  for (const part of path.split("/").slice(0, -1)) {
+    dir = `${dir}/${part}`;
+    const st = await repo.fs.lstat(dir).catch(() => null);
+    if (!st) return false;
+    if (st.kind === "symlink") return true;
+  }
+  return false;
+}
+
+/**
+ * Refuse a path from a tree or the index that git would not check out: empty, `.` or `..` components, a `.git`
+ * component (any case), or a symlinked directory along it.
+ * @throws GitExit (128) `error: invalid path '<path>'` / `fatal: '<path>' is beyond a symbolic link`.
+ */
+export async function assertCheckoutPath(repo: Repo, path: string): Promise<void> {
+  if (path.split("/").some((c) => c === "" || c === "." || c === ".." || c.toLowerCase() === ".git"))
+    throw new GitExit(`error: invalid path '${path}'\n`, 128);
+  if (await beyondSymlink(repo, path)) throw fatal(`'${path}' is beyond a symbolic link`);
+}
+
 /** The bytes a working-tree path would be stored as (a symlink: its target), or null when it is absent. */
 export async function worktreeBytes(
   repo: Repo,
   path: string,
 ): Promise<{ data: Uint8Array; mode: string } | null> {
   const abs = `${repo.dir}/${path}`;
+  if (await beyondSymlink(repo, path)) return null;
   const st = await repo.fs.lstat(abs).catch(() => null);
   if (!st || st.kind === "dir") return null;
   if (st.kind === "symlink") return { data: encoder.encode(await repo.fs.readlink(abs)), mode: "120000" };

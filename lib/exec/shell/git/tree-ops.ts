@@ -8,6 +8,7 @@ import { parseArgs } from "./args";
 import { byteOrder } from "./diff";
 import { fatal, GitExit, short, subjectOf } from "./format";
 import {
+  beyondSymlink,
   currentBranch,
   headOid,
   indexSnapshot,
@@ -27,6 +28,7 @@ const same = (a?: { oid: string; mode: string }, b?: { oid: string; mode: string
 
 /** Remove a working-tree file and the directories it leaves empty. */
 export async function removeWorktreeFile(repo: Repo, path: string): Promise<void> {
+  if (await beyondSymlink(repo, path)) return;
   await repo.fs.unlink(`${repo.dir}/${path}`).catch(() => undefined);
   for (let d = path.slice(0, path.lastIndexOf("/")); d; d = d.slice(0, Math.max(0, d.lastIndexOf("/")))) {
     const abs = `${repo.dir}/${d}`;

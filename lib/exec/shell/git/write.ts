@@ -11,6 +11,7 @@ import { parseArgs } from "./args";
 import { changedPairs, renameName, shortStat, statSummary } from "./diff";
 import { cleanupMessage, failure, fatal, GitExit, short, subjectOf } from "./format";
 import {
+  assertCheckoutPath,
   currentBranch,
   headOid,
   ident,
@@ -299,6 +300,7 @@ export function blankStats(mode: string) {
 
 /** Write blob `oid` to the working tree at `path` with `mode` (a symlink for 120000). */
 export async function writeWorktreeFile(repo: Repo, path: string, oid: string, mode: string): Promise<void> {
+  await assertCheckoutPath(repo, path);
   const abs = `${repo.dir}/${path}`;
   const data = await readBlob(repo, oid);
   const st = await repo.fs.lstat(abs).catch(() => null);
