@@ -86,3 +86,16 @@ export const SHELL_COMMAND_NAMES: readonly string[] = [
   "xargs",
   "zcat",
 ];
+
+/**
+ * The runtimes' commands, for the browser: equal to `runtimeCommandNames(SERVICE_CAPABILITIES)` (lib/vfs/bash-commands.ts;
+ * the execution service's shell has them, the in-process one does not); tests/unit/vfs/shell-command-names.test.ts
+ * fails when they drift.
+ */
+export const SHELL_RUNTIME_COMMAND_NAMES: readonly string[] = [
+  "js-exec",
+  "node",
+  "python",
+  "python3",
+  "sqlite3",
+];

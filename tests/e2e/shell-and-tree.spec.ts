@@ -8,8 +8,9 @@ import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { composer, openZipProject, uniqueName } from "./helpers";
 
+/** The execution service's shell (node, python3, sqlite3 included). */
 const NOTE =
-  "Strata's shell is simulated: no npm, node, python or network. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm and 67 more.";
+  "Strata's shell is simulated: no npm, npx, pip, network or host programs. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git, node, python3, sqlite3 and 68 more.";
 const SHOTS = "/tmp/shots-G";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
@@ -35,12 +36,14 @@ test("!npm install says what the shell has; !touch shows the new file in the tre
 
   await composer(page).fill("!npm install");
   await expect(
-    page.getByText("Simulated shell: ls, cat, grep, sed, jq… (hover for all), no npm, node or python"),
+    page.getByText(
+      "Simulated shell: ls, grep, git, node, python3, sqlite3… (hover for all), no npm, pip or network",
+    ),
   ).toBeVisible();
   const hint = page.locator(".composer .hint");
   await expect(hint).toHaveAttribute(
     "title",
-    /^The project shell is simulated \(just-bash on the project files\)\. Commands: alias awk base64 .* zcat\. Builtins: cd, export, source, test and more \(run !help\)\.$/,
+    /^The project shell is simulated \(just-bash on the project files\)\. Commands: alias awk base64 .* zcat\. Runtimes \(in the execution service\): js-exec node python python3 sqlite3 \(JavaScript on QuickJS, Python 3\.13 standard library, SQLite; no npm or pip packages, no network\)\. Builtins: cd, export, source, test and more \(run !help\)\.$/,
   );
   await page.screenshot({ path: `${SHOTS}/composer-shell-hint.png` });
   await composer(page).press("Enter");

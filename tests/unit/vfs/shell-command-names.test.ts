@@ -1,5 +1,6 @@
 import { getCommandNames } from "just-bash/browser";
 import { describe, expect, it } from "vitest";
+import { SHELL_HINT, SHELL_HINT_TITLE } from "@/components/chat/shell-hint";
 import { bashToolDescription } from "@/lib/tools/bash";
 import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
 import {
@@ -9,7 +10,7 @@ import {
   SERVICE_CAPABILITIES,
   shellCommandNames,
 } from "@/lib/vfs/bash-commands";
-import { SHELL_COMMAND_NAMES } from "@/lib/vfs/shell-command-names";
+import { SHELL_COMMAND_NAMES, SHELL_RUNTIME_COMMAND_NAMES } from "@/lib/vfs/shell-command-names";
 
 /** The in-process shell's note (no runtimes). */
 const NOTE =
@@ -38,6 +39,16 @@ describe("shell command names", () => {
       [...SHELL_COMMAND_NAMES],
       `SHELL_COMMAND_NAMES drifted: ${JSON.stringify(shellCommandNames())}`,
     ).toEqual(shellCommandNames());
+  });
+
+  it("the browser copy of the runtimes' commands and the composer's hint", () => {
+    expect([...SHELL_RUNTIME_COMMAND_NAMES]).toEqual(runtimeCommandNames(SERVICE_CAPABILITIES));
+    expect(SHELL_HINT).toBe(
+      "Simulated shell: ls, grep, git, node, python3, sqlite3… (hover for all), no npm, pip or network · Enter to run the command · Shift+Enter for a new line",
+    );
+    expect(SHELL_HINT_TITLE).toBe(
+      `The project shell is simulated (just-bash on the project files). Commands: ${shellCommandNames().join(" ")}. Runtimes (in the execution service): js-exec node python python3 sqlite3 (JavaScript on QuickJS, Python 3.13 standard library, SQLite; no npm or pip packages, no network). Builtins: cd, export, source, test and more (run !help).`,
+    );
   });
 
   it("with the runtimes: node, js-exec, python, python3 and sqlite3 more", () => {
