@@ -92,7 +92,9 @@ async function sandboxStartToExit(client: ExecClient, workspaceId: string): Prom
       SANDBOX_TARGET_MS,
     ),
   );
-  console.log(`  of which the command itself (usage.wallMs): p50 ${f(percentile(inside, 50))} ms`);
+  console.log(
+    `  of which in the service (its usage.wallMs: load, materialise, run, diff, write back): p50 ${f(percentile(inside, 50))} ms`,
+  );
 }
 
 /** The parts of a sandbox run (benchSandboxNodeStart in this process, its own 2,000-file project), 5 runs. */
