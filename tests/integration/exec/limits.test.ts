@@ -109,12 +109,16 @@ describe("the execution service", () => {
   });
 
   it("a command printing more than the output cap is stopped with the output message", async () => {
-    const limits = { outputBytes: 1024 * 1024 };
-    const message = "Command stopped: it printed more than 1 MiB of output (limit 1 MiB).";
+    const limits = { outputBytes: 256 * 1024 };
+    const message = "Command stopped: it printed more than 256 KiB of output (limit 256 KiB).";
     const big = await run("printf '%02000000d' 0", limits);
     expect(big.killed).toEqual({ reason: "output", message });
-    const loop = await run("while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done", limits);
+    const line = "y".repeat(200);
+    const loop = await run(`while :; do echo ${line}; done`, limits);
     expect(loop.killed).toEqual({ reason: "output", message });
     expect(loop.output).toBe("");
+    // Under the cap: all of it.
+    const under = await run(`for i in 1 2 3; do echo ${line}; done`, limits);
+    expect([under.output, under.killed]).toEqual([`${line}\n${line}\n${line}\n`, undefined]);
   });
 });
