@@ -185,6 +185,11 @@ describe("the bubblewrap sandbox", () => {
     expect(result.exitCode).not.toBe(0);
   });
 
+  it("caps the sandbox's /tmp at the memory cap", async () => {
+    const result = await run("head -c 300M /dev/zero > /tmp/big; echo $?", { limits: { memoryMb: 256 } });
+    expect(result.output).toBe("head: error writing 'standard output': No space left on device\n1\n");
+  });
+
   it("stops a command that prints more than the output cap", async () => {
     const result = await run("yes 0123456789", { limits: { outputBytes: 100_000 } });
     expect(result.killed?.reason).toBe("output");

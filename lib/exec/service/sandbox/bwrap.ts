@@ -107,7 +107,18 @@ export class BwrapBackend implements SandboxBackend {
     for (const name of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
     for (const name of ["passwd", "group", "hosts", "nsswitch.conf"])
       args.push("--ro-bind", path.join(etc, name), `/etc/${name}`);
-    args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home");
+    args.push(
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--size",
+      String(command.limits.memoryMb * 1024 * 1024),
+      "--tmpfs",
+      "/tmp",
+      "--dir",
+      "/tmp/home",
+    );
     args.push("--bind", command.treeDir, "/workspace");
     args.push("--chdir", command.cwd ? `/workspace/${command.cwd}` : "/workspace");
     const { limits } = command;

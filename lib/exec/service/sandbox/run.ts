@@ -33,12 +33,18 @@ export function sandboxBackend(): SandboxBackend {
   return defaultBackend;
 }
 
+/** Where trees are materialised: `STRATA_SANDBOX_DIR` (e.g. /dev/shm, 3× faster, but in memory), else the temp dir. */
+function treeParent(): string {
+  return process.env.STRATA_SANDBOX_DIR || tmpdir();
+}
+
 /** Remove tree directories a terminated worker left in the temp dir (older than an hour). Best effort. */
 async function sweepStaleTrees(): Promise<void> {
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  const parent = treeParent();
+  const names = await readdir(parent).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(TREE_PREFIX)) continue;
-    const dir = path.join(tmpdir(), name);
+    const dir = path.join(parent, name);
     const st = await stat(dir).catch(() => undefined);
     if (st && Date.now() - st.mtimeMs > STALE_TREE_MS)
       await rm(dir, { recursive: true, force: true }).catch(() => {});
@@ -96,7 +102,7 @@ export async function runSandboxCommand(
   const cwd = relativeCwd(root, request.cwd);
   const t0 = performance.now();
   const scope = new DbScope();
-  const dir = await mkdtemp(path.join(tmpdir(), TREE_PREFIX));
+  const dir = await mkdtemp(path.join(treeParent(), TREE_PREFIX));
   try {
     let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
       withData: true,

@@ -6,8 +6,20 @@
  *
  * Node-only (lib/exec/service/).
  */
-import { constants } from "node:fs";
-import { lchown, lstat, mkdir, open, readdir, readlink, symlink, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fchownSync,
+  fstatSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats,
+  symlinkSync,
+  writeSync,
+} from "node:fs";
+import { lstat, open, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 import type { NodeRow } from "@/lib/vfs/store";
 
@@ -54,7 +66,7 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>): Promise
 /**
  * Write `rows` (VFS nodes strictly below `root`, with data) into the empty directory `dir`, owned by
  * `owner` when given: directories first, then files (mode 0755 for git's executable mode, else 0644) and
- * symlinks (their stored target) in parallel batches of 128. Rows in a `.git` directory, and rows whose parent is
+ * symlinks (their stored target). Rows in a `.git` directory, and rows whose parent is
  * not a stored directory (e.g. below a symlink), are skipped.
  * @returns the tree, with each entry's lstat taken after writing (for `diffTree`).
  */
@@ -83,33 +95,9 @@ export async function materialiseTree(
   dirs.splice(0, dirs.length, ...keptDirs);
   const keptLeaves = leaves.filter((l) => kept.has(parentOf(l.path)));
   leaves.splice(0, leaves.length, ...keptLeaves);
-  const chown = async (rel: string) => {
-    if (owner) await lchown(path.join(dir, rel), owner.uid, owner.gid);
-  };
-  if (owner) await lchown(dir, owner.uid, owner.gid);
-  // Parents before children: one depth at a time.
-  for (let i = 0; i < dirs.length; ) {
-    const depth = dirs[i].path.split("/").length;
-    let j = i;
-    while (j < dirs.length && dirs[j].path.split("/").length === depth) j++;
-    await inBatches(dirs.slice(i, j), async (row) => {
-      await mkdir(path.join(dir, row.path), { recursive: true });
-      await chown(row.path);
-    });
-    i = j;
-  }
-  await inBatches(leaves, async (row) => {
-    const target = path.join(dir, row.path);
-    const data = row.data ?? new Uint8Array();
-    if (row.kind === "symlink") await symlink(Buffer.from(data).toString("utf8"), target);
-    // "wx": a new file only (O_EXCL never follows a symlink at the path).
-    else await writeFile(target, data, { mode: row.mode & 0o111 ? 0o755 : 0o644, flag: "wx" });
-    await chown(row.path);
-    tree.files++;
-    tree.bytes += data.byteLength;
-  });
-  await inBatches([...dirs, ...leaves], async (row) => {
-    const st = await lstat(path.join(dir, row.path));
+  // Synchronous calls, one file after another: measured 2–4× faster than the thread pool's round trips for
+  // thousands of small files (it runs in a service worker, never on the app's event loop); yields every 256.
+  const record = (row: NodeRow, st: Stats) =>
     tree.written.set(row.path, {
       kind: row.kind,
       mode: row.kind === "file" ? (row.mode & 0o111 ? VFS_MODE.exec : VFS_MODE.file) : row.mode,
@@ -118,13 +106,45 @@ export async function materialiseTree(
       mtimeMs: st.mtimeMs,
       ctimeMs: st.ctimeMs,
     });
-  });
+  if (owner) lchownSync(dir, owner.uid, owner.gid);
+  // Parents before children (sorted by depth above).
+  for (const row of dirs) {
+    const target = path.join(dir, row.path);
+    mkdirSync(target);
+    if (owner) lchownSync(target, owner.uid, owner.gid);
+  }
+  let n = 0;
+  for (const row of leaves) {
+    if (++n % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const target = path.join(dir, row.path);
+    const data = row.data ?? new Uint8Array();
+    if (row.kind === "symlink") {
+      symlinkSync(Buffer.from(data).toString("utf8"), target);
+      if (owner) lchownSync(target, owner.uid, owner.gid);
+      record(row, lstatSync(target));
+    } else {
+      // A new file only (O_EXCL never follows a symlink at the path).
+      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+      const fd = openSync(target, flags, row.mode & 0o111 ? 0o755 : 0o644);
+      try {
+        for (let off = 0; off < data.byteLength; ) off += writeSync(fd, data, off, data.byteLength - off);
+        if (owner) fchownSync(fd, owner.uid, owner.gid);
+        record(row, fstatSync(fd));
+      } finally {
+        closeSync(fd);
+      }
+    }
+    tree.files++;
+    tree.bytes += data.byteLength;
+  }
+  // A directory's times change while its entries are made: taken last.
+  for (const row of dirs) record(row, lstatSync(path.join(dir, row.path)));
   return tree;
 }
 
 /** Every entry below `dir` (relative POSIX paths, `.git` pruned) with its lstat, iteratively. */
-async function scan(dir: string): Promise<Map<string, import("node:fs").Stats>> {
-  const out = new Map<string, import("node:fs").Stats>();
+async function scan(dir: string): Promise<Map<string, Stats>> {
+  const out = new Map<string, Stats>();
   const pending = [""];
   while (pending.length > 0) {
     const level = pending.splice(0, pending.length);
