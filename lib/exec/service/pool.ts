@@ -57,6 +57,8 @@ interface Slot {
   busy: boolean;
   dedicated: boolean;
   gone: boolean;
+  /** It loaded its handlers (sent `ready`). */
+  started: boolean;
 }
 
 interface Waiting {
@@ -81,6 +83,7 @@ export class ExecPool {
   private readonly queue: Waiting[] = [];
   private nextId = 1;
   private dedicatedBusy = 0;
+  private startFailures = 0;
   private closed = false;
   private readonly workerUrl: URL;
   private readonly log: (line: string) => void;
@@ -154,12 +157,21 @@ export class ExecPool {
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { worker, memoryMb, ready: Promise.resolve(), busy: false, dedicated, gone: false };
+    const slot: Slot = {
+      worker,
+      memoryMb,
+      ready: Promise.resolve(),
+      busy: false,
+      dedicated,
+      gone: false,
+      started: false,
+    };
     // A worker that dies between commands is replaced (a running command's own listeners report it).
     worker.on("error", () => undefined);
     worker.on("exit", (code) => {
       if (slot.gone) return;
-      if (!slot.busy) this.log(`[strata-exec] an idle worker exited (code ${code}); replacing it`);
+      if (!slot.busy && slot.started)
+        this.log(`[strata-exec] an idle worker exited (code ${code}); replacing it`);
       void this.retire(slot);
     });
     slot.ready = new Promise<void>((resolve, reject) => {
@@ -171,6 +183,7 @@ export class ExecPool {
         if (message.type !== "ready") return;
         clearTimeout(timer);
         worker.off("message", onMessage);
+        slot.started = true;
         resolve();
       };
       worker.on("message", onMessage);
@@ -193,11 +206,35 @@ export class ExecPool {
     slot.gone = true;
     const i = this.slots.indexOf(slot);
     if (i >= 0) {
-      if (this.closed || slot.dedicated) this.slots.splice(i, 1);
-      else this.slots[i] = this.spawn(this.options.memoryMb, false);
+      this.slots.splice(i, 1);
+      if (!this.closed && !slot.dedicated) this.replace(slot.started);
     }
     await slot.worker.terminate().catch(() => undefined);
     if (!this.closed) this.dispatch();
+  }
+
+  /**
+   * Start a pooled worker in place of one that is gone: at once after a worker that had started, else (it failed
+   * to start: a broken handler module, no memory) after a backoff of 1, 2, 4 … 30 s, logged, so a worker that
+   * cannot start is not respawned in a tight loop.
+   */
+  private replace(previousStarted: boolean): void {
+    if (previousStarted) this.startFailures = 0;
+    else this.startFailures++;
+    const delay = previousStarted ? 0 : Math.min(30_000, 1000 * 2 ** (this.startFailures - 1));
+    if (delay === 0) {
+      this.slots.push(this.spawn(this.options.memoryMb, false));
+      return;
+    }
+    this.log(
+      `[strata-exec] a worker failed to start (${this.startFailures} in a row); trying again in ${delay / 1000} s`,
+    );
+    const timer = setTimeout(() => {
+      if (this.closed) return;
+      this.slots.push(this.spawn(this.options.memoryMb, false));
+      this.dispatch();
+    }, delay);
+    timer.unref();
   }
 
   private dispatch(): void {

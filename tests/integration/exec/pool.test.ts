@@ -1,0 +1,77 @@
+/**
+ * The worker pool on its own, with stand-in worker scripts: a worker that cannot start is answered as a failure
+ * and respawned with a backoff (never in a tight loop); a worker that dies mid-command is reported and replaced.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultLimits } from "@/lib/exec/limits";
+import { ExecPool } from "@/lib/exec/service/pool";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "strata-pool-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function script(name: string, text: string): URL {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return pathToFileURL(file);
+}
+
+const job = { kind: "shell", request: {}, limits: defaultLimits("shell") };
+
+describe("ExecPool", () => {
+  it("a worker that cannot start: the command fails with why, and it is retried with a backoff", async () => {
+    const logs: string[] = [];
+    const pool = new ExecPool({
+      size: 1,
+      memoryMb: 512,
+      workerUrl: script(
+        "broken.mjs",
+        `import fs from "node:fs";\nfs.appendFileSync(${JSON.stringify(path.join(dir, "starts"))}, "x");\nthrow new Error("broken handler module");\n`,
+      ),
+      log: (line) => logs.push(line),
+    });
+    await expect(pool.ready()).rejects.toThrow("broken handler module");
+    const outcome = await pool.run(job);
+    expect(outcome).toMatchObject({ type: "failed", status: 500 });
+    expect((outcome as { error: string }).error).toMatch(/^The execution worker failed to start: /);
+    await new Promise((r) => setTimeout(r, 1500));
+    // Not a tight loop: started, retried after 1 s (for the command), after 2 s more.
+    expect(fs.readFileSync(path.join(dir, "starts"), "utf8").length).toBeLessThanOrEqual(3);
+    expect(logs).toContain("[strata-exec] a worker failed to start (1 in a row); trying again in 1 s");
+    await pool.close();
+  });
+
+  it("a worker that dies mid-command: Command stopped with the exit code, and the next command runs", async () => {
+    const pool = new ExecPool({
+      size: 1,
+      memoryMb: 512,
+      workerUrl: script(
+        "dies.mjs",
+        `import { parentPort } from "node:worker_threads";
+parentPort.on("message", (m) => {
+  if (m.type !== "run") return;
+  if (m.request.die) process.exit(3);
+  parentPort.postMessage({ type: "done", id: m.id, ok: true, result: { echoed: m.request.text } });
+});
+parentPort.postMessage({ type: "ready" });
+`,
+      ),
+      log: () => undefined,
+    });
+    await pool.ready();
+    expect(await pool.run({ ...job, request: { die: true } })).toMatchObject({
+      type: "failed",
+      status: 500,
+      error: "Command stopped: the execution worker exited unexpectedly (exit code 3).",
+    });
+    expect(await pool.run({ ...job, request: { text: "again" } })).toMatchObject({
+      type: "done",
+      result: { echoed: "again" },
+    });
+    expect(pool.load).toEqual({ busy: 0, queued: 0 });
+    await pool.close();
+  });
+});
