@@ -127,6 +127,35 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     );
   });
 
+  it("tags, config, remotes and remote branches", async () => {
+    await same(
+      [
+        "tag",
+        "tag v1",
+        "tag v1",
+        "tag -a v2 -m Release",
+        "tag",
+        "show v2 --stat --oneline",
+        "show v2 -s",
+        "log --oneline v1",
+        "tag -d v1",
+        "config user.email",
+        "config user.email ada@example.org",
+        "config user.email",
+        "remote",
+        "remote -v",
+        "branch -a",
+        "branch -r",
+        "ls-files lib",
+      ],
+      async (sh) => {
+        await sh("git config remote.origin.url https://example.com/r.git");
+        await sh("git config remote.origin.fetch +refs/heads/*:refs/remotes/origin/*");
+        await sh("mkdir -p .git/refs/remotes/origin");
+      },
+    );
+  });
+
   it("the usual mistakes give git's texts", async () => {
     const { sh } = await twoCommits();
     expect(await sh("git frobnicate")).toEqual({
@@ -139,7 +168,7 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     expect(await sh("git push")).toEqual({
       stdout: "",
       stderr:
-        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, diff, init, log, mv, reset, restore, rev-parse, rm, show, status, switch.\n",
+        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, config, diff, init, log, ls-files, mv, remote, reset, restore, rev-parse, rm, show, status, switch, tag.\n",
       exitCode: 1,
     });
     expect(await sh("git commit --allow-empty")).toEqual({

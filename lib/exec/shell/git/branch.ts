@@ -37,6 +37,8 @@ export async function branchCommand(repo: Repo, args: string[]): Promise<string>
       force: { short: "f", long: ["force"] },
       showCurrent: { long: ["show-current"] },
       list: { short: "l", long: ["list"] },
+      all: { short: "a", long: ["all"] },
+      remotes: { short: "r", long: ["remotes"] },
     },
     "git branch [<options>] [-r | -a] [--merged] [--no-merged]",
   );
@@ -82,10 +84,33 @@ export async function branchCommand(repo: Repo, args: string[]): Promise<string>
     await createBranch(repo, name, start, a.has("force"));
     return "";
   }
-  const names = (await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).sort(byteOrder);
-  let out = !current && head ? `* (HEAD detached at ${short(head)})\n` : "";
-  for (const n of names) out += `${n === current ? "*" : " "} ${n}\n`;
+  let out = "";
+  if (!a.has("remotes")) {
+    const names = (await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).sort(byteOrder);
+    if (!current && head) out += `* (HEAD detached at ${short(head)})\n`;
+    for (const n of names) out += `${n === current ? "*" : " "} ${n}\n`;
+  }
+  if (a.has("all") || a.has("remotes")) out += await remoteBranches(repo, a.has("all") ? "remotes/" : "");
   return out;
+}
+
+/** `  remotes/origin/main` lines (`origin/HEAD -> origin/main` for a symbolic HEAD), for `branch -a`/`-r`. */
+async function remoteBranches(repo: Repo, prefix: string): Promise<string> {
+  const remotes = (await git.listRemotes({ fs: repo.gfs, gitdir: repo.gitdir })).map((r) => r.remote);
+  const lines: string[] = [];
+  for (const remote of remotes) {
+    for (const b of await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir, remote })) {
+      if (b === "HEAD") {
+        const head = await repo.fs.readText(`${repo.gitdir}/refs/remotes/${remote}/HEAD`).catch(() => "");
+        const target = /^ref: refs\/remotes\/(.+)$/.exec(head.trim())?.[1];
+        lines.push(`${prefix}${remote}/HEAD${target ? ` -> ${target}` : ""}`);
+      } else lines.push(`${prefix}${remote}/${b}`);
+    }
+  }
+  return lines
+    .sort(byteOrder)
+    .map((l) => `  ${l}\n`)
+    .join("");
 }
 
 /** Create branch `name` at `start`, with git's refusals. */

@@ -15,7 +15,7 @@ import {
   shortStat,
   statSummary,
 } from "./diff";
-import { GitExit } from "./format";
+import { fatal, GitExit } from "./format";
 import {
   headOid,
   indexSnapshot,
@@ -41,8 +41,15 @@ const DIFF_OPTIONS = {
   quiet: { long: ["quiet"] },
   exitCode: { long: ["exit-code"] },
   patch: { short: "p", long: ["patch"] },
-  noColor: { long: ["no-color"] },
+  unified: { short: "U", long: ["unified"], value: true },
 };
+
+/** The `-U<n>` context (default 3). @throws GitExit (128) for a value that is not a count. */
+export function contextLines(value: string | undefined): number {
+  if (value === undefined) return 3;
+  if (!/^\d+$/.test(value)) throw fatal(`invalid argument to -U/--unified: '${value}'`);
+  return Number(value);
+}
 
 /** `git diff …` → stdout; throws `GitExit` (1, with the output) for `--exit-code`/`--quiet` when there are changes. */
 export async function diffCommand(repo: Repo, args: string[]): Promise<string> {
@@ -101,7 +108,7 @@ export async function diffCommand(repo: Repo, args: string[]): Promise<string> {
     out = s.files ? statSummary(s.files, s.insertions, s.deletions) : "";
   } else if (a.has("numstat")) out = await formatNumstat(pairs);
   else if (a.has("nameOnly") || a.has("nameStatus")) out = formatNames(pairs, a.has("nameStatus"));
-  else out = await formatPatch(pairs);
+  else out = await formatPatch(pairs, contextLines(a.value("unified")));
   if ((a.has("quiet") || a.has("exitCode")) && pairs.length > 0) throw new GitExit("", 1, out);
   return out;
 }

@@ -128,13 +128,13 @@ interface Counted {
   oldLines: string[];
 }
 
-async function count(pair: FilePair): Promise<Counted> {
+async function count(pair: FilePair, context = 3): Promise<Counted> {
   const [a, b] = await Promise.all([pair.oldBytes(), pair.newBytes()]);
   const base = { pair, oldSize: a.length, newSize: b.length, added: 0, deleted: 0, hunks: [], oldLines: [] };
   if (pair.old?.mode === "160000" || pair.new?.mode === "160000") return { ...base, binary: false };
   if (isBinary(a) || isBinary(b)) return { ...base, binary: true };
   const oldText = decoder.decode(a);
-  const { hunks } = structuredPatch("a", "b", oldText, decoder.decode(b), "", "", { context: 3 });
+  const { hunks } = structuredPatch("a", "b", oldText, decoder.decode(b), "", "", { context });
   let added = 0;
   let deleted = 0;
   for (const h of hunks)
@@ -148,11 +148,11 @@ async function count(pair: FilePair): Promise<Counted> {
 const range = (start: number, lines: number) =>
   lines === 1 ? `${start}` : `${lines === 0 ? start - 1 : start},${lines}`;
 
-/** The unified patch of `pairs`, as `git diff` prints it. */
-export async function formatPatch(pairs: FilePair[]): Promise<string> {
+/** The unified patch of `pairs`, as `git diff` prints it, with `context` lines around each change (`-U<n>`). */
+export async function formatPatch(pairs: FilePair[], context = 3): Promise<string> {
   let out = "";
   for (const pair of pairs) {
-    const c = await count(pair);
+    const c = await count(pair, context);
     const { old: o, new: n } = pair;
     const a = quotePath(`a/${pair.from ?? pair.path}`);
     const b = quotePath(`b/${pair.path}`);

@@ -15,6 +15,7 @@ import { createGitFs } from "@/lib/vfs/git-fs";
 import type { FileSystem } from "@/lib/vfs/types";
 import { branchCommand, checkoutCommand, revParseCommand } from "./branch";
 import { diffCommand } from "./diff-command";
+import { configCommand, lsFilesCommand, remoteCommand, tagCommand } from "./extra";
 import { GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
 import { openRepo, type Repo, resolveRevision } from "./repo";
@@ -28,33 +29,32 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
   branch: "List, create, or delete branches",
   checkout: "Switch branches or restore working tree files",
   commit: "Record changes to the repository",
+  config: "Get and set repository options",
   diff: "Show changes between commits, commit and working tree, etc",
   init: "Create an empty Git repository",
   log: "Show commit logs",
+  "ls-files": "Show information about files in the index and the working tree",
   mv: "Move or rename a file, a directory, or a symlink",
   reset: "Reset current HEAD to the specified state",
   restore: "Restore working tree files",
+  remote: "Manage set of tracked repositories",
   "rev-parse": "Pick out and massage parameters",
   rm: "Remove files from the working tree and from the index",
   show: "Show various types of objects",
   status: "Show the working tree status",
   switch: "Switch branches",
+  tag: "Create, list, delete or verify a tag object",
 };
 
 /** Real git commands the shell cannot run, and why. */
 const UNAVAILABLE: Record<string, string> = Object.fromEntries([
-  ...["push", "pull", "fetch", "clone", "remote", "submodule", "ls-remote"].map((c) => [
-    c,
-    "it has no network",
-  ]),
+  ...["push", "pull", "fetch", "clone", "submodule", "ls-remote"].map((c) => [c, "it has no network"]),
   ...[
     "merge",
     "rebase",
     "cherry-pick",
     "revert",
     "stash",
-    "tag",
-    "config",
     "blame",
     "grep",
     "clean",
@@ -68,7 +68,6 @@ const UNAVAILABLE: Record<string, string> = Object.fromEntries([
     "notes",
     "archive",
     "cat-file",
-    "ls-files",
     "hash-object",
     "update-index",
     "write-tree",
@@ -81,7 +80,9 @@ const VERSION = "git version 2.39.5 (Strata's shell: isomorphic-git)\n";
 
 function usage(): string {
   const width = Math.max(...Object.keys(GIT_SUBCOMMANDS).map((c) => c.length)) + 3;
-  const lines = Object.entries(GIT_SUBCOMMANDS).map(([c, d]) => `   ${c.padEnd(width)}${d}\n`);
+  const lines = Object.entries(GIT_SUBCOMMANDS)
+    .sort(([x], [y]) => (x < y ? -1 : 1))
+    .map(([c, d]) => `   ${c.padEnd(width)}${d}\n`);
   return `usage: git [--version] [--help] [-C <path>] <command> [<args>]\n\nThe git commands of Strata's shell (isomorphic-git on the project's repository):\n\n${lines.join("")}\nNo network (push, pull, fetch, clone) and no editor: give commit messages with -m.\n`;
 }
 
@@ -113,14 +114,16 @@ export async function runGit(
     else if (opt === "--no-pager" || opt === "-P" || opt === "--no-optional-locks") i++;
     else return { stdout: "", stderr: `unknown option: ${opt}\n${usage()}`, exitCode: 129 };
   }
-  const [sub, ...rest] = args.slice(i);
+  const [sub, ...given] = args.slice(i);
+  // Output is never coloured (the shell is no terminal): colour options are accepted and change nothing.
+  const rest = given.filter((arg) => !/^--(no-)?colou?r(=.*)?$/.test(arg));
   if (!sub) return { stdout: "", stderr: usage(), exitCode: 1 };
   if (sub === "help") return { stdout: usage(), stderr: "", exitCode: 0 };
   if (sub === "version") return { stdout: VERSION, stderr: "", exitCode: 0 };
   if (UNAVAILABLE[sub])
     return {
       stdout: "",
-      stderr: `git: '${sub}' is not available in Strata's shell: ${UNAVAILABLE[sub]}. It runs: ${Object.keys(GIT_SUBCOMMANDS).join(", ")}.\n`,
+      stderr: `git: '${sub}' is not available in Strata's shell: ${UNAVAILABLE[sub]}. It runs: ${Object.keys(GIT_SUBCOMMANDS).sort().join(", ")}.\n`,
       exitCode: 1,
     };
   if (!GIT_SUBCOMMANDS[sub])
@@ -164,6 +167,14 @@ async function dispatch(repo: Repo, sub: string, args: string[], now: () => numb
       return ok(await mvCommand(repo, args));
     case "reset":
       return ok(await resetCommand(repo, args));
+    case "config":
+      return ok(await configCommand(repo, args));
+    case "ls-files":
+      return ok(await lsFilesCommand(repo, args));
+    case "tag":
+      return ok(await tagCommand(repo, args, now));
+    case "remote":
+      return ok(await remoteCommand(repo, args));
     case "branch":
       return ok(await branchCommand(repo, args));
     case "checkout":

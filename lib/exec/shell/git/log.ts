@@ -3,9 +3,12 @@
  * `-- <path>…` with git's default history simplification) and `git show` (a commit's header and its patch
  * against its first parent, or `<rev>:<path>`'s contents). Commits come newest first by committer date.
  */
+
+import * as git from "isomorphic-git";
 import { type ParsedArgs, parseArgs } from "./args";
 import { changedPairs, type FilePair, formatNames, formatPatch, formatStat } from "./diff";
-import { fatal } from "./format";
+import { contextLines } from "./diff-command";
+import { fatal, formatGitDate } from "./format";
 import { type Pretty, parsePretty } from "./pretty";
 import {
   currentBranch,
@@ -68,6 +71,9 @@ const LOG_OPTIONS = {
   nameStatus: { long: ["name-status"] },
   all: { long: ["all"] },
   pretty: { long: ["pretty", "format"], value: true },
+  unified: { short: "U", long: ["unified"], value: true },
+  author: { long: ["author"], value: true },
+  grep: { long: ["grep"], value: true },
 };
 
 /** Split operands into revisions and paths the way git does (`--`, or revisions first while they resolve). */
@@ -104,9 +110,21 @@ export async function logCommand(repo: Repo, args: string[], now: number): Promi
     starts.push(head);
   }
   const match = paths.length > 0 ? pathMatcher(repo, paths) : undefined;
+  const pattern = (v: string | undefined) => {
+    if (v === undefined) return undefined;
+    try {
+      return new RegExp(v);
+    } catch {
+      throw fatal(`invalid regular expression: ${v}`);
+    }
+  };
+  const author = pattern(a.value("author"));
+  const grep = pattern(a.value("grep"));
   const entries: string[] = [];
   for await (const { oid, commit } of walk(repo, starts)) {
     if (entries.length >= max) break;
+    if (author && !author.test(`${commit.author.name} <${commit.author.email}>`)) continue;
+    if (grep && !grep.test(commit.message)) continue;
     if (match) {
       // Default simplification: kept when its files under the paths differ from every parent's.
       const mine = restrict(await treeSnapshot(repo, commit.tree), match);
@@ -145,8 +163,29 @@ async function entryText(
       : "";
   if (a.has("stat")) entry += `${sep}${await formatStat(pairs)}`;
   if (a.has("nameOnly") || a.has("nameStatus")) entry += `${sep}${formatNames(pairs, a.has("nameStatus"))}`;
-  if (patch && pairs.length > 0) entry += `${a.has("stat") ? "\n" : sep}${await formatPatch(pairs)}`;
+  if (patch && pairs.length > 0)
+    entry += `${a.has("stat") ? "\n" : sep}${await formatPatch(pairs, contextLines(a.value("unified")))}`;
   return entry;
+}
+
+/** The annotated tag object `name` names (refs/tags/<name>), or null. */
+async function annotatedTag(repo: Repo, name: string) {
+  const oid = await git
+    .resolveRef({ fs: repo.gfs, gitdir: repo.gitdir, ref: `refs/tags/${name}` })
+    .catch(() => null);
+  if (!oid) return null;
+  const obj = await git.readObject({ fs: repo.gfs, gitdir: repo.gitdir, oid, cache: repo.cache });
+  return obj.type === "tag" ? (obj.object as git.TagObject) : null;
+}
+
+/** What `git show <tag>` prints before the commit: `tag <name>`, the tagger (not with --oneline), the message. */
+function tagHeader(tag: git.TagObject, pretty: Pretty): string {
+  const who = tag.tagger;
+  const tagger =
+    pretty.name === "oneline" || !who
+      ? ""
+      : `Tagger: ${who.name} <${who.email}>\nDate:   ${formatGitDate(who.timestamp, who.timezoneOffset)}\n`;
+  return `tag ${tag.tag}\n${tagger}\n${tag.message.replace(/\n+$/, "")}\n${pretty.name === "oneline" ? "" : "\n"}`;
 }
 
 /** Entries of the multi-line formats are separated by a blank line; `format:` ones by a newline. */
@@ -186,8 +225,10 @@ export async function showCommand(repo: Repo, args: string[], now: number): Prom
       out.push(text(await readBlob(repo, file.oid)));
       continue;
     }
+    const tag = await annotatedTag(repo, object);
     const oid = await resolveRevision(repo, object);
-    out.push(await entryText(repo, oid, await readCommit(repo, oid), pretty, a, now, true));
+    const entry = await entryText(repo, oid, await readCommit(repo, oid), pretty, a, now, true);
+    out.push(tag ? `${tagHeader(tag, pretty)}${entry}` : entry);
   }
   return joinEntries(out, pretty);
 }

@@ -7,7 +7,7 @@
 import * as git from "isomorphic-git";
 import { parseArgs } from "./args";
 import { byteOrder } from "./diff";
-import { quotePath, relativeTo, short } from "./format";
+import { fatal, quotePath, relativeTo, short } from "./format";
 import {
   currentBranch,
   headOid,
@@ -31,7 +31,10 @@ export interface WorkingState {
 }
 
 /** Compute the status of the whole repository. */
-export async function workingState(repo: Repo): Promise<WorkingState> {
+export async function workingState(
+  repo: Repo,
+  untrackedMode: "no" | "normal" | "all" = "normal",
+): Promise<WorkingState> {
   const head = await headOid(repo);
   const [headTree, index] = await Promise.all([
     treeSnapshot(repo, head ? (await readCommit(repo, head)).tree : null),
@@ -69,8 +72,9 @@ export async function workingState(repo: Repo): Promise<WorkingState> {
   const untracked = new Set<string>();
   for (const path of present) {
     if (index.has(path) || (await isIgnored(repo, path))) continue;
+    if (untrackedMode === "no") break;
     let shown = path;
-    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
+    for (let i = path.indexOf("/"); untrackedMode === "normal" && i >= 0; i = path.indexOf("/", i + 1)) {
       if (!trackedDirs.has(path.slice(0, i))) {
         shown = `${path.slice(0, i)}/`;
         break;
@@ -131,7 +135,7 @@ const LABELS: Record<string, string> = { A: "new file:", M: "modified:", D: "del
 const label = (letter: string) => LABELS[letter].padEnd(12);
 
 /** The long format, as `git status` prints it (`commit` mode: the text `git commit` prints with nothing to commit). */
-export async function longStatus(repo: Repo, s: WorkingState): Promise<string> {
+export async function longStatus(repo: Repo, s: WorkingState, untrackedMode = "normal"): Promise<string> {
   const show = (p: string) => quotePath(relativeTo(repo.prefix, p));
   let out = s.branch ? `On branch ${s.branch}\n` : `HEAD detached at ${short(s.head ?? "")}\n`;
   if (!s.head) out += "\nNo commits yet\n\n";
@@ -154,11 +158,14 @@ export async function longStatus(repo: Repo, s: WorkingState): Promise<string> {
     for (const p of s.untracked) out += `\t${show(p)}\n`;
     out += "\n";
   }
+  if (untrackedMode === "no" && staged.length > 0)
+    out += "Untracked files not listed (use -u option to show untracked files)\n";
   if (staged.length > 0) return out;
   if (unstaged.length > 0) return `${out}no changes added to commit (use "git add" and/or "git commit -a")\n`;
   if (s.untracked.length > 0)
     return `${out}nothing added to commit but untracked files present (use "git add" to track)\n`;
   if (!s.head) return `${out}nothing to commit (create/copy files and use "git add" to track)\n`;
+  if (untrackedMode === "no") return `${out}nothing to commit (use -u to show untracked files)\n`;
   return `${out}nothing to commit, working tree clean\n`;
 }
 
@@ -193,16 +200,20 @@ export async function shortStatus(
 /** `git status [-s|--short] [--porcelain] [-b] [--] [<pathspec>…]` (pathspecs are accepted and ignored in the long format's sections). */
 export async function statusCommand(repo: Repo, args: string[]): Promise<string> {
   const a = parseArgs(
-    args,
+    args.map((arg) => (arg === "-u" ? "-uall" : arg)),
     {
       short: { short: "s", long: ["short"] },
       porcelain: { long: ["porcelain"] },
       branch: { short: "b", long: ["branch"] },
       long: { long: ["long"] },
+      untracked: { short: "u", long: ["untracked-files"], value: true },
     },
     "git status [<options>] [--] [<pathspec>...]",
   );
-  const all = await workingState(repo);
+  const mode = a.value("untracked") ?? "normal";
+  if (mode !== "no" && mode !== "normal" && mode !== "all")
+    throw fatal(`Invalid untracked files mode '${mode}'`);
+  const all = await workingState(repo, mode);
   const specs = [...a.operands, ...(a.paths ?? [])];
   const match = pathMatcher(repo, specs);
   const state: WorkingState =
@@ -219,5 +230,5 @@ export async function statusCommand(repo: Repo, args: string[]): Promise<string>
         };
   if (a.has("porcelain")) return shortStatus(repo, state, true, a.has("branch"));
   if (a.has("short")) return shortStatus(repo, state, false, a.has("branch"));
-  return longStatus(repo, state);
+  return longStatus(repo, state, mode);
 }
