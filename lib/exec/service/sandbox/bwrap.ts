@@ -16,9 +16,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { chmod, lchown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lchown, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { constants, tmpdir } from "node:os";
 import path from "node:path";
+import { threadId } from "node:worker_threads";
 import { killReport } from "@/lib/exec/limits";
 import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
 
@@ -128,21 +129,35 @@ export class BwrapBackend implements SandboxBackend {
     return args;
   }
 
-  /** A directory with the made-up passwd/group/hosts/nsswitch.conf of `uid` (made once per uid). */
+  /**
+   * A directory with the made-up passwd/group/hosts/nsswitch.conf of `uid`: `strata-sandbox-etc-<service uid>-<uid>`
+   * in the temp dir (one per user, reused across starts), or a fresh one when that name is not a directory of
+   * ours that only we can write (never writing into a directory someone else made).
+   */
   private etcDir(uid: number, gid: number): Promise<string> {
     let dir = this.etcDirs.get(uid);
     if (!dir) {
       dir = (async () => {
-        const made = await mkdtemp(path.join(tmpdir(), "strata-sandbox-etc-"));
+        const me = process.getuid?.() ?? -1;
+        let made = path.join(tmpdir(), `strata-sandbox-etc-${me}-${uid}`);
+        await mkdir(made, { mode: 0o755 }).catch(() => undefined);
+        const st = await lstat(made).catch(() => undefined);
+        if (!st?.isDirectory() || st.uid !== me || st.mode & 0o022)
+          made = await mkdtemp(path.join(tmpdir(), "strata-sandbox-etc-"));
         // Readable by the sandbox's user (bwrap opens the sources as it).
         await chmod(made, 0o755);
-        await writeFile(
-          path.join(made, "passwd"),
-          `root:x:0:0:root:/root:/bin/bash\nsandbox:x:${uid}:${gid}:Strata sandbox:/tmp/home:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
-        );
-        await writeFile(path.join(made, "group"), `root:x:0:\nsandbox:x:${gid}:\nnogroup:x:65534:\n`);
-        await writeFile(path.join(made, "hosts"), "127.0.0.1 localhost sandbox\n::1 localhost\n");
-        await writeFile(path.join(made, "nsswitch.conf"), "passwd: files\ngroup: files\nhosts: files\n");
+        const files: Record<string, string> = {
+          passwd: `root:x:0:0:root:/root:/bin/bash\nsandbox:x:${uid}:${gid}:Strata sandbox:/tmp/home:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+          group: `root:x:0:\nsandbox:x:${gid}:\nnogroup:x:65534:\n`,
+          hosts: "127.0.0.1 localhost sandbox\n::1 localhost\n",
+          "nsswitch.conf": "passwd: files\ngroup: files\nhosts: files\n",
+        };
+        // Written aside and renamed: a sandbox starting meanwhile (another worker) reads a whole file.
+        for (const [name, text] of Object.entries(files)) {
+          const aside = path.join(made, `.${name}.${process.pid}.${threadId}`);
+          await writeFile(aside, text, { mode: 0o644 });
+          await rename(aside, path.join(made, name));
+        }
         return made;
       })();
       this.etcDirs.set(uid, dir);
