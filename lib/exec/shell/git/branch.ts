@@ -292,6 +292,17 @@ async function checkoutWith(
     );
   const target = name === "-" ? null : name;
   if (!target) throw fatal("Strata's git keeps no reflog; name the branch to switch to");
+  if (target === "HEAD" && mode === "checkout") {
+    // `git checkout HEAD` stays where it is and lists the local changes.
+    const head = await headOid(repo);
+    return {
+      stdout: await localChanges(
+        repo,
+        await treeSnapshot(repo, head ? (await readCommit(repo, head)).tree : null),
+      ),
+      stderr: "",
+    };
+  }
   if (await branchExists(repo, target)) {
     const oid = await git.resolveRef({ fs: repo.gfs, gitdir: repo.gitdir, ref: `refs/heads/${target}` });
     if ((await currentBranch(repo)) === target) {
