@@ -56,6 +56,10 @@ export async function runInSandbox(
   script: string,
   options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> },
 ) {
+  if (!script.trim()) {
+    const output = "sandbox: usage: sandbox <command> (runs it in the isolated Linux sandbox)\n";
+    return { output, exitCode: 2, timedOut: false, aborted: false };
+  }
   await exec.sync();
   let result: Awaited<ReturnType<typeof exec.executor.sandbox>>;
   try {

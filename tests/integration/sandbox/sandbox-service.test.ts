@@ -72,6 +72,11 @@ describe("POST /v1/sandbox", () => {
       true,
     );
     expect(text.startsWith("0123456789abcdef\n")).toBe(true);
+    await expect(bash.execute("t", { command: "sandbox  " })).rejects.toThrow(
+      new Error(
+        "sandbox: usage: sandbox <command> (runs it in the isolated Linux sandbox)\n\n\nCommand exited with code 2",
+      ),
+    );
   });
 
   it("an aborted request stops the command", async () => {
