@@ -16,10 +16,10 @@ export interface SandboxLimits extends ExecLimits {
   processes: number;
 }
 
-/** Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), 256 processes. */
+/** Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), 512 processes and threads (each thread counts: node starts about ten). */
 export const SANDBOX_DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   ...SANDBOX_EXEC_LIMITS,
-  processes: 256,
+  processes: 512,
 });
 
 /** One command for a backend: what to run, where the tree is, and how it is bounded. */
