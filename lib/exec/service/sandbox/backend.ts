@@ -16,7 +16,10 @@ export interface SandboxLimits extends ExecLimits {
   processes: number;
 }
 
-/** Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), 512 processes and threads (each thread counts: node starts about ten). */
+/**
+ * Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), and 512
+ * processes and threads (each thread counts: a node process has about ten).
+ */
 export const SANDBOX_DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   ...SANDBOX_EXEC_LIMITS,
   processes: 512,
