@@ -21,12 +21,13 @@ async function history() {
   await vfs.writeFile("/proj/a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n");
   await vfs.writeFile("/proj/src/lib.js", LIB_V1);
   await vfs.writeFile("/proj/README.md", "# Demo\n");
+  // An executable file: recorded 100644, as git does with isomorphic-git's `core.filemode = false`.
   await vfs.writeFile("/proj/run.sh", "#!/bin/sh\necho hi\n", { mode: 0o100755 });
   expect(await sh("git add .", dates(1))).toEqual({ stdout: "", stderr: "", exitCode: 0 });
   const first = await sh('git commit -m "Initial commit"', dates(1));
   expect(first.stderr).toBe("");
   expect(first.stdout).toMatch(
-    /^\[main \(root-commit\) [0-9a-f]{7}\] Initial commit\n 4 files changed, 25 insertions\(\+\)\n create mode 100644 README.md\n create mode 100644 a\.txt\n create mode 100755 run\.sh\n create mode 100644 src\/lib\.js\n$/,
+    /^\[main \(root-commit\) [0-9a-f]{7}\] Initial commit\n 4 files changed, 25 insertions\(\+\)\n create mode 100644 README.md\n create mode 100644 a\.txt\n create mode 100644 run\.sh\n create mode 100644 src\/lib\.js\n$/,
   );
   await vfs.writeFile("/proj/src/lib.js", LIB_V2);
   await vfs.writeFile("/proj/docs/guide.md", "Read me.\nTwice.\n");
@@ -120,6 +121,48 @@ describe("git in the shell, compared with real git on the same repository", () =
       const real = realGit(dir, command.split(" "));
       expect(mine, `git ${command}`).toEqual(real);
     }
+  });
+
+  it("binary files, symlinks, mode changes, a file without a final newline, names git quotes", async () => {
+    const { vfs, sh } = await vfsRepo();
+    await vfs.writeFile("/proj/img.bin", new Uint8Array([0, 1, 2, 3, 255]));
+    await vfs.writeFile("/proj/tool.sh", "echo tool\n");
+    await vfs.writeFile("/proj/end.txt", "no newline");
+    await vfs.writeFile("/proj/caf\u00e9 menu.txt", "soup\n");
+    await vfs.symlink("tool.sh", "/proj/link");
+    await sh('git add -A && git commit -qm "Binary, link, text"', dates(1));
+    await vfs.writeFile("/proj/img.bin", new Uint8Array([0, 1, 2, 3, 4, 5]));
+    await vfs.writeFile("/proj/tool.sh", "echo tool\n", { mode: 0o100755 });
+    await vfs.writeFile("/proj/end.txt", "no newline, still");
+    await vfs.writeFile("/proj/caf\u00e9 menu.txt", "soup\nbread\n");
+    await vfs.unlink("/proj/link");
+    await vfs.symlink("end.txt", "/proj/link");
+    await vfs.flush();
+    const dir = await materialise(vfs);
+    for (const command of [
+      "status",
+      "status -s",
+      "diff",
+      "diff --stat",
+      "diff --numstat",
+      "diff --name-status",
+    ]) {
+      const mine = await sh(`git ${command}`);
+      expect(mine, `git ${command}`).toEqual(realGit(dir, command.split(" ")));
+    }
+    const env = dates(2);
+    expect(await sh('git commit -qam "All of it"', env)).toEqual(
+      realGit(dir, ["commit", "-qam", "All of it"], env),
+    );
+    expect(await sh("git show --stat")).toEqual(realGit(dir, ["show", "--stat"]));
+    expect(await sh("git rev-parse HEAD")).toEqual(realGit(dir, ["rev-parse", "HEAD"]));
+    // With core.filemode true the executable bit counts: a mode change, as in git.
+    await sh("git config core.filemode true");
+    await vfs.writeFile("/proj/end.txt", "no newline, still", { mode: 0o100755 });
+    await vfs.flush();
+    const again = await materialise(vfs);
+    for (const command of ["diff", "status -s", "diff --stat"])
+      expect(await sh(`git ${command}`), `git ${command}`).toEqual(realGit(again, command.split(" ")));
   });
 
   it("from a subdirectory, status and diff show paths as real git does", async () => {

@@ -166,10 +166,12 @@ export async function formatPatch(pairs: FilePair[], context = 3): Promise<strin
     if (sameContent) continue;
     const modeSuffix = o && n && o.mode === n.mode ? ` ${o.mode}` : "";
     out += `index ${short(o?.oid ?? NULL_OID)}..${short(n?.oid ?? NULL_OID)}${modeSuffix}\n`;
-    const from = o ? a : "/dev/null";
-    const to = n ? b : "/dev/null";
+    // git ends a ---/+++ name that has a space with a tab (so patch tools find where it ends).
+    const tab = (name: string) => (name.includes(" ") ? "\t" : "");
+    const from = o ? `${a}${tab(pair.from ?? pair.path)}` : "/dev/null";
+    const to = n ? `${b}${tab(pair.path)}` : "/dev/null";
     if (c.binary) {
-      out += `Binary files ${from} and ${to} differ\n`;
+      out += `Binary files ${o ? a : "/dev/null"} and ${n ? b : "/dev/null"} differ\n`;
       continue;
     }
     if (c.hunks.length === 0) continue;

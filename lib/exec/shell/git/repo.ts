@@ -32,6 +32,13 @@ export interface Repo {
   env: Map<string, string>;
   /** isomorphic-git's object cache, shared by the command's calls. */
   cache: object;
+  /**
+   * `core.filemode` (default true). False (isomorphic-git's `init` writes it): the executable bit of a working-tree
+   * file is ignored, the index's mode is kept (100644 for a new file).
+   */
+  filemode: boolean;
+  /** The index's modes, read once when `filemode` is false. */
+  indexModes?: Map<string, string>;
 }
 
 const decoder = new TextDecoder();
@@ -59,10 +66,15 @@ export async function openRepo(
         prefix: rel,
         env,
         cache: {},
+        filemode: true,
       };
       const preload = (fs as { preload?: (p: string, o: { withData: boolean }) => Promise<void> }).preload;
       // One query for the metadata of all of .git (a Postgres-backed VFS); existence checks are then free.
       if (typeof preload === "function") await preload.call(fs, repo.gitdir, { withData: false });
+      const filemode = await git
+        .getConfig({ fs: repo.gfs, gitdir: repo.gitdir, path: "core.filemode" })
+        .catch(() => undefined);
+      repo.filemode = filemode !== false && filemode !== "false";
       return repo;
     }
     if (dir === root || dir === "/" || !dir.startsWith(root)) break;
@@ -226,7 +238,14 @@ export async function worktreeBytes(
   const st = await repo.fs.lstat(abs).catch(() => null);
   if (!st || st.kind === "dir") return null;
   if (st.kind === "symlink") return { data: encoder.encode(await repo.fs.readlink(abs)), mode: "120000" };
-  return { data: await repo.fs.readFile(abs), mode: st.mode & 0o111 ? "100755" : "100644" };
+  return { data: await repo.fs.readFile(abs), mode: await fileMode(repo, path, st.mode) };
+}
+
+/** The mode git records for a regular file: its executable bit, or (core.filemode false) the index's mode. */
+export async function fileMode(repo: Repo, path: string, mode: number): Promise<string> {
+  if (repo.filemode) return mode & 0o111 ? "100755" : "100644";
+  repo.indexModes ??= new Map([...(await indexSnapshot(repo))].map(([p, f]) => [p, f.mode]));
+  return repo.indexModes.get(path) === "100755" ? "100755" : "100644";
 }
 
 /** Blob id of `data` (as `git hash-object`). */

@@ -37,7 +37,7 @@ export async function updateIndex(repo: Repo, fn: (index: GitIndex) => Promise<v
 
 /** Stage the working tree's state of `paths` (a missing file is removed from the index). */
 export async function stagePaths(repo: Repo, paths: string[]): Promise<void> {
-  const staged: { filepath: string; oid?: string; stats?: GitStats }[] = [];
+  const staged: { filepath: string; oid?: string; stats?: object }[] = [];
   for (const filepath of paths) {
     const file = await worktreeBytes(repo, filepath);
     if (!file) {
@@ -46,7 +46,10 @@ export async function stagePaths(repo: Repo, paths: string[]): Promise<void> {
     }
     const oid = await git.writeBlob({ fs: repo.gfs, gitdir: repo.gitdir, blob: file.data });
     const abs = `${repo.dir}/${filepath}`;
-    staged.push({ filepath, oid, stats: new GitStats(await repo.fs.lstat(abs), abs) });
+    const stats = new GitStats(await repo.fs.lstat(abs), abs);
+    // The mode git records (core.filemode false keeps the index's), with the file's other stats.
+    const mode = Number.parseInt(file.mode, 8);
+    staged.push({ filepath, oid, stats: { ...stats, mode, ctimeMs: stats.ctimeMs, mtimeMs: stats.mtimeMs } });
   }
   await updateIndex(repo, (index) => {
     for (const s of staged) {
