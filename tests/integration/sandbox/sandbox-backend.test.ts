@@ -167,7 +167,9 @@ describe("the bubblewrap sandbox", () => {
       reason: "cpu",
       message: "Command stopped: it used more than 1 s of CPU time (limit 1 s).",
     });
-    expect(result.usage.wallMs).toBeLessThan(5000);
+    // Stopped at the CPU limit, long before the 20 s wall clock (however loaded the machine is).
+    expect(result.usage.cpuMs).toBeGreaterThanOrEqual(1000);
+    expect(result.usage.wallMs).toBeLessThan(15_000);
   });
 
   it("caps memory per process (node and its WebAssembly still start)", async () => {
