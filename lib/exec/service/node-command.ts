@@ -83,6 +83,23 @@ export function parseNodeArgs(argv: readonly string[]): Parsed {
   return { kind: "stdin", module, args: [] };
 }
 
+/** A static `import … from`/`import "…"` or `export` at the start of a line: ES module syntax. */
+const ESM_SYNTAX = /^[ \t]*(?:import[ \t]*(?:[\w*{$]|["'])|export[ \t])/m;
+
+/**
+ * Node 22's syntax detection for a script FILE (`["--", file, …]` without `-m`): a `.js` file written as an ES
+ * module runs as one (js-exec detects only `.mjs`/`.ts` and top-level `await`). An unreadable file is left to
+ * js-exec, which says so.
+ */
+async function isEsmFile(args: readonly string[], ctx: Parameters<Command["execute"]>[1]): Promise<boolean> {
+  if (args[0] !== "--" || args[1] === undefined) return false;
+  try {
+    return ESM_SYNTAX.test(await ctx.fs.readFile(ctx.fs.resolvePath(ctx.cwd, args[1])));
+  } catch {
+    return false;
+  }
+}
+
 /** `node` for a shell with the JavaScript runtime: runs js-exec with the parsed arguments and the same stdin. */
 export const nodeCommand: Command = defineCommand("node", async (args, ctx) => {
   const parsed = parseNodeArgs(args);
@@ -90,14 +107,10 @@ export const nodeCommand: Command = defineCommand("node", async (args, ctx) => {
   if (!ctx.exec)
     return { stdout: "", stderr: "node: js-exec is not reachable from this shell\n", exitCode: 1 };
   const stdin = latin1FromBytes(ctx.stdin);
-  if (parsed.kind === "run")
-    return ctx.exec("js-exec", {
-      cwd: ctx.cwd,
-      args: parsed.args,
-      stdin,
-      stdinKind: "bytes",
-      signal: ctx.signal,
-    });
+  if (parsed.kind === "run") {
+    const args = (await isEsmFile(parsed.args, ctx)) ? ["-m", ...parsed.args] : parsed.args;
+    return ctx.exec("js-exec", { cwd: ctx.cwd, args, stdin, stdinKind: "bytes", signal: ctx.signal });
+  }
   // The script is stdin (js-exec would take a following argument for a file): it runs as -c code with the
   // arguments. Nothing on stdin: Node runs an empty program (no REPL without a terminal).
   if (stdin === "") return { stdout: "", stderr: "", exitCode: 0 };

@@ -29,6 +29,8 @@ beforeAll(async () => {
   ({ workspaceId, root } = await projectWithFiles(scope, {
     "data/numbers.txt": "1\n2\n3\n4\n",
     "sum.js": SCRIPT,
+    "main.js": 'import { twice } from "./lib.mjs";\nconsole.log(twice(21));\n',
+    "lib.mjs": "export const twice = (n) => n * 2;\n",
     "stats.py":
       "import sys, statistics\nprint(statistics.mean(int(x) for x in open('data/numbers.txt')), sys.argv[1:])\n",
   }));
@@ -50,6 +52,8 @@ describe("node and js-exec (QuickJS)", () => {
     expect(await answer("echo 'console.log(process.argv.slice(1))' | node - x")).toEqual(['["x"]\n', 0]);
     expect(await answer("js-exec -c 'console.log(process.argv)' q")).toEqual(['["node","q"]\n', 0]);
     expect(await answer("node -e 'process.exit(3)'")).toEqual(["", 3]);
+    // A .js file written as an ES module runs as one (Node 22's syntax detection), importing a project file.
+    expect(await answer("node main.js")).toEqual(["42\n", 0]);
   }, 60_000);
 
   it("node writes a file that Postgres holds afterwards; --version is honest; other flags are refused", async () => {
