@@ -175,6 +175,8 @@ describe("tail latency", () => {
       `[runs] follower tail lag over ${lags.length} events: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms, max ${pick(1)} ms`,
     );
     expect(lags.length).toBeGreaterThan(10);
-    expect(pick(0.95)).toBeLessThan(250);
+    // 100 ms tail + one read (p95 ≈ 110 ms idle, ≈ 300 ms on 2 busy shared cores); a 1 s poll would fail this.
+    expect(pick(0.5)).toBeLessThan(250);
+    expect(pick(0.95)).toBeLessThan(600);
   });
 });
