@@ -4,6 +4,7 @@
  */
 import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
+import { POST as postRetry } from "@/app/api/sessions/[id]/retry/route";
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { GET as getRunEvents } from "@/app/api/sessions/[id]/runs/[runId]/events/route";
 import { readSseStream, type SseEvent } from "@/components/chat/sse";
@@ -44,6 +45,18 @@ export async function prompt(sessionId: string, body: Record<string, unknown>): 
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ id: sessionId }) },
+  );
+}
+
+/** `POST /api/sessions/:id/retry` (the Retry button). */
+export async function retry(sessionId: string): Promise<Response> {
+  return postRetry(
+    asUser(await testUser(), `http://t/api/sessions/${sessionId}/retry`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
     }),
     { params: Promise.resolve({ id: sessionId }) },
   );

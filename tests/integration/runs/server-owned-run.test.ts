@@ -17,6 +17,7 @@ import {
   prompt,
   reader,
   readSession,
+  retry,
   runEvents,
   runRow,
   storedEvents,
@@ -178,6 +179,29 @@ describe("a run belongs to the server", () => {
     expect(second.events).toEqual(first.events);
     expect(await runRow(scope, runId)).toMatchObject({ outcome: "aborted", finished: true });
     expect(await texts(session.id)).toEqual(["user:go", "assistant:Working:aborted"]);
+  });
+
+  it("a failed turn ends with outcome error; Retry starts a run of mode retry that ends done", async () => {
+    const session = await newSession(scope);
+    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
+    const failed = reader(await prompt(session.id, { text: "hi" }));
+    await failed.done;
+    expect(failed.events[failed.events.length - 1].data).toEqual({ type: "run_end", outcome: "error" });
+    await stored(runIdOf(failed.events));
+    expect(await runRow(scope, runIdOf(failed.events))).toMatchObject({ outcome: "error" });
+    const again = reader(await retry(session.id));
+    await again.done;
+    const runId = runIdOf(again.events);
+    expect(again.events[0]).toEqual({
+      id: 1,
+      event: "run_start",
+      data: { type: "run_start", runId, kind: "prompt", mode: "retry" },
+    });
+    expect(again.events[again.events.length - 1].data).toEqual({ type: "run_end", outcome: "done" });
+    await stored(runId);
+    expect(await storedEvents(scope, runId)).toEqual(again.events);
+    const [row] = await scope.query<{ mode: string }>("SELECT mode FROM session_runs WHERE id = $1", [runId]);
+    expect(row.mode).toBe("retry");
   });
 
   it("404 for an unknown run, a run of another session, and a run id that is not one", async () => {
