@@ -4,7 +4,7 @@
  * the real Postgres: the same working tree (paths, kinds, modes, bytes), the same report, the same commit (tree
  * id, message, author, no parent) and a clean status; a refusal keeps its exact message and leaves nothing;
  * `POST /api/projects` goes through the service when `STRATA_EXEC_URL` is set (an unreachable one answers 503
- * with what to do); and what an import stopped at a limit wrote is removed by the app.
+ * with what to do), and without it imports in process; and what an import stopped at a limit wrote is removed by the app.
  */
 
 import { gzipSync, strToU8, zipSync } from "fflate";
@@ -181,6 +181,24 @@ describe("archive import through the execution service", () => {
     for (let i = 0; i < 10_001; i++) files[`d/f${i}.txt`] = strToU8("x");
     const refused = await upload(zipSync(files, { level: 0 }), "many.zip");
     expect(refused).toEqual({ status: 422, body: { error: { code: "import_failed", message: TOO_MANY } } });
+  });
+
+  it("POST /api/projects without STRATA_EXEC_URL imports in process: the same report and tree", async () => {
+    const saved = process.env.STRATA_EXEC_URL;
+    delete process.env.STRATA_EXEC_URL;
+    try {
+      const form = new FormData();
+      form.set("file", new File([new Uint8Array(await sampleArchive())], "demo-main.tar.gz"));
+      const res = await POST(asUser(user, "http://127.0.0.1/api/projects", { method: "POST", body: form }));
+      const body = (await res.json()) as { project: { rootPath: string }; report: { files: number } };
+      expect(res.status).toBe(201);
+      expect(body.report.files).toBe(5);
+      const tree = await treeOf(openWorkspaceVfs(user.workspaceId, scope).vfs, body.project.rootPath);
+      expect(tree).toContain("symlink 120000 link -> src/a.ts");
+      expect(tree.length).toBe(9);
+    } finally {
+      process.env.STRATA_EXEC_URL = saved;
+    }
   });
 
   it("POST /api/projects with an unreachable STRATA_EXEC_URL answers 503 with what to do and keeps no project", async () => {
