@@ -18,5 +18,12 @@ export {
   TAIL_MS,
   WATCH_MS,
 } from "./follow";
-export { createOwnedRun, type OwnedRun, type OwnedRunOptions, PULSE_MS, type RunWorkContext } from "./owner";
+export {
+  abortLocalRuns,
+  createOwnedRun,
+  type OwnedRun,
+  type OwnedRunOptions,
+  PULSE_MS,
+  type RunWorkContext,
+} from "./owner";
 export { eventData } from "./wire";

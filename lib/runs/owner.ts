@@ -55,6 +55,19 @@ export interface OwnedRun {
 
 const EMPTY_QUEUE = JSON.stringify({ steering: [], followUp: [] });
 
+/** The abort functions of the runs this process owns, by session (`POST …/abort` on this instance acts at once). */
+const localAborts = new Map<string, Set<() => void>>();
+
+/**
+ * Abort at once the runs of session `sessionId` owned by this process (after `requestAbort` set the flag, which
+ * owners on other instances pick up within {@link PULSE_MS}). @returns how many were aborted.
+ */
+export function abortLocalRuns(sessionId: string): number {
+  const aborts = [...(localAborts.get(sessionId) ?? [])];
+  for (const abort of aborts) abort();
+  return aborts.length;
+}
+
 /**
  * A run lock that could not be released because the database was unreachable: keep trying in the background
  * until the database is back, at most {@link RUN_STALE_MS} (after which the lock is stale and taken over anyway).
@@ -98,6 +111,14 @@ export function createOwnedRun(options: OwnedRunOptions): OwnedRun {
       await emit({ type: "queue_returned", texts: options.returned });
     let lastQueue = EMPTY_QUEUE;
     let pulsing = false;
+    const abortNow = () => {
+      stop ??= "abort";
+      abort.abort();
+    };
+    if (runId) {
+      const set = localAborts.get(sessionId) ?? new Set();
+      localAborts.set(sessionId, set.add(abortNow));
+    }
     const pulse = runId
       ? setInterval(async () => {
           if (pulsing || abort.signal.aborted) return;
@@ -131,6 +152,9 @@ export function createOwnedRun(options: OwnedRunOptions): OwnedRun {
       await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
     } finally {
       if (pulse) clearInterval(pulse);
+      const set = localAborts.get(sessionId);
+      set?.delete(abortNow);
+      if (set?.size === 0) localAborts.delete(sessionId);
     }
     if (runId && stop !== "taken_over") {
       const s = new DbScope();

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
+import { abortLocalRuns } from "@/lib/runs";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
@@ -179,6 +180,24 @@ describe("a run belongs to the server", () => {
     expect(second.events).toEqual(first.events);
     expect(await runRow(scope, runId)).toMatchObject({ outcome: "aborted", finished: true });
     expect(await texts(session.id)).toEqual(["user:go", "assistant:Working:aborted"]);
+  });
+
+  it("the owning instance aborts at once, without waiting for its heartbeat to read the flag", async () => {
+    const session = await newSession(scope);
+    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
+    const run = reader(await prompt(session.id, { text: "go" }));
+    await run.waitFor((e) => e.event === "message_update");
+    // No abort flag in Postgres: only the in-process path can stop it.
+    expect(abortLocalRuns(session.id)).toBe(1);
+    await run.done;
+    mock.release("g");
+    expect(run.events[run.events.length - 1].data).toEqual({ type: "run_end", outcome: "aborted" });
+    const [row] = await scope.query<{ abort_requested: boolean }>(
+      "SELECT abort_requested FROM session_runs WHERE id = $1",
+      [runIdOf(run.events)],
+    );
+    expect(row.abort_requested).toBe(false);
+    expect(abortLocalRuns(session.id)).toBe(0);
   });
 
   it("a failed turn ends with outcome error; Retry starts a run of mode retry that ends done", async () => {
