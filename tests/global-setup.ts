@@ -13,7 +13,8 @@ export async function setup(): Promise<void> {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
   process.env.STRATA_DB_PROXY = database.proxy;
-  exec = await startExecService({ env: { ...process.env, STRATA_EXEC_WORKERS: "2" } });
+  // Restarted (on the same port) if it crashes, as under `npm start`.
+  exec = await startExecService({ env: { ...process.env, STRATA_EXEC_WORKERS: "2" }, restart: true });
   Object.assign(process.env, exec.env);
 }
 

@@ -5,10 +5,11 @@
  * the session's pending paths (when `pending` is given), flushed, and answered as `changedPaths`, which the app
  * absorbs (drops from its own VFS cache) and checkpoints.
  *
- * Limits: just-bash's iteration bounds are raised (the pool's wall-clock, CPU and memory limits stop a runaway
- * command instead), and its output bound is the command's output cap: a command that prints more is stopped
- * inside the worker, reported with the output kill (`Command stopped: it printed more than …`), and none of its
- * writes are kept — like a command the pool terminates. Node-only.
+ * Limits: just-bash's iteration bounds are raised (the pool's wall-clock and CPU limits stop a runaway command
+ * instead), its byte bounds follow the memory cap, and its output bound is the command's output cap: a command
+ * that prints more, or grows a string or input past them, is stopped inside the worker, reported with the output or
+ * memory kill (`Command stopped: …`), and none of its writes are kept — like a command the pool terminates.
+ * Node-only.
  */
 import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
 import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
@@ -22,12 +23,30 @@ import { runShellWithRuntimes } from "../shell-runtimes";
 const UNBOUNDED = 2 ** 31 - 1;
 
 /**
- * just-bash's limits in the service for a command's `limits`: iteration and work bounds lifted, byte bounds above
- * the heap cap (the memory cap stops a growing string), strings up to V8's maximum, and the output bound = the
- * output cap.
+ * just-bash's byte bounds in the service, as fractions of the memory cap: a growing string or input is refused by
+ * just-bash before the worker's heap is exhausted (V8 cannot always end a worker at its heap limit: a doubling
+ * allocation past it aborts the whole process), and the refusal is reported as the memory kill.
+ */
+const STRING_SHARE = 0.3;
+const LIVE_SHARE = 0.45;
+const V8_MAX_STRING = 2 ** 29 - 24;
+
+/** The byte bounds (strings/heredocs, live/input bytes) for a memory cap; never equal to the output cap. */
+function memoryBounds(limits: ExecLimits): { string: number; live: number } {
+  const bytes = limits.memoryMb * 1024 * 1024;
+  const string = Math.min(V8_MAX_STRING, Math.floor(bytes * STRING_SHARE));
+  const live = Math.floor(bytes * LIVE_SHARE);
+  const apart = (n: number) => (n === limits.outputBytes ? n - 1 : n);
+  return { string: apart(string), live: apart(live) };
+}
+
+/**
+ * just-bash's limits in the service for a command's `limits`: iteration and work bounds lifted (the pool's
+ * wall-clock and CPU limits stop a loop), byte bounds from the memory cap (`memoryBounds`), and the output bound =
+ * the output cap.
  */
 export function serviceShellLimits(limits: ExecLimits, timeoutMs?: number) {
-  const bytes = 16 * 1024 ** 3;
+  const { string, live } = memoryBounds(limits);
   return {
     maxCommandCount: UNBOUNDED,
     maxLoopIterations: UNBOUNDED,
@@ -35,22 +54,30 @@ export function serviceShellLimits(limits: ExecLimits, timeoutMs?: number) {
     maxSedIterations: UNBOUNDED,
     maxJqIterations: UNBOUNDED,
     maxWorkUnits: Number.MAX_SAFE_INTEGER,
-    maxLiveBytes: bytes,
-    maxInputBytes: bytes,
-    maxStringLength: 2 ** 29 - 24,
-    maxHeredocSize: 2 ** 29 - 24,
+    maxLiveBytes: live,
+    maxInputBytes: live,
+    maxStringLength: string,
+    maxHeredocSize: string,
     maxOutputSize: limits.outputBytes,
     // The pool's wall-clock kill comes first; pi's timeout (when given) is just-bash's, as in process.
     maxExecutionTimeMs: Math.min(timeoutMs ?? limits.wallMs + 60_000, limits.wallMs + 60_000),
   };
 }
 
-/** just-bash's byte-limit errors carry the limit: one naming the output cap is the output kill. */
-function hitOutputCap(output: string, limits: ExecLimits): boolean {
-  const pattern =
-    /(?:output size|format width|string length)[^\n]*?limit exceeded \((\d+) bytes\)|output size exceeded \(>(\d+) bytes\)/g;
-  for (const m of output.matchAll(pattern)) if (Number(m[1] ?? m[2]) === limits.outputBytes) return true;
-  return false;
+const LIMIT_ERROR = /limit exceeded \((\d+) bytes\)|output size exceeded \(>(\d+) bytes\)/g;
+
+/**
+ * Which cap just-bash's byte-limit errors in `output` name (they carry the limit): the output cap, the memory
+ * cap's bounds, or none.
+ */
+function capHit(output: string, limits: ExecLimits): "output" | "memory" | undefined {
+  const { string, live } = memoryBounds(limits);
+  for (const m of output.matchAll(LIMIT_ERROR)) {
+    const n = Number(m[1] ?? m[2]);
+    if (n === limits.outputBytes) return "output";
+    if (n === string || n === live) return "memory";
+  }
+  return undefined;
 }
 
 const isProjectPath = (root: string, p: string) =>
@@ -120,14 +147,15 @@ export const handler: ExecHandler<unknown, ExecResult> = {
         run.timedOut = true;
       }
       const usage = { wallMs: Math.round(performance.now() - started), cpuMs: 0 };
-      if (hitOutputCap(run.output, ctx.limits)) {
+      const cap = capHit(run.output, ctx.limits);
+      if (cap) {
         return {
           output: "",
-          outputBytes: ctx.limits.outputBytes,
+          outputBytes: cap === "output" ? ctx.limits.outputBytes : 0,
           exitCode: KILLED_EXIT_CODE,
           timedOut: false,
           aborted: false,
-          killed: killReport("output", ctx.limits),
+          killed: killReport(cap, ctx.limits),
           changedPaths: [],
           usage,
         };
