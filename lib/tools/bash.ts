@@ -156,7 +156,7 @@ const browserShell: ShellFactory = (options, capabilities) => {
   const asked = Object.entries(capabilities).filter(([, on]) => on);
   if (asked.length > 0)
     throw new Error(
-      `runShell: ${asked.map(([name]) => name).join(", ")} need the Node runner (createShell: runtimeShell from lib/exec/service/shell-runtimes.ts)`,
+      `runShell: ${asked.map(([name]) => name).join(", ")} ${asked.length === 1 ? "needs" : "need"} the Node runner (createShell: runtimeShell from lib/exec/service/shell-runtimes.ts)`,
     );
   return new Bash(options);
 };
