@@ -48,11 +48,15 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
     if (declared > max) return reject(new HttpError(413, `The request body is over ${max} bytes.`));
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on("data", (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
       if (size > max) {
+        // The rest is dropped; the connection is closed once the 413 is sent (see `send`).
+        over = true;
+        chunks.length = 0;
         reject(new HttpError(413, `The request body is over ${max} bytes.`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -65,8 +69,16 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
 const send = (res: http.ServerResponse, status: number, body: unknown) => {
   if (res.destroyed || res.headersSent) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  const close = status === 413;
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...(close ? { connection: "close" } : {}),
+  });
+  // A body over the limit is not read to its end: the connection goes once the answer is out.
+  res.end(text, () => {
+    if (close) res.req.destroy();
+  });
 };
 
 /** The HTTP answer of a pool outcome; a result gets the pool's measured usage. */

@@ -31,7 +31,7 @@ describe("the execution service's client", () => {
     );
   });
 
-  it("a wrong token: 401 with the reason; a bad request: 400 naming the field; an unknown kind: 404", async () => {
+  it("a wrong token: 401 with the reason; a bad request: 400 naming the field; too big: 413; an unknown kind: 404", async () => {
     const wrong = createExecutor({
       STRATA_EXEC_URL: process.env.STRATA_EXEC_URL,
       STRATA_EXEC_TOKEN: "nope",
@@ -47,6 +47,11 @@ describe("the execution service's client", () => {
       .shell({ ...request, cwd: "relative" })
       .catch((e: unknown) => e)) as ExecRequestError;
     expect([bad.status, bad.message]).toEqual([400, "POST /v1/shell: cwd must be an absolute VFS path"]);
+    const huge = await exec
+      .shell({ ...request, script: "x".repeat(17 * 1024 * 1024) })
+      .catch((e: unknown) => e);
+    expect(huge).toEqual(new ExecRequestError("The request body is over 16777216 bytes.", 413));
+    expect((huge as ExecRequestError).status).toBe(413);
     const response = await fetch(`${process.env.STRATA_EXEC_URL}/v1/nothing`, {
       method: "POST",
       headers: { authorization: `Bearer ${process.env.STRATA_EXEC_TOKEN}` },
