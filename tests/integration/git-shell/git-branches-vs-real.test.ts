@@ -127,6 +127,63 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     );
   });
 
+  it("merge: fast-forward, a merge commit (same id as git's), already up to date, a blocked merge", async () => {
+    await same(
+      [
+        "merge ff",
+        "merge ff",
+        "merge side",
+        "log --oneline --stat -3",
+        "show",
+        "status",
+        "merge nope",
+        "merge --ff-only other",
+      ],
+      async (sh) => {
+        await sh(
+          'git switch -qc ff && echo ff > ff.txt && git add ff.txt && git commit -qm "FF" && git switch -q main',
+          dates(3),
+        );
+        await sh(
+          'git switch -qc side && echo side > lib/side.txt && git add -A && git commit -qm "Side" && git switch -q main',
+          dates(4),
+        );
+        await sh(
+          'git switch -qc other main && echo o > o.txt && git add -A && git commit -qm "Other" && git switch -q main',
+          dates(5),
+        );
+      },
+    );
+  });
+
+  it("merge refuses when a local change would be overwritten, as git", async () => {
+    await same(["merge side", "status -s"], async (sh) => {
+      await sh(
+        'git switch -qc side && echo side > a.txt && git commit -qam "Side" && git switch -q main',
+        dates(3),
+      );
+      await sh("echo local > a.txt");
+    });
+  });
+
+  it("a conflicting merge is refused with the conflicting files and changes nothing", async () => {
+    const { sh } = await twoCommits();
+    await sh(
+      'git switch -qc side && echo theirs > a.txt && git commit -qam "Theirs" && git switch -q main',
+      dates(3),
+    );
+    await sh('echo ours > a.txt && git commit -qam "Ours"', dates(4));
+    const head = (await sh("git rev-parse HEAD")).stdout;
+    expect(await sh("git merge side", dates(5))).toEqual({
+      stdout: "",
+      stderr:
+        "CONFLICT (content): Merge conflict in a.txt\nerror: Strata's git does not leave a conflicted merge behind: nothing was changed. Merge by hand (git diff main side), edit the files, then commit.\n",
+      exitCode: 1,
+    });
+    expect((await sh("git rev-parse HEAD")).stdout).toBe(head);
+    expect(await sh("git status --porcelain")).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+  });
+
   it("tags, config, remotes and remote branches", async () => {
     await same(
       [
@@ -168,7 +225,7 @@ describe("git branches, checkout and restore in the shell, compared with real gi
     expect(await sh("git push")).toEqual({
       stdout: "",
       stderr:
-        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, config, diff, init, log, ls-files, mv, remote, reset, restore, rev-parse, rm, show, status, switch, tag.\n",
+        "git: 'push' is not available in Strata's shell: it has no network. It runs: add, branch, checkout, commit, config, diff, init, log, ls-files, merge, mv, remote, reset, restore, rev-parse, rm, show, status, switch, tag.\n",
       exitCode: 1,
     });
     expect(await sh("git commit --allow-empty")).toEqual({

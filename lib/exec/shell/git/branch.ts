@@ -151,7 +151,12 @@ const same = (a: { oid: string; mode: string } | undefined, b: { oid: string; mo
  * HEAD's tree and the target's; local changes of other paths are kept (listed like git: `M\tpath`).
  * @throws GitExit (1) when a local change or an untracked file would be overwritten.
  */
-async function switchTo(repo: Repo, target: string, newHead: string): Promise<string> {
+export async function switchTo(
+  repo: Repo,
+  target: string,
+  newHead: string,
+  verb: "checkout" | "merge" = "checkout",
+): Promise<string> {
   const head = await headOid(repo);
   const from = await treeSnapshot(repo, head ? (await readCommit(repo, head)).tree : null);
   const to = await treeSnapshot(repo, (await readCommit(repo, target)).tree);
@@ -168,18 +173,22 @@ async function switchTo(repo: Repo, target: string, newHead: string): Promise<st
   }
   if (blocked.length > 0)
     throw new GitExit(
-      `error: Your local changes to the following files would be overwritten by checkout:\n${blocked
+      `error: Your local changes to the following files would be overwritten by ${verb}:\n${blocked
         .sort(byteOrder)
         .map((p) => `\t${p}\n`)
-        .join("")}Please commit your changes or stash them before you switch branches.\nAborting\n`,
+        .join(
+          "",
+        )}Please commit your changes or stash them before you ${verb === "merge" ? "merge" : "switch branches"}.\nAborting\n`,
       1,
     );
   if (untracked.length > 0)
     throw new GitExit(
-      `error: The following untracked working tree files would be overwritten by checkout:\n${untracked
+      `error: The following untracked working tree files would be overwritten by ${verb}:\n${untracked
         .sort(byteOrder)
         .map((p) => `\t${p}\n`)
-        .join("")}Please move or remove them before you switch branches.\nAborting\n`,
+        .join(
+          "",
+        )}Please move or remove them before you ${verb === "merge" ? "merge" : "switch branches"}.\nAborting\n`,
       1,
     );
   for (const p of paths) {

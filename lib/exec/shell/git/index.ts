@@ -18,6 +18,7 @@ import { diffCommand } from "./diff-command";
 import { configCommand, lsFilesCommand, remoteCommand, tagCommand } from "./extra";
 import { GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
+import { mergeCommand } from "./merge";
 import { openRepo, type Repo, resolveRevision } from "./repo";
 import { statusCommand } from "./status";
 import { mvCommand, resetCommand, rmCommand } from "./tree-ops";
@@ -33,6 +34,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
   diff: "Show changes between commits, commit and working tree, etc",
   init: "Create an empty Git repository",
   log: "Show commit logs",
+  merge: "Join two or more development histories together",
   "ls-files": "Show information about files in the index and the working tree",
   mv: "Move or rename a file, a directory, or a symlink",
   reset: "Reset current HEAD to the specified state",
@@ -50,7 +52,6 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
 const UNAVAILABLE: Record<string, string> = Object.fromEntries([
   ...["push", "pull", "fetch", "clone", "submodule", "ls-remote"].map((c) => [c, "it has no network"]),
   ...[
-    "merge",
     "rebase",
     "cherry-pick",
     "revert",
@@ -175,6 +176,8 @@ async function dispatch(repo: Repo, sub: string, args: string[], now: () => numb
       return ok(await tagCommand(repo, args, now));
     case "remote":
       return ok(await remoteCommand(repo, args));
+    case "merge":
+      return ok(await mergeCommand(repo, args, now));
     case "branch":
       return ok(await branchCommand(repo, args));
     case "checkout":

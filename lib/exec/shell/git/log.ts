@@ -155,6 +155,8 @@ async function entryText(
     : a.has("patch");
   if (show && a.has("noPatch")) return entry;
   if (!(patch || a.has("stat") || a.has("nameOnly") || a.has("nameStatus"))) return entry;
+  // A merge shows no diff (git's default: no -m; a clean merge's combined diff is empty).
+  if (commit.parent.length > 1) return show && patch ? `${entry}\n` : entry;
   const pairs = await commitPairs(repo, commit);
   // The multi-line formats leave a blank line before the diff; a `format:` (no terminator) a newline.
   const sep =

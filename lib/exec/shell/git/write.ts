@@ -125,7 +125,7 @@ export async function addCommand(repo: Repo, args: string[]): Promise<string> {
 }
 
 /** The stat summary and create/delete/mode lines git prints after a commit. */
-async function commitSummary(repo: Repo, parent: string | null, tree: string): Promise<string> {
+export async function commitSummary(repo: Repo, parent: string | null, tree: string): Promise<string> {
   const before = await treeSnapshot(repo, parent ? (await readCommit(repo, parent)).tree : null);
   const after = await treeSnapshot(repo, tree);
   const load = (_p: string, s: { oid: string }) => readBlob(repo, s.oid);
