@@ -18,7 +18,10 @@ async function twoCommits() {
 }
 
 /** Run `steps` in both gits, comparing each step's result and the state after it. */
-async function same(steps: string[], setup?: (sh: (s: string) => Promise<unknown>) => Promise<void>) {
+async function same(
+  steps: string[],
+  setup?: (sh: (s: string, env?: Record<string, string>) => Promise<unknown>) => Promise<void>,
+) {
   const { vfs, sh } = await twoCommits();
   if (setup) await setup(sh);
   const dir = await materialise(vfs);
