@@ -3,7 +3,7 @@
  * replacing just-bash's `node` stub ("this sandbox uses js-exec instead of node"). It takes the options a model
  * or a user reaches for — `-e`/`--eval CODE`, `-p`/`--print CODE`, `--input-type=module|commonjs`, a script
  * FILE, `-` or piped stdin, `--` — passes the arguments after them to the script (`process.argv` has Node's
- * shape: see `ARGV_BOOTSTRAP`), and refuses every other option with node's `bad option` line plus what it does
+ * shape: see lib/exec/service/js-bootstrap.ts), and refuses every other option with node's `bad option` line plus what it does
  * take (exit 9, node's code for an invalid option). `-v`/`--version` says it is QuickJS, not Node.js.
  * Node-only (registered by lib/exec/service/shell-runtimes.ts when the shell has the JavaScript runtime).
  */
@@ -21,21 +21,8 @@ export const NODE_HELP_TEXT = `Usage: node [options] [ script.js | -e "script" |
 ${ACCEPTS}
 JavaScript runs on QuickJS with Node-style require/import of fs, path, child_process, process, os, url,
 assert, util, events, buffer, stream, string_decoder and querystring (run js-exec --help for the details).
-There are no npm packages, no network, no timers (setTimeout) and no process.stdout.write; I/O is synchronous.
+There are no npm packages and no network; I/O is synchronous; timers run on a virtual clock, without waiting.
 `;
-
-/**
- * Bootstrap code run before every js-exec script: `process.argv` in Node's shape, `["node", <absolute script
- * path>, ...args]` (`["node", ...args]` for `-c`/`-e` code and stdin), instead of js-exec's
- * `[<script path or "-c">, ...args]`, so `process.argv.slice(2)` is the script's arguments as under Node.
- */
-export const ARGV_BOOTSTRAP = `(() => {
-  const a = process.argv;
-  const s = a[0];
-  const code = s === "-c" || s === "js-exec" || s === "<stdin>" || s === "-";
-  const cwd = process.cwd().replace(/\\/+$/, "");
-  process.argv = code ? ["node", ...a.slice(1)] : ["node", s.startsWith("/") ? s : cwd + "/" + s, ...a.slice(1)];
-})();`;
 
 type Parsed =
   | { kind: "text"; stdout: string; stderr: string; exitCode: number }

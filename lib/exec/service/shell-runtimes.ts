@@ -22,7 +22,8 @@ import { getCommandNames as browserCommandNames } from "just-bash/browser";
 import { runShell, type ShellFactory, type ShellRun } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
 import { SERVICE_CAPABILITIES, type ShellCapabilities } from "@/lib/vfs/bash-commands";
-import { ARGV_BOOTSTRAP, nodeCommand } from "./node-command";
+import { JS_BOOTSTRAP } from "./js-bootstrap";
+import { nodeCommand } from "./node-command";
 
 /** Deadline of one js-exec/node, python3 or sqlite3 run (ms): the service's CPU-time limit (60 s). */
 export const RUNTIME_TIMEOUT_MS = 60_000;
@@ -93,7 +94,7 @@ export const runtimeShell: ShellFactory = (options, capabilities) => {
     commands,
     customCommands: [...own, ...(capabilities.javascript ? [nodeCommand] : [])],
     python: capabilities.python === true,
-    javascript: capabilities.javascript ? { bootstrap: ARGV_BOOTSTRAP } : false,
+    javascript: capabilities.javascript ? { bootstrap: JS_BOOTSTRAP } : false,
     executionLimits: {
       maxDatabaseBytes: MAX_DATABASE_BYTES,
       ...limits,

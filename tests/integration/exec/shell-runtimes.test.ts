@@ -54,6 +54,17 @@ describe("node and js-exec (QuickJS)", () => {
     expect(await answer("echo 'console.log(process.argv.slice(1))' | node - x")).toEqual(['["x"]\n', 0]);
     expect(await answer("js-exec -c 'console.log(process.argv)' q")).toEqual(['["node","q"]\n', 0]);
     expect(await answer("node -e 'process.exit(3)'")).toEqual(["", 3]);
+    // Timers on a virtual clock (due order, no waiting) and process.stdout.write over console.log.
+    expect(
+      await answer(
+        `node -e 'setTimeout(() => console.log("b"), 20); setTimeout(() => console.log("a"), 10); console.log("now")'`,
+      ),
+    ).toEqual(["now\na\nb\n", 0]);
+    expect(
+      await answer(
+        `node -e '(async () => { await new Promise((r) => setTimeout(r, 1000)); process.stdout.write("a"); process.stdout.write("b\\nc"); })()'`,
+      ),
+    ).toEqual(["ab\nc\n", 0]);
     // A .js file written as an ES module runs as one (Node 22's syntax detection), importing a project file.
     expect(await answer("node main.js")).toEqual(["42\n", 0]);
   }, 60_000);
