@@ -162,8 +162,8 @@ const browserShell: ShellFactory = (options, capabilities) => {
 };
 
 /**
- * Run `script` in a fresh just-bash shell over the project-confined VFS (no network, no python/js-exec,
- * bounded execution limits), with `cwd` = `ctx.cwd` and `HOME` = the project root. Never throws for a
+ * Run `script` in a fresh just-bash shell over the project-confined VFS (no network; the runtimes only when
+ * `options.capabilities` asks and `options.createShell` can build them; bounded execution limits), with `cwd` = `ctx.cwd` and `HOME` = the project root. Never throws for a
  * command failure: a filesystem refusal that aborts the script is reported as `bash: <message>` with exit 1.
  * Shared by pi's `bash` tool and the user's `!command` (pi `executeBash`).
  * @param options.timeoutMs stop after this many ms (`timedOut` is then true); capped at 10 minutes.
@@ -291,8 +291,8 @@ export async function runCommand(
 }
 
 /**
- * Creates pi's `bash` tool. Each call runs in a fresh just-bash shell (no network, no python/js-exec,
- * bounded execution limits) with `cwd` = the tool's cwd; reads and writes are confined to the project.
+ * Creates pi's `bash` tool. Each call runs in a fresh just-bash shell (no network; in the execution service
+ * with node/js-exec, python3 and sqlite3, in process without them; bounded limits) with `cwd` = the tool's cwd; reads and writes are confined to the project.
  * Output is stdout followed by stderr, tail-truncated to 2000 lines / 50KB.
  * Errors (thrown, text includes the output): "Command exited with code N",
  * "Command timed out after N seconds", "Command aborted", invalid timeouts, missing working directory.
