@@ -80,7 +80,7 @@ let inProcessLogged = false;
 function toolExec(
   scope: DbScope,
   vfs: Vfs,
-  target: { workspaceId: string; sessionId: string; root: string },
+  target: { workspaceId: string; sessionId: string; root: string; runId?: string },
 ) {
   const executor = createExecutor(process.env);
   if (!executor) {
@@ -95,14 +95,14 @@ function toolExec(
   const exec: ToolExec = {
     executor,
     workspaceId: target.workspaceId,
-    pending: { sessionId: target.sessionId },
+    pending: { sessionId: target.sessionId, ...(target.runId ? { runId: target.runId } : {}) },
     sandbox: false,
     async sync() {
       const dirty = vfs.dirtyPaths();
       if (dirty.length === 0) return;
       const inProject = (p: string) =>
         p.startsWith(`${target.root}/`) && !p.startsWith(`${target.root}/.git/`);
-      await recordPendingPaths(scope, target.sessionId, null, dirty.filter(inProject));
+      await recordPendingPaths(scope, target.sessionId, target.runId ?? null, dirty.filter(inProject));
       await vfs.flush();
       vfs.forget(dirty);
     },
@@ -120,6 +120,8 @@ function toolExec(
  * @param options.onExtensionError receives every handler failure in pi's `{ extensionPath, event, error }` shape.
  * @param options.userId the user acting (the request's caller): their agent dir and trust decisions apply (default:
  *   the session's creator).
+ * @param options.runId the run lock the caller holds: the execution service records the shell's pending paths
+ *   under it (without it they are recorded as a lock-less writer's, which the run's checkpointer takes over).
  * @throws SessionUnavailableError when the session or its project does not exist.
  */
 export async function openSessionRuntime(
@@ -129,6 +131,7 @@ export async function openSessionRuntime(
     extensions?: readonly ExtensionModule[];
     onExtensionError?: (error: ExtensionError) => void;
     userId?: string;
+    runId?: string;
   } = {},
 ): Promise<SessionRuntime> {
   const stored = await getSession(scope, sessionId);
@@ -139,7 +142,12 @@ export async function openSessionRuntime(
   const root = project.rootPath;
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };
-  const exec = toolExec(scope, vfs, { workspaceId: project.workspaceId, sessionId: session.id, root });
+  const exec = toolExec(scope, vfs, {
+    workspaceId: project.workspaceId,
+    sessionId: session.id,
+    root,
+    runId: options.runId,
+  });
   // The real sandbox only through the execution service, and only where an owner enabled it (docs/sandbox.md).
   if (exec) exec.sandbox = await getSandboxEnabled(scope, project.workspaceId);
   const toolContext: ToolContext = {
