@@ -152,6 +152,16 @@ describe("what the shell does not have", () => {
       "Network access not configured. Enable network in Bash options.\n",
       0,
     ]);
+    // The runtimes see only the project's files.
+    const passwd = await run(`python3 -c 'print(open("/etc/passwd").read())'`);
+    expect([
+      passwd.output.endsWith("OSError: [Errno 29] I/O error: '/host/etc/passwd'\n"),
+      passwd.exitCode,
+    ]).toEqual([true, 1]);
+    expect(await answer(`node -e 'require("fs").readFileSync("/etc/passwd", "utf8")'`)).toEqual([
+      `at <anonymous> (<compat>:49:19): Path "<path>" is outside the project root ${root}\n`,
+      1,
+    ]);
     for (const command of [
       "node -e 1",
       "js-exec -c 1",
