@@ -174,6 +174,24 @@ describe("what the shell does not have", () => {
   }, 60_000);
 });
 
+describe("Strata's own commands in the service's Node build", () => {
+  it("git sees what python3 wrote and commits it (git reaches the repository behind the adapter)", async () => {
+    const fresh = await projectWithFiles(scope, { "a.txt": "a\n" });
+    const at = { workspaceId: fresh.workspaceId, projectRoot: fresh.root, cwd: fresh.root };
+    const shell = async (script: string) => {
+      const r = await exec.shell({ ...at, script });
+      return [r.output, r.exitCode];
+    };
+    expect(await shell(`python3 -c 'open("b.txt", "w").write("b\\n")' && git status --short`)).toEqual([
+      "?? b.txt\n",
+      0,
+    ]);
+    expect(
+      await shell("git add b.txt && git commit -qm 'add b' && git log --oneline | wc -l && rm a.txt && ls"),
+    ).toEqual(["2\nb.txt\n", 0]);
+  }, 60_000);
+});
+
 describe("the bash tool's view", () => {
   it("with the service the description names the runtimes and python3 answers; in process runShell refuses them", async () => {
     const s = new DbScope();
