@@ -5,7 +5,8 @@
  * a 9,800-file archive that is under the limits and imported in full — while a probe sends `GET /api/config`
  * back to back. Printed per command: what the command got back (stopped at its limit, with the message),
  * the probe's p50/p99/max latency (target p99 ≤ 50 ms) and the app process's own event-loop delay over the
- * same window (bench/hostile/loop-lag.mjs, measured inside it). An idle window comes first as the baseline.
+ * same window (bench/hostile/loop-lag.mjs, measured inside it). An idle window, a benign `!echo` and a 10-file
+ * import come first as the baselines.
  * Needs a build (`node scripts/build.mjs`); without one the section says so and measures nothing.
  */
 import os from "node:os";
@@ -175,6 +176,23 @@ export const responsiveSection: BenchSection = {
           async () => {
             await new Promise((resolve) => setTimeout(resolve, 3000));
             return "nothing sent";
+          },
+        ],
+        // Benign counterparts first: what any command and any import cost the app, to compare the hostile ones with.
+        [
+          "20 × !echo hi, one after another (benign, for comparison)",
+          async () => {
+            let last = "";
+            for (let i = 0; i < 20; i++) last = bashOutcome(await bang(sessionId, "echo hi"));
+            return `last: ${last}`;
+          },
+        ],
+        [
+          "5 × import of a 10-file zip, one after another (benign, for comparison)",
+          async () => {
+            let last = "";
+            for (let i = 0; i < 5; i++) last = importOutcome(await upload(archives.seed));
+            return `last: ${last}`;
           },
         ],
         [
