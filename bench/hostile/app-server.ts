@@ -11,6 +11,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { startProxyProcess } from "./db-proxy-process";
 import { startBenchExecService } from "./exec-service";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -41,6 +42,8 @@ export interface LoopLag {
   maxMs: number;
   /** CPU time the process used over the window (ms, all its threads). */
   cpuMs: number;
+  /** How long its main thread waited for a CPU while runnable over the window (ms; Linux schedstat, else NaN). */
+  runQueueMs: number;
 }
 
 const LAG_RESOLUTION_MS = 10;
@@ -158,15 +161,21 @@ export function send(
 }
 
 /**
- * Start the execution service (as `npm start` does; unless `env` names one in STRATA_EXEC_URL) and `next start`
- * with `env` and the service's URL and token on a free port, and wait until `/api/config` answers. `close()`
- * stops both. `measureLag`: preload bench/hostile/loop-lag.mjs so `loopLag()` reports the app's event-loop delay.
+ * Start the database proxy in its own process (for `env.DATABASE_URL`), the execution service (unless `env` names
+ * one in STRATA_EXEC_URL) and `next start` with `env` and their endpoints on a free port, as `npm start` runs them,
+ * sign in as the local owner, and wait until `/api/config` answers 200. `close()` stops all three. `measureLag`: preload bench/hostile/loop-lag.mjs so `loopLag()` reports the app's event-loop delay.
  * @throws Error when the service does not start, or the server exits or does not answer within 60 s.
  */
 export async function startAppServer(
   env: NodeJS.ProcessEnv,
   options: { measureLag?: boolean } = {},
 ): Promise<AppServer> {
+  // The database proxy in a process of its own, as under `npm start` (see db-proxy-process.ts).
+  const database = env.DATABASE_URL ? new URL(env.DATABASE_URL) : undefined;
+  const proxy = database
+    ? await startProxyProcess(`${database.hostname}:${database.port || 5432}`)
+    : undefined;
+  if (proxy) env = { ...env, STRATA_DB_PROXY: proxy.endpoint };
   const exec = env.STRATA_EXEC_URL ? undefined : await startBenchExecService(env);
   const port = await freePort();
   const lagDir = options.measureLag ? fs.mkdtempSync(path.join(os.tmpdir(), "strata-bench-lag-")) : undefined;
@@ -217,6 +226,7 @@ export async function startAppServer(
   while (!(await alive())) {
     if (exited || Date.now() > deadline) {
       await exec?.close();
+      await proxy?.close();
       throw new Error(
         `next start ${exited ? "exited" : "did not answer within 60 s"} (GET /api/config: ${last}): ${stderr}`,
       );
@@ -244,6 +254,7 @@ export async function startAppServer(
   } catch (error) {
     if (child.pid) process.kill(-child.pid, "SIGKILL");
     await exec?.close();
+    await proxy?.close();
     throw error;
   }
   return {
@@ -267,6 +278,7 @@ export async function startAppServer(
       // The server child may outlive the parent's exit: the whole group goes.
       group("SIGKILL");
       await exec?.close();
+      await proxy?.close();
     },
   };
 }

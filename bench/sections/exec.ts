@@ -7,7 +7,8 @@
  *     materialisation of the tree included: 10 runs, target ≤ 2 s. Skipped, with the reason, when the service
  *     has no sandbox handler or the backend cannot run here; then where the time goes (load from Postgres,
  *     materialise, run, diff, write back), from the sandbox's own hook `benchSandboxNodeStart` in this process.
- * The service is started by the bench (bench/hostile/exec-service.ts) on the bench database.
+ * The service is started by the bench (bench/hostile/exec-service.ts) on the bench database, through a database
+ * proxy process of its own (bench/hostile/db-proxy-process.ts).
  */
 
 import { gzipSync } from "fflate";
@@ -16,6 +17,7 @@ import { createExecutor, type ExecClient } from "@/lib/exec/client";
 import { benchSandboxNodeStart, type SandboxTimings } from "@/lib/exec/service/sandbox/run";
 import { importArchive } from "@/lib/vfs/import";
 import type { BenchSection } from "../context";
+import { startProxyProcess } from "../hostile/db-proxy-process";
 import { startBenchExecService } from "../hostile/exec-service";
 import { percentile } from "./responsive";
 import { generateRepo } from "./vfs";
@@ -118,7 +120,10 @@ async function sandboxParts(workspaceId: string): Promise<void> {
 export const execSection: BenchSection = {
   name: "exec",
   async run(ctx) {
-    const exec = await startBenchExecService(process.env);
+    // The service reaches Postgres through a proxy process of its own, as under `npm start`.
+    const database = new URL(process.env.DATABASE_URL ?? "");
+    const proxy = await startProxyProcess(`${database.hostname}:${database.port || 5432}`);
+    const exec = await startBenchExecService({ ...process.env, STRATA_DB_PROXY: proxy.endpoint });
     const workspace = await ctx.createVfs();
     try {
       const client = createExecutor(exec.env);
@@ -139,6 +144,7 @@ export const execSection: BenchSection = {
     } finally {
       await workspace.cleanup();
       await exec.close();
+      await proxy.close();
     }
   },
 };

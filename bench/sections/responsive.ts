@@ -100,7 +100,7 @@ function line(
   const p99 = percentile(probe.samples, 99);
   const met = p99 <= TARGET_P99_MS && !probe.failedProbes ? "met" : "MISSED";
   const loop = lag
-    ? `app event-loop delay p50 ${f(lag.p50Ms)} / p99 ${f(lag.p99Ms)} / max ${f(lag.maxMs)} ms, app CPU ${lag.cpuMs} ms`
+    ? `app event-loop delay p50 ${f(lag.p50Ms)} / p99 ${f(lag.p99Ms)} / max ${f(lag.maxMs)} ms, app CPU ${lag.cpuMs} ms, app main thread waiting for a CPU ${lag.runQueueMs} ms`
     : "app event-loop delay not measured";
   return (
     `${name} (${(ms / 1000).toFixed(1)} s): ${outcome}\n` +
