@@ -4,7 +4,7 @@
  * cargo, make, yarn, pnpm, go, …), or one written `sandbox <command>`. Everything else stays in the simulated
  * shell. Edge-safe (it only decides and calls the executor).
  */
-import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/vfs/bash-commands";
+import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/exec/shell/commands";
 import type { ToolContext, ToolExec } from "./types";
 
 /** The sentence the bash tool's description gains when the sandbox is on (agreed with the description's owner). */

@@ -5,13 +5,13 @@
 
 import { Bash, type BashOptions } from "just-bash/browser";
 import { z } from "zod";
-import type { ExecKill, ExecOutputTail } from "@/lib/exec/types";
 import {
   explainMissingCommands,
   projectShellCommands,
   type ShellCapabilities,
   shellCommandNames,
-} from "@/lib/vfs/bash-commands";
+} from "@/lib/exec/shell/commands";
+import type { ExecKill, ExecOutputTail } from "@/lib/exec/types";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import { runInSandbox, SANDBOX_DESCRIPTION_NOTE, sandboxScript } from "./bash-sandbox";
 import {

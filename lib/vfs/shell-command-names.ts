@@ -1,6 +1,6 @@
 /**
  * The commands of Strata's simulated shell, for the browser (the composer's shell hint), which must not load
- * just-bash to ask it. Equal to `shellCommandNames()` (lib/vfs/bash-commands.ts, derived from just-bash's
+ * just-bash to ask it. Equal to `shellCommandNames()` (lib/exec/shell/commands.ts, derived from just-bash's
  * registry plus Strata's `rm`, `ln` and `git`); tests/unit/vfs/shell-command-names.test.ts fails when they drift
  * (e.g. after a just-bash upgrade) and prints the list to paste here.
  */
@@ -88,7 +88,7 @@ export const SHELL_COMMAND_NAMES: readonly string[] = [
 ];
 
 /**
- * The runtimes' commands, for the browser: equal to `runtimeCommandNames(SERVICE_CAPABILITIES)` (lib/vfs/bash-commands.ts;
+ * The runtimes' commands, for the browser: equal to `runtimeCommandNames(SERVICE_CAPABILITIES)` (lib/exec/shell/commands.ts;
  * the execution service's shell has them, the in-process one does not); tests/unit/vfs/shell-command-names.test.ts
  * fails when they drift.
  */

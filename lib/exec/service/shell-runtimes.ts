@@ -19,9 +19,9 @@ import {
   type IFileSystem,
 } from "just-bash";
 import { getCommandNames as browserCommandNames } from "just-bash/browser";
+import { SERVICE_CAPABILITIES, type ShellCapabilities } from "@/lib/exec/shell/commands";
 import { runShell, type ShellFactory, type ShellRun } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
-import { SERVICE_CAPABILITIES, type ShellCapabilities } from "@/lib/vfs/bash-commands";
 import { JS_BOOTSTRAP } from "./js-bootstrap";
 import { nodeCommand } from "./node-command";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { executeUserBash } from "@/lib/agent/user-bash";
+import { commandNotFoundNote } from "@/lib/exec/shell/commands";
 import { createBashTool } from "@/lib/tools/bash";
-import { commandNotFoundNote } from "@/lib/vfs/bash-commands";
 import { project } from "../../unit/tools/fixture";
 
 /** The in-process shell (no execution service in these contexts): no runtimes. */

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Bash } from "just-bash/browser";
 import { afterEach } from "vitest";
-import { projectShellCommands } from "@/lib/vfs/bash-commands";
+import { projectShellCommands } from "@/lib/exec/shell/commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import { initRepository } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";

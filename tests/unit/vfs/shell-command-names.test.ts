@@ -1,15 +1,15 @@
 import { getCommandNames } from "just-bash/browser";
 import { describe, expect, it } from "vitest";
 import { SHELL_HINT, SHELL_HINT_TITLE } from "@/components/chat/shell-hint";
-import { bashToolDescription } from "@/lib/tools/bash";
-import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
 import {
   commandNotFoundNote,
   explainMissingCommands,
   runtimeCommandNames,
   SERVICE_CAPABILITIES,
   shellCommandNames,
-} from "@/lib/vfs/bash-commands";
+} from "@/lib/exec/shell/commands";
+import { bashToolDescription } from "@/lib/tools/bash";
+import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
 import { SHELL_COMMAND_NAMES, SHELL_RUNTIME_COMMAND_NAMES } from "@/lib/vfs/shell-command-names";
 
 /** The in-process shell's note (no runtimes). */
