@@ -34,7 +34,11 @@ export interface UserBashRunInput {
 export async function runUserBash(input: UserBashRunInput): Promise<void> {
   const scope = new DbScope();
   try {
-    const runtime = await openSessionRuntime(scope, input.sessionId, { userId: input.userId });
+    const runtime = await openSessionRuntime(scope, input.sessionId, {
+      userId: input.userId,
+      runId: input.runId,
+      author: input.author,
+    });
     await scope.release();
     const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
     await createCheckpointer(runtime, {

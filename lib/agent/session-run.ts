@@ -137,6 +137,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   const { env, emit, signal } = input;
   const runtime = await openSessionRuntime(scope, input.sessionId, {
     userId: input.userId,
+    runId: input.runId,
+    author: input.author,
     extensions: input.extensions,
     onExtensionError: (error) =>
       void emit({

@@ -69,6 +69,16 @@ function usableCwd(sessionId: string, cwd: string, root: string): string {
   }
 }
 
+/** git's identity variables for `author` (author and committer). */
+export function gitIdentityEnv(author: { name: string; email: string }): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email,
+  };
+}
+
 let inProcessLogged = false;
 
 /**
@@ -132,6 +142,8 @@ export async function openSessionRuntime(
     onExtensionError?: (error: ExtensionError) => void;
     userId?: string;
     runId?: string;
+    /** The acting user: `git commit` in the shell commits as them (`ToolContext.shellEnv`). */
+    author?: { name: string; email: string };
   } = {},
 ): Promise<SessionRuntime> {
   const stored = await getSession(scope, sessionId);
@@ -155,6 +167,7 @@ export async function openSessionRuntime(
     cwd: session.cwd,
     projectRoot: root,
     ...(exec ? { exec } : {}),
+    ...(options.author ? { shellEnv: gitIdentityEnv(options.author) } : {}),
   };
   const loaded = await loadSessionResources(scope, { session, project, vfs, userId: options.userId });
   const { resources, agentFs } = loaded;

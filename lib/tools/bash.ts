@@ -202,7 +202,7 @@ export async function runShell(
       fs: new ProjectBashFs(ctx.fs, ctx.projectRoot),
       customCommands: projectShellCommands,
       cwd: ctx.cwd,
-      env: { HOME: ctx.projectRoot, ...options.env },
+      env: { HOME: ctx.projectRoot, ...ctx.shellEnv, ...options.env },
       python: false,
       javascript: false,
       executionLimits: { ...SHELL_LIMITS(timeoutMs), ...options.executionLimits },
@@ -267,7 +267,7 @@ export async function runCommand(
         cwd: ctx.cwd,
         pending: exec.pending,
         script,
-        env: options.env,
+        env: { ...ctx.shellEnv, ...options.env },
         timeoutMs: options.timeoutMs,
         // Only what pi's bash keeps comes back (the service counts the rest).
         outputTail: { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES },

@@ -52,6 +52,12 @@ export interface ToolContext {
    * tests, no `STRATA_EXEC_URL`) the bash tool runs `runShell` on this event loop — the same code.
    */
   exec?: ToolExec;
+  /**
+   * Environment every shell command of this context gets (below a call's own `env`): the acting user as git's
+   * author and committer (`GIT_AUTHOR_NAME`/`_EMAIL`, `GIT_COMMITTER_NAME`/`_EMAIL`), so `git commit` in the shell
+   * is theirs.
+   */
+  shellEnv?: Record<string, string>;
 }
 
 /** A tool context's way to the execution service (built by lib/agent/session-runtime.ts). */

@@ -122,4 +122,34 @@ describe("a session's shell in the execution service", () => {
     });
     void project;
   });
+
+  it("`git commit` in the user's `!command` commits as the acting user (author and committer)", async () => {
+    const { session, workspaceId, root } = await projectWithFiles(scope, { "a.txt": "a\n" });
+    const events: RunEvent[] = [];
+    await runUserBash({
+      sessionId: session.id,
+      command: {
+        command: "echo b >> a.txt && git commit -qam 'Edit a' && git log -1 --format='%an <%ae> | %cn <%ce>'",
+        excludeFromContext: false,
+      },
+      author: { name: "Ada Lovelace", email: "ada@example.com" },
+      emit: async (e) => void events.push(e),
+    });
+    const end = events.find((e) => e.type === "message_end");
+    expect(end).toMatchObject({
+      message: {
+        role: "bashExecution",
+        output: "Ada Lovelace <ada@example.com> | Ada Lovelace <ada@example.com>\n",
+        exitCode: 0,
+      },
+    });
+    const s = new DbScope();
+    try {
+      const { vfs } = openWorkspaceVfs(workspaceId, s);
+      const head = (await resolveRef(vfs, root, "HEAD")) as string;
+      expect(await readTextAt(vfs, root, head, "a.txt")).toBe("a\nb\n");
+    } finally {
+      await s.release();
+    }
+  });
 });
