@@ -53,14 +53,18 @@ export async function readRunEvents(
 
 /**
  * The cursor of a follow request: the `Last-Event-ID` header (a reconnecting EventSource sends it) wins over
- * `?after=N`; else 0 (the whole run). A value that is not a whole number ≥ 0 counts as absent.
+ * `?after=N`; else 0 (the whole run). A value that is not a whole number ≥ 0 counts as absent; a number past
+ * the largest seq (`run_events.seq` is an int) is that largest seq, so it is past the run's end and nothing is replayed.
  */
 export function followCursor(lastEventId: string | null, after: string | null): number {
   for (const value of [lastEventId, after]) {
-    if (value !== null && /^\d{1,9}$/.test(value.trim())) return Number(value.trim());
+    if (value !== null && /^\d+$/.test(value.trim())) return Math.min(Number(value.trim()), MAX_SEQ);
   }
   return 0;
 }
+
+/** The largest seq a run can have (`run_events.seq` is a Postgres int). */
+const MAX_SEQ = 2_147_483_647;
 
 /**
  * Every event of run `runId` after `after`, then live ones, until `run_end` (included) or `signal` aborts.
