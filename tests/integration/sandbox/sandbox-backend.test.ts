@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { benchSandboxNodeStart, runSandboxCommand } from "@/lib/exec/service/sandbox/run";
-import { materialiseTree } from "@/lib/exec/service/sandbox/tree";
+import { diffTree, materialiseTree } from "@/lib/exec/service/sandbox/tree";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestVfs } from "../../helpers/vfs";
 
@@ -190,6 +190,78 @@ describe("the bubblewrap sandbox", () => {
   it("caps the sandbox's /tmp at the memory cap", async () => {
     const result = await run("head -c 300M /dev/zero > /tmp/big; echo $?", { limits: { memoryMb: 256 } });
     expect(result.output).toBe("head: error writing 'standard output': No space left on device\n1\n");
+  });
+
+  it("leaves no writable memory outside the caps: / and /dev read-only, /dev/shm and /tmp within the memory cap", async () => {
+    const result = await run(
+      "touch /big; touch /dev/big; echo x > /dev/null && echo null-ok; head -c 100M /dev/zero > /dev/shm/big; echo $?; df --output=size -B1M /dev/shm /tmp | tail -2 | tr -d ' '; unshare -Ur true; echo $?",
+      { limits: { memoryMb: 256 } },
+    );
+    expect(result.output).toBe(
+      "touch: cannot touch '/big': Read-only file system\ntouch: cannot touch '/dev/big': Read-only file system\nnull-ok\nhead: error writing 'standard output': No space left on device\n1\n32\n224\nunshare: unshare failed: No space left on device\n1\n",
+    );
+  });
+
+  it("caps the size of one file (RLIMIT_FSIZE) and of the tree on disk", async () => {
+    const file = await run(
+      "trap '' XFSZ; head -c 2M /dev/zero > f.bin; echo $?; stat -c %s f.bin; rm f.bin",
+      {
+        limits: { fileBytes: 1 << 20 },
+      },
+    );
+    expect(file.output).toBe("head: error writing 'standard output': File too large\n1\n1048576\n");
+    const tree = await run(
+      "head -c 3M /dev/urandom > t1.bin; head -c 3M /dev/urandom > t2.bin; sleep 10; echo not-reached",
+      {
+        limits: { treeBytes: 4 << 20, wallMs: 30_000 },
+      },
+    );
+    expect(tree.output).toBe("Command stopped: it wrote more than 4 MiB to /workspace (limit 4 MiB).\n");
+    expect(tree.exitCode).toBe(137);
+    expect(tree.usage.wallMs).toBeLessThan(8000);
+    await run("rm t1.bin t2.bin");
+  });
+
+  it("never reads a file over the VFS's file limit: sparse giants are noted, the rest is written back", async () => {
+    const rss = process.memoryUsage().rss;
+    const result = await run("truncate -s 1500M big.bin; truncate -s 2200M huge.bin; echo ok > keep.txt", {
+      limits: { fileBytes: 3 * 1024 ** 3 },
+    });
+    const grew = process.memoryUsage().rss - rss;
+    expect(result.output).toBe(
+      "sandbox: big.bin not written back: 1500 MiB is over the 10 MiB file limit\nsandbox: huge.bin not written back: 2200 MiB is over the 10 MiB file limit\n",
+    );
+    expect(result).toMatchObject({ exitCode: 0, changedPaths: ["/app/keep.txt"] });
+    // Far below one of the files (1.5 GB): nothing of them was read.
+    expect(grew).toBeLessThan(300 * 1024 * 1024);
+    const { vfs, done } = stored();
+    try {
+      expect(await vfs.readText("/app/keep.txt")).toBe("ok\n");
+      expect(await vfs.exists("/app/big.bin")).toBe(false);
+      expect(await vfs.exists("/app/huge.bin")).toBe(false);
+    } finally {
+      await done();
+    }
+  });
+
+  it("diff: keeps changed files within the flush limit, notes the file that would pass it and goes on", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "strata-diff-"));
+    try {
+      const tree = await materialiseTree([], "/r", dir);
+      writeFileSync(path.join(dir, "a.txt"), "a".repeat(100));
+      writeFileSync(path.join(dir, "b.txt"), "b".repeat(100));
+      writeFileSync(path.join(dir, "c.txt"), "c".repeat(100));
+      writeFileSync(path.join(dir, "d.txt"), "d".repeat(40));
+      writeFileSync(path.join(dir, "e.txt"), "e".repeat(101));
+      const diff = await diffTree(tree, { fileBytes: 100, flushBytes: 250 });
+      expect(diff.changes.map((c) => c.path)).toEqual(["a.txt", "b.txt", "d.txt"]);
+      expect(diff.notes).toEqual([
+        "sandbox: c.txt not written back: the command's changed files total more than the 250 bytes write-back limit",
+        "sandbox: e.txt not written back: 101 bytes is over the 100 bytes file limit",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("stops a command that prints more than the output cap", async () => {

@@ -14,15 +14,25 @@ import type { ExecKill, ExecLimits } from "@/lib/exec/types";
 export interface SandboxLimits extends ExecLimits {
   /** Most processes (and threads) the command may have at once (RLIMIT_NPROC of the sandbox's user). */
   processes: number;
+  /** Largest file a process may write anywhere in the sandbox, bytes (RLIMIT_FSIZE: a write past it fails with SIGXFSZ/EFBIG). */
+  fileBytes: number;
+  /**
+   * Most bytes the tree at /workspace may hold on disk (allocated blocks, sampled every second); over it the
+   * command is stopped with `Command stopped: it wrote more than … to /workspace (limit …).` in its output.
+   */
+  treeBytes: number;
 }
 
 /**
- * Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), and 512
- * processes and threads (each thread counts: a node process has about ten).
+ * Defaults: lib/exec/limits.ts `SANDBOX_EXEC_LIMITS` (wall 300 s, CPU 60 s, 512 MiB, 16 MiB output), 512
+ * processes and threads (each thread counts: a node process has about ten), files of at most 512 MiB and a
+ * tree of at most 1 GiB on disk.
  */
 export const SANDBOX_DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   ...SANDBOX_EXEC_LIMITS,
   processes: 512,
+  fileBytes: 512 * 1024 * 1024,
+  treeBytes: 1024 * 1024 * 1024,
 });
 
 /** One command for a backend: what to run, where the tree is, and how it is bounded. */

@@ -2,25 +2,37 @@
  * The local `SandboxBackend`: Debian's bubblewrap. The command runs as `bash -c` inside
  * `bwrap --unshare-all` (its own user, pid, network, ipc, uts and cgroup namespaces: no network at all, not
  * even the host's loopback), seeing only read-only system directories (/usr and its merged-usr links, a few
- * /etc files and a made-up /etc/passwd), a fresh /proc, /dev and /tmp, and the materialised tree writable at
- * /workspace. When the service runs as root, each command runs as a user of its own (uid 200000 + slot,
+ * /etc files and a made-up /etc/passwd), a fresh /proc, a read-only /dev and root, size-capped tmpfs /tmp and
+ * /dev/shm (together the memory cap), and the materialised tree writable at /workspace. When the service runs as root, each command runs as a user of its own (uid 200000 + slot,
  * through `setpriv`), so the process cap counts only its processes and the host sees an unprivileged uid.
  *
  * Limits: wall clock (timer, SIGKILL of the process group; `--die-with-parent` takes the sandbox's pid
  * namespace down with it), CPU (all of the command's processes, sampled from /proc every 250 ms; RLIMIT_CPU
  * per process as a backstop), memory (RLIMIT_DATA per process: unlike RLIMIT_AS it leaves V8's and
  * WebAssembly's address-space reservations alone), processes (RLIMIT_NPROC, counted in the sandbox's own
- * user namespace), output (stop reading and kill). See docs/sandbox.md.
+ * user namespace), output (stop reading and kill), file size (RLIMIT_FSIZE), the tree's size on disk (sampled
+ * every second, kill). See docs/sandbox.md.
  *
  * Node-only (lib/exec/service/).
  */
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { chmod, lchown, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  lchown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { constants, tmpdir } from "node:os";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
-import { killReport } from "@/lib/exec/limits";
+import { formatBytes, killReport } from "@/lib/exec/limits";
 import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
@@ -29,6 +41,7 @@ const PRLIMIT = "/usr/bin/prlimit";
 /** The sandbox's user when the service runs as root (RLIMIT_NPROC counts it per user namespace, so per command). */
 const SANDBOX_UID = 200_000;
 const CPU_SAMPLE_MS = 250;
+const TREE_SAMPLE_MS = 1000;
 const CLOCK_TICKS = 100;
 /** Host /etc entries the toolchains need (the dynamic loader's cache, Debian's alternatives links, time zone). */
 const ETC_ENTRIES = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime"];
@@ -93,6 +106,9 @@ export class BwrapBackend implements SandboxBackend {
     args.push(
       this.bwrap as string,
       "--unshare-all",
+      // Explicit, for --disable-userns: no nested user namespace (it could mount a tmpfs outside every cap).
+      "--unshare-user",
+      "--disable-userns",
       "--die-with-parent",
       "--new-session",
       "--cap-drop",
@@ -108,23 +124,19 @@ export class BwrapBackend implements SandboxBackend {
     for (const name of ETC_ENTRIES) args.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
     for (const name of ["passwd", "group", "hosts", "nsswitch.conf"])
       args.push("--ro-bind", path.join(etc, name), `/etc/${name}`);
-    args.push(
-      "--proc",
-      "/proc",
-      "--dev",
-      "/dev",
-      "--size",
-      String(command.limits.memoryMb * 1024 * 1024),
-      "--tmpfs",
-      "/tmp",
-      "--dir",
-      "/tmp/home",
-    );
-    args.push("--bind", command.treeDir, "/workspace");
-    args.push("--chdir", command.cwd ? `/workspace/${command.cwd}` : "/workspace");
     const { limits } = command;
+    const tmpfs = tmpfsBytes(limits.memoryMb);
+    args.push("--proc", "/proc", "--dev", "/dev");
+    args.push("--size", String(tmpfs.shm), "--tmpfs", "/dev/shm");
+    args.push("--size", String(tmpfs.tmp), "--tmpfs", "/tmp", "--dir", "/tmp/home");
+    args.push("--bind", command.treeDir, "/workspace");
+    // The root and /dev are tmpfs of half the host's memory: read-only once everything is mounted (the
+    // device nodes stay usable; /dev/shm, /dev/pts, /tmp and /workspace are mounts of their own).
+    args.push("--remount-ro", "/dev", "--remount-ro", "/");
+    args.push("--chdir", command.cwd ? `/workspace/${command.cwd}` : "/workspace");
     const cpuSeconds = Math.ceil(limits.cpuMs / 1000) + 1;
     args.push("--", PRLIMIT, `--cpu=${cpuSeconds}`, `--data=${limits.memoryMb * 1024 * 1024}`);
+    args.push(`--fsize=${limits.fileBytes}`);
     args.push(`--nproc=${limits.processes}`, "--core=0", "--", "/bin/bash", "-c", command.command);
     return args;
   }
@@ -192,7 +204,15 @@ export class BwrapBackend implements SandboxBackend {
         treeDir: dir,
         cwd: "",
         env: {},
-        limits: { wallMs: 10_000, cpuMs: 5_000, memoryMb: 256, outputBytes: 65_536, processes: 16 },
+        limits: {
+          wallMs: 10_000,
+          cpuMs: 5_000,
+          memoryMb: 256,
+          outputBytes: 65_536,
+          processes: 16,
+          fileBytes: 1 << 20,
+          treeBytes: 1 << 20,
+        },
       }).catch((error: Error) => ({ exitCode: -1, output: error.message }));
       if (outcome.exitCode === 0) return { ok: true };
       return {
@@ -214,6 +234,34 @@ function systemLink(dir: string): string | "" | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Sizes of the sandbox's writable tmpfs mounts, bytes: together the memory cap (tmpfs pages are memory no
+ * RLIMIT counts). `/dev/shm` gets an eighth, at most 64 MiB; `/tmp` the rest.
+ */
+export function tmpfsBytes(memoryMb: number): { tmp: number; shm: number } {
+  const cap = memoryMb * 1024 * 1024;
+  const shm = Math.min(64 * 1024 * 1024, Math.floor(cap / 8 / 4096) * 4096);
+  return { tmp: cap - shm, shm };
+}
+
+/** Bytes allocated on disk below `dir` (st_blocks, so a sparse file counts what it holds), without following links. */
+async function treeDiskBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const at = pending.pop() as string;
+    const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const full = path.join(at, entry.name);
+      const st = await lstat(full).catch(() => undefined);
+      if (!st) continue;
+      bytes += st.blocks * 512;
+      if (st.isDirectory()) pending.push(full);
+    }
+  }
+  return bytes;
 }
 
 /** CPU ms used by `pid` and every process below it (live ones, and the reaped ones their parents waited for). */
@@ -247,7 +295,7 @@ function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal):
   let kept = 0;
   let outputBytes = 0;
   let cpuMs = 0;
-  let stopped: "wall" | "cpu" | "output" | "timeout" | "abort" | undefined;
+  let stopped: "wall" | "cpu" | "output" | "timeout" | "abort" | "tree" | undefined;
   const kill = (why: NonNullable<typeof stopped>) => {
     stopped ??= why;
     try {
@@ -278,25 +326,39 @@ function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal):
     sampling = false;
     if (cpuMs > limits.cpuMs) kill("cpu");
   }, CPU_SAMPLE_MS);
+  let measuring = false;
+  const treeTimer = setInterval(async () => {
+    if (measuring) return;
+    measuring = true;
+    const bytes = await treeDiskBytes(command.treeDir);
+    measuring = false;
+    if (bytes > limits.treeBytes) kill("tree");
+  }, TREE_SAMPLE_MS);
+  const stopTimers = () => {
+    clearTimeout(wallTimer);
+    clearTimeout(timeoutTimer);
+    clearInterval(cpuTimer);
+    clearInterval(treeTimer);
+  };
   const onAbort = () => kill("abort");
   if (signal?.aborted) onAbort();
   signal?.addEventListener("abort", onAbort, { once: true });
   return new Promise((resolve, reject) => {
     child.once("error", (error) => {
-      clearTimeout(wallTimer);
-      clearTimeout(timeoutTimer);
-      clearInterval(cpuTimer);
+      stopTimers();
       reject(new Error(`The sandbox could not start ${argv[0]}: ${error.message}`));
     });
     child.once("close", (code, sig) => {
-      clearTimeout(wallTimer);
-      clearTimeout(timeoutTimer);
-      clearInterval(cpuTimer);
+      stopTimers();
       signal?.removeEventListener("abort", onAbort);
       let buffer = Buffer.concat(chunks);
       if (buffer.byteLength > limits.outputBytes)
         buffer = buffer.subarray(buffer.byteLength - limits.outputBytes);
-      const output = buffer.toString("utf8");
+      let output = buffer.toString("utf8");
+      if (stopped === "tree") {
+        const limit = formatBytes(limits.treeBytes);
+        output += `${output && !output.endsWith("\n") ? "\n" : ""}Command stopped: it wrote more than ${limit} to /workspace (limit ${limit}).\n`;
+      }
       const exitCode = code ?? 128 + (sig ? (constants.signals[sig as NodeJS.Signals] ?? 9) : 9);
       const outcome: SandboxOutcome = {
         output,

@@ -79,7 +79,8 @@ function relativeCwd(projectRoot: string, cwd: string): string {
 
 /**
  * Run `request.command` in the sandbox on a copy of the project's working tree and write its changes back.
- * The output gets `[sandbox] not written back: …` lines for files the VFS refused.
+ * The output gets `sandbox: <path> not written back: <reason>` lines for files not written back (over the VFS's
+ * file limit, past its flush limit, unreadable, or refused by the VFS); the other changes are written back.
  * @returns the `ExecResult` (output in arrival order, exit code, kill, usage, changedPaths = absolute VFS
  *   paths written back, sorted); `timings` when asked.
  * @throws SandboxUnavailableError (e.g. "The sandbox needs bubblewrap, which is not installed: …"); the
@@ -128,12 +129,12 @@ export async function runSandboxCommand(
     );
     const t3 = performance.now();
     if (outcome.killed?.reason === "wall") outcome.killed = killReport("wall", limits);
-    const changes = await diffTree(tree);
+    const diff = await diffTree(tree);
     const t4 = performance.now();
     const written = await writeBack(
       scope,
       { workspaceId: request.workspaceId, root, pending: request.pending },
-      changes,
+      diff.changes,
     );
     const t5 = performance.now();
     options.onTimings?.({
@@ -144,7 +145,8 @@ export async function runSandboxCommand(
       writeBackMs: t5 - t4,
       files: tree.files,
     });
-    const notes = written.notes.length > 0 ? `${written.notes.join("\n")}\n` : "";
+    const noted = [...diff.notes, ...written.notes];
+    const notes = noted.length > 0 ? `${noted.join("\n")}\n` : "";
     const sep = notes && outcome.output && !outcome.output.endsWith("\n") ? "\n" : "";
     return {
       output: outcome.output + sep + notes,

@@ -21,6 +21,8 @@ import {
 } from "node:fs";
 import { lstat, open, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
+import { formatBytes } from "@/lib/exec/limits";
+import { MAX_FILE_BYTES, MAX_FLUSH_BYTES } from "@/lib/vfs/limits";
 import type { NodeRow } from "@/lib/vfs/store";
 
 const BATCH = 128;
@@ -165,18 +167,54 @@ async function scan(dir: string): Promise<Map<string, Stats>> {
   return out;
 }
 
-/** A regular file's bytes, never through a symlink. */
-async function readNoFollow(file: string): Promise<Uint8Array> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/** What `diffTree` found: the changes, and a note for each changed file it did not read (too large, unreadable). */
+export interface TreeDiff {
+  changes: TreeChange[];
+  /** Lines for the command's output, e.g. `sandbox: big.bin not written back: 1500 MiB is over the 10 MiB file limit`. */
+  notes: string[];
+}
+
+/** Byte limits of one diff: a file read at most (the VFS's file limit) and all changed files' bytes kept at most. */
+export interface DiffLimits {
+  fileBytes: number;
+  flushBytes: number;
+}
+
+/** Bytes read at once (several files in parallel up to this, then one after another). */
+const READ_GROUP_BYTES = 8 * 1024 * 1024;
+
+type Read = { data: Uint8Array } | { tooLarge: number } | { error: string } | { gone: true };
+
+/** A regular file's bytes, never through a symlink, never more than `max` bytes (checked on the open file). */
+async function readBounded(file: string, max: number): Promise<Read> {
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    return new Uint8Array(await handle.readFile());
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? { gone: true } : { error: (error as Error).message };
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { gone: true };
+    if (st.size > max) return { tooLarge: st.size };
+    const data = new Uint8Array(st.size);
+    let off = 0;
+    while (off < data.byteLength) {
+      const { bytesRead } = await handle.read(data, off, data.byteLength - off, off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return { data: off === data.byteLength ? data : data.subarray(0, off) };
+  } catch (error) {
+    return { error: (error as Error).message };
   } finally {
     await handle.close();
   }
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 /**
@@ -184,10 +222,21 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
  * executable bit, new directories, and deletions, sorted by path (deletions of a directory's entries
  * before the directory). Sockets, FIFOs and devices the command made are ignored. A file whose size,
  * mtime and ctime are as written is unchanged without reading it; otherwise its bytes are compared.
+ *
+ * Bounded memory: every file is `lstat`ed (and `fstat`ed once open) before it is read; one over
+ * `limits.fileBytes` (default the VFS's `MAX_FILE_BYTES`, 10 MiB) is never read and not written back, and
+ * changed files are kept only while their total stays within `limits.flushBytes` (default `MAX_FLUSH_BYTES`,
+ * 64 MiB; files in path order, a file that would pass it is skipped and smaller later ones still kept). Each
+ * file skipped, or unreadable, gets a note instead of failing the diff; the other changes are unaffected.
  */
-export async function diffTree(tree: MaterialisedTree): Promise<TreeChange[]> {
+export async function diffTree(
+  tree: MaterialisedTree,
+  limits: DiffLimits = { fileBytes: MAX_FILE_BYTES, flushBytes: MAX_FLUSH_BYTES },
+): Promise<TreeDiff> {
   const now = await scan(tree.dir);
   const changes: TreeChange[] = [];
+  const notes: string[] = [];
+  const toRead: { rel: string; size: number; mode: number; before?: Written }[] = [];
   await inBatches([...now], async ([rel, st]) => {
     const before = tree.written.get(rel);
     const abs = path.join(tree.dir, rel);
@@ -199,7 +248,8 @@ export async function diffTree(tree: MaterialisedTree): Promise<TreeChange[]> {
       return;
     }
     if (st.isSymbolicLink()) {
-      const target = await readlink(abs);
+      const target = await readlink(abs).catch(() => undefined);
+      if (target === undefined) return;
       if (before?.kind === "symlink" && sameBytes(before.data, Buffer.from(target))) return;
       if (before && before.kind !== "symlink") changes.push({ op: "delete", path: rel, kind: before.kind });
       changes.push({ op: "put", path: rel, kind: "symlink", target });
@@ -215,17 +265,55 @@ export async function diffTree(tree: MaterialisedTree): Promise<TreeChange[]> {
       before.ctimeMs === st.ctimeMs
     )
       return;
-    const data = await readNoFollow(abs);
-    if (before?.kind === "file" && before.mode === mode && sameBytes(before.data, data)) return;
-    if (before && before.kind !== "file") changes.push({ op: "delete", path: rel, kind: before.kind });
-    changes.push({ op: "put", path: rel, kind: "file", mode, data });
+    toRead.push({ rel, size: Number(st.size), mode, before });
   });
+  toRead.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const skip = (rel: string, why: string) => notes.push(`sandbox: ${rel} not written back: ${why}`);
+  const overFile = (size: number) =>
+    `${formatBytes(size)} is over the ${formatBytes(limits.fileBytes)} file limit`;
+  let kept = 0;
+  for (let i = 0; i < toRead.length; ) {
+    // A group of files read in parallel, at most READ_GROUP_BYTES together (or one larger file).
+    const group: typeof toRead = [];
+    let groupBytes = 0;
+    for (; i < toRead.length && group.length < BATCH; i++) {
+      const size = Math.min(toRead[i].size, limits.fileBytes);
+      if (group.length > 0 && groupBytes + size > READ_GROUP_BYTES) break;
+      group.push(toRead[i]);
+      groupBytes += size;
+    }
+    const reads = await Promise.all(
+      group.map(({ rel, size }) =>
+        size > limits.fileBytes
+          ? Promise.resolve<Read>({ tooLarge: size })
+          : readBounded(path.join(tree.dir, rel), limits.fileBytes),
+      ),
+    );
+    for (const [n, { rel, mode, before }] of group.entries()) {
+      const read = reads[n];
+      if ("gone" in read) continue;
+      if ("tooLarge" in read) skip(rel, overFile(read.tooLarge));
+      else if ("error" in read) skip(rel, `it could not be read (${read.error})`);
+      else if (before?.kind === "file" && before.mode === mode && sameBytes(before.data, read.data)) continue;
+      else if (kept + read.data.byteLength > limits.flushBytes)
+        skip(
+          rel,
+          `the command's changed files total more than the ${formatBytes(limits.flushBytes)} write-back limit`,
+        );
+      else {
+        kept += read.data.byteLength;
+        if (before && before.kind !== "file") changes.push({ op: "delete", path: rel, kind: before.kind });
+        changes.push({ op: "put", path: rel, kind: "file", mode, data: read.data });
+      }
+    }
+  }
   for (const [rel, before] of tree.written) {
     if (!now.has(rel)) changes.push({ op: "delete", path: rel, kind: before.kind });
   }
-  return changes.sort((a, b) => {
+  changes.sort((a, b) => {
     if (a.op !== b.op) return a.op === "delete" ? -1 : 1;
     // Deletions deepest first; puts parents first.
     return a.op === "delete" ? (a.path < b.path ? 1 : a.path > b.path ? -1 : 0) : a.path < b.path ? -1 : 1;
   });
+  return { changes, notes };
 }

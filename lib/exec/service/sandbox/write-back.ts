@@ -14,7 +14,7 @@ import type { TreeChange } from "./tree";
 /** What the write-back did: the absolute VFS paths written or deleted (sorted), and the files it refused. */
 export interface WriteBackReport {
   changedPaths: string[];
-  /** Lines for the command's output, e.g. "[sandbox] not written back: dist/big.bin: EFBIG: …". */
+  /** Lines for the command's output, e.g. "sandbox: dist/big.bin not written back: EFBIG: …". */
   notes: string[];
 }
 
@@ -51,7 +51,7 @@ export async function writeBack(
       }
     } catch (error) {
       if (!(error instanceof VfsError)) throw error;
-      notes.push(`[sandbox] not written back: ${change.path}: ${error.message}`);
+      notes.push(`sandbox: ${change.path} not written back: ${error.message}`);
     }
   }
   const changedPaths = vfs
