@@ -174,6 +174,7 @@ function FileBody({ file, files, readOnly }: { file: OpenFile; files: OpenFilesA
         value={file.saved}
         revision={file.revision}
         onChange={(v) => files.edit(file.path, v)}
+        bindBuffer={files.bindBuffer}
         readOnly={readOnly}
       />
     </div>

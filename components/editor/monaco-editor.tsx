@@ -48,6 +48,12 @@ export interface MonacoEditorProps {
   onChange: (value: string) => void;
   /** Typing changes nothing (Monaco `readOnly`); server content is still applied. */
   readOnly?: boolean;
+  /**
+   * Hands the caller a reader of this path's live buffer (the Monaco model's value at call time,
+   * `undefined` when no model exists); the returned function unbinds it. Saves read through it, so
+   * a Ctrl+S right after a keystroke or paste sends what the editor shows, not a render-old copy.
+   */
+  bindBuffer?: (path: string, read: () => string | undefined) => () => void;
 }
 
 /**
@@ -61,8 +67,17 @@ export default function MonacoEditor({
   revision,
   onChange,
   readOnly = false,
+  bindBuffer,
 }: MonacoEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+
+  // @monaco-editor/react keys a model by `Uri.parse(path)`; read that model, not the editor's
+  // current one (which may still be the previous path's model for a moment after a tab switch).
+  useEffect(() => {
+    if (!bindBuffer) return;
+    const uri = monaco.Uri.parse(path);
+    return bindBuffer(path, () => monaco.editor.getModel(uri)?.getValue());
+  }, [bindBuffer, path]);
 
   const sync = () => {
     const editor = editorRef.current;

@@ -11,7 +11,16 @@ export interface OpenFilesApi {
   activate(path: string): void;
   close(path: string): void;
   edit(path: string, content: string): void;
+  /**
+   * Saves the file's live buffer (see {@link OpenFilesApi.bindBuffer}; the last `edit` when no
+   * editor is bound): the PUT carries exactly what the editor shows at the moment of the call.
+   */
   save(path: string): Promise<void>;
+  /**
+   * Binds a reader of `path`'s live editor buffer (e.g. the Monaco model's value); returns the
+   * unbind. A reader answering `undefined` falls back to the last `edit`.
+   */
+  bindBuffer(path: string, read: () => string | undefined): () => void;
   reload(path: string): void;
   keepMine(path: string): void;
   /** The agent changed these project paths: reload clean buffers, flag dirty ones. */
@@ -35,6 +44,7 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
   const stateRef = useRef(state);
   stateRef.current = state;
   const seq = useRef(new Map<string, number>());
+  const buffers = useRef(new Map<string, () => string | undefined>());
   const io = useMemo<FileIo>(
     () =>
       typeof source === "string"
@@ -75,7 +85,9 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     async (path: string) => {
       const f = stateRef.current.files.find((x) => x.path === path);
       if (f?.status !== "ready" || f.binary || f.tooLarge || f.saving) return;
-      const content = f.content;
+      // The model, not `f.content`: state is a render behind a keystroke or paste just made.
+      const content = buffers.current.get(path)?.() ?? f.content;
+      if (content !== f.content) dispatch({ type: "edit", path, content });
       dispatch({ type: "saving", path });
       try {
         const res = await io.write(path, content);
@@ -86,6 +98,13 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     },
     [io],
   );
+
+  const bindBuffer = useCallback((path: string, read: () => string | undefined) => {
+    buffers.current.set(path, read);
+    return () => {
+      if (buffers.current.get(path) === read) buffers.current.delete(path);
+    };
+  }, []);
 
   const notifyChanged = useCallback(
     (paths: string[]) => {
@@ -109,6 +128,7 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     close: useCallback((path: string) => dispatch({ type: "close", path }), []),
     edit: useCallback((path: string, content: string) => dispatch({ type: "edit", path, content }), []),
     save,
+    bindBuffer,
     reload: load,
     keepMine: useCallback((path: string) => dispatch({ type: "keep_mine", path }), []),
     notifyChanged,

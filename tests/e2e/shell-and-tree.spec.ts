@@ -159,3 +159,47 @@ test("New file and New folder from the tree; an existing name is refused", async
     "file:lib/util/deep.ts",
   ]);
 });
+
+test("Ctrl+S at once after typing or pasting saves exactly what the editor shows", async ({ page }) => {
+  await openZipProject(page, uniqueName("ctrls"), { "README.md": "# Demo\n" });
+  const projectId = new URL(page.url()).pathname.split("/").pop() as string;
+  const stored = async (path: string) => {
+    const res = await page.request.get(`/api/projects/${projectId}/file?path=${path}`);
+    return ((await res.json()) as { content: string }).content;
+  };
+  const nextPut = () =>
+    page.waitForResponse((r) => r.request().method() === "PUT" && r.url().includes("/file"));
+
+  await page.getByRole("button", { name: "New file", exact: true }).click();
+  await page.getByRole("textbox", { name: "New file name" }).fill("a1.txt");
+  await page.getByRole("textbox", { name: "New file name" }).press("Enter");
+  const editor = page.getByTestId("editor");
+  await expect(editor).toHaveAttribute("data-path", "a1.txt");
+  await expect(editor.locator(".monaco-editor")).toBeVisible();
+  await editor.locator(".view-lines").click();
+
+  // Typed keys, then Ctrl+S with no wait: the PUT carries every key (it sent "hello a1.t").
+  let put = nextPut();
+  await page.keyboard.type("hello a1.txt");
+  await page.keyboard.press("Control+S");
+  let res = await put;
+  expect(res.status()).toBe(200);
+  expect(res.request().postDataJSON()).toEqual({ path: "a1.txt", content: "hello a1.txt" });
+  expect(await stored("a1.txt")).toBe("hello a1.txt");
+  await expect(page.getByText("Modified", { exact: true })).toHaveCount(0);
+
+  // A paste (the clipboard, Ctrl+V), then Ctrl+S with no wait (it sent "").
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.evaluate(() => navigator.clipboard.writeText("\npasted line 2\nline 3"));
+  put = nextPut();
+  await page.keyboard.press("Control+V");
+  await page.keyboard.press("Control+S");
+  res = await put;
+  expect(res.status()).toBe(200);
+  expect(res.request().postDataJSON()).toEqual({
+    path: "a1.txt",
+    content: "hello a1.txt\npasted line 2\nline 3",
+  });
+  expect(await stored("a1.txt")).toBe("hello a1.txt\npasted line 2\nline 3");
+  await expect(page.getByText("Modified", { exact: true })).toHaveCount(0);
+});
