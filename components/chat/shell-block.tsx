@@ -8,6 +8,15 @@ function statusText(message: BashExecutionMessage, status: ShellStatus | undefin
   return `exit ${message.exitCode}`;
 }
 
+/** What the chat adds under a command the simulated shell lacks (exit 127 with Strata's not-found note). */
+export const SANDBOX_HINT =
+  "npm, npx, pytest and other programs run in the workspace's sandbox once a workspace owner turns it on: Workspace settings → Run the project's code. Then run the command again (or prefix it with sandbox).";
+
+/** Whether `message` is a command the simulated shell does not have (bash's exit 127 plus Strata's note). */
+export function sandboxHint(message: BashExecutionMessage): boolean {
+  return message.exitCode === 127 && message.output.includes("Strata's shell is simulated:");
+}
+
 /**
  * A `!command` the user ran (a `bashExecution` message): the command, its output and exit code, and
  * whether it was kept out of the model's context (`!!command`). `status` is set for commands sent from
@@ -44,6 +53,11 @@ export function ShellBlock({ message, status }: { message: BashExecutionMessage;
       {status === "running" && message.output === "" ? null : (
         <pre className="shell-output">{message.output || "(no output)"}</pre>
       )}
+      {sandboxHint(message) ? (
+        <p className="shell-hint" data-testid="shell-sandbox-hint">
+          {SANDBOX_HINT}
+        </p>
+      ) : null}
     </article>
   );
 }
