@@ -6,7 +6,10 @@
  * that need a network or an editor say so. Commits take their author from `GIT_AUTHOR_NAME`/`_EMAIL`/`_DATE`
  * (and `GIT_COMMITTER_*`) in the shell's environment, else the repository's `user.name`/`user.email`, else
  * `Strata <agent@strata.local>`, dated by the shell's clock. Only this command writes `.git`: it reaches the
- * filesystem behind the shell's confined adapter (`ProjectBashFs.gitRepository()`); the caller flushes the VFS.
+ * filesystem behind the shell's confined adapter (`ProjectBashFs.gitRepository()`), so it confines itself
+ * (./confine.ts): the working directory, each `-C` and `init <dir>` must be real directories inside the project
+ * (outside, or through a symlink, they do not exist), the repository is found no higher than the project's root,
+ * and `--git-dir`/`--work-tree`/`GIT_DIR`/`GIT_WORK_TREE` are refused. The caller flushes the VFS.
  */
 
 import * as git from "isomorphic-git";
@@ -14,9 +17,17 @@ import { defineCommand } from "just-bash/browser";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import type { FileSystem } from "@/lib/vfs/types";
 import { branchCommand, checkoutCommand, revParseCommand } from "./branch";
+import {
+  changeDir,
+  confinedKind,
+  initDir,
+  normalize,
+  repositoryOptionRefusal,
+  repositoryVariableRefusal,
+} from "./confine";
 import { diffCommand } from "./diff-command";
 import { configCommand, lsFilesCommand, remoteCommand, tagCommand } from "./extra";
-import { GitExit } from "./format";
+import { fatal, GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
 import { mergeCommand } from "./merge";
 import { openRepo, type Repo, resolveRevision } from "./repo";
@@ -100,16 +111,28 @@ export async function runGit(
   args: string[],
   inv: Invocation,
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  let cwd = inv.cwd;
+  const root = normalize(inv.root);
+  // The shell's working directory counts only when it is a real directory inside the project.
+  let cwd: string | null = normalize(inv.cwd);
+  if ((await confinedKind(inv.fs, root, cwd)) !== "dir") cwd = null;
   let i = 0;
   while (i < args.length && args[i].startsWith("-")) {
     const opt = args[i];
     if (opt === "--version") return { stdout: VERSION, stderr: "", exitCode: 0 };
     if (opt === "--help" || opt === "-h") return { stdout: usage(), stderr: "", exitCode: 0 };
+    const refusal = repositoryOptionRefusal(opt, root);
+    if (refusal) return { stdout: "", stderr: refusal, exitCode: 128 };
     if (opt === "-C" && args[i + 1] !== undefined) {
+      // Each -C applies in turn, relative to the one before (as git's chdir); outside the project is absent.
       const target = args[i + 1];
-      cwd = target.startsWith("/") ? target : `${cwd === "/" ? "" : cwd}/${target}`;
-      cwd = normalize(cwd);
+      try {
+        if (cwd === null && !target.startsWith("/"))
+          throw fatal(`cannot change to '${target}': No such file or directory`);
+        cwd = await changeDir(inv.fs, root, cwd ?? root, target);
+      } catch (error) {
+        if (error instanceof GitExit) return { stdout: "", stderr: error.stderr, exitCode: error.exitCode };
+        throw error;
+      }
       i += 2;
     } else if (opt === "-c" && args[i + 1] !== undefined) i += 2;
     else if (opt === "--no-pager" || opt === "-P" || opt === "--no-optional-locks") i++;
@@ -129,9 +152,12 @@ export async function runGit(
     };
   if (!GIT_SUBCOMMANDS[sub])
     return { stdout: "", stderr: `git: '${sub}' is not a git command. See 'git --help'.\n`, exitCode: 1 };
+  const variable = repositoryVariableRefusal(inv.env, root);
+  if (variable) return { stdout: "", stderr: variable, exitCode: 128 };
   try {
-    if (sub === "init") return await init(inv.fs, cwd, rest);
-    const repo = await openRepo(inv.fs, inv.root, cwd, inv.env);
+    if (sub === "init") return await init(inv.fs, root, cwd, rest);
+    if (cwd === null) throw fatal("not a git repository (or any of the parent directories): .git");
+    const repo = await openRepo(inv.fs, root, cwd, inv.env);
     if (rest.includes("-h")) return { stdout: "", stderr: `usage: git ${sub} [<options>]\n`, exitCode: 129 };
     return await dispatch(repo, sub, rest, inv.now);
   } catch (error) {
@@ -188,25 +214,27 @@ async function dispatch(repo: Repo, sub: string, args: string[], now: () => numb
   }
 }
 
-async function init(fs: FileSystem, cwd: string, args: string[]) {
-  const dir = args[0] ? normalize(args[0].startsWith("/") ? args[0] : `${cwd}/${args[0]}`) : cwd;
-  const existed = await fs.exists(`${dir}/.git`);
+/**
+ * `git init [<dir>]`: `<dir>` (or the working directory) must be a directory inside the project, reached through
+ * real directories, whose `.git` (if any) is a real directory.
+ */
+async function init(fs: FileSystem, root: string, cwd: string | null, args: string[]) {
+  const given = args.find((a) => !a.startsWith("-"));
+  if (cwd === null && !given?.startsWith("/")) throw fatal(`cannot mkdir ${given ?? "."}: Permission denied`);
+  const dir = given ? await initDir(fs, root, cwd ?? root, given) : (cwd as string);
+  const inGitDir = dir
+    .slice(root.length)
+    .split("/")
+    .some((c) => c.toLowerCase() === ".git");
+  const dotGit = await fs.lstat(`${dir === "/" ? "" : dir}/.git`).catch(() => null);
+  if (inGitDir || (dotGit && dotGit.kind !== "dir"))
+    throw fatal(`cannot mkdir ${dir === "/" ? "" : dir}/.git: Permission denied`);
   await git.init({ fs: createGitFs(fs), dir, defaultBranch: "main" });
   return {
-    stdout: `${existed ? "Reinitialized existing" : "Initialized empty"} Git repository in ${dir}/.git/\n`,
+    stdout: `${dotGit ? "Reinitialized existing" : "Initialized empty"} Git repository in ${dir === "/" ? "" : dir}/.git/\n`,
     stderr: "",
     exitCode: 0,
   };
-}
-
-function normalize(path: string): string {
-  const parts: string[] = [];
-  for (const c of path.split("/")) {
-    if (c === "" || c === ".") continue;
-    if (c === "..") parts.pop();
-    else parts.push(c);
-  }
-  return `/${parts.join("/")}`;
 }
 
 /** What the shell's filesystem adapter offers `git`: the filesystem behind it and the project root. */

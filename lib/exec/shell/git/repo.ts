@@ -45,8 +45,10 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
- * The repository containing `cwd` (absolute), searched upwards but not above `root` (the project's top).
- * @throws GitExit `fatal: not a git repository (or any of the parent directories): .git` (128).
+ * The repository containing `cwd` (absolute, normalised, a real directory inside `root` — see ./confine.ts),
+ * searched upwards but never above `root` (the project's top): the nearest real `.git` directory.
+ * @throws GitExit `fatal: not a git repository (or any of the parent directories): .git` (128) when there is none
+ *   inside the project or `cwd` is outside it; `fatal: this operation must be run in a work tree` inside `.git`.
  */
 export async function openRepo(
   fs: FileSystem,
@@ -54,8 +56,18 @@ export async function openRepo(
   cwd: string,
   env: Map<string, string>,
 ): Promise<Repo> {
-  for (let dir = cwd; ; dir = dir.slice(0, dir.lastIndexOf("/")) || "/") {
-    const st = await fs.stat(`${dir === "/" ? "" : dir}/.git`).catch(() => null);
+  const inside = (p: string) => root === "/" || p === root || p.startsWith(`${root}/`);
+  if (!inside(cwd)) throw fatal("not a git repository (or any of the parent directories): .git");
+  if (
+    cwd
+      .slice(root.length)
+      .split("/")
+      .some((c) => c.toLowerCase() === ".git")
+  )
+    throw fatal("this operation must be run in a work tree");
+  for (let dir = cwd; inside(dir); dir = dir.slice(0, dir.lastIndexOf("/")) || "/") {
+    // lstat: a symlinked `.git` (or a `.git` file naming another gitdir) is no repository here.
+    const st = await fs.lstat(`${dir === "/" ? "" : dir}/.git`).catch(() => null);
     if (st?.kind === "dir") {
       const rel = cwd === dir ? "" : `${cwd.slice(dir.length + 1)}/`;
       const repo: Repo = {
@@ -77,7 +89,7 @@ export async function openRepo(
       repo.filemode = filemode !== false && filemode !== "false";
       return repo;
     }
-    if (dir === root || dir === "/" || !dir.startsWith(root)) break;
+    if (dir === root || dir === "/") break;
   }
   throw fatal("not a git repository (or any of the parent directories): .git");
 }
@@ -347,7 +359,12 @@ export async function ident(repo: Repo, role: "author" | "committer", now: () =>
 export function pathMatcher(repo: Repo, specs: string[]): ((path: string) => boolean) & { specs: string[] } {
   const resolved = specs.map((spec) => {
     const parts: string[] = [];
-    for (const c of `${repo.prefix}${spec}`.split("/")) {
+    // An absolute pathspec names a path of the filesystem: inside the top it is taken from there, else refused.
+    const top = repo.dir === "/" ? "" : repo.dir;
+    if (spec.startsWith("/") && !(`${spec}/`.startsWith(`${top}/`) || spec === repo.dir))
+      throw fatal(`${spec}: '${spec}' is outside repository at '${repo.dir}'`);
+    const from = spec.startsWith("/") ? spec.slice(top.length) : `${repo.prefix}${spec}`;
+    for (const c of from.split("/")) {
       if (c === "" || c === ".") continue;
       if (c === "..") {
         if (parts.length === 0) throw fatal(`${spec}: '${spec}' is outside repository at '${repo.dir}'`);

@@ -119,6 +119,9 @@ export async function mvCommand(repo: Repo, args: string[]): Promise<string> {
     const [src] = pathMatcher(repo, [srcArg]).specs;
     const target = destStat?.kind === "dir" ? `${dest}/${src.slice(src.lastIndexOf("/") + 1)}` : dest;
     const where = `source=${src}, destination=${target}`;
+    // Neither end may lie beyond a symlinked directory (it could lead outside the project).
+    for (const p of [src, target])
+      if (await beyondSymlink(repo, p)) throw fatal(`'${p}' is beyond a symbolic link`);
     const srcStat = await repo.fs.lstat(`${repo.dir}/${src}`).catch(() => null);
     if (!srcStat) throw fatal(`bad source, ${where}`);
     if (target === src || target.startsWith(`${src}/`))
