@@ -4,7 +4,7 @@
  * Postgres is unreachable from inside), no host file outside the tree, only the tree writable. Limits:
  * wall clock, CPU, memory, processes and output stop the command with the `Command stopped: …` message.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,8 +253,10 @@ describe("the bubblewrap sandbox", () => {
       writeFileSync(path.join(dir, "c.txt"), "c".repeat(100));
       writeFileSync(path.join(dir, "d.txt"), "d".repeat(40));
       writeFileSync(path.join(dir, "e.txt"), "e".repeat(101));
+      symlinkSync("x".repeat(10), path.join(dir, "l"));
       const diff = await diffTree(tree, { fileBytes: 100, flushBytes: 250 });
-      expect(diff.changes.map((c) => c.path)).toEqual(["a.txt", "b.txt", "d.txt"]);
+      // The symlink's 10 bytes first, then a (110), b (210); c would make 310; d (250) still fits.
+      expect(diff.changes.map((c) => c.path)).toEqual(["a.txt", "b.txt", "d.txt", "l"]);
       expect(diff.notes).toEqual([
         "sandbox: c.txt not written back: the command's changed files total more than the 250 bytes write-back limit",
         "sandbox: e.txt not written back: 101 bytes is over the 100 bytes file limit",

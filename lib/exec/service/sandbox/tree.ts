@@ -226,7 +226,8 @@ async function readBounded(file: string, max: number): Promise<Read> {
  * Bounded memory: every file is `lstat`ed (and `fstat`ed once open) before it is read; one over
  * `limits.fileBytes` (default the VFS's `MAX_FILE_BYTES`, 10 MiB) is never read and not written back, and
  * changed files are kept only while their total stays within `limits.flushBytes` (default `MAX_FLUSH_BYTES`,
- * 64 MiB; files in path order, a file that would pass it is skipped and smaller later ones still kept). Each
+ * 64 MiB; symlink targets first, then files in path order; one that would pass it is skipped and smaller
+ * later ones still kept). Each
  * file skipped, or unreadable, gets a note instead of failing the diff; the other changes are unaffected.
  */
 export async function diffTree(
@@ -237,6 +238,7 @@ export async function diffTree(
   const changes: TreeChange[] = [];
   const notes: string[] = [];
   const toRead: { rel: string; size: number; mode: number; before?: Written }[] = [];
+  const links: { rel: string; target: string; before?: Written }[] = [];
   await inBatches([...now], async ([rel, st]) => {
     const before = tree.written.get(rel);
     const abs = path.join(tree.dir, rel);
@@ -251,8 +253,7 @@ export async function diffTree(
       const target = await readlink(abs).catch(() => undefined);
       if (target === undefined) return;
       if (before?.kind === "symlink" && sameBytes(before.data, Buffer.from(target))) return;
-      if (before && before.kind !== "symlink") changes.push({ op: "delete", path: rel, kind: before.kind });
-      changes.push({ op: "put", path: rel, kind: "symlink", target });
+      links.push({ rel, target, before });
       return;
     }
     if (!st.isFile()) return;
@@ -271,7 +272,20 @@ export async function diffTree(
   const skip = (rel: string, why: string) => notes.push(`sandbox: ${rel} not written back: ${why}`);
   const overFile = (size: number) =>
     `${formatBytes(size)} is over the ${formatBytes(limits.fileBytes)} file limit`;
+  const overFlush = `the command's changed files total more than the ${formatBytes(limits.flushBytes)} write-back limit`;
+  // Symlink targets count towards the flush limit too (first: a few bytes each).
   let kept = 0;
+  links.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  for (const { rel, target, before } of links) {
+    const bytes = Buffer.byteLength(target);
+    if (kept + bytes > limits.flushBytes) {
+      skip(rel, overFlush);
+      continue;
+    }
+    kept += bytes;
+    if (before && before.kind !== "symlink") changes.push({ op: "delete", path: rel, kind: before.kind });
+    changes.push({ op: "put", path: rel, kind: "symlink", target });
+  }
   for (let i = 0; i < toRead.length; ) {
     // A group of files read in parallel, at most READ_GROUP_BYTES together (or one larger file).
     const group: typeof toRead = [];
