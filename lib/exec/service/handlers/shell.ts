@@ -9,13 +9,19 @@
  * instead), its byte bounds follow the memory cap, and its output bound is the command's output cap: a command
  * that prints more, or grows a string or input past them, is stopped inside the worker, reported with the output or
  * memory kill (`Command stopped: …`), and none of its writes are kept — like a command the pool terminates.
+ * A command that loses the database (a filesystem call, the pending paths or the flush meets `DbUnavailableError`
+ * or `DbBusyError`) is stopped, none of its writes are kept, and it is answered 503 with that error's text (e.g.
+ * `unavailableMessage` of lib/db/errors.ts), never as a command that failed with exit 1.
  * Node-only.
  */
+import { DbScope } from "@/lib/db/client";
+import { isDbTrouble } from "@/lib/db/errors";
 import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
 import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";
+import { Vfs } from "@/lib/vfs/vfs";
 import { type ExecHandler, HandlerError } from "../handler";
 import { runShellWithRuntimes } from "../shell-runtimes";
 
@@ -121,11 +127,44 @@ function outputOf(
   };
 }
 
+/**
+ * The workspace's VFS for one command, on its own `DbScope`, whose store keeps the first database trouble
+ * (`isDbTrouble`) of any call and aborts `lost.signal`: the shell reports a failed filesystem call as a command's
+ * error and carries on, so without it the command would end with exit 1 and keep the writes made before.
+ */
+function watchedWorkspaceVfs(workspaceId: string) {
+  const scope = new DbScope();
+  const store = new PgVfsStore(scope, workspaceId);
+  const lost = { error: undefined as Error | undefined, stop: new AbortController() };
+  const watch =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (isDbTrouble(error) && !lost.error) {
+          lost.error = error;
+          lost.stop.abort();
+        }
+        throw error;
+      }
+    };
+  const watched: VfsStore = {
+    getMeta: watch(store.getMeta.bind(store)),
+    listChildren: watch(store.listChildren.bind(store)),
+    loadData: watch(store.loadData.bind(store)),
+    loadTree: watch(store.loadTree.bind(store)),
+    commit: watch(store.commit.bind(store)),
+    deleteTree: watch(store.deleteTree.bind(store)),
+  };
+  return { vfs: new Vfs(watched), scope, lost };
+}
+
 /** `POST /v1/shell`; see the module comment. */
 export const handler: ExecHandler<unknown, ExecResult> = {
   async run(body, ctx) {
     const request = parseRequest(body);
-    const { vfs, scope } = openWorkspaceVfs(request.workspaceId);
+    const { vfs, scope, lost } = watchedWorkspaceVfs(request.workspaceId);
     try {
       const started = performance.now();
       const executionLimits = serviceShellLimits(ctx.limits, request.timeoutMs);
@@ -133,13 +172,15 @@ export const handler: ExecHandler<unknown, ExecResult> = {
         { fs: vfs, cwd: request.cwd, projectRoot: request.projectRoot },
         request.script,
         {
-          signal: ctx.signal,
+          signal: AbortSignal.any([ctx.signal, lost.stop.signal]),
           timeoutMs: request.timeoutMs,
           env: request.env,
           executionLimits,
           runtimeTimeoutMs: ctx.limits.cpuMs,
         },
       );
+      // Nothing of a command that lost the database is kept: not flushed, no pending paths.
+      if (lost.error) throw new HandlerError(lost.error.message, 503);
       // A loop that never yields passes pi's timeout inside just-bash (its deadline is the timeout): pi's "timed out".
       const deadline = `bash: execution exceeded execution deadline (${executionLimits.maxExecutionTimeMs}ms)\n`;
       if (request.timeoutMs !== undefined && run.output.endsWith(deadline)) {
@@ -175,6 +216,9 @@ export const handler: ExecHandler<unknown, ExecResult> = {
         changedPaths,
         usage,
       };
+    } catch (error) {
+      if (isDbTrouble(error)) throw new HandlerError(error.message, 503);
+      throw error;
     } finally {
       await scope.release();
     }
