@@ -10,6 +10,7 @@ import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
 import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
+import { runNotice } from "./run-label";
 import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
@@ -44,7 +45,7 @@ export function ChatPanel({
   const modelRef = useRef("");
   const sessions = useSessions(projectId, () => modelRef.current || undefined, !readOnly);
   // The composer's text, kept per session in localStorage until the server accepted it.
-  const { draft, setDraft, take, settle } = useDraft(sessions.sessionId);
+  const { draft, setDraft, take, release, settle } = useDraft(sessions.sessionId);
   const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
   const resources = useSessionResources(projectId, sessions.sessionId);
   // The trust prompt: shown when the session has gated resources and no decision, or when asked for.
@@ -61,6 +62,7 @@ export function ChatPanel({
   const chat = useChat(sessions.sessionId, {
     onPathsChanged,
     onRunEnd: () => {
+      setRunEnds((n) => n + 1);
       void sessions.refresh();
       void refreshResources();
       onRunEnd?.();
@@ -68,7 +70,9 @@ export function ChatPanel({
     onQueueReturned: (texts) => setDraft((d) => restoreDraft(texts, d)),
   });
   // A run of this tab, or one another tab started (followed by its attach stream): either way prompts are queued.
-  const running = chat.state.running || chat.remoteRunning;
+  // A `!command` of this tab counts too: the bar shows it and Abort stops it.
+  const running = chat.state.running || chat.remoteRunning || chat.shellRunning;
+  const [runEnds, setRunEnds] = useState(0);
   // A session remembers its model: followed when the session is opened; a switch is stored in the session.
   const {
     config,
@@ -95,20 +99,27 @@ export function ChatPanel({
     const images = intent.kind === "prompt" && !running ? attachments.take() : [];
     const m = model || undefined;
     const onAccepted = () => settle(sent, true);
+    // The server took the text (its run's stream answered): a reload must not bring it back.
+    const onStarted = () => release(sent);
     const accepted =
       intent.kind === "shell"
-        ? await chat.shell(sent.text)
+        ? await chat.shell(sent.text, onStarted)
         : running
-          ? await chat.queue(sent.text, intent.behavior, m, onAccepted)
+          ? await chat.queue(sent.text, intent.behavior, m, onAccepted, onStarted)
           : await chat.send(
               sent.text,
               m,
               onAccepted,
               images.map((a) => a.image),
+              onStarted,
             );
     settle(sent, accepted);
     if (!accepted && images.length > 0) attachments.restore(images);
   };
+
+  const runNote = runNotice(chat.runOrigin, chat.liveRun);
+  // The history re-reads its tree when the conversation grows, a run starts or ends, or a `!command` ends.
+  const settledShells = Object.values(chat.state.shells).filter((s) => s.status !== "running").length;
 
   // Queued messages the run never got come back to the composer, before the draft.
   const abort = () => chat.abort((undelivered) => setDraft((d) => restoreDraft(undelivered, d)));
@@ -125,6 +136,7 @@ export function ChatPanel({
         onSelectModel={chooseModel}
         busy={running || sessions.creating}
         live={running ? (chat.runOrigin === "elsewhere" ? "remote" : "here") : null}
+        liveRun={chat.liveRun}
         readOnly={readOnly}
         projectId={projectId}
         onImported={() => void sessions.refresh()}
@@ -141,7 +153,7 @@ export function ChatPanel({
       <SessionHistory
         sessionId={sessions.sessionId}
         busy={running || readOnly}
-        refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}`}
+        refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${settledShells}:${runEnds}`}
         onNavigated={(result) => {
           chat.reload();
           if (result.editorText) setDraft(result.editorText);
@@ -184,15 +196,8 @@ export function ChatPanel({
           readOnly={readOnly}
         />
       )}
-      {(chat.runOrigin === "elsewhere" || chat.runOrigin === "reload") && !readOnly ? (
-        <Notice kind="info">
-          {chat.runOrigin === "reload"
-            ? "The agent is still working on what this tab sent before it was reloaded."
-            : "The agent is working on this session in another tab."}{" "}
-          Enter steers it, Alt+Enter queues a follow-up.
-        </Notice>
-      ) : null}
-      <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} />
+      {runNote && !readOnly ? <Notice kind="info">{runNote}</Notice> : null}
+      <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} run={chat.liveRun} />
       <QueuedList queue={chat.state.queue} />
       <Composer
         value={draft}

@@ -41,6 +41,20 @@ export function withoutSent(stored: string, sent: string): string {
   return stored;
 }
 
+/**
+ * The text to store for a session: the texts still on their way to the server (oldest first) that it has not
+ * taken yet (`released`: its POST answered with the run's stream), then what the box shows; blank parts are left
+ * out and the rest joined by a blank line (as `restoreDraft`).
+ */
+export function storedDraft(
+  inFlight: readonly { text: string; released?: boolean }[],
+  visible: string,
+): string {
+  return [...inFlight.filter((s) => !s.released).map((s) => s.text), visible]
+    .filter((t) => t.trim() !== "")
+    .join("\n\n");
+}
+
 /** The browser's `localStorage`, or null where it is unavailable (private modes, SSR). */
 export function browserStorage(): DraftStorage | null {
   try {

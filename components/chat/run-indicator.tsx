@@ -1,14 +1,17 @@
 import styles from "./run-indicator.module.css";
+import { type LiveRun, runLabel } from "./run-label";
 
 /**
- * "Agent is running" on the session bar while a run of the session is live: `here` (this tab started it) or
- * `remote` (another tab, or this tab before a reload; this tab follows its event stream).
+ * The live run on the session bar, labelled by its kind ("Agent is running", "Shell command running",
+ * "Compacting…", "Summarising branch…"): `here` (this tab started it, also before a reload) or `remote` (another
+ * tab started it; this tab follows its event stream).
  */
-export function RunIndicator({ live }: { live: "here" | "remote" }) {
+export function RunIndicator({ live, run }: { live: "here" | "remote"; run: LiveRun | null }) {
+  const label = runLabel(run);
   return (
-    <span className={styles.live} role="status" aria-label="Agent is running">
+    <span className={styles.live} role="status" aria-label={label}>
       <span className={styles.dot} aria-hidden="true" />
-      Agent is running
+      {label}
       {live === "remote" ? <span className={styles.where}>· started elsewhere</span> : null}
     </span>
   );

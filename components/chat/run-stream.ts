@@ -73,18 +73,22 @@ export async function consumeRunStream<S>(
 
 /**
  * Reads a `!command`'s stream: its `bashExecution` message (start, end) and any error; `onFilesChanged` gets
- * the paths of its `files_changed` event (the files the command changed, checkpointed).
+ * the paths of its `files_changed` event (the files the command changed, checkpointed); `onRunStart` the run id
+ * of its `run_start` (a command on an idle session is a server-owned run of mode `bash`).
  */
 export async function consumeShellStream<S>(
   body: ReadableStream<Uint8Array>,
   id: string,
   apply: Apply<S>,
   onFilesChanged?: (paths: string[]) => void,
+  onRunStart?: (runId: string) => void,
 ): Promise<void> {
   await readSseStream(body, (sse) => {
     const event = toAgentEvent(sse.event, sse.data);
     if (!event) return;
-    if (event.type === "error") apply({ type: "local_error", message: event.message });
+    if (event.type === "run_start") {
+      if (typeof event.runId === "string" && event.runId) onRunStart?.(event.runId);
+    } else if (event.type === "error") apply({ type: "local_error", message: event.message });
     else if (event.type === "files_changed") onFilesChanged?.(Array.isArray(event.paths) ? event.paths : []);
     else if (
       (event.type === "message_start" || event.type === "message_end") &&

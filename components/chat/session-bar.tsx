@@ -6,6 +6,7 @@ import type { DeletedSession } from "@/components/projects/lifecycle-client";
 import { formatDateTime } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { RunIndicator } from "./run-indicator";
+import type { LiveRun } from "./run-label";
 import { SessionActions } from "./session-actions";
 import { importSessionFile, type JsonlDiagnostic, sessionExportUrl } from "./session-tree-client";
 
@@ -33,6 +34,7 @@ export function SessionBar({
   onSelectModel,
   busy,
   live = null,
+  liveRun = null,
   readOnly = false,
   projectId,
   onImported,
@@ -49,6 +51,8 @@ export function SessionBar({
   busy: boolean;
   /** A run of the session is live: started in this tab (`here`) or followed (`remote`); null when none. */
   live?: "here" | "remote" | null;
+  /** What the live run is (its kind and mode: the indicator's label); null: an agent run. */
+  liveRun?: LiveRun | null;
   /** The caller can only read sessions: no "⋯" menu, New session or Import session, no model switch. */
   readOnly?: boolean;
   /** Project the imports go to; default the project of the listed sessions. */
@@ -111,7 +115,7 @@ export function SessionBar({
             </option>
           ))}
         </select>
-        {live ? <RunIndicator live={live} /> : null}
+        {live ? <RunIndicator live={live} run={liveRun} /> : null}
         {current && !readOnly ? (
           <SessionActions
             session={current}

@@ -21,6 +21,7 @@ import {
   reduceChat,
 } from "./reduce-events";
 import { RunCursor, rememberRun, tabMemory } from "./run-attach";
+import type { LiveRun } from "./run-label";
 import { createRunEventHandler } from "./run-stream";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
 import { useShellCommands } from "./use-shell-commands";
@@ -42,13 +43,36 @@ export interface ChatApi {
   /**
    * Sends a prompt; resolves false when the server did not accept the text (a refused or failed request, a
    * stream that failed or dropped before the prompt was stored): the caller gives it back to the composer.
-   * `onAccepted` runs as soon as the server has stored the prompt (its user message came back).
+   * `onAccepted` runs as soon as the server has stored the prompt (its user message came back); `onStarted` as
+   * soon as the POST answered with the run's stream (the server took the text: a reload must not bring it back).
    */
-  send(text: string, model?: string, onAccepted?: () => void, images?: ImageContent[]): Promise<boolean>;
+  send(
+    text: string,
+    model?: string,
+    onAccepted?: () => void,
+    images?: ImageContent[],
+    onStarted?: () => void,
+  ): Promise<boolean>;
   /** While a run is going: queues a steering or follow-up message; false when it was not accepted. */
-  queue(text: string, kind: StreamingBehavior, model?: string, onAccepted?: () => void): Promise<boolean>;
-  /** Runs `!command` / `!!command` on the project's shell; false when it was not accepted. */
-  shell(text: string): Promise<boolean>;
+  queue(
+    text: string,
+    kind: StreamingBehavior,
+    model?: string,
+    onAccepted?: () => void,
+    onStarted?: () => void,
+  ): Promise<boolean>;
+  /**
+   * Runs `!command` / `!!command` on the project's shell; false when it was not accepted. `onStarted`: the
+   * server answered with the command's stream.
+   */
+  shell(text: string, onStarted?: () => void): Promise<boolean>;
+  /** A `!command` of this tab is running (its stream is open). */
+  shellRunning: boolean;
+  /**
+   * The live run this tab knows of (its kind and mode: followed, streamed by this tab, or this tab's
+   * `!command`); null when none.
+   */
+  liveRun: LiveRun | null;
   /**
    * Aborts the run. The texts of queued messages it never delivered (queue order) go to `onUndelivered` as
    * soon as the server answers, and the promise resolves them once the run's stream has ended.
@@ -84,6 +108,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const [loadError, setLoadError] = useState<string | null>(null);
   const [aborting, setAborting] = useState(false);
   const [reloadSeq, setReloadSeq] = useState(0);
+  /** The run this tab's own POST stream announced (`run_start`), until that stream closes. */
+  const [ownRun, setOwnRun] = useState<LiveRun | null>(null);
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const fetchCtrl = useRef<AbortController | null>(null);
@@ -156,6 +182,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       ctrl: AbortController,
       open: () => Promise<Response>,
       onAccepted?: () => void,
+      onStarted?: () => void,
     ) => {
       const seq = ++runSeq.current;
       fetchCtrl.current = ctrl;
@@ -172,6 +199,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       };
       let compacted = false;
       let lost = false;
+      let startedRun: LiveRun = { kind: "prompt", mode: text === null ? "retry" : "prompt" };
       let finish = () => {};
       runDone.current = new Promise<void>((r) => {
         finish = r;
@@ -180,9 +208,13 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         const res = await open();
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");
+        onStarted?.();
         const handler = makeHandler((_prev, event) => {
-          if (event.type === "run_start") rememberRun(tabMemory(), id, event.runId);
-          else if (event.type === "message_end" && event.message.role === "user") accept();
+          if (event.type === "run_start") {
+            rememberRun(tabMemory(), id, event.runId);
+            startedRun = { kind: event.kind, mode: event.mode };
+            setOwnRun(startedRun);
+          } else if (event.type === "message_end" && event.message.role === "user") accept();
           else if (event.type === "error") errored = true;
         });
         // A stream that drops before `run_end` is re-attached from its last seq (the run goes on on the server).
@@ -192,7 +224,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         if (result.kind === "lost") {
           // The view stays on the run (Reconnect goes on from the last seq); the text is back if not stored.
           lost = true;
-          remoteRef.current.adopt(cursor);
+          remoteRef.current.adopt(cursor, startedRun);
         } else if (result.kind === "gone") failed = true;
         // An error before the prompt was stored (no model, an unknown one): the text was not taken.
         else if (errored && !accepted) failed = true;
@@ -218,6 +250,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         // Not stored: the optimistic user message goes (its text returns to the composer).
         if (!accepted) apply({ type: "local_prompt_refused" });
         if (!lost) apply({ type: "stream_closed" });
+        if (seq === runSeq.current) setOwnRun(null);
         if (fetchCtrl.current === ctrl) fetchCtrl.current = null;
         finish();
       }
@@ -247,6 +280,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       model?: string,
       onAccepted?: () => void,
       images?: ImageContent[],
+      onStarted?: () => void,
     ): Promise<boolean> => {
       if (!sessionId || stateRef.current.running || !text.trim()) return false;
       // An idle `!command` holds the run until its stream closes: start the prompt after it.
@@ -263,6 +297,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             ctrl.signal,
           ),
         onAccepted,
+        onStarted,
       );
     },
     [sessionId, streamRun, shells],
@@ -274,9 +309,11 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       kind: StreamingBehavior,
       model?: string,
       onAccepted?: () => void,
+      onStarted?: () => void,
     ): Promise<boolean> => {
       if (!sessionId || !text.trim()) return false;
-      if (!stateRef.current.running && !remoteRef.current.attached) return send(text, model, onAccepted);
+      if (!stateRef.current.running && !remoteRef.current.attached)
+        return send(text, model, onAccepted, undefined, onStarted);
       const ctrl = new AbortController();
       const sentAt = stateRef.current.queue.updates;
       let res: Response;
@@ -303,7 +340,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       }
       // The run ended meanwhile, so this prompt started a new one: show it once the old stream is read.
       if (runDone.current) await runDone.current;
-      return streamRun(sessionId, text, ctrl, async () => res, onAccepted);
+      return streamRun(sessionId, text, ctrl, async () => res, onAccepted, onStarted);
     },
     [sessionId, send, streamRun, apply],
   );
@@ -324,14 +361,14 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       // A lost stream: attach again, the run's end comes with the replay.
       if (remoteRef.current.isLost()) remoteRef.current.reconnect();
       // Let the stream deliver the final (aborted) message and `run_end`, then cut it.
-      const ending = Promise.all([runDone.current, remoteRef.current.done()]);
+      const ending = Promise.all([runDone.current, remoteRef.current.done(), shells.settled()]);
       await Promise.race([ending, sleep(ABORT_WAIT_MS)]);
       fetchCtrl.current?.abort();
       remoteRef.current.cut();
       setAborting(false);
       return undelivered;
     },
-    [sessionId, apply],
+    [sessionId, apply, shells],
   );
 
   const retry = useCallback(
@@ -347,6 +384,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   );
 
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
+  const shellRunning = Object.values(state.shells).some((s) => s.status === "running");
   return {
     state,
     loading,
@@ -355,6 +393,15 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     send,
     queue,
     shell: shells.run,
+    shellRunning,
+    liveRun:
+      attach.run ??
+      ownRun ??
+      (state.running
+        ? { kind: "prompt", mode: "prompt" }
+        : shellRunning
+          ? { kind: "bash", mode: "bash" }
+          : null),
     abort,
     reload,
     retry,

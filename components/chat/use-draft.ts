@@ -1,20 +1,24 @@
 "use client";
 
 import { type SetStateAction, useCallback, useEffect, useRef, useState } from "react";
-import { browserStorage, loadDraft, saveDraft, withoutSent } from "./draft-store";
+import { browserStorage, loadDraft, saveDraft, storedDraft, withoutSent } from "./draft-store";
 import { restoreDraft } from "./queue";
 
 /** A text taken from the composer for sending, until `settle`. */
 export interface SentDraft {
   text: string;
   sessionId: string | null;
+  /** The server took it (`release`): no longer stored, so a reload does not bring it back. */
+  released?: boolean;
 }
 
 /**
  * The composer's text for one session, kept in localStorage (draft-store.ts) so it survives a reload: what is
  * stored is the texts on their way to the server (taken, not yet accepted) followed by what the box shows.
- * `take()` empties the box for a send; `settle(sent, accepted)` forgets the text once the server accepted it,
- * or puts it back before what was typed since.
+ * `take()` empties the box for a send; `release(sent)` drops it from storage as soon as the server took it (the
+ * POST answered with its run's stream: a reload must not refill the box with a prompt or `!command` already
+ * running or done); `settle(sent, accepted)` forgets the text once the server accepted it, or puts it back
+ * before what was typed since (also after `release`, in this tab).
  */
 export function useDraft(sessionId: string | null) {
   const [draft, setVisible] = useState("");
@@ -25,8 +29,8 @@ export function useDraft(sessionId: string | null) {
 
   const persist = useCallback((id: string | null) => {
     if (!id) return;
-    const pending = inFlight.current.filter((s) => s.sessionId === id).map((s) => s.text);
-    saveDraft(browserStorage(), id, restoreDraft(pending, id === session.current ? visible.current : ""));
+    const pending = inFlight.current.filter((s) => s.sessionId === id);
+    saveDraft(browserStorage(), id, storedDraft(pending, id === session.current ? visible.current : ""));
   }, []);
 
   const show = useCallback((text: string) => {
@@ -56,6 +60,20 @@ export function useDraft(sessionId: string | null) {
     return sent;
   }, [show, persist]);
 
+  /** The server took `sent` (its POST answered with the run's stream): it is no longer stored. */
+  const release = useCallback(
+    (sent: SentDraft) => {
+      if (!inFlight.current.includes(sent) || sent.released) return;
+      sent.released = true;
+      if (sent.sessionId === session.current) persist(sent.sessionId);
+      else if (sent.sessionId) {
+        const storage = browserStorage();
+        saveDraft(storage, sent.sessionId, withoutSent(loadDraft(storage, sent.sessionId), sent.text));
+      }
+    },
+    [persist],
+  );
+
   /** The server accepted `sent` (forget it) or not (back into the box, before what was typed since). */
   const settle = useCallback(
     (sent: SentDraft, accepted: boolean) => {
@@ -64,7 +82,7 @@ export function useDraft(sessionId: string | null) {
       if (sent.sessionId !== session.current) {
         // Another session is open now: its stored draft still starts with the text (stored while in flight).
         const storage = browserStorage();
-        if (accepted && sent.sessionId)
+        if (accepted && sent.sessionId && !sent.released)
           saveDraft(storage, sent.sessionId, withoutSent(loadDraft(storage, sent.sessionId), sent.text));
         return;
       }
@@ -74,5 +92,5 @@ export function useDraft(sessionId: string | null) {
     [show, persist],
   );
 
-  return { draft, setDraft, take, settle };
+  return { draft, setDraft, take, release, settle };
 }

@@ -12,6 +12,7 @@ import {
   startedHere,
   tabMemory,
 } from "./run-attach";
+import type { LiveRun } from "./run-label";
 import type { RunEventHandler } from "./run-stream";
 import type { SseEvent } from "./sse";
 
@@ -47,12 +48,14 @@ export function useRunAttach(
   onEnd: () => void,
 ) {
   /** The run followed, and where it was started. */
-  const [following, setFollowing] = useState<{ runId: string; origin: RunOrigin } | null>(null);
+  const [following, setFollowing] = useState<{ runId: string; origin: RunOrigin; run: LiveRun } | null>(null);
   const [link, setLink] = useState<RunLink>(LIVE);
   const followCtrl = useRef<AbortController | null>(null);
   const followDone = useRef<Promise<void> | null>(null);
   /** Where a lost stream stopped: `reconnect()` goes on from there. */
-  const lost = useRef<{ cursor: RunCursor; replayUntil: number; origin: RunOrigin } | null>(null);
+  const lost = useRef<{ cursor: RunCursor; replayUntil: number; origin: RunOrigin; run: LiveRun } | null>(
+    null,
+  );
   const props = useRef({ sessionId, makeHandler, onEnd });
   props.current = { sessionId, makeHandler, onEnd };
 
@@ -111,17 +114,17 @@ export function useRunAttach(
 
   /**
    * Follows run `cursor.runId` from `cursor.seq`; texts handed back in events up to `replayUntil` are history.
-   * `origin`: where the run was started.
+   * `origin`: where the run was started; `run`: its kind and mode (the indicator's label).
    */
   const follow = useCallback(
-    (cursor: RunCursor, replayUntil: number, origin: RunOrigin) => {
+    (cursor: RunCursor, replayUntil: number, origin: RunOrigin, run: LiveRun) => {
       const id = props.current.sessionId;
       if (!id || !cursor.runId) return;
       followCtrl.current?.abort();
       const ctrl = new AbortController();
       followCtrl.current = ctrl;
       lost.current = null;
-      setFollowing({ runId: cursor.runId, origin });
+      setFollowing({ runId: cursor.runId, origin, run });
       const handler = props.current.makeHandler();
       const onEvent = (sse: SseEvent) => {
         // A reload replays the run: texts it handed back before were given back then.
@@ -139,7 +142,7 @@ export function useRunAttach(
         }
         if (followCtrl.current === ctrl) followCtrl.current = null;
         if (result.kind === "lost") {
-          lost.current = { cursor, replayUntil, origin };
+          lost.current = { cursor, replayUntil, origin, run };
           return;
         }
         apply({ type: "stream_closed" });
@@ -158,7 +161,10 @@ export function useRunAttach(
       if (!run?.id || followCtrl.current) return;
       const id = props.current.sessionId;
       const here = id !== null && startedHere(tabMemory(), id, run.id);
-      follow(new RunCursor(run.id), run.lastSeq ?? 0, here ? "reload" : "elsewhere");
+      follow(new RunCursor(run.id), run.lastSeq ?? 0, here ? "reload" : "elsewhere", {
+        kind: run.kind,
+        mode: run.mode ?? null,
+      });
     },
     [apply, follow],
   );
@@ -166,8 +172,8 @@ export function useRunAttach(
   observeRef.current = observe;
 
   /** The starting tab's stream was lost: carry on as its follower from where it stopped. */
-  const adopt = useCallback((cursor: RunCursor) => {
-    lost.current = { cursor, replayUntil: 0, origin: "resumed" };
+  const adopt = useCallback((cursor: RunCursor, run: LiveRun) => {
+    lost.current = { cursor, replayUntil: 0, origin: "resumed", run };
   }, []);
 
   /** Tries a lost stream again from its last seq. */
@@ -175,7 +181,7 @@ export function useRunAttach(
     const at = lost.current;
     if (!at) return;
     setLink({ status: "reconnecting", attempt: 1, delayMs: 0, reason: "Reconnecting" });
-    follow(at.cursor, at.replayUntil, at.origin);
+    follow(at.cursor, at.replayUntil, at.origin, at.run);
   }, [follow]);
 
   /** Stops following (after an abort that ended no stream in time) and re-reads the session. */
@@ -198,6 +204,8 @@ export function useRunAttach(
       attached: following !== null,
       /** Where the followed run was started (null: none followed). */
       origin: following?.origin ?? null,
+      /** The followed run's kind and mode (null: none followed). */
+      run: following?.run ?? null,
       link,
       stream,
       observe,

@@ -3,6 +3,7 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef } from "react";
 import { describeError, postPrompt, promptAnswerKind } from "@/components/api-client";
 import type { ChatAction, ChatState } from "./reduce-events";
+import { rememberRun, tabMemory } from "./run-attach";
 import { consumeShellStream } from "./run-stream";
 import { parseShellCommand } from "./shell-state";
 
@@ -34,9 +35,12 @@ export function useShellCommands(
     };
   }, [sessionId]);
 
-  /** Runs the command; resolves false when the server did not take it (the text goes back to the composer). */
+  /**
+   * Runs the command; resolves false when the server did not take it (the text goes back to the composer).
+   * `onStarted` is called as soon as the server answered with the command's stream (it accepted the text).
+   */
   const run = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, onStarted?: () => void): Promise<boolean> => {
       const parsed = parseShellCommand(text);
       if (!sessionId || !parsed) return false;
       const id = `shell-${++seq.current}`;
@@ -51,7 +55,15 @@ export function useShellCommands(
             throw new Error("The server did not run the command");
           }
           started = true;
-          await consumeShellStream(res.body, id, apply, (paths) => changed.push(...paths));
+          onStarted?.();
+          // This tab's own run: after a reload it is shown as this tab's, not another tab's.
+          await consumeShellStream(
+            res.body,
+            id,
+            apply,
+            (paths) => changed.push(...paths),
+            (runId) => rememberRun(tabMemory(), sessionId, runId),
+          );
           return true;
         } catch (err) {
           if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });

@@ -4,6 +4,7 @@ import {
   draftKey,
   loadDraft,
   saveDraft,
+  storedDraft,
   withoutSent,
 } from "@/components/chat/draft-store";
 
@@ -60,5 +61,17 @@ describe("draft storage", () => {
     expect(withoutSent("fix it\n\nand then this", "fix it")).toBe("and then this");
     expect(withoutSent("something else", "fix it")).toBe("something else");
     expect(withoutSent("fix it now", "fix it")).toBe("fix it now");
+  });
+});
+
+describe("storedDraft", () => {
+  it("stores texts on their way until the server took them, then only what the box shows", () => {
+    expect(storedDraft([{ text: "!sandbox sleep 12" }], "")).toBe("!sandbox sleep 12");
+    // The POST answered with the run's stream: a reload must not bring the command back.
+    expect(storedDraft([{ text: "!sandbox sleep 12", released: true }], "")).toBe("");
+    expect(storedDraft([{ text: "fix it", released: true }, { text: "then docs" }], "typed since")).toBe(
+      "then docs\n\ntyped since",
+    );
+    expect(storedDraft([{ text: "  " }], "box")).toBe("box");
   });
 });
