@@ -6,7 +6,15 @@
  * response only detaches this viewer.
  */
 import { after } from "next/server";
-import { createOwnedRun, followRun, type OwnedRunOptions } from "@/lib/runs";
+import { AuthError } from "@/lib/auth/errors";
+import {
+  acquireFollowSlot,
+  createOwnedRun,
+  FOLLOW_RETRY_AFTER_S,
+  followRun,
+  type OwnedRunOptions,
+  tooManyFollowsMessage,
+} from "@/lib/runs";
 import { SSE_HEADERS, SSE_KEEP_ALIVE_MS, sseComment, sseFrame } from "./sse";
 
 /**
@@ -80,9 +88,18 @@ export function runEventStream(options: OwnedRunOptions): Response {
 
 /**
  * Replay run `runId`'s events after `after` from Postgres, then follow it live until `run_end`; ends early when
- * `signal` aborts (the client went away) or the response is cancelled.
+ * `signal` aborts (the client went away) or the response is cancelled. The stream holds one of caller
+ * `callerId`'s follow slots (lib/runs/follow-limit.ts) until it ends.
+ * @throws AuthError 429 `too_many_streams` (with `retryAfter`) when the caller already holds the most streams.
  */
-export function followEventStream(runId: string, after: number, signal: AbortSignal): Response {
+export function followEventStream(
+  runId: string,
+  after: number,
+  signal: AbortSignal,
+  callerId: string,
+): Response {
+  const release = acquireFollowSlot(callerId);
+  if (!release) throw new AuthError(429, "too_many_streams", tooManyFollowsMessage(), FOLLOW_RETRY_AFTER_S);
   const body = sseStream((send, end) => {
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -97,6 +114,7 @@ export function followEventStream(runId: string, after: number, signal: AbortSig
         send(sseFrame("error", JSON.stringify({ type: "error", message })));
       } finally {
         signal.removeEventListener("abort", onAbort);
+        release();
         end();
       }
     })();

@@ -1,26 +1,22 @@
 /**
  * Reading a run's log from Postgres, on any app instance: replay the events after a cursor, then follow the
- * run live by tailing `run_events` every {@link TAIL_MS} until its `run_end`, bumping `watched_at` every
- * {@link WATCH_MS} (the owner then hands queued texts back to this viewer). A run whose owner died is closed by
- * the follower itself (`endSilentRun`: `run_end` with `taken_over`), so a follower never waits forever.
+ * run live until its `run_end`. The followers of one run in this process share one tail (run-tail.ts: one read
+ * of `run_events` per {@link TAIL_MS} tick, `watched_at` bumped and the owner checked once per {@link WATCH_MS},
+ * a run whose owner died closed with `run_end` `taken_over`), so a follower never waits forever and 150 tabs
+ * cost the database what one costs.
  */
 import type { DbScope } from "@/lib/db/client";
 import { DbScope as Scope } from "@/lib/db/client";
-import { endSilentRun } from "@/lib/session/runs";
+import {
+  PAGE,
+  readRunEvents,
+  runFollowMetrics,
+  type StoredEvent,
+  type TailSubscriber,
+  tailOf,
+} from "./run-tail";
 
-/** Pause between two reads of the log while nothing new is stored (ms). */
-export const TAIL_MS = 100;
-/** How often a follower marks the run watched and checks its owner is alive (ms). */
-export const WATCH_MS = 2000;
-/** Rows per read. */
-const PAGE = 500;
-
-/** One stored event: its seq, type and wire JSON. */
-export interface StoredEvent {
-  seq: number;
-  type: string;
-  data: string;
-}
+export { readRunEvents, type StoredEvent, TAIL_MS, WATCH_MS } from "./run-tail";
 
 /** The run `runId` of session `sessionId` as a follower needs it, or null (unknown, or another session's). */
 export async function findRun(
@@ -35,20 +31,6 @@ export async function findRun(
   );
   const r = rows[0];
   return r ? { id: r.id, lastSeq: Number(r.last_seq), finished: r.finished } : null;
-}
-
-/** The stored events of run `runId` with seq > `after`, oldest first (at most `limit`). */
-export async function readRunEvents(
-  scope: DbScope,
-  runId: string,
-  after: number,
-  limit = PAGE,
-): Promise<StoredEvent[]> {
-  const rows = await scope.query<{ seq: number; type: string; data: string }>(
-    "SELECT seq, type, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-    [runId, after, limit],
-  );
-  return rows.map((r) => ({ seq: Number(r.seq), type: r.type, data: r.data }));
 }
 
 /**
@@ -68,7 +50,10 @@ const MAX_SEQ = 2_147_483_647;
 
 /**
  * Every event of run `runId` after `after`, then live ones, until `run_end` (included) or `signal` aborts.
- * Uses its own connection scope (released at the end; idle between reads when others wait for a slot).
+ * Replays from the shared tail's buffer when it covers `after`, else with its own reads (a connection of its own,
+ * released before the live part); then takes the rows the tail reads. A run whose `run_end` is at or before
+ * `after` yields nothing and ends once the tail knows that seq (at once for a finished run).
+ * @throws DbUnavailableError / DbBusyError when the database fails for longer than its retry budget.
  */
 export async function* followRun(options: {
   runId: string;
@@ -76,48 +61,73 @@ export async function* followRun(options: {
   signal: AbortSignal;
 }): AsyncGenerator<StoredEvent> {
   const { runId, signal } = options;
-  const scope = new Scope();
+  const pending: StoredEvent[] = [];
+  let stopped: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const subscriber: TailSubscriber = {
+    push: (row) => {
+      pending.push(row);
+      wake?.();
+    },
+    stopped: (error) => {
+      stopped = { error };
+      wake?.();
+    },
+  };
+  const onAbort = () => wake?.();
+  signal.addEventListener("abort", onAbort, { once: true });
   let cursor = options.after;
-  let lastWatch = 0;
+  let ended = false;
+  /** The rows after the cursor, in order, up to and including `run_end`. */
+  function* take(rows: StoredEvent[]): Generator<StoredEvent> {
+    for (const row of rows) {
+      if (row.seq <= cursor) continue;
+      cursor = row.seq;
+      yield row;
+      if (row.type === "run_end") {
+        ended = true;
+        return;
+      }
+    }
+  }
+  const tail = tailOf(runId, cursor);
   try {
-    while (!signal.aborted) {
-      if (Date.now() - lastWatch >= WATCH_MS) {
-        lastWatch = Date.now();
-        await scope.query(
-          "UPDATE session_runs SET watched_at = now() WHERE id = $1 AND finished_at IS NULL",
-          [runId],
-          { repeatable: true },
-        );
-        // The owner died (silent, or closed without its last row): end the run so this stream can end too.
-        await endSilentRun(scope, runId);
-        // A cursor at or past the run's end (a reconnect after `run_end`): nothing more will come.
-        const end = await scope.query<{ seq: number }>(
-          "SELECT seq FROM run_events WHERE run_id = $1 AND type = 'run_end' AND seq <= $2 LIMIT 1",
-          [runId, cursor],
-        );
-        if (end.length > 0) return;
+    const buffered = tail.subscribe(subscriber, cursor);
+    if (buffered) yield* take(buffered);
+    else {
+      // Older than the tail's buffer: read up to the present ourselves (rows the tail reads meanwhile wait in `pending`).
+      const scope = new Scope();
+      try {
+        for (;;) {
+          runFollowMetrics.replayReads++;
+          const rows = await readRunEvents(scope, runId, cursor);
+          yield* take(rows);
+          if (ended || rows.length < PAGE || signal.aborted) break;
+        }
+      } finally {
+        await scope.release();
       }
-      const rows = await readRunEvents(scope, runId, cursor);
-      for (const row of rows) {
-        cursor = row.seq;
-        yield row;
-        if (row.type === "run_end") return;
+    }
+    while (!ended && !signal.aborted) {
+      if (pending.length > 0) {
+        yield* take(pending.splice(0));
+        continue;
       }
-      if (rows.length < PAGE) await sleep(TAIL_MS, signal);
+      // A cursor at or past the run's end (a reconnect after `run_end`): nothing more will come.
+      if (tail.endSeq !== null && cursor >= tail.endSeq) return;
+      if (stopped) {
+        if (stopped.error !== undefined) throw stopped.error;
+        throw new Error(
+          `The live tail of run ${runId} stopped before its run_end; re-attach from id ${cursor}.`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
     }
   } finally {
-    await scope.release();
+    signal.removeEventListener("abort", onAbort);
+    tail.unsubscribe(subscriber);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -81,16 +81,26 @@ export async function readSession(
   return { status: res.status, body: await res.json() };
 }
 
-/** `GET /api/sessions/:id/runs/:runId/events` (`query` without `?`, optional `Last-Event-ID`). */
+/** A fresh signed-in user who is a viewer of the test user's workspace (reads its sessions and runs). */
+export async function viewer(scope: DbScope, name = "Runs viewer"): Promise<TestUser> {
+  const [u, owner] = await Promise.all([createTestUser(name), testUser()]);
+  await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'viewer')", [
+    owner.workspaceId,
+    u.id,
+  ]);
+  return u;
+}
+
+/** `GET /api/sessions/:id/runs/:runId/events` (`query` without `?`, optional `Last-Event-ID`), as `as` or the test user. */
 export async function runEvents(
   sessionId: string,
   runId: string,
-  options: { query?: string; lastEventId?: string; signal?: AbortSignal } = {},
+  options: { query?: string; lastEventId?: string; signal?: AbortSignal; as?: TestUser } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = {};
   if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
   const url = `http://t/api/sessions/${sessionId}/runs/${runId}/events${options.query ? `?${options.query}` : ""}`;
-  return getRunEvents(asUser(await testUser(), url, { headers, signal: options.signal }), {
+  return getRunEvents(asUser(options.as ?? (await testUser()), url, { headers, signal: options.signal }), {
     params: Promise.resolve({ id: sessionId, runId }),
   });
 }

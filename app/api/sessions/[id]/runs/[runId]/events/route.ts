@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
 /**
  * Replay run `runId`'s events after the cursor (`Last-Event-ID` header, else `?after=N`, else 0) from Postgres,
  * then follow the run live until its `run_end`, as SSE (`id: <seq>`, `: keep-alive` every 15 s); a finished run
- * replays and closes. 404 for an unknown run or another session's (docs/runs.md).
+ * replays and closes. 404 for an unknown run or another session's; 429 `too_many_streams` (with `Retry-After`)
+ * past the caller's concurrent streams on this instance (docs/runs.md).
  */
 export const GET = route(
   async (request: Request, { params }: { params: Promise<{ id: string; runId: string }> }) => {
@@ -18,10 +19,11 @@ export const GET = route(
       request.headers.get("last-event-id"),
       new URL(request.url).searchParams.get("after"),
     );
-    const run = await withSession(request, id, "read", async ({ scope, session }) =>
-      findRun(scope, session.id, runId),
-    );
+    const { run, userId } = await withSession(request, id, "read", async ({ scope, session, caller }) => ({
+      run: await findRun(scope, session.id, runId),
+      userId: caller.userId,
+    }));
     if (!run) throw notFound("Run");
-    return followEventStream(run.id, after, request.signal);
+    return followEventStream(run.id, after, request.signal, userId);
   },
 );
