@@ -100,9 +100,11 @@ export async function runEvents(
   const headers: Record<string, string> = {};
   if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
   const url = `http://t/api/sessions/${sessionId}/runs/${runId}/events${options.query ? `?${options.query}` : ""}`;
-  return getRunEvents(asUser(options.as ?? (await testUser()), url, { headers, signal: options.signal }), {
-    params: Promise.resolve({ id: sessionId, runId }),
-  });
+  const request = asUser(options.as ?? (await testUser()), url, { headers, signal: options.signal });
+  // undici links `options.signal` to `request.signal` through a WeakRef to the Request's own controller: once
+  // the Request is garbage-collected, aborting no longer reaches the handler. The listener keeps it alive.
+  options.signal?.addEventListener("abort", () => void request, { once: true });
+  return getRunEvents(request, { params: Promise.resolve({ id: sessionId, runId }) });
 }
 
 /** An SSE event with its id, name and parsed data. */
