@@ -351,6 +351,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       setAborting(true);
       let undelivered: string[] = [];
       try {
+        // A `!command` just sent has no run on the server until its POST answers: abort it after that.
+        await Promise.race([shells.answered(), sleep(5000)]);
         const answer = await Promise.race([abortSession(sessionId), sleep(5000).then(() => null)]);
         if (answer) undelivered = answer.undelivered;
       } catch (err) {

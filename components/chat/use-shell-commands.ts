@@ -26,6 +26,8 @@ export function useShellCommands(
   filesChanged.current = onFilesChanged;
   const seq = useRef(0);
   const open = useRef(new Map<Promise<boolean>, AbortController>());
+  /** Commands whose POST has not answered yet (the server's run does not exist yet: an abort would miss it). */
+  const posting = useRef(new Set<Promise<unknown>>());
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: switching sessions ends the previous one's commands.
   useEffect(() => {
@@ -50,7 +52,14 @@ export function useShellCommands(
       let started = false;
       const work = (async () => {
         try {
-          const res = await postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
+          const post = postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
+          const answered = post.then(
+            () => undefined,
+            () => undefined,
+          );
+          posting.current.add(answered);
+          void answered.then(() => posting.current.delete(answered));
+          const res = await post;
           if (!res.body || promptAnswerKind(res) !== "stream") {
             throw new Error("The server did not run the command");
           }
@@ -67,7 +76,9 @@ export function useShellCommands(
           return true;
         } catch (err) {
           if (!isAbortError(err)) apply({ type: "local_error", message: describeError(err) });
-          return stateRef.current.shells[id]?.received === true;
+          // Once the server answered with the command's stream it took the text (the command ran, or runs on:
+          // a stream cut by a reload must not hand it back to the composer).
+          return started || stateRef.current.shells[id]?.received === true;
         } finally {
           apply({ type: "shell_closed", id });
           // The command ran (or may have): re-read the tree even if it reported no file (e.g. `mkdir`).
@@ -88,5 +99,10 @@ export function useShellCommands(
     await Promise.allSettled([...open.current.keys()]);
   }, []);
 
-  return useMemo(() => ({ run, settled }), [run, settled]);
+  /** Resolves once every command sent so far has its POST answered (its run exists on the server, or none will). */
+  const answered = useCallback(async () => {
+    await Promise.all([...posting.current]);
+  }, []);
+
+  return useMemo(() => ({ run, settled, answered }), [run, settled, answered]);
 }
