@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./auth.module.css";
 import { AccountError, accountErrorMessage, callJson } from "./auth-fetch";
 import { FormError } from "./auth-shell";
@@ -16,6 +17,7 @@ export function SignInForm({ next, mode }: { next: string; mode: "local" | "acco
   const target = safeNextPath(next);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AccountError | Error | null>(null);
 
@@ -62,7 +64,7 @@ export function SignInForm({ next, mode }: { next: string; mode: "local" | "acco
           invalid={error instanceof AccountError && error.code === "INVALID_EMAIL_OR_PASSWORD"}
         />
         <FormError message={error ? accountErrorMessage(error) : null} />
-        <button type="submit" className={styles.primary} disabled={busy}>
+        <button type="submit" className={styles.primary} disabled={busy || !hydrated}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>

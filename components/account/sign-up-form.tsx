@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./auth.module.css";
 import { AccountError, accountErrorMessage, callJson, MIN_PASSWORD_LENGTH } from "./auth-fetch";
 import { FormError } from "./auth-shell";
@@ -24,6 +25,7 @@ export function SignUpForm({ next, closed }: { next: string; closed: boolean }) 
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [taken, setTaken] = useState(false);
@@ -117,7 +119,7 @@ export function SignUpForm({ next, closed }: { next: string; closed: boolean }) 
             </>
           ) : null}
         </FormError>
-        <button type="submit" className={styles.primary} disabled={busy}>
+        <button type="submit" className={styles.primary} disabled={busy || !hydrated}>
           {busy ? "Creating account…" : "Create account"}
         </button>
       </form>

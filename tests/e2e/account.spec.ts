@@ -26,6 +26,8 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   // Sign-up, with the too-short password refused before it is sent.
   await page.goto("/sign-up");
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
+  // Hydrated (the submit button is enabled only then): text typed before it would be reset.
+  await expect(page.getByRole("button", { name: "Create account", exact: true })).toBeEnabled();
   await page.getByLabel("Name").fill("Ada Lovelace");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("short");
@@ -92,6 +94,8 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   );
 
   // The old password is refused inline; the new one signs in and returns to ?next=.
+  // Hydrated (the submit button is enabled only then): text typed before it would be reset.
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeEnabled();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(first);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -150,6 +154,8 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await page.screenshot({ path: `${SHOTS}/sign-in.png` });
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page).toHaveURL(`${E2E_APP_URL}/sign-up`);
+  // Hydrated (the submit button is enabled only then): text typed before it would be reset.
+  await expect(page.getByRole("button", { name: "Create account", exact: true })).toBeEnabled();
   await page.getByLabel("Name").fill("Someone");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("a long password");

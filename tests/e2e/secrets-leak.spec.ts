@@ -293,7 +293,7 @@ test("a member of a team sees that only owners and admins manage secrets; the AP
   expect(accepted.status).toBe(200);
 
   await member.page.goto(`/workspaces/${teamId}/settings`);
-  await expect(member.page.getByRole("note")).toHaveText(
+  await expect(member.page.getByRole("note").filter({ hasText: "secrets" })).toHaveText(
     "Only owners and admins manage secrets. Ask one of them to set a provider key for this workspace.",
   );
   await expect(member.page.getByRole("button", { name: /^Set / })).toHaveCount(0);

@@ -38,6 +38,8 @@ async function signUp(browser: Browser, name: string): Promise<Person> {
   const email = `${name.split(" ")[0].toLowerCase()}-${STAMP}@example.test`;
   await page.goto("/sign-up");
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
+  // Hydrated (the submit button is enabled only then): text typed before it would be reset.
+  await expect(page.getByRole("button", { name: "Create account", exact: true })).toBeEnabled();
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
