@@ -10,7 +10,7 @@ import { ContextPanel } from "./context-panel";
 import { MessageList } from "./message-list";
 import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
-import { runNotice } from "./run-label";
+import { isAgentRun, runNotice } from "./run-label";
 import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
@@ -205,6 +205,7 @@ export function ChatPanel({
         onSubmit={(intent) => void submit(intent)}
         onAbort={() => void abort()}
         running={running}
+        steerable={isAgentRun(chat.liveRun)}
         aborting={chat.aborting}
         disabled={!sessions.sessionId || chat.loading}
         noModel={noModel}

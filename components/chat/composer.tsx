@@ -45,7 +45,8 @@ export function Composer({
   onChange,
   onSubmit,
   onAbort,
-  running,
+  running: live,
+  steerable = true,
   aborting,
   disabled,
   noModel = false,
@@ -59,7 +60,13 @@ export function Composer({
   onChange: (value: string) => void;
   onSubmit: (intent: ComposerIntent) => void;
   onAbort: () => void;
+  /** A run is live: Abort is offered. */
   running: boolean;
+  /**
+   * The live run is the agent's (Enter steers, Alt+Enter follows up); false for a shell command or a compaction:
+   * the box then reads as idle (a prompt waits for the run) and only Abort shows the run.
+   */
+  steerable?: boolean;
   aborting: boolean;
   disabled: boolean;
   /** The server has no model: prompts cannot be sent (shell commands can). */
@@ -76,6 +83,8 @@ export function Composer({
   readOnlyReason?: string | null;
 }) {
   const hintId = useId();
+  // The steering words and buttons are for the agent's runs only.
+  const running = live && steerable;
   const readOnly = readOnlyReason !== null;
   const shell = parseShellCommand(value) !== null;
   const images = attachments?.items.length ?? 0;
@@ -187,7 +196,7 @@ export function Composer({
         {readOnly ? null : (
           <div className="composer-buttons">
             {attachments ? <AttachButton api={attachments} disabled={disabled} /> : null}
-            {running ? (
+            {live ? (
               <button
                 type="button"
                 className="btn btn-danger"

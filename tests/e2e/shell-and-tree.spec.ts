@@ -178,22 +178,32 @@ test("Ctrl+S at once after typing or pasting saves exactly what the editor shows
   await expect(editor.locator(".monaco-editor")).toBeVisible();
   await editor.locator(".view-lines").click();
 
-  // Typed keys, then Ctrl+S with no wait: the PUT carries every key (it sent "hello a1.t").
+  // Typed text, then Ctrl+S in the same task (a fast typist: no render between the last key and the save).
+  // It sent "hello a1.t": the save read a render-old copy of the buffer.
   let put = nextPut();
-  await page.keyboard.type("hello a1.txt");
-  await page.keyboard.press("Control+S");
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLTextAreaElement>(".monaco-editor textarea");
+    input?.focus();
+    document.execCommand("insertText", false, "hello a1.txt");
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true }));
+  });
   let res = await put;
   expect(res.status()).toBe(200);
   expect(res.request().postDataJSON()).toEqual({ path: "a1.txt", content: "hello a1.txt" });
   expect(await stored("a1.txt")).toBe("hello a1.txt");
   await expect(page.getByText("Modified", { exact: true })).toHaveCount(0);
 
-  // A paste (the clipboard, Ctrl+V), then Ctrl+S with no wait (it sent "").
-  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-  await page.evaluate(() => navigator.clipboard.writeText("\npasted line 2\nline 3"));
+  // A paste, then Ctrl+S in the same task (it sent "").
   put = nextPut();
-  await page.keyboard.press("Control+V");
-  await page.keyboard.press("Control+S");
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLTextAreaElement>(".monaco-editor textarea");
+    const data = new DataTransfer();
+    data.setData("text/plain", "\npasted line 2\nline 3");
+    input?.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true }));
+  });
   res = await put;
   expect(res.status()).toBe(200);
   expect(res.request().postDataJSON()).toEqual({
@@ -202,4 +212,15 @@ test("Ctrl+S at once after typing or pasting saves exactly what the editor shows
   });
   expect(await stored("a1.txt")).toBe("hello a1.txt\npasted line 2\nline 3");
   await expect(page.getByText("Modified", { exact: true })).toHaveCount(0);
+
+  // Real keys too: typed, then Ctrl+S with no wait.
+  put = nextPut();
+  await page.keyboard.type("!");
+  await page.keyboard.press("Control+S");
+  res = await put;
+  expect(res.request().postDataJSON()).toEqual({
+    path: "a1.txt",
+    content: "hello a1.txt\npasted line 2\nline 3!",
+  });
+  expect(await stored("a1.txt")).toBe("hello a1.txt\npasted line 2\nline 3!");
 });
