@@ -200,10 +200,44 @@ export function rememberRun(memory: RunMemory | null, sessionId: string, runId: 
   }
 }
 
-/** Whether this tab (before a reload) started run `runId` of the session. */
-export function startedHere(memory: RunMemory | null, sessionId: string, runId: string): boolean {
+/** How long a sent prompt or `!command` whose run id this tab has not seen yet may claim a live run (ms). */
+export const SENT_CLAIM_MS = 60_000;
+
+/**
+ * Remembers that this tab sent a run of `mode` to the session at `now` (ms), before its POST answered: a reload
+ * in between still knows the run as this tab's (`rememberRun` replaces it with the run id once `run_start` came).
+ */
+export function rememberSent(
+  memory: RunMemory | null,
+  sessionId: string,
+  mode: RunMode,
+  now = Date.now(),
+): void {
   try {
-    return memory?.getItem(runKey(sessionId)) === runId;
+    memory?.setItem(runKey(sessionId), `sent:${mode}:${now}`);
+  } catch {
+    // Storage refused: after a reload the run is shown as started elsewhere.
+  }
+}
+
+/**
+ * Whether this tab (before a reload) started run `runId` of the session: its id was remembered, or this tab sent
+ * a run of the same `mode` less than {@link SENT_CLAIM_MS} before `now` and never saw its id.
+ */
+export function startedHere(
+  memory: RunMemory | null,
+  sessionId: string,
+  runId: string,
+  mode: RunMode | null = null,
+  now = Date.now(),
+): boolean {
+  try {
+    const v = memory?.getItem(runKey(sessionId)) ?? null;
+    if (v === runId) return true;
+    const sent = v?.match(/^sent:(prompt|retry|bash):(\d+)$/);
+    if (!sent || mode === null || sent[1] !== mode) return false;
+    const age = now - Number(sent[2]);
+    return age >= 0 && age < SENT_CLAIM_MS;
   } catch {
     return false;
   }

@@ -20,7 +20,7 @@ import {
   initialChatState,
   reduceChat,
 } from "./reduce-events";
-import { RunCursor, rememberRun, tabMemory } from "./run-attach";
+import { RunCursor, rememberRun, rememberSent, tabMemory } from "./run-attach";
 import type { LiveRun } from "./run-label";
 import { createRunEventHandler } from "./run-stream";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
@@ -205,6 +205,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         finish = r;
       });
       try {
+        rememberSent(tabMemory(), id, text === null ? "retry" : "prompt");
         const res = await open();
         started = true;
         if (!res.body) throw new Error("The server answered without an event stream");

@@ -160,7 +160,7 @@ export function useRunAttach(
       const run = res.run;
       if (!run?.id || followCtrl.current) return;
       const id = props.current.sessionId;
-      const here = id !== null && startedHere(tabMemory(), id, run.id);
+      const here = id !== null && startedHere(tabMemory(), id, run.id, run.mode ?? null);
       follow(new RunCursor(run.id), run.lastSeq ?? 0, here ? "reload" : "elsewhere", {
         kind: run.kind,
         mode: run.mode ?? null,

@@ -3,7 +3,7 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef } from "react";
 import { describeError, postPrompt, promptAnswerKind } from "@/components/api-client";
 import type { ChatAction, ChatState } from "./reduce-events";
-import { rememberRun, tabMemory } from "./run-attach";
+import { rememberRun, rememberSent, tabMemory } from "./run-attach";
 import { consumeShellStream } from "./run-stream";
 import { parseShellCommand } from "./shell-state";
 
@@ -52,6 +52,9 @@ export function useShellCommands(
       let started = false;
       const work = (async () => {
         try {
+          // A reload before the answer still knows the command's run as this tab's.
+          // (Beside a running agent the command is no run of its own: the agent's run id stays remembered.)
+          if (!stateRef.current.running) rememberSent(tabMemory(), sessionId, "bash");
           const post = postPrompt(sessionId, { text: text.trim() }, ctrl.signal);
           const answered = post.then(
             () => undefined,

@@ -11,6 +11,8 @@ import {
   REATTACH_DELAYS_MS,
   RunCursor,
   rememberRun,
+  rememberSent,
+  SENT_CLAIM_MS,
   seqOf,
   startedHere,
 } from "@/components/chat/run-attach";
@@ -259,5 +261,26 @@ describe("rememberRun / startedHere", () => {
     };
     rememberRun(refusing, "s1", "run-a");
     expect(startedHere(refusing, "s1", "run-a")).toBe(false);
+  });
+});
+
+describe("rememberSent", () => {
+  it("claims a live run of the same mode sent from this tab before its id was seen, for SENT_CLAIM_MS", () => {
+    const map = new Map<string, string>();
+    const memory = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v),
+    };
+    rememberSent(memory, "s1", "bash", 1_000);
+    expect(map.get("strata.run.s1")).toBe("sent:bash:1000");
+    expect(startedHere(memory, "s1", "run-x", "bash", 1_000 + SENT_CLAIM_MS - 1)).toBe(true);
+    expect(startedHere(memory, "s1", "run-x", "bash", 1_000 + SENT_CLAIM_MS)).toBe(false);
+    expect(startedHere(memory, "s1", "run-x", "prompt", 2_000)).toBe(false);
+    expect(startedHere(memory, "s1", "run-x", null, 2_000)).toBe(false);
+    expect(startedHere(memory, "s2", "run-x", "bash", 2_000)).toBe(false);
+    // The run's id, once seen, replaces the claim.
+    rememberRun(memory, "s1", "run-x");
+    expect(startedHere(memory, "s1", "run-x", "bash", 2_000)).toBe(true);
+    expect(startedHere(memory, "s1", "run-y", "bash", 2_000)).toBe(false);
   });
 });
