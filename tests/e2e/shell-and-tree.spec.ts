@@ -178,32 +178,35 @@ test("Ctrl+S at once after typing or pasting saves exactly what the editor shows
   await expect(editor.locator(".monaco-editor")).toBeVisible();
   await editor.locator(".view-lines").click();
 
-  // Typed text, then Ctrl+S in the same task (a fast typist: no render between the last key and the save).
-  // It sent "hello a1.t": the save read a render-old copy of the buffer.
+  // The page is busy (a loaded machine) while the keys arrive: they are handled in one go, before React renders
+  // the edits. The save sent a render-old copy of the buffer: "hello a1.t" typed, "" pasted.
+  const busy = () =>
+    page.evaluate(() => {
+      setTimeout(() => {
+        const end = Date.now() + 800;
+        while (Date.now() < end) {
+          // Hold the main thread.
+        }
+      }, 0);
+    });
   let put = nextPut();
-  await page.evaluate(() => {
-    const input = document.querySelector<HTMLTextAreaElement>(".monaco-editor textarea");
-    input?.focus();
-    document.execCommand("insertText", false, "hello a1.txt");
-    window.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true }));
-  });
+  await busy();
+  await Promise.all([page.keyboard.insertText("hello a1.txt"), page.keyboard.press("Control+S")]);
   let res = await put;
   expect(res.status()).toBe(200);
   expect(res.request().postDataJSON()).toEqual({ path: "a1.txt", content: "hello a1.txt" });
   expect(await stored("a1.txt")).toBe("hello a1.txt");
   await expect(page.getByText("Modified", { exact: true })).toHaveCount(0);
 
-  // A paste, then Ctrl+S in the same task (it sent "").
+  // A paste (the clipboard, Ctrl+V), then Ctrl+S.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.evaluate(() => navigator.clipboard.writeText("\npasted line 2\nline 3"));
+  // Monaco's Ctrl+V reads the clipboard asynchronously: the save goes once the editor shows the paste.
   put = nextPut();
-  await page.evaluate(() => {
-    const input = document.querySelector<HTMLTextAreaElement>(".monaco-editor textarea");
-    const data = new DataTransfer();
-    data.setData("text/plain", "\npasted line 2\nline 3");
-    input?.dispatchEvent(
-      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-    window.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true }));
-  });
+  await page.keyboard.press("Control+V");
+  await expect(editor.locator(".view-lines")).toContainText("line 3");
+  await busy();
+  await page.keyboard.press("Control+S");
   res = await put;
   expect(res.status()).toBe(200);
   expect(res.request().postDataJSON()).toEqual({
