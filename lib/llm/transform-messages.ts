@@ -50,6 +50,14 @@ export function replaceUnpairedSurrogates(text: string): string {
   return ANY_SURROGATE.test(text) ? text.replace(UNPAIRED_SURROGATE, REPLACEMENT_CHARACTER) : text;
 }
 
+/**
+ * Set `key` as an own enumerable property, as JSON.parse does: a plain assignment of `__proto__` would set the
+ * object's prototype instead (the key lost, and a value's fields inherited).
+ */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Deep copy of a JSON-like value with every string (keys included) passed through {@link replaceUnpairedSurrogates}. */
 export function sanitizeDeep<T>(value: T): T {
   if (typeof value === "string") return replaceUnpairedSurrogates(value) as T;
@@ -61,7 +69,8 @@ export function sanitizeDeep<T>(value: T): T {
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) out[replaceUnpairedSurrogates(key)] = sanitizeDeep(record[key]);
+    for (const key of Object.keys(record))
+      setOwn(out, replaceUnpairedSurrogates(key), sanitizeDeep(record[key]));
     return out as T;
   }
   return value;
@@ -95,10 +104,10 @@ export function sanitizeShared<T>(value: T): T {
         if (!out) {
           // Rebuild in key order so a renamed key keeps its place.
           out = {};
-          for (const k of Object.keys(record)) out[replaceUnpairedSurrogates(k)] = record[k];
+          for (const k of Object.keys(record)) setOwn(out, replaceUnpairedSurrogates(k), record[k]);
         }
         if (safeKey !== key) delete out[key];
-        out[safeKey] = item;
+        setOwn(out, safeKey, item);
       }
     }
     return (out ?? value) as T;

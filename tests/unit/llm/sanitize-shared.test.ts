@@ -31,6 +31,19 @@ describe("sanitizeShared", () => {
     );
   });
 
+  it("keeps a `__proto__` key as an own property (as JSON.parse does), never as the prototype", () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":"x\uD800"}');
+    for (const out of [sanitizeDeep(value), sanitizeShared(value)]) {
+      expect(Object.keys(out)).toEqual(["__proto__", "a"]);
+      expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+      expect((out as { polluted?: boolean }).polluted).toBeUndefined();
+      expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":true},"a":"x\uFFFD"}');
+    }
+    const clean = JSON.parse('{"__proto__":null}');
+    expect(JSON.stringify(sanitizeDeep(clean))).toBe('{"__proto__":null}');
+    expect(sanitizeShared(clean)).toBe(clean);
+  });
+
   it("copies only the path to a changed string", () => {
     const clean = { type: "text", text: "fine" };
     const input = [{ role: "user", content: [clean, { type: "text", text: "bad \uD800" }] }];
