@@ -5,6 +5,7 @@
  * shell. Edge-safe (it only decides and calls the executor).
  */
 import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/exec/shell/commands";
+import { callService, type ServiceRun } from "./exec-call";
 import type { ToolContext, ToolExec } from "./types";
 
 /** The sentence the bash tool's description gains when the sandbox is on (agreed with the description's owner). */
@@ -55,36 +56,23 @@ export async function runInSandbox(
   exec: ToolExec,
   script: string,
   options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> },
-) {
+): Promise<ServiceRun> {
   if (!script.trim()) {
     const output = "sandbox: usage: sandbox <command> (runs it in the isolated Linux sandbox)\n";
     return { output, exitCode: 2, timedOut: false, aborted: false };
   }
-  await exec.sync();
-  let result: Awaited<ReturnType<typeof exec.executor.sandbox>>;
-  try {
-    result = await exec.executor.sandbox(
+  return callService(exec, options.signal, () =>
+    exec.executor.sandbox(
       {
         workspaceId: exec.workspaceId,
         projectRoot: ctx.projectRoot,
         cwd: ctx.cwd,
         pending: exec.pending,
         command: script,
-        env: options.env,
+        env: { ...ctx.shellEnv, ...options.env },
         timeoutMs: options.timeoutMs,
       },
       options.signal,
-    );
-  } catch (error) {
-    if (options.signal?.aborted) return { output: "", exitCode: 1, timedOut: false, aborted: true };
-    throw error;
-  }
-  await exec.absorb(result.changedPaths);
-  return {
-    output: result.output,
-    exitCode: result.exitCode,
-    timedOut: result.timedOut,
-    aborted: result.aborted || (options.signal?.aborted ?? false),
-    ...(result.killed ? { killed: result.killed } : {}),
-  };
+    ),
+  );
 }

@@ -14,6 +14,7 @@ import {
 import type { ExecKill, ExecOutputTail } from "@/lib/exec/types";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import { runInSandbox, SANDBOX_DESCRIPTION_NOTE, sandboxScript } from "./bash-sandbox";
+import { callService } from "./exec-call";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -257,10 +258,8 @@ export async function runCommand(
   if (!exec) return runShell(ctx, script, options);
   const sandboxed = exec.sandbox ? sandboxScript(script) : undefined;
   if (sandboxed !== undefined) return runInSandbox(ctx, exec, sandboxed, options);
-  await exec.sync();
-  let result: Awaited<ReturnType<typeof exec.executor.shell>>;
-  try {
-    result = await exec.executor.shell(
+  return callService(exec, options.signal, () =>
+    exec.executor.shell(
       {
         workspaceId: exec.workspaceId,
         projectRoot: ctx.projectRoot,
@@ -273,21 +272,8 @@ export async function runCommand(
         outputTail: { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES },
       },
       options.signal,
-    );
-  } catch (error) {
-    // The service was told (the request is gone); what it wrote before stopping is in the pending paths.
-    if (options.signal?.aborted) return { output: "", exitCode: 1, timedOut: false, aborted: true };
-    throw error;
-  }
-  await exec.absorb(result.changedPaths);
-  return {
-    output: result.output,
-    exitCode: result.exitCode,
-    timedOut: result.timedOut,
-    aborted: result.aborted || (options.signal?.aborted ?? false),
-    ...(result.killed ? { killed: result.killed } : {}),
-    ...(result.tail ? { tail: result.tail } : {}),
-  };
+    ),
+  );
 }
 
 /**
