@@ -8,7 +8,13 @@ import type { ModelMessage } from "ai";
 import type { Model } from "./models";
 import { collapseSystemMessages, toModelMessages } from "./to-model-messages";
 import { shortHash, toolCallIdNormalizerFor } from "./tool-call-ids";
-import { replaceUnpairedSurrogates, sanitizeDeep, transformMessages } from "./transform-messages";
+import {
+  replaceUnpairedSurrogates,
+  sanitizeDeep,
+  type TransformOptions,
+  transformMessages,
+} from "./transform-messages";
+import type { TransformReport } from "./transform-report";
 import type { Message, SystemMessage, ToolDeclaration } from "./types";
 
 /** pi's per-model compatibility flags that Strata honours (`model.compat`). */
@@ -310,6 +316,17 @@ function anthropicThinkingAllowed(messages: ModelMessage[]): boolean {
   return startsWithAnthropicThinking(messages[index]);
 }
 
+/** Options of {@link prepareRequest}. */
+export interface PrepareRequestOptions {
+  /** Whether thinking will be on for this request (default: on where the model reasons). */
+  thinking?: boolean;
+  /**
+   * A collector for `transformMessages`' change report (lib/llm/transform-report.ts), filled for this request's
+   * model; the request itself is the same with or without it.
+   */
+  report?: TransformReport;
+}
+
 /**
  * Build the provider-facing request for `model` from a pi context (Strata's counterpart of the prologue of pi's
  * `convertMessages` in every `packages/ai/src/api/*` serializer):
@@ -328,9 +345,11 @@ function anthropicThinkingAllowed(messages: ModelMessage[]): boolean {
 export function prepareRequest(
   model: RequestModel,
   context: { systemPrompt: string; messages: Message[]; tools: ToolDeclaration[] },
-  options: { thinking?: boolean } = {},
+  options: PrepareRequestOptions = {},
 ): PreparedRequest {
-  const transformed = transformMessages(context.messages ?? [], model, toolCallIdNormalizerFor(model));
+  const transformed = transformMessages(context.messages ?? [], model, toolCallIdNormalizerFor(model), {
+    report: options.report,
+  } as TransformOptions);
   const base = {
     systemPrompt: context.systemPrompt ?? "",
     messages: transformed,

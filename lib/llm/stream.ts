@@ -9,6 +9,7 @@ import { languageModelUsage, toFunctionTools, toLanguageModelPrompt } from "./la
 import type { Env, Model } from "./models";
 import { prepareRequest } from "./prepare-request";
 import { createLanguageModel, OPENAI_COMPATIBLE_NAME } from "./providers";
+import type { TransformReport } from "./transform-report";
 import {
   type AssistantMessage,
   emptyUsage,
@@ -46,6 +47,8 @@ export interface StreamAssistantOptions {
   onPayload?: (payload: unknown, url: string) => unknown | undefined | Promise<unknown | undefined>;
   /** HTTP client; default the global `fetch`. */
   fetch?: typeof fetch;
+  /** Filled with `transformMessages`' change report for this request (see `prepareRequest`'s `report`). */
+  transformReport?: TransformReport;
 }
 
 /**
@@ -433,7 +436,10 @@ async function run(
       fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload),
     });
     const thinking = effectiveLevel(model, options.thinkingLevel) !== undefined;
-    const { system, tools, messages, thinkingAllowed } = prepareRequest(model, context, { thinking });
+    const { system, tools, messages, thinkingAllowed } = prepareRequest(model, context, {
+      thinking,
+      report: options.transformReport,
+    });
     const settings = requestSettings(
       model,
       thinkingAllowed ? options : { ...options, thinkingLevel: "off" as ThinkingLevel },
