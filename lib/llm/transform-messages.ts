@@ -5,6 +5,7 @@
  * (`lib/llm/prepare-request.ts`); its output only lives in that request.
  */
 import { type IdTarget, type ToolCallIdNormalizer, uniqueToolCallId, wireToolCallId } from "./tool-call-ids";
+import type { TransformReport } from "./transform-report";
 import type {
   AssistantMessage,
   ImageContent,
@@ -38,6 +39,11 @@ export interface TransformOptions {
    * `false`: pi's function followed by Strata's repairs (see {@link transformMessages}).
    */
   piCompatible?: boolean;
+  /**
+   * A collector for the change report (transform-report.ts): every change made is appended to `report.changes`
+   * and `report.origins` is set for the output. The output is the same with or without it.
+   */
+  report?: TransformReport;
 }
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
