@@ -2,8 +2,9 @@
  * Prompt templates over the VFS (pi `core/prompt-templates.ts`): argument parsing, placeholder
  * substitution, `/name args` expansion and directory loading.
  *
- * One deliberate difference (docs/pi-differences.md): outside quotes, an apostrophe between two letters
- * or digits (`don't`, `user's`) is a literal character, not an opening quote (pi turns `it's` into `its`).
+ * Deliberate differences in argument parsing (docs/pi-differences.md, {@link parseCommandArgs}): an empty quoted
+ * argument is kept, an unclosed quote is literal, and an apostrophe between two letters or digits (`don't`,
+ * `user's`) is a literal character, not an opening quote (pi turns `it's` into `its`).
  */
 import { basenamePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
@@ -29,15 +30,24 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 /**
  * Split command arguments like a shell, without escapes (pi `parseCommandArgs`, 5.1–5.6): unquoted
  * whitespace separates (runs collapse); `"..."` and `'...'` group and are removed (the other quote kind
- * inside is literal); empty quoted strings give no argument; an unterminated quote runs to the end;
- * backslash is an ordinary character. Strata fix: an apostrophe between two letters/digits outside
- * quotes is literal (`it's` → `["it's"]`, pi gives `["its"]`).
+ * inside is literal); backslash is an ordinary character. Three Strata fixes (docs/pi-differences.md):
+ * - an empty quoted string is an empty argument: `"" " "` → `["", " "]`, `a '' b` → `["a", "", "b"]`
+ *   (pi drops it: `[" "]`); quotes next to text join it as before (`a""b` → `["ab"]`);
+ * - a quote that is never closed is a literal character and the text after it splits as usual:
+ *   `unterminated "quote here` → `["unterminated", "\"quote", "here"]` (pi runs the quote to the end:
+ *   `["unterminated", "quote here"]`);
+ * - an apostrophe between two letters/digits outside quotes is literal (`it's` → `["it's"]`, pi `["its"]`).
+ * @returns the arguments in order (`[]` for blank input).
  */
 export function parseCommandArgs(argsString: string): string[] {
   const args: string[] = [];
   const chars = [...argsString];
+  // A quote opens only when the same character comes again later (it then closes at the next one).
+  const lastIndex = { '"': chars.lastIndexOf('"'), "'": chars.lastIndexOf("'") };
   let current = "";
-  let inQuote: string | null = null;
+  /** Whether an argument has started (a quoted empty string starts one without adding characters). */
+  let started = false;
+  let inQuote: '"' | "'" | null = null;
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i];
     if (inQuote) {
@@ -51,18 +61,22 @@ export function parseCommandArgs(argsString: string): string[] {
       WORD_CHAR.test(chars[i + 1])
     ) {
       current += char;
-    } else if (char === '"' || char === "'") {
+      started = true;
+    } else if ((char === '"' || char === "'") && lastIndex[char] > i) {
       inQuote = char;
+      started = true;
     } else if (/\s/.test(char)) {
-      if (current) {
+      if (started) {
         args.push(current);
         current = "";
+        started = false;
       }
     } else {
       current += char;
+      started = true;
     }
   }
-  if (current) args.push(current);
+  if (started) args.push(current);
   return args;
 }
 

@@ -26,14 +26,38 @@ describe("prompt templates (pi 5.1–5.16)", () => {
     expect(parseCommandArgs("'x y' z")).toEqual(["x y", "z"]);
     expect(parseCommandArgs(`"it's" 'say "hi"'`)).toEqual(["it's", 'say "hi"']);
   });
-  it("5.3 empty quoted strings give no argument", () => {
-    expect(parseCommandArgs('"" " "')).toEqual([" "]);
+  it('5.3 Strata fix: an empty quoted string is an empty argument (pi drops it: [" "])', () => {
+    expect(parseCommandArgs('"" " "')).toEqual(["", " "]);
+    expect(parseCommandArgs("a '' b")).toEqual(["a", "", "b"]);
+    expect(parseCommandArgs('""')).toEqual([""]);
+    expect(parseCommandArgs(`"" ''`)).toEqual(["", ""]);
+    // Quotes next to text join it, as in pi.
+    expect(parseCommandArgs('a""b x"" ""y')).toEqual(["ab", "x", "y"]);
+    expect(parseCommandArgs("")).toEqual([]);
+    expect(parseCommandArgs("  \n ")).toEqual([]);
+  });
+  it("5.3 the empty argument takes its place: $2 is the one after it, ${1:-d} still defaults", () => {
+    const t = [tpl("pick", "[$1] [$2] [${1:-none}] [$@]")];
+    expect(expandPromptTemplate('/pick "" second', t)).toBe("[] [second] [none] [ second]");
+    expect(expandPromptTemplate("/pick '' ''", t)).toBe("[] [] [none] [ ]");
   });
   it("5.4 backslash is not an escape", () => {
     expect(parseCommandArgs('"quoted \\"text\\""')).toEqual(["quoted \\text\\"]);
   });
-  it("5.5 an unterminated quote runs to the end; Strata fix: an in-word apostrophe is literal", () => {
-    expect(parseCommandArgs('unterminated "quote here')).toEqual(["unterminated", "quote here"]);
+  it("5.5 Strata fix: an unclosed quote is a literal character (pi runs it to the end)", () => {
+    expect(parseCommandArgs('unterminated "quote here')).toEqual(["unterminated", '"quote', "here"]);
+    expect(parseCommandArgs("'tis fine")).toEqual(["'tis", "fine"]);
+    expect(parseCommandArgs('say "hi')).toEqual(["say", '"hi']);
+    expect(parseCommandArgs('"')).toEqual(['"']);
+    // Only the quote left without a partner is literal; the pairs before it still group.
+    expect(parseCommandArgs(`'a b' 'c d`)).toEqual(["a b", "'c", "d"]);
+    // An unclosed quote of one kind does not stop the other kind from grouping.
+    expect(parseCommandArgs(`x "y 'z w' v`)).toEqual(["x", '"y', "z w", "v"]);
+    expect(expandPromptTemplate('/review "src/a.ts perf', [tpl("review", "$1|$2|$@")])).toBe(
+      '"src/a.ts|perf|"src/a.ts perf',
+    );
+  });
+  it("5.5 Strata fix: an in-word apostrophe is literal", () => {
     expect(parseCommandArgs("it's")).toEqual(["it's"]); // pi: ["its"] (docs/pi-differences.md)
     expect(parseCommandArgs("don't touch the user's file")).toEqual([
       "don't",
@@ -42,7 +66,6 @@ describe("prompt templates (pi 5.1–5.16)", () => {
       "user's",
       "file",
     ]);
-    expect(parseCommandArgs("'tis fine")).toEqual(["tis fine"]);
   });
   it("5.6 unquoted newlines separate", () => {
     expect(parseCommandArgs("label-2\n\nHere is some description #2.")).toEqual([
