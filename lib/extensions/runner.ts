@@ -186,7 +186,11 @@ export class ExtensionRunner {
 
   /**
    * pi 10.7: every handler gets `{ prompt, images, systemPrompt, systemPromptOptions }` (options mutable and
-   * shared; `systemPrompt` rendered from them now, or the text an earlier handler forced).
+   * shared). A returned `systemPrompt` is written to `systemPromptOptions.forceSystemPrompt` (pi's
+   * `currentOptions.forceSystemPrompt`), so later handlers see it in their options and as `event.systemPrompt`
+   * (a forced prompt renders as itself, 3.18); otherwise `systemPrompt` is rendered from the options now.
+   * `forceSystemPrompt` of the outcome is the options' string `forceSystemPrompt` after the last handler (also
+   * one a handler set or cleared in the options directly).
    */
   async emitBeforeAgentStart(
     prompt: string,
@@ -198,14 +202,15 @@ export class ExtensionRunner {
     const options = systemPromptOptions;
     const selectedBefore = JSON.stringify(options.selectedTools);
     const messages: CustomMessage[] = [];
-    let forced: string | undefined;
+    const forcedNow = () =>
+      typeof options.forceSystemPrompt === "string" ? options.forceSystemPrompt : undefined;
     for (const { path, handler } of this.handlersOf("before_agent_start")) {
       const event: BeforeAgentStartEvent = {
         type: "before_agent_start",
         prompt,
         images: structuredClone(images),
         get systemPrompt() {
-          return forced ?? renderSystemPrompt(options);
+          return forcedNow() ?? renderSystemPrompt(options);
         },
         systemPromptOptions: options,
       };
@@ -225,12 +230,13 @@ export class ExtensionRunner {
             timestamp: now(),
           });
         }
-        if (result.systemPrompt !== undefined) forced = result.systemPrompt;
+        if (result.systemPrompt !== undefined) options.forceSystemPrompt = result.systemPrompt;
       } catch (error) {
         this.report(path, "before_agent_start", error);
       }
     }
     const selectedChanged = JSON.stringify(options.selectedTools) !== selectedBefore;
+    const forced = forcedNow();
     return {
       messages,
       ...(forced !== undefined ? { forceSystemPrompt: forced } : {}),

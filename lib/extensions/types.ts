@@ -22,8 +22,14 @@ export type InputEventResult =
   | { action: "transform"; text: string; images?: ImageContent[] }
   | { action: "handled" };
 
-/** Options the system prompt is rendered from; handlers may mutate them (10.7, 10.8). */
-export type SystemPromptOptions = Record<string, unknown> & { selectedTools?: string[] };
+/**
+ * Options the system prompt is rendered from; handlers may mutate them (10.7, 10.8). `forceSystemPrompt` holds
+ * the text an earlier handler forced (pi's `BuildSystemPromptOptions.forceSystemPrompt`).
+ */
+export type SystemPromptOptions = Record<string, unknown> & {
+  selectedTools?: string[];
+  forceSystemPrompt?: string;
+};
 
 export interface BeforeAgentStartEvent {
   type: "before_agent_start";

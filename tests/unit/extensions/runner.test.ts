@@ -144,6 +144,7 @@ describe("ExtensionRunner", () => {
 
   it("10.7 before_agent_start: messages in order, forced prompt last wins and is seen by later handlers, errors skipped", async () => {
     const seen: string[] = [];
+    const seenOptions: (string | undefined)[] = [];
     const { runner, errors } = await runnerWith(
       (api) =>
         api.on("before_agent_start", (e) => {
@@ -157,6 +158,7 @@ describe("ExtensionRunner", () => {
       (api) =>
         api.on("before_agent_start", (e) => {
           seen.push(e.systemPrompt);
+          seenOptions.push(e.systemPromptOptions.forceSystemPrompt);
           return { message: { customType: "b", content: null, display: false }, systemPrompt: "FORCED" };
         }),
     );
@@ -168,6 +170,9 @@ describe("ExtensionRunner", () => {
       () => 9,
     );
     expect(seen).toEqual(["RENDERED", "FIRST"]);
+    // pi: the forced text is `systemPromptOptions.forceSystemPrompt` for later handlers and in the outcome.
+    expect(seenOptions).toEqual(["FIRST"]);
+    expect(out.systemPromptOptions).toEqual({ x: 1, forceSystemPrompt: "FORCED" });
     expect(out.messages).toEqual([
       { role: "custom", customType: "a", content: "A", display: true, timestamp: 9 },
       { role: "custom", customType: "b", content: [], display: false, timestamp: 9 },
@@ -176,6 +181,23 @@ describe("ExtensionRunner", () => {
     expect(errors.map((e) => `${e.extensionPath}:${e.event}:${e.error}`)).toEqual([
       "ext-1:before_agent_start:nope",
     ]);
+  });
+
+  it("10.7 a forced prompt set or cleared in the options by a handler is what later handlers and the outcome get", async () => {
+    const seen: string[] = [];
+    const { runner } = await runnerWith(
+      (api) => api.on("before_agent_start", () => ({ systemPrompt: "FIRST" })),
+      (api) =>
+        api.on("before_agent_start", (e) => {
+          seen.push(e.systemPrompt);
+          delete e.systemPromptOptions.forceSystemPrompt;
+        }),
+      (api) => api.on("before_agent_start", (e) => void seen.push(e.systemPrompt)),
+    );
+    const out = await runner.emitBeforeAgentStart("hi", undefined, {}, () => "RENDERED");
+    expect(seen).toEqual(["FIRST", "RENDERED"]);
+    expect(out.forceSystemPrompt).toBeUndefined();
+    expect(out.systemPromptOptions).toEqual({});
   });
 
   it("10.8 an edited selectedTools list is reported; the rendered prompt follows the mutable options", async () => {
