@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { InspectorPanel } from "@/components/inspector/inspector-panel";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { useAttachments } from "./attachments";
@@ -162,6 +163,12 @@ export function ChatPanel({
           void sessions.refresh().then(() => sessions.select(session.id));
         }}
         onCompacted={() => chat.reload()}
+      />
+      <InspectorPanel
+        projectId={projectId}
+        sessionId={sessions.sessionId}
+        chatModel={model || null}
+        refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${settledShells}:${runEnds}`}
       />
       {showTrust && trust ? (
         <TrustDialog
