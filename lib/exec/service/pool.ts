@@ -1,12 +1,14 @@
 /**
- * The execution service's worker pool: `size` worker threads (worker.ts), each running one command at a time;
- * more commands wait in a FIFO queue. Per command, the main thread enforces
- * - the wall-clock limit: the worker is terminated at `wallMs`;
- * - the CPU-time limit: the worker's event-loop active time (`worker.performance.eventLoopUtilization()`, the
- *   time the thread was not idle, sampled every {@link CPU_SAMPLE_MS}) over `cpuMs` terminates it;
- * - the memory cap: each worker's V8 heap is capped (`resourceLimits.maxOldGenerationSizeMb`); a command that
- *   needs more dies with `ERR_WORKER_OUT_OF_MEMORY`. A command asking another cap than the pool's runs in a
- *   worker of its own, made for it and ended after it;
+ * The execution service's worker pool: `size` worker processes (worker.ts, forked by worker-process.ts), each
+ * running one command at a time; more commands wait in a FIFO queue. A worker is a process, not a thread, so a
+ * command that kills its worker (V8 aborting on a huge allocation) never takes the service down. Per command,
+ * the service enforces
+ * - the wall-clock limit: the worker is killed at `wallMs`;
+ * - the CPU-time limit: the worker's CPU time since the command started (`/proc/<pid>/stat`, sampled every
+ *   {@link CPU_SAMPLE_MS}; wall-clock time where there is no procfs) over `cpuMs` kills it;
+ * - the memory cap: each worker's V8 heap is capped (`--max-old-space-size`); a command that needs more dies of
+ *   it (V8's out-of-memory abort, told by its stderr) and is reported as the memory kill. A command asking
+ *   another cap than the pool's runs in a worker of its own, made for it and ended after it;
  * - pi's `timeoutMs`: when a command that blocks its thread does not answer {@link TIMEOUT_GRACE_MS} after it,
  *   the worker is terminated and the command reported as timed out.
  * The output cap is the handler's (it stops collecting and stops the command inside the worker).
@@ -15,10 +17,10 @@
  * {@link ABORT_GRACE_MS}. Node-only.
  */
 import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
 import { killReport } from "@/lib/exec/limits";
 import type { ExecKill, ExecLimits } from "@/lib/exec/types";
 import type { FromWorker, ToWorker } from "./protocol";
+import { WorkerProcess } from "./worker-process";
 
 const CPU_SAMPLE_MS = 20;
 const ABORT_GRACE_MS = 1000;
@@ -51,7 +53,7 @@ export type PoolOutcome =
   | { type: "aborted"; usage: PoolUsage };
 
 interface Slot {
-  worker: Worker;
+  worker: WorkerProcess;
   memoryMb: number;
   ready: Promise<void>;
   busy: boolean;
@@ -151,12 +153,7 @@ export class ExecPool {
   }
 
   private spawn(memoryMb: number, dedicated: boolean): Slot {
-    const worker = new Worker(workerBootstrap(this.workerUrl), {
-      eval: true,
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
-      stdout: false,
-      stderr: false,
-    });
+    const worker = new WorkerProcess(this.workerUrl, memoryMb);
     const slot: Slot = {
       worker,
       memoryMb,
@@ -167,7 +164,6 @@ export class ExecPool {
       started: false,
     };
     // A worker that dies between commands is replaced (a running command's own listeners report it).
-    worker.on("error", () => undefined);
     worker.on("exit", (code) => {
       if (slot.gone) return;
       if (!slot.busy && slot.started)
@@ -187,20 +183,19 @@ export class ExecPool {
         resolve();
       };
       worker.on("message", onMessage);
-      worker.once("error", (error) => {
+      const onExit = (code: number | null) => {
+        worker.off("exit", onExit);
+        if (slot.started) return;
         clearTimeout(timer);
-        reject(error);
-      });
-      worker.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the execution worker exited with code ${code} while starting`));
-      });
+        reject(new Error(startFailure(worker, code)));
+      };
+      worker.on("exit", onExit);
     });
     slot.ready.catch(() => undefined);
     return slot;
   }
 
-  /** Drop `slot` (terminating its thread) and, for a pooled one, start its replacement. */
+  /** Drop `slot` (killing its process) and, for a pooled one, start its replacement. */
   private async retire(slot: Slot): Promise<void> {
     if (slot.gone) return;
     slot.gone = true;
@@ -261,10 +256,18 @@ export class ExecPool {
     const id = this.nextId++;
     const worker = slot.worker;
     const started = performance.now();
-    const elu = worker.performance.eventLoopUtilization();
+    const cpuAtStart = worker.cpuMs();
+    let lastCpuMs = 0;
+    const cpuUsed = () => {
+      const now = worker.cpuMs();
+      const wall = performance.now() - started;
+      if (now !== undefined && cpuAtStart !== undefined) lastCpuMs = now - cpuAtStart;
+      else if (cpuAtStart === undefined) lastCpuMs = wall;
+      return lastCpuMs;
+    };
     const usage = (): PoolUsage => ({
       wallMs: Math.round(performance.now() - started),
-      cpuMs: Math.round(worker.performance.eventLoopUtilization(elu).active),
+      cpuMs: Math.round(cpuUsed()),
     });
     const pids = new Set<number>();
     const timers: ReturnType<typeof setTimeout>[] = [];
@@ -275,7 +278,6 @@ export class ExecPool {
       for (const t of timers) clearTimeout(t);
       clearInterval(cpuTimer);
       worker.off("message", onMessage);
-      worker.off("error", onError);
       worker.off("exit", onExit);
       signal?.removeEventListener("abort", onAbort);
       if (terminate) for (const pid of pids) killGroup(pid);
@@ -299,26 +301,20 @@ export class ExecPool {
         false,
       );
     };
-    const onError = (error: Error & { code?: string }) => {
-      if (error.code === "ERR_WORKER_OUT_OF_MEMORY") return kill("memory");
-      this.log(`[strata-exec] a worker crashed running a ${job.kind} command: ${error.message}`);
-      finish(failed(500, `Command stopped: the execution worker crashed (${error.message}).`, usage()), true);
-    };
-    const onExit = (code: number) =>
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (worker.diedOfMemory()) return kill("memory");
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      this.log(`[strata-exec] a worker died running a ${job.kind} command (${how})`);
       finish(
-        failed(
-          500,
-          `Command stopped: the execution worker exited unexpectedly (exit code ${code}).`,
-          usage(),
-        ),
+        failed(500, `Command stopped: the execution worker exited unexpectedly (${how}).`, usage()),
         true,
       );
+    };
     const onAbort = () => {
-      worker.postMessage({ type: "abort", id } satisfies ToWorker);
+      worker.send({ type: "abort", id } satisfies ToWorker);
       timers.push(setTimeout(() => finish({ type: "aborted", usage: usage() }, true), ABORT_GRACE_MS));
     };
     worker.on("message", onMessage);
-    worker.on("error", onError);
     worker.on("exit", onExit);
     timers.push(setTimeout(() => kill("wall"), job.limits.wallMs));
     if (job.timeoutMs !== undefined && job.timeoutMs + TIMEOUT_GRACE_MS < job.limits.wallMs) {
@@ -330,7 +326,7 @@ export class ExecPool {
       );
     }
     const cpuTimer = setInterval(() => {
-      if (worker.performance.eventLoopUtilization(elu).active > job.limits.cpuMs) kill("cpu");
+      if (cpuUsed() > job.limits.cpuMs) kill("cpu");
     }, CPU_SAMPLE_MS);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
@@ -342,18 +338,15 @@ export class ExecPool {
       bytes: job.bytes,
       limits: job.limits,
     };
-    worker.postMessage(message);
+    if (!worker.send(message)) onExit(null, null);
   }
 }
 
-/**
- * The worker's first code: register tsx's loader in the thread (Node 20 does not apply the parent's `--import tsx`
- * hooks to a worker's entry point), then load the TypeScript worker script. A plain `.js` script loads as is.
- */
-function workerBootstrap(url: URL): string {
-  if (!url.pathname.endsWith(".ts")) return `import(${JSON.stringify(url.href)});`;
-  const tsx = import.meta.resolve("tsx/esm/api");
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
+/** Why a worker that exited before it was ready failed: the last line of its stderr (the thrown error), or its exit. */
+function startFailure(worker: WorkerProcess, code: number | null): string {
+  const lines = worker.stderrLines();
+  const error = lines.findLast((line) => /^\w*Error\b/.test(line)) ?? lines.at(-1);
+  return error ?? `the execution worker exited with code ${code} while starting`;
 }
 
 const failed = (status: number, error: string, usage: PoolUsage = { wallMs: 0, cpuMs: 0 }): PoolOutcome => ({

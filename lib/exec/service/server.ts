@@ -42,26 +42,33 @@ class HttpError extends Error {
   }
 }
 
+/** Past this many bytes of a refused body (times the limit), the connection is cut instead of drained. */
+const DRAIN_FACTOR = 4;
+
+/**
+ * The request's body, up to `max` bytes. A larger one is refused with 413 once it has been read to its end
+ * (drained and dropped), so the client, still writing, reads the answer instead of a reset connection; past
+ * {@link DRAIN_FACTOR} × `max` the connection is cut (see `send`).
+ */
 function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > max) return reject(new HttpError(413, `The request body is over ${max} bytes.`));
+    const tooBig = () => new HttpError(413, `The request body is over ${max} bytes.`);
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
+    let over = Number(req.headers["content-length"] ?? 0) > max;
     req.on("data", (chunk: Buffer) => {
-      if (over) return;
       size += chunk.length;
-      if (size > max) {
-        // The rest is dropped; the connection is closed once the 413 is sent (see `send`).
+      if (!over && size > max) {
         over = true;
         chunks.length = 0;
-        reject(new HttpError(413, `The request body is over ${max} bytes.`));
-        return;
       }
-      chunks.push(chunk);
+      if (!over) chunks.push(chunk);
+      else if (size > DRAIN_FACTOR * max) {
+        req.pause();
+        reject(tooBig());
+      }
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => (over ? reject(tooBig()) : resolve(Buffer.concat(chunks))));
     req.on("error", reject);
   });
 }
@@ -75,9 +82,9 @@ const send = (res: http.ServerResponse, status: number, body: unknown) => {
     "content-length": Buffer.byteLength(text),
     ...(close ? { connection: "close" } : {}),
   });
-  // A body over the limit is not read to its end: the connection goes once the answer is out.
+  // A body far over the limit is not read to its end: the connection goes once the answer is out.
   res.end(text, () => {
-    if (close) res.req.destroy();
+    if (close && !res.req.complete) res.req.destroy();
   });
 };
 
@@ -111,7 +118,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * Start the service: the pool (`workers` threads, heap cap `memoryMb`) and the HTTP server on 127.0.0.1:`port`
+ * Start the service: the pool (`workers` worker processes, heap cap `memoryMb`) and the HTTP server on 127.0.0.1:`port`
  * (0: a free port). Resolves once every worker has loaded its handlers.
  * @throws when the port is taken or a worker cannot start.
  */

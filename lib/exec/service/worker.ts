@@ -1,9 +1,9 @@
 /**
- * One worker thread of the execution service's pool: loads every handler of the registry, then runs the commands
- * the main thread sends it, one at a time, and answers each with `done`. The main thread enforces the wall-clock,
- * CPU and memory limits by terminating the thread; a handler enforces the output cap itself. Node-only.
+ * One worker process of the execution service's pool (forked by worker-process.ts): loads every handler of the
+ * registry, then runs the commands the service sends it over IPC, one at a time, and answers each with `done`.
+ * The service enforces the wall-clock, CPU and memory limits by killing the process; a handler enforces the
+ * output cap itself. Node-only.
  */
-import { type MessagePort, parentPort } from "node:worker_threads";
 import ws from "ws";
 import { setNodeWebSocket } from "@/lib/db/client";
 import type { ExecHandler } from "./handler";
@@ -11,15 +11,13 @@ import { HandlerError } from "./handler";
 import { HANDLERS } from "./handlers";
 import type { FromWorker, ToWorker } from "./protocol";
 
-function requirePort(): MessagePort {
-  if (!parentPort)
-    throw new Error("lib/exec/service/worker.ts runs only as a worker thread of lib/exec/service/pool.ts");
-  return parentPort;
-}
-const port = requirePort();
+if (!process.send)
+  throw new Error("lib/exec/service/worker.ts runs only as a worker process of lib/exec/service/pool.ts");
 setNodeWebSocket(ws);
+// The service is gone (it died or closed the channel): a worker never outlives it.
+process.on("disconnect", () => process.exit(0));
 
-const send = (message: FromWorker) => port.postMessage(message);
+const send = (message: FromWorker) => process.send?.(message);
 const controllers = new Map<number, AbortController>();
 
 const statusOf = (error: unknown): number => {
@@ -33,7 +31,7 @@ const statusOf = (error: unknown): number => {
 async function main(): Promise<void> {
   const handlers = new Map<string, ExecHandler>();
   for (const [kind, load] of Object.entries(HANDLERS)) handlers.set(kind, (await load()).handler);
-  port.on("message", async (message: ToWorker) => {
+  process.on("message", async (message: ToWorker) => {
     if (message.type === "abort") {
       controllers.get(message.id)?.abort();
       return;

@@ -50,13 +50,12 @@ describe("ExecPool", () => {
       memoryMb: 512,
       workerUrl: script(
         "dies.mjs",
-        `import { parentPort } from "node:worker_threads";
-parentPort.on("message", (m) => {
+        `process.on("message", (m) => {
   if (m.type !== "run") return;
   if (m.request.die) process.exit(3);
-  parentPort.postMessage({ type: "done", id: m.id, ok: true, result: { echoed: m.request.text } });
+  process.send({ type: "done", id: m.id, ok: true, result: { echoed: m.request.text } });
 });
-parentPort.postMessage({ type: "ready" });
+process.send({ type: "ready" });
 `,
       ),
       log: () => undefined,
@@ -72,6 +71,41 @@ parentPort.postMessage({ type: "ready" });
       result: { echoed: "again" },
     });
     expect(pool.load).toEqual({ busy: 0, queued: 0 });
+    await pool.close();
+  });
+
+  it("a command that exhausts its worker's heap kills only that worker: a memory kill, and the pool goes on", async () => {
+    const pool = new ExecPool({
+      size: 1,
+      memoryMb: 64,
+      workerUrl: script(
+        "hungry.mjs",
+        `process.on("message", (m) => {
+  if (m.type !== "run") return;
+  if (m.request.eat) { const kept = []; for (;;) kept.push(new Array(1e6).fill(m.id)); }
+  process.send({ type: "done", id: m.id, ok: true, result: { pid: process.pid } });
+});
+process.send({ type: "ready" });
+`,
+      ),
+      log: () => undefined,
+    });
+    await pool.ready();
+    const limits = { ...defaultLimits("shell"), memoryMb: 64 };
+    const before = await pool.run({ ...job, limits, request: {} });
+    expect(await pool.run({ ...job, limits, request: { eat: true } })).toMatchObject({
+      type: "killed",
+      kill: {
+        reason: "memory",
+        message: "Command stopped: it needed more than 64 MiB of memory (limit 64 MiB).",
+      },
+    });
+    const after = await pool.run({ ...job, limits, request: {} });
+    // A new worker process answers; this process (the service) is alive to ask.
+    expect(after.type).toBe("done");
+    expect((after as { result: { pid: number } }).result.pid).not.toBe(
+      (before as { result: { pid: number } }).result.pid,
+    );
     await pool.close();
   });
 });
