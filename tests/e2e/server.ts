@@ -44,6 +44,8 @@ async function main() {
     // A model without image input (image-attachment.spec.ts): pi's placeholder text replaces the images.
     STRATA_MODELS: JSON.stringify([
       { provider: "anthropic", id: "claude-text-only", name: "Claude (text only)", input: ["text"] },
+      // A non-vision OpenAI model (context-inspector.spec.ts: an Anthropic history with images switched to it).
+      { provider: "openai", id: "gpt-text-only", name: "GPT (text only)", input: ["text"] },
     ]),
     // Signed in as `npm start` signs in on its embedded default: local mode on a loopback bind (the global setup,
     // tests/e2e/global-setup.ts, takes the local owner's cookie for every spec).

@@ -225,7 +225,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   ): Promise<void> {
     const timing: StreamTiming = { receivedAt: now(), deltas: 0 };
     const path = (req.url ?? "/").split("?")[0];
-    const body = parseJson(await readBody(req));
+    const rawBody = await readBody(req);
+    const body = parseJson(rawBody);
     seq += 1;
     const record: RecordedRequest = {
       seq,
@@ -235,6 +236,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       headers: publicHeaders(req),
       credentialSha256: credentialSha256(req),
       body,
+      rawBody,
       status: 200,
     };
     recorded.push(record);

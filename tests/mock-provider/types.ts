@@ -74,6 +74,8 @@ export interface RecordedRequest {
   credentialSha256?: string;
   /** Parsed JSON body (`undefined` when there was none, the raw string when it was not JSON). */
   body: unknown;
+  /** The body exactly as received (UTF-8 text), for byte-for-byte comparisons (e.g. with the context preview's payload). */
+  rawBody?: string;
   /** HTTP status answered. */
   status: number;
   /** The request was rejected by the validator with this message (status 400). */
