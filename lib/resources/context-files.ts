@@ -3,11 +3,14 @@
  * `findShadowedContextFile`, `loadProjectContextFiles`; `footer-data-provider.ts` `findGitPaths`).
  *
  * Strata differences: the agent dir lives on its own `FileSystem` (the user's VFS); symlinks are
- * resolved only inside the workspace root (a link that leaves it is reported, not followed); two paths
- * to the same file load once; read errors become diagnostics instead of stderr lines.
+ * resolved only inside the workspace root (a link that leaves it is reported, not followed, and no sibling
+ * candidate is loaded in its place); a broken link is reported; two paths to the same file load once (an `info`
+ * `duplicate` diagnostic); read errors become diagnostics instead of stderr lines; oversized files are cut with a
+ * marker (./context-budget.ts).
  */
 import { basenamePosix, dirnamePosix, joinPosix, normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
+import { applyContextFileBudget, type ContextFileLimits } from "./context-budget";
 import {
   ancestorsUp,
   canonicalize,
@@ -18,6 +21,7 @@ import {
   readUtf8,
   statInWorkspace,
   stripBom,
+  tryLstat,
   tryStat,
 } from "./fs-util";
 
@@ -47,8 +51,13 @@ export interface ContextFileOptions {
 /**
  * The first candidate in `dir` that is a regular file (following in-workspace symlinks), pi
  * `loadContextFileFromDir`. Directories are skipped silently (1.2); a read error adds the diagnostic
- * `Could not read <path>: <error>` and tries the next candidate (1.4); a link out of the workspace adds
- * a diagnostic and is skipped.
+ * `Could not read <path>: <error>` and tries the next candidate (1.4).
+ * Strata: a candidate that is a link out of the workspace ends the search for `dir` — pi would have followed
+ * it and loaded its target, so no sibling (`CLAUDE.md` for an `AGENTS.md` link) is loaded in its place — with the
+ * `symlink_escape` warning
+ * `symlink <link> -> <target> leaves the workspace; not followed, and no other context file of <dir> is loaded in its place`.
+ * A broken link (its target does not exist) is skipped as in pi, with the `symlink_broken` warning
+ * `symlink <path> -> <target> points to nothing; skipped`.
  * @returns `{ path, content }` with `path` as found (not canonicalised), or `null`.
  */
 export async function loadContextFileFromDir(
@@ -59,10 +68,17 @@ export async function loadContextFileFromDir(
   for (const name of CONTEXT_FILE_CANDIDATES) {
     const path = childPath(dir, name);
     const found = await statInWorkspace(fs, path, options.root);
-    if (!found) continue;
-    if ("escape" in found) {
-      options.diagnostics?.push(escapeDiagnostic(path, found.escape));
+    if (!found) {
+      if ((await tryLstat(fs, path))?.kind === "symlink")
+        options.diagnostics?.push(await brokenLink(fs, path));
       continue;
+    }
+    if ("escape" in found) {
+      // A symlinked folder that leaves is named itself (every candidate below it would leave the same way).
+      const d = escapeDiagnostic(found.escape.link === path ? path : found.escape.link, found.escape);
+      d.message = `${d.message}, and no other context file of ${dir} is loaded in its place`;
+      options.diagnostics?.push(d);
+      return null;
     }
     if (found.stat.kind !== "file") continue;
     try {
@@ -76,6 +92,17 @@ export async function loadContextFileFromDir(
     }
   }
   return null;
+}
+
+async function brokenLink(fs: FileSystem, path: string): Promise<ResourceDiagnostic> {
+  const target = await fs.readlink(path).catch(() => "?");
+  return {
+    type: "warning",
+    message: `symlink ${path} -> ${target} points to nothing; skipped`,
+    path,
+    code: "symlink_broken",
+    target,
+  };
 }
 
 /** Git metadata paths of the repository containing a directory (pi `GitPaths`). */
@@ -169,6 +196,8 @@ export interface LoadProjectContextFilesOptions extends ContextFileOptions {
   teamDir?: string;
   /** Receives the filesystem each returned file came from (for provenance). */
   origins?: Map<ContextFile, ResourceFilesystem>;
+  /** Size caps (./context-budget.ts); default 64 KiB per file, 128 KiB together. */
+  limits?: ContextFileLimits;
 }
 
 /** Paths `loadProjectContextFiles` will look at: for one bulk prefetch. */
@@ -185,9 +214,13 @@ export function contextFileProbePaths(cwd: string): string[] {
  * Context files for `cwd` (pi `loadProjectContextFiles`, 1.5–1.17): the agent dir's file first (on
  * `agentFs`), then (Strata) the team rules root's file (on `teamFs`), then one file per ancestor of `cwd`,
  * root-most first and `cwd` last, walking to `/` (not stopping at a git root). A file is loaded once: the
- * same canonical file reached twice (the same path, or two paths through symlinks) keeps its first
- * sighting (the agent and team files, then pi's cwd-upward walk). The main repo's file shadowed by a
- * nested linked worktree's own file is dropped.
+ * same canonical file reached twice (the same path, or two paths through symlinks — also between the agent dir
+ * or the team root and the project when they share its filesystem) keeps its first sighting (the agent and team
+ * files, then pi's cwd-upward walk, so the nearest path), and each later path adds the `info` diagnostic
+ * `<path> is the same file as <kept path> (<canonical>); loaded once` (code `duplicate`). The main repo's file
+ * shadowed by a nested linked worktree's own file is dropped (pi, silently). Links on a filesystem shared with the
+ * project must stay inside `root`; on the agent's own filesystem, inside its `/`. Last, the size caps of
+ * `applyContextFileBudget` (./context-budget.ts) apply, nearest file first.
  * @returns `{ path, content }[]` in prompt order.
  */
 export async function loadProjectContextFiles(
@@ -198,30 +231,50 @@ export async function loadProjectContextFiles(
   const root = options.root;
   const diagnostics = options.diagnostics;
   const files: ContextFile[] = [];
-  const seen = new Set<string>();
-  const key = async (f: FileSystem, path: string) =>
-    `${f === fs ? "" : f === options.teamFs ? "team:" : "agent:"}${await canonicalPath(f, path, f === fs ? root : undefined)}`;
+  /** Dedupe key (filesystem + canonical path) → the path the file was loaded under. */
+  const seen = new Map<string, string>();
+  const rootOf = (f: FileSystem) => (f === fs ? root : undefined);
+  const canonicalOf = (f: FileSystem, path: string) => canonicalPath(f, path, rootOf(f));
+  const namespace = (f: FileSystem) => (f === fs ? "" : f === options.teamFs ? "team:" : "agent:");
+  /** True when `file` is new (then remembered); otherwise the `duplicate` diagnostic is added. */
+  const admit = async (f: FileSystem, file: ContextFile): Promise<boolean> => {
+    const canonical = await canonicalOf(f, file.path);
+    const k = `${namespace(f)}${canonical}`;
+    const kept = seen.get(k);
+    if (kept === undefined) {
+      seen.set(k, file.path);
+      return true;
+    }
+    if (kept !== file.path)
+      diagnostics?.push({
+        type: "info",
+        message: `${file.path} is the same file as ${kept} (${canonical}); loaded once`,
+        path: file.path,
+        code: "duplicate",
+        canonical,
+        duplicateOf: kept,
+      });
+    return false;
+  };
   if (options.agentFs && options.agentDir) {
     const global = await loadContextFileFromDir(options.agentFs, normalizePosix(options.agentDir), {
+      root: rootOf(options.agentFs),
       diagnostics,
     });
-    if (global) {
+    if (global && (await admit(options.agentFs, global))) {
       options.origins?.set(global, "agent");
       files.push(global);
-      seen.add(await key(options.agentFs, global.path));
     }
   }
   if (options.teamFs && options.teamDir) {
     const teamFs = options.teamFs;
     const team = await loadContextFileFromDir(teamFs, normalizePosix(options.teamDir), {
-      root: teamFs === fs ? root : undefined,
+      root: rootOf(teamFs),
       diagnostics,
     });
-    const k = team ? await key(teamFs, team.path) : "";
-    if (team && !seen.has(k)) {
+    if (team && (await admit(teamFs, team))) {
       options.origins?.set(team, "team");
       files.push(team);
-      seen.add(k);
     }
   }
   await prefetchPaths(fs, contextFileProbePaths(cwd));
@@ -230,16 +283,19 @@ export async function loadProjectContextFiles(
   for (const dir of ancestorsUp(cwd)) {
     const file = await loadContextFileFromDir(fs, dir, { root, diagnostics });
     if (!file) continue;
-    const canonical = await canonicalPath(fs, file.path, root);
-    if (shadowed !== undefined && canonical === shadowed) continue;
-    const k = await key(fs, file.path);
-    if (seen.has(k)) continue;
-    seen.add(k);
+    if (shadowed !== undefined && (await canonicalOf(fs, file.path)) === shadowed) continue;
+    if (!(await admit(fs, file))) continue;
     options.origins?.set(file, "project");
     ancestors.unshift(file);
   }
   files.push(...ancestors);
-  return files;
+  const capped = applyContextFileBudget(files, diagnostics, options.limits);
+  if (options.origins)
+    for (let i = 0; i < files.length; i++) {
+      const origin = options.origins.get(files[i]);
+      if (capped[i] !== files[i] && origin) options.origins.set(capped[i], origin);
+    }
+  return capped;
 }
 
 /** Every ancestor of `cwd`, root first (`/a/b` → `["/", "/a", "/a/b"]`). */

@@ -5,9 +5,21 @@
 import { basenamePosix, dirnamePosix, isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem, VfsStat } from "@/lib/vfs/types";
 
-/** A problem found while loading resources (pi's `ResourceDiagnostic` shape, `diagnostics.ts`). */
+/**
+ * Strata's machine-readable kinds of rule-loading diagnostics (the message stays the human text):
+ * `symlink_escape` a link leaving the workspace (`target` = what it points to), `symlink_broken` a link whose target
+ * does not exist, `duplicate` a second path to a context file already loaded (`canonical`, `duplicateOf`),
+ * `truncated` a context file cut to its cap (`sizeBytes`, `loadedBytes`, `marker`).
+ */
+export type ResourceDiagnosticCode = "symlink_escape" | "symlink_broken" | "duplicate" | "truncated";
+
+/**
+ * A problem found while loading resources (pi's `ResourceDiagnostic` shape, `diagnostics.ts`; Strata adds the
+ * `info` type and the optional fields after `collision`).
+ */
 export interface ResourceDiagnostic {
-  type: "warning" | "error" | "collision";
+  /** `info` (Strata): nothing is wrong, but the user should know (a duplicate loaded once). */
+  type: "warning" | "error" | "collision" | "info";
   message: string;
   /** Absolute VFS path the diagnostic is about. */
   path?: string;
@@ -17,6 +29,21 @@ export interface ResourceDiagnostic {
     winnerPath: string;
     loserPath: string;
   };
+  code?: ResourceDiagnosticCode;
+  /** `symlink_escape` / `symlink_broken`: the target string of the link, as stored. */
+  target?: string;
+  /** `symlink_escape`: the link that leaves (the path itself or a symlinked folder along it). */
+  link?: string;
+  /** `duplicate`: the canonical (symlink-free) path both paths resolve to. */
+  canonical?: string;
+  /** `duplicate`: the path under which the file was loaded. */
+  duplicateOf?: string;
+  /** `truncated`: UTF-8 bytes of the file's text (BOM removed). */
+  sizeBytes?: number;
+  /** `truncated`: UTF-8 bytes of it in the prompt (the marker line not counted). */
+  loadedBytes?: number;
+  /** `truncated`: the marker line appended in the prompt where the text was cut. */
+  marker?: string;
 }
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -150,6 +177,9 @@ export function escapeDiagnostic(path: string, link: { link: string; target: str
     type: "warning",
     message: `symlink ${link.link} -> ${link.target} leaves the workspace; not followed`,
     path,
+    code: "symlink_escape",
+    link: link.link,
+    target: link.target,
   };
 }
 

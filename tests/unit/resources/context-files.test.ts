@@ -115,7 +115,7 @@ describe("context files (pi 1.x)", () => {
     expect(await loadProjectContextFiles(fs, "/p")).toEqual([{ path: "/p/AGENTS.md", content: "shared" }]);
   });
 
-  it("1.7 a symlink that leaves the workspace is reported, not followed", async () => {
+  it("1.7 a symlink that leaves the workspace is reported, not followed, and no sibling replaces it", async () => {
     const fs = await build(t, {
       "/ws/p/AGENTS.md": { link: "/other/secret.md" },
       "/ws/p/CLAUDE.md": "claude",
@@ -123,20 +123,22 @@ describe("context files (pi 1.x)", () => {
       "/ws/q/AGENTS.md": { link: "../../../../etc/passwd" },
     });
     const diagnostics: ResourceDiagnostic[] = [];
-    expect(contents(await loadProjectContextFiles(fs, "/ws/p", { root: "/ws", diagnostics }))).toEqual([
-      "claude",
-    ]);
+    expect(contents(await loadProjectContextFiles(fs, "/ws/p", { root: "/ws", diagnostics }))).toEqual([]);
     expect(diagnostics).toEqual([
       {
         type: "warning",
-        message: "symlink /ws/p/AGENTS.md -> /other/secret.md leaves the workspace; not followed",
+        message:
+          "symlink /ws/p/AGENTS.md -> /other/secret.md leaves the workspace; not followed, and no other context file of /ws/p is loaded in its place",
         path: "/ws/p/AGENTS.md",
+        code: "symlink_escape",
+        link: "/ws/p/AGENTS.md",
+        target: "/other/secret.md",
       },
     ]);
     const d2: ResourceDiagnostic[] = [];
     expect(await loadProjectContextFiles(fs, "/ws/q", { root: "/ws", diagnostics: d2 })).toEqual([]);
     expect(d2[0].message).toBe(
-      "symlink /ws/q/AGENTS.md -> ../../../../etc/passwd leaves the workspace; not followed",
+      "symlink /ws/q/AGENTS.md -> ../../../../etc/passwd leaves the workspace; not followed, and no other context file of /ws/q is loaded in its place",
     );
   });
 
