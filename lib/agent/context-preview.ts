@@ -6,7 +6,8 @@
  * provider payload exactly as the AI SDK would send it, captured by `capturePayload` with placeholder keys and a
  * canned answer. Used by `npx strata preview` (lib/cli/preview.ts) and the IDE's context inspector.
  */
-import { convertToLlm } from "@/lib/context/convert-to-llm";
+import { createConvertToLlm } from "@/lib/context/block-images";
+import type { ExtensionModule } from "@/lib/extensions/types";
 import { type CapturedPayload, captureEnv, capturePayload } from "@/lib/llm/capture-payload";
 import {
   defaultModel,
@@ -14,24 +15,40 @@ import {
   getAvailableModels,
   type Model,
   modelRef,
-  PROVIDER_ENV,
-  PROVIDERS,
   resolveModel,
 } from "@/lib/llm/models";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";
-import type { Message, SystemMessage, ThinkingLevel, UserMessage } from "@/lib/llm/types";
+import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
+import type { Message, SystemMessage, ThinkingLevel, ToolDeclaration, UserMessage } from "@/lib/llm/types";
 import { AGENT_DIR, AGENT_HOME } from "@/lib/projects/agent-dir";
 import { DEFAULT_SELECTED_TOOLS, type SystemPromptSections } from "@/lib/prompt/sections";
+import { listTrustRequiringProjectResources } from "@/lib/resources/project-trust";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import { loadResources, type ResourceProvenance } from "@/lib/resources/resource-loader";
 import { expandSkillCommand } from "@/lib/resources/skills";
 import type { SessionEntry } from "@/lib/session/entries";
-import { buildSessionProjection } from "@/lib/session/projection";
+import { buildSessionPath, projectPath } from "@/lib/session/projection";
 import { createAllTools, type ToolName } from "@/lib/tools";
 import type { AgentTool } from "@/lib/tools/types";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
+import {
+  buildPreviewEntries,
+  buildRecentCost,
+  type PreviewEntry,
+  type RecentCost,
+} from "./context-preview-entries";
+import {
+  buildSectionSources,
+  type ContextHookChanges,
+  estimateRequestTokens,
+  readBlockImagesSetting,
+  runContextHooks,
+  type SectionSource,
+  type TokenEstimate,
+} from "./context-preview-layers";
+import { redactSecrets } from "./context-preview-redact";
 import type { AgentMessage } from "./messages";
 import {
   buildRequestFromTranscript,
@@ -39,6 +56,15 @@ import {
   buildSystemPatch,
   declareToolsForPrompt,
 } from "./system-state";
+
+export type { PreviewEntry, RecentCost, TurnCost } from "./context-preview-entries";
+export type {
+  ContextHookChange,
+  ContextHookChanges,
+  SectionSource,
+  TokenEstimate,
+} from "./context-preview-layers";
+export { envSecrets, maskKeyLikeStrings, redactSecrets, redactUrl } from "./context-preview-redact";
 
 /** Tool names the preview can activate, in pi's `createAllTools` order. */
 export const PREVIEW_TOOL_NAMES: readonly ToolName[] = [
@@ -65,6 +91,8 @@ export interface ContextPreviewInput {
   agentDir?: string;
   /** pi's `~` on `agentFs` (its `.agents/skills`). Default `/` (`AGENT_HOME`). */
   agentHomeDir?: string;
+  /** Strata: the team rules root of a team project (`dir` on `fs`), as a run of the session loads it. */
+  team?: { fs: FileSystem; dir: string };
   /** The session's entries (pi `SessionEntry[]`, already parsed); none = a new session. */
   entries?: readonly SessionEntry[];
   /** Leaf entry id; default the last entry (pi `buildSessionPath`); `null` = before the first entry. */
@@ -83,12 +111,29 @@ export interface ContextPreviewInput {
   env?: Env;
   /** Timestamp of the new system patch and user message, epoch ms. Default `Date.now()`. */
   now?: number;
+  /**
+   * pi's `images.blockImages`; default: read from the settings in effect (`<agentDir>/settings.json` on `agentFs`,
+   * then the trusted project's `<cwd>/.pi/settings.json`), as a run reads it.
+   */
+  blockImages?: boolean;
+  /**
+   * Extensions registered for the run, in load order: their `context` / `context_with_system` hooks run on the
+   * messages as in a live run (layer 3). A stored session's prompt run registers none (the product loads no
+   * extension code), so neither does its preview.
+   */
+  extensions?: readonly ExtensionModule[];
+  /** The session id the extensions' `ctx.sessionId` names. Default `""`. */
+  sessionId?: string;
 }
 
 /** A problem or note found while building the preview. */
 export interface PreviewDiagnostic {
-  /** `resources`: the loader's diagnostics; `input`: skill expansion, commands; `session`: model switch; `payload`: capture. */
-  source: "resources" | "input" | "session" | "payload";
+  /**
+   * `resources`: the loader's and settings files' diagnostics; `input`: skill expansion, commands; `session`: model
+   * switch; `extensions`: a `context` hook failed (pi's `{ extensionPath, event, error }` as `path` and message);
+   * `payload`: capture.
+   */
+  source: "resources" | "input" | "session" | "extensions" | "payload";
   type: "warning" | "error" | "collision" | "info";
   message: string;
   path?: string;
@@ -107,20 +152,36 @@ export interface ContextPreview {
   systemPrompt: string;
   /** The sections built for this prompt (pi's order). */
   sections: SystemPromptSections;
+  /** Each section's source file(s) and trust gate, in section order (see `buildSectionSources`). */
+  sectionSources: SectionSource[];
   /** The system message the prompt starts with, or null when the transcript's system state is already current. */
   systemPatch: SystemMessage | null;
   /** The input after `/skill:` and `/template` expansion (the user message's text). */
   expandedText: string;
   /** Resources in effect, with where they come from. */
   provenance: ResourceProvenance[];
-  /** The session projection of the leaf, then the system patch (if any) and the user message. */
+  /** Layer 1: the session entries on the root→leaf path, in path order, with the messages each produces. */
+  entries: PreviewEntry[];
+  /** Layer 2: the session projection of the leaf, then the system patch (if any) and the user message. */
   agentMessages: AgentMessage[];
-  /** `convertToLlm(agentMessages)`. */
+  /** Layer 3: what the extensions' `context` hooks changed (nothing without extensions; never stored). */
+  contextHookChanges: ContextHookChanges;
+  /** pi's `images.blockImages` in effect: when true, `llmMessages` has every user / tool-result image replaced. */
+  blockImages: boolean;
+  /** Layer 4: `convertToLlm` of the messages after the hooks, then `blockImages` when the setting is on. */
   llmMessages: Message[];
   /** The request's messages (system messages removed) after `transformMessages` for the target model. */
   transformedMessages: Message[];
-  /** The request as the provider would receive it (URL without user info, query string as `?[redacted]`; JSON body), or null when none was built. */
+  /** Layer 5: every change `transformMessages` made for the target model, with its reason (transform-report.ts). */
+  transformReport: TransformReport;
+  /** The request's tool declarations (name, description, JSON Schema parameters) as passed to the provider. */
+  toolDeclarations: ToolDeclaration[];
+  /** Layer 6: the request as the provider would receive it (URL without user info, query string as `?[redacted]`; JSON body, secrets masked), or null when none was built. */
   payload: CapturedPayload | null;
+  /** The request's size, ceil(chars / 4) as pi's `estimateTokens`, against the model's context window. */
+  tokenEstimate: TokenEstimate;
+  /** Usage and cost of the last 5 assistant turns on the path. */
+  recentCost: RecentCost;
   diagnostics: PreviewDiagnostic[];
 }
 
@@ -160,18 +221,22 @@ export function resolvePreviewModel(
  * Build the context of one prompt exactly as `runPrompt` would send it, without sending it: nothing is written
  * (no session entries, no VFS flush) and no network is used.
  *
- * Steps (pi's prompt order, 6.1, and a run's request path, 9.x, 12.x, 13.x): `loadResources` on `fs` / `agentFs`
- * with `trust` → tools (`createAllTools` filtered to `tools`) → `buildSessionSections` → session projection of
- * `leafId` (`buildSessionProjection`) → `buildSystemPatch` against it with `declareToolsForPrompt` →
- * `expandSkillCommand` (user skills read from `agentFs`) → `expandPromptTemplate` → user message →
- * `convertToLlm` → request (system prompt = `getSystemMessageText(getCurrentSystemMessage(llm))`, messages
- * without system messages, tools = current `toolsAdded`) → `transformMessages` with the target's tool-call id
- * normalizer → `capturePayload` (`streamAssistant` through `prepareRequest` and the provider SDK).
+ * Steps (pi's prompt order, 6.1, and a run's request path, 9.x, 11.x, 12.x, 13.x): `loadResources` on `fs` /
+ * `agentFs` with `trust` → tools (`createAllTools` filtered to `tools`) → `buildSessionSections` → session
+ * projection of `leafId` (`buildSessionPath` + `projectPath`; layer 1 `entries` maps each path entry to its
+ * messages) → `buildSystemPatch` against it with `declareToolsForPrompt` → `expandSkillCommand` (user skills read
+ * from `agentFs`) → `expandPromptTemplate` → user message (layer 2 `agentMessages`) → the extensions' `context`
+ * hooks (`ExtensionRunner.emitContext`, a run's `transformContext`; layer 3) → `convertToLlm`, then `blockImages`
+ * when `images.blockImages` is on (layer 4) → request (system prompt =
+ * `getSystemMessageText(getCurrentSystemMessage(llm))`, messages without system messages, tools = current
+ * `toolsAdded`) → `transformMessages` with the target's tool-call id normalizer and a change report (layer 5) →
+ * `capturePayload` (`streamAssistant` through `prepareRequest` and the provider SDK; layer 6). Not run:
+ * `input` and `before_agent_start` handlers (a forced system prompt of a run does not show here).
  *
  * The result is passed through {@link redactSecrets}: `payload.url` loses its user info and its query string
- * (`?[redacted]`), and every string containing a secret of `env` (provider API keys, any `*_KEY`, `*_TOKEN`,
- * `*_SECRET` value, the query and user info of a `*_BASE_URL`) has it replaced by `[redacted]` (the capture
- * uses placeholder keys, so no key should appear).
+ * (`?[redacted]`), every string containing a secret of `env` (provider API keys, any `*_KEY`, `*_TOKEN`,
+ * `*_SECRET` value, the query and user info of a `*_BASE_URL`) has it replaced by `[redacted]`, and so has every
+ * key-shaped string (`maskKeyLikeStrings`; the capture uses placeholder keys, so no configured key should appear).
  * @throws ContextPreviewError `Unknown leaf entry id: <id>`, `Unknown tool: <name> (known: …)`,
  *   `Working directory <cwd> is not a directory of the workspace`.
  */
@@ -202,6 +267,7 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
     ...(agentFs
       ? { agentFs, agentDir: input.agentDir ?? AGENT_DIR, agentHomeDir: input.agentHomeDir ?? AGENT_HOME }
       : {}),
+    ...(input.team ? { teamFs: input.team.fs, teamRulesDir: input.team.dir } : {}),
     ...(input.trust !== undefined ? { projectTrusted: input.trust } : {}),
   });
   for (const d of resources.diagnostics)
@@ -216,7 +282,8 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
   const tools: AgentTool[] = names.map((name) => all[name as ToolName]);
   const sections = buildSessionSections({ cwd, resources, tools });
 
-  const projection = buildSessionProjection(entries, input.leafId);
+  const path = buildSessionPath(entries, input.leafId);
+  const projection = projectPath(path);
   const history = projection.messages;
   const thinkingLevel = input.thinkingLevel ?? projection.thinkingLevel;
   if (
@@ -236,7 +303,7 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
       message: "/compact is a command: a live run compacts the session instead of sending this prompt",
     });
   const skillExpansion = await expandSkillCommand(input.text, resources.skills, (skill) =>
-    skill.source === "user" && agentFs ? agentFs : fs,
+    skill.source === "user" && agentFs ? agentFs : skill.source === "team" && input.team ? input.team.fs : fs,
   );
   if (skillExpansion.error)
     diagnostics.push({
@@ -250,9 +317,43 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
   const user: UserMessage = { role: "user", content: [{ type: "text", text: expandedText }], timestamp: now };
   const agentMessages: AgentMessage[] = [...history, ...(systemPatch ? [systemPatch] : []), user];
 
-  const llmMessages = convertToLlm(agentMessages);
+  // A run's transformContext (the extensions' context hooks), then its convertToLlm with blockImages.
+  const hooked = await runContextHooks(agentMessages, input.extensions ?? [], {
+    cwd,
+    ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
+    onError: (e) =>
+      diagnostics.push({
+        source: "extensions",
+        type: "error",
+        message: `Extension "${e.extensionPath}" ${e.event} error: ${e.error}`,
+        path: e.extensionPath,
+      }),
+  });
+  let blocked = input.blockImages;
+  if (blocked === undefined) {
+    const setting = await readBlockImagesSetting({
+      fs,
+      cwd,
+      ...(agentFs ? { agentFs } : {}),
+      agentDir: input.agentDir ?? AGENT_DIR,
+      projectTrusted: resources.projectTrusted,
+    });
+    blocked = setting.blockImages;
+    for (const d of setting.errors)
+      diagnostics.push({
+        source: "resources",
+        type: d.type,
+        message: d.message,
+        ...(d.path ? { path: d.path } : {}),
+      });
+  }
+  const blockImages = blocked;
+  const llmMessages = createConvertToLlm(() => blockImages)(hooked.messages);
   const request = buildRequestFromTranscript(llmMessages);
-  const transformedMessages = transformMessages(request.messages, model, toolCallIdNormalizerFor(model));
+  const transformReport = createTransformReport();
+  const transformedMessages = transformMessages(request.messages, model, toolCallIdNormalizerFor(model), {
+    report: transformReport,
+  });
   const capture = await capturePayload(model, request, { env, thinkingLevel });
   let payload: CapturedPayload | null = null;
   if ("error" in capture)
@@ -267,103 +368,32 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
     tools: names,
     systemPrompt: request.systemPrompt,
     sections,
+    sectionSources: buildSectionSources(
+      sections,
+      resources.provenance,
+      resources.projectTrusted,
+      resources.projectTrusted ? [] : await listTrustRequiringProjectResources(fs, cwd),
+    ),
     systemPatch,
     expandedText,
     provenance: resources.provenance,
+    entries: buildPreviewEntries(path, projection),
     agentMessages,
+    contextHookChanges: hooked.changes,
+    blockImages,
     llmMessages,
     transformedMessages,
+    transformReport,
+    toolDeclarations: request.tools,
     payload,
+    tokenEstimate: estimateRequestTokens(
+      request.systemPrompt,
+      transformedMessages,
+      request.tools,
+      model.contextWindow,
+    ),
+    recentCost: buildRecentCost(path),
     diagnostics,
   };
   return redactSecrets(preview, env);
-}
-
-/** Environment variables whose values are secrets: names ending in `_KEY`, `_TOKEN` or `_SECRET`. */
-const SECRET_ENV_NAME = /_(?:KEY|TOKEN|SECRET)$/i;
-/** Environment variables holding a base URL: their query string and user info are secrets. */
-const BASE_URL_ENV_NAME = /_BASE_URL$/i;
-/** Shorter values are not redacted (they would rewrite ordinary words and numbers of the output). */
-const MIN_SECRET_LENGTH = 4;
-
-/** The query string (whole and per value) and the user info of a URL, raw and percent-decoded. */
-function urlSecrets(url: string): string[] {
-  const out: string[] = [];
-  const add = (v: string) => {
-    out.push(v);
-    try {
-      out.push(decodeURIComponent(v.replace(/\+/g, " ")));
-    } catch {
-      // not percent-encoded
-    }
-  };
-  const hash = url.indexOf("#");
-  const noHash = hash === -1 ? url : url.slice(0, hash);
-  const q = noHash.indexOf("?");
-  if (q !== -1) {
-    const query = noHash.slice(q + 1);
-    add(query);
-    for (const pair of query.split("&")) {
-      const eq = pair.indexOf("=");
-      if (eq !== -1) add(pair.slice(eq + 1));
-    }
-  }
-  if (hash !== -1) add(url.slice(hash + 1));
-  const userInfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
-  if (userInfo) {
-    add(userInfo);
-    for (const part of userInfo.split(":")) add(part);
-  }
-  return out;
-}
-
-/**
- * The secrets of `env` that must never be printed, longest first: every provider API key, the value of every
- * variable whose name ends in `_KEY`, `_TOKEN` or `_SECRET`, and the query string, fragment and user info of
- * every `*_BASE_URL` (raw and decoded); values shorter than 4 characters are left out.
- */
-export function envSecrets(env: Env): string[] {
-  const out = new Set<string>();
-  for (const p of PROVIDERS) {
-    const key = env[PROVIDER_ENV[p].apiKey];
-    if (key) out.add(key.trim());
-  }
-  for (const [name, value] of Object.entries(env)) {
-    if (!value) continue;
-    if (SECRET_ENV_NAME.test(name)) {
-      out.add(value);
-      out.add(value.trim());
-    } else if (BASE_URL_ENV_NAME.test(name)) for (const v of urlSecrets(value.trim())) out.add(v);
-  }
-  return [...out].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-}
-
-/** A URL for printing: without user info, its query string replaced by `?[redacted]`, no fragment. */
-export function redactUrl(url: string): string {
-  const hash = url.indexOf("#");
-  const noHash = hash === -1 ? url : url.slice(0, hash);
-  const q = noHash.indexOf("?");
-  const base = (q === -1 ? noHash : noHash.slice(0, q)).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1");
-  return q === -1 ? base : `${base}?[redacted]`;
-}
-
-/**
- * `value` (a JSON value) with its `payload.url` passed through {@link redactUrl} and every occurrence of a secret
- * of `env` ({@link envSecrets}) in any string or object key replaced by `[redacted]`. Returns a new value.
- */
-export function redactSecrets<T>(value: T, env: Env): T {
-  let out: unknown = value;
-  const payload = (value as { payload?: unknown } | null)?.payload;
-  if (payload && typeof payload === "object" && typeof (payload as CapturedPayload).url === "string")
-    out = { ...value, payload: { ...payload, url: redactUrl((payload as CapturedPayload).url) } };
-  const secrets = envSecrets(env);
-  if (secrets.length === 0) return out as T;
-  const redact = (v: unknown): unknown => {
-    if (typeof v === "string") return secrets.reduce((s, k) => s.split(k).join("[redacted]"), v);
-    if (Array.isArray(v)) return v.map(redact);
-    if (v && typeof v === "object")
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), redact(x)]));
-    return v;
-  };
-  return redact(out) as T;
 }

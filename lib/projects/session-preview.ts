@@ -2,7 +2,10 @@
  * The context preview of a stored session (`POST /api/sessions/:id/preview`, `npx strata --server … preview
  * --session-id`): the same `buildContextPreview` as `strata preview`, on the session's own entries, its project's
  * VFS, the caller's agent dir and the caller's trust decision — the context the session's next prompt would send,
- * stopped before the network. Placeholder keys only; the result is passed through `redactSecrets`.
+ * stopped before the network. Placeholder keys only; the result is passed through `redactSecrets`. The team rules
+ * root of a team project is loaded as a run loads it; no extension is registered (a stored session's prompt run
+ * registers none), so `contextHookChanges` is empty; `images.blockImages` comes from the user's and the trusted
+ * project's settings files.
  */
 import {
   buildContextPreview,
@@ -63,6 +66,7 @@ export async function previewStoredSession(
     cwd: session.cwd,
     projectRoot: project.rootPath,
     agentFs: loaded.agentFs,
+    ...(loaded.team ? { team: { fs: loaded.team.fs, dir: loaded.team.dir } } : {}),
     entries,
     leafId,
     model,
@@ -73,6 +77,7 @@ export async function previewStoredSession(
     text: input.text,
     ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
     env: input.env,
+    sessionId: session.id,
   });
   return redactSecrets(preview, input.env);
 }
