@@ -356,10 +356,19 @@ export interface RulesPreview {
 }
 
 export interface ResourceDiagnostic {
-  type: "warning" | "error" | "collision";
+  type: "warning" | "error" | "collision" | "info";
   message: string;
   path?: string;
   collision?: { resourceType?: string; name?: string; winnerPath?: string; loserPath?: string };
+  /** Rule-loading kinds (lib/resources/fs-util.ts `ResourceDiagnosticCode`) and their fields. */
+  code?: "symlink_escape" | "symlink_broken" | "duplicate" | "truncated";
+  target?: string;
+  link?: string;
+  canonical?: string;
+  duplicateOf?: string;
+  sizeBytes?: number;
+  loadedBytes?: number;
+  marker?: string;
 }
 
 export type TrustChoice = "trust" | "trust_parent" | "session_only" | "do_not_trust" | "do_not_trust_session";

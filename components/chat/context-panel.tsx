@@ -2,7 +2,12 @@
 
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { ResourceKind, ResourceProvenance, SessionResourcesResponse } from "@/components/api-client";
+import type {
+  ResourceDiagnostic,
+  ResourceKind,
+  ResourceProvenance,
+  SessionResourcesResponse,
+} from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { PanelToggle } from "@/components/ui/panel-toggle";
 import styles from "./context-panel.module.css";
@@ -26,7 +31,9 @@ const GROUPS: { kind: ResourceKind; title: string }[] = [
  * The resources in effect for the session, grouped by kind: each with its scope (Team / Project / Personal), its
  * path, who last changed it and when, and a trust-gated marker; diagnostics and resources withheld for lack of
  * trust are always shown, even when the panel is collapsed (as counts), and so is the preview of a team rules
- * proposal (a banner with Stop preview).
+ * proposal (a banner with Stop preview). A context file cut to its size cap shows "truncated", its loaded and total
+ * bytes and the marker line the prompt ends it with; a file loaded once for two paths (a symlink) names the other
+ * path. `info` diagnostics (duplicates) are not counted as problems; one that matches no listed file is shown as a note.
  */
 export function ContextPanel({
   data,
@@ -43,7 +50,10 @@ export function ContextPanel({
 }) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
-  const diagnostics = data?.diagnostics ?? [];
+  const all = data?.diagnostics ?? [];
+  const diagnostics = all.filter((d) => d.type !== "info");
+  const contextPaths = new Set(data?.provenance.filter((p) => p.kind === "context").map((p) => p.path));
+  const notes = all.filter((d) => d.type === "info" && !(d.duplicateOf && contextPaths.has(d.duplicateOf)));
   const withheld = data && !data.trust.trusted ? data.trust.withheld : [];
   const [stopping, setStopping] = useState(false);
   const now = Date.now();
@@ -124,11 +134,22 @@ export function ContextPanel({
               </ul>
             </Notice>
           ) : null}
+          {notes.length > 0 ? (
+            <ul className={`diagnostics ${styles.notes}`} aria-label="Resource notes">
+              {notes.map((d, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: diagnostics have no identity and never reorder
+                <li key={i} className="muted">
+                  {d.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {GROUPS.map((g) => (
             <ResourceGroup
               key={g.kind}
               title={g.title}
               items={data.provenance.filter((p) => p.kind === g.kind)}
+              diagnostics={g.kind === "context" ? all : []}
               now={now}
             />
           ))}
@@ -141,7 +162,18 @@ export function ContextPanel({
   );
 }
 
-function ResourceGroup({ title, items, now }: { title: string; items: ResourceProvenance[]; now: number }) {
+function ResourceGroup({
+  title,
+  items,
+  diagnostics,
+  now,
+}: {
+  title: string;
+  items: ResourceProvenance[];
+  /** Diagnostics to show on the matching items (truncated files, duplicates loaded once). */
+  diagnostics: ResourceDiagnostic[];
+  now: number;
+}) {
   return (
     <section className="resource-group" aria-label={title}>
       <h3>{title}</h3>
@@ -157,6 +189,7 @@ function ResourceGroup({ title, items, now }: { title: string; items: ResourcePr
                 {p.path}
               </span>
               {p.trustGated ? <span className="badge badge-warn">trust-gated</span> : null}
+              <FileNotes path={p.path} diagnostics={diagnostics} />
               <span className={`muted ${styles.changed}`} title={p.lastChangedAt ?? undefined}>
                 changed by {p.lastChangedBy}
                 {p.lastChangedAt ? ` · ${timeAgo(p.lastChangedAt, now)}` : ""}
@@ -166,5 +199,35 @@ function ResourceGroup({ title, items, now }: { title: string; items: ResourcePr
         </ul>
       )}
     </section>
+  );
+}
+
+/** What rule loading did to one context file: cut to its cap (sizes and marker), or loaded once for two paths. */
+function FileNotes({ path, diagnostics }: { path: string; diagnostics: ResourceDiagnostic[] }) {
+  const truncated = diagnostics.find((d) => d.code === "truncated" && d.path === path);
+  const duplicates = diagnostics.filter((d) => d.code === "duplicate" && d.duplicateOf === path);
+  return (
+    <>
+      {truncated ? (
+        <>
+          <span className="badge badge-warn">truncated</span>
+          <span className={styles.note}>
+            {truncated.loadedBytes} of {truncated.sizeBytes} bytes loaded
+          </span>
+          {truncated.marker ? (
+            <span className={styles.note}>
+              Ends with: <code className={`mono ${styles.marker}`}>{truncated.marker}</code>
+            </span>
+          ) : null}
+        </>
+      ) : null}
+      {duplicates.map((d) => (
+        <span key={d.path} className={styles.note}>
+          Same file as <span className="mono">{d.path}</span> (real path{" "}
+          <span className="mono">{d.canonical}</span>
+          ); loaded once
+        </span>
+      ))}
+    </>
   );
 }
