@@ -11,7 +11,7 @@
  * database connection while it waits on the model.
  */
 
-import { convertToLlm } from "@/lib/context/convert-to-llm";
+import { blockImagesSetting, createConvertToLlm } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import {
@@ -23,7 +23,9 @@ import {
 } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
+import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
+import { loadPiSettings } from "@/lib/resources/pi-settings";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import { loadSessionContext } from "@/lib/session/context-load";
 import type { NewEntry } from "@/lib/session/entries";
@@ -38,6 +40,7 @@ import { compactSession, isContextOverflow, shouldAutoCompact } from "./compacti
 import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
+import type { RequestNoticeEvent } from "./request-notice";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
 import {
   buildRequestFromTranscript,
@@ -75,6 +78,8 @@ export type RunEvent =
   | { type: "queue_returned"; texts: string[] }
   /** pi's extension error report (`{ extensionPath, event, error }`). */
   | { type: "extension_error"; extensionPath: string; event: string; error: string }
+  /** Before a turn's provider request: what `transformMessages` dropped or replaced for its model (request-notice.ts). */
+  | RequestNoticeEvent
   | { type: "error"; message: string };
 
 export interface PromptRunInput {
@@ -228,7 +233,10 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       tools: runtime.tools,
       messages: loaded.messages,
     },
-    convertToLlm,
+    // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (11.2).
+    convertToLlm: createConvertToLlm(async () =>
+      blockImagesSetting((await loadRunSettings(runtime)).settings),
+    ),
     buildRequest: buildRequestFromTranscript,
     transformContext: async (messages) =>
       applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
@@ -399,6 +407,17 @@ async function finishQueue(
         : await claimQueued(scope, sessionId, "followUp", "one-at-a-time", runId);
     if (next.length > 0) await runAgain(next.map((m) => m.message));
   }
+}
+
+/** The pi settings in effect for the run's user and project (global, then the trusted project's). */
+function loadRunSettings(runtime: SessionRuntime) {
+  return loadPiSettings({
+    agentFs: runtime.agentFs,
+    agentDir: AGENT_DIR,
+    projectFs: runtime.vfs,
+    cwd: runtime.session.cwd,
+    projectTrusted: runtime.resources.projectTrusted,
+  });
 }
 
 /** pi 6.9: a new session starts with model and thinking-level entries; a switch adds a `model_change`; first prompt titles it. */

@@ -36,14 +36,40 @@ export function blockImages(messages: readonly Message[]): Message[] {
 }
 
 /**
- * pi's wrapped `convertToLlm`: {@link convertToLlm}, then {@link blockImages} when `isBlocked()` is true. The
- * setting is read on every call, so a change applies to the next request of a running session (11.2).
+ * pi's `SettingsManager.getBlockImages()` on settings already merged (global, then a trusted project's; see
+ * lib/resources/pi-settings.ts): `settings.images?.blockImages`, where any truthy value blocks, as pi's
+ * `if (!settingsManager.getBlockImages())` reads it. Missing `images` or a non-object → false.
+ */
+export function blockImagesSetting(settings: Record<string, unknown>): boolean {
+  const images = settings.images;
+  return (
+    typeof images === "object" &&
+    images !== null &&
+    Boolean((images as { blockImages?: unknown }).blockImages)
+  );
+}
+
+/**
+ * pi's wrapped `convertToLlm` (`convertToLlmWithBlockImages`): {@link convertToLlm}, then {@link blockImages} when
+ * `isBlocked()` is true. The setting is read on every call, so a change applies to the next request of a running
+ * session (11.2). With an `isBlocked` that answers a promise (a run reading the settings files again for each
+ * request), the converter answers a promise too.
  */
 export function createConvertToLlm(
   isBlocked: () => boolean,
-): (messages: readonly AgentMessage[]) => Message[] {
+): (messages: readonly AgentMessage[]) => Message[];
+export function createConvertToLlm(
+  isBlocked: () => Promise<boolean>,
+): (messages: readonly AgentMessage[]) => Promise<Message[]>;
+export function createConvertToLlm(
+  isBlocked: () => boolean | Promise<boolean>,
+): (messages: readonly AgentMessage[]) => Message[] | Promise<Message[]> {
   return (messages) => {
-    const converted = convertToLlm(messages);
-    return isBlocked() ? blockImages(converted) : converted;
+    const blocked = isBlocked();
+    const apply = (on: boolean) => {
+      const converted = convertToLlm(messages);
+      return on ? blockImages(converted) : converted;
+    };
+    return typeof blocked === "boolean" ? apply(blocked) : blocked.then(apply);
   };
 }
