@@ -2,7 +2,7 @@
  * Size caps for context files (AGENTS.md / CLAUDE.md). pi loads every file whole; Strata caps each file and all of
  * them together so that one oversized file cannot fill the model's context — and never cuts silently: the cut text
  * ends with a visible marker line and a `truncated` warning names the file, its size and the bytes loaded.
- * Documented in docs/pi-differences.md and docs/architecture.md ("Rule files: symlinks and size caps").
+ * Documented in docs/pi-differences.md and docs/library.md ("Rule files: symlinks and size caps").
  */
 import type { ResourceDiagnostic } from "./fs-util";
 
