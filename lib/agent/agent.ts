@@ -7,6 +7,7 @@ import {
   type AssistantMessage,
   emptyUsage,
   type ImageContent,
+  type SystemMessage,
   type ThinkingLevel,
   type ToolResultMessage,
 } from "@/lib/llm/types";
@@ -16,6 +17,7 @@ import {
   onlyLlmMessages,
 } from "@/lib/prompt/system-message";
 import type { AgentTool } from "@/lib/tools/types";
+import { toolDeclaration } from "./declare-tools";
 import { agentLoopContinue, runAgentLoop } from "./loop";
 import type { AgentMessage } from "./messages";
 import { PendingMessageQueue, type QueueMode } from "./pending-queue";
@@ -51,7 +53,10 @@ export interface AgentOptions extends AgentHooks {
   /** The model call. */
   stream: StreamFn;
   initialState?: {
-    /** Becomes a leading `{ role: "system", content }` message when the messages have no system message (9.2). */
+    /**
+     * With `tools`, becomes the leading system message when the messages do not start with one (pi
+     * `createInitialSystemMessage`, 9.2): `{ role: "system", content: systemPrompt, toolsAdded?, timestamp: 0 }`.
+     */
     systemPrompt?: string;
     model?: Model;
     thinkingLevel?: ThinkingLevel;
@@ -70,6 +75,26 @@ export interface AgentOptions extends AgentHooks {
 /** A queue the `Agent` drains after its own (e.g. `session_queue` in Postgres). */
 export interface ExternalQueue {
   take(kind: "steer" | "followUp", mode: QueueMode): Promise<AgentMessage[]>;
+}
+
+/**
+ * pi's `createInitialSystemMessage(systemPrompt, tools)` (packages/ai/src/utils/transcript.ts) for an `Agent`'s
+ * tools: `{ role: "system", content: systemPrompt ?? "", toolsAdded?: <declarations>, timestamp: 0 }`, with
+ * `toolsAdded` only when there are tools; `undefined` when the prompt is empty and there is no tool (an empty
+ * transcript stays empty). The loop then finds the tools declared and adds no declaration-only message (9.3).
+ */
+export function createInitialSystemMessage(
+  systemPrompt: string | undefined,
+  tools: readonly AgentTool[],
+): SystemMessage | undefined {
+  const hasPrompt = systemPrompt !== undefined && systemPrompt.length > 0;
+  if (!hasPrompt && tools.length === 0) return undefined;
+  return {
+    role: "system",
+    content: systemPrompt ?? "",
+    ...(tools.length > 0 ? { toolsAdded: tools.map(toolDeclaration) } : {}),
+    timestamp: 0,
+  };
 }
 
 export type AgentListener = (event: AgentEvent, signal: AbortSignal) => void | Promise<void>;
@@ -99,12 +124,13 @@ export class Agent {
     this.steeringQueue = new PendingMessageQueue(steeringMode);
     this.followUpQueue = new PendingMessageQueue(followUpMode);
     const messages = [...(initialState.messages ?? [])];
-    if (initialState.systemPrompt && !messages.some((m) => m.role === "system"))
-      messages.unshift({ role: "system", content: initialState.systemPrompt, timestamp: Date.now() });
+    const tools = [...(initialState.tools ?? [])];
+    const head = createInitialSystemMessage(initialState.systemPrompt, tools);
+    if (head && messages[0]?.role !== "system") messages.unshift(head);
     this.data = {
       model: initialState.model,
       thinkingLevel: initialState.thinkingLevel ?? "off",
-      tools: [...(initialState.tools ?? [])],
+      tools,
       messages,
       isStreaming: false,
       streamMessage: null,

@@ -143,10 +143,54 @@ describe("Agent", () => {
     });
     await agent.prompt("go");
     off();
-    expect(counts).toEqual([1, 2, 3]); // tool declaration, user, assistant
+    expect(counts).toEqual([2, 3]); // initial system message with the tools, then user, assistant
     const snapshot = agent.createContextSnapshot();
     snapshot.messages.pop();
     expect(agent.state.messages).toHaveLength(3);
+  });
+
+  it("9.2 createInitialSystemMessage: prompt and tools on one leading system message; no declaration-only message is emitted or sent", async () => {
+    const { agent, stream } = agentWith([{ text: "a" }], {
+      initialState: { systemPrompt: "You are X.", tools: [tool("slow")] },
+    });
+    const slow = {
+      name: "slow",
+      description: "slow tool",
+      parameters: {
+        type: "object",
+        properties: { value: { type: "string" } },
+        required: ["value"],
+        additionalProperties: false,
+      },
+    };
+    expect(agent.state.messages).toEqual([
+      { role: "system", content: "You are X.", toolsAdded: [slow], timestamp: 0 },
+    ]);
+    const events: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "message_end") events.push(label(e));
+    });
+    await agent.prompt("go");
+    expect(events).toEqual(["message_end(user)", "message_end(assistant)"]);
+    expect(stream.requests[0].messages.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(stream.requests[0].messages[0]).toEqual({
+      role: "system",
+      content: "You are X.",
+      toolsAdded: [slow],
+      timestamp: 0,
+    });
+    // Tools alone still make the head (content ""); a transcript that starts with a system message keeps its own.
+    expect(new Agent({ stream, initialState: { tools: [tool("slow")] } }).state.messages).toEqual([
+      { role: "system", content: "", toolsAdded: [slow], timestamp: 0 },
+    ]);
+    const own = { role: "system" as const, content: "Own.", timestamp: 5 };
+    expect(
+      new Agent({
+        stream,
+        initialState: { systemPrompt: "You are X.", tools: [tool("slow")], messages: [own] },
+      }).state.messages,
+    ).toEqual([own]);
+    expect(new Agent({ stream, initialState: { systemPrompt: "" } }).state.messages).toEqual([]);
   });
 });
 
@@ -192,8 +236,6 @@ describe("Agent with streamAssistant against the mock provider", () => {
     expect(events).toEqual([
       "agent_start",
       "turn_start",
-      "message_start(system)",
-      "message_end(system)",
       "message_start(user)",
       "message_end(user)",
       "message_start(assistant)",
