@@ -227,12 +227,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
         onPayload: runtime.extensions.createOnPayload(),
       });
     },
-    initialState: {
-      model,
-      thinkingLevel: loaded.thinkingLevel,
-      tools: runtime.tools,
-      messages: loaded.messages,
-    },
+    initialState: { model, thinkingLevel: loaded.thinkingLevel, messages: loaded.messages },
     // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (11.2).
     convertToLlm: createConvertToLlm(async () =>
       blockImagesSetting((await loadRunSettings(runtime)).settings),
@@ -248,6 +243,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
   });
+  // Tools after construction (as pi's AgentSession): no initial system message; the prompt's patch declares them.
+  agent.state.tools = runtime.tools;
   const retrySettings = await loadRetrySettings(runtime);
   for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
   const retry = new AutoRetry({
