@@ -10,6 +10,31 @@ import type { Api } from "./types";
 
 export { PROVIDER_ENV, type ProviderId };
 
+/**
+ * pi's per-model compatibility flags that Strata honours (`model.compat`, settable per model in `STRATA_MODELS`).
+ * Unknown flags are refused when `STRATA_MODELS` is read, so a flag Strata does not implement never looks set.
+ */
+export interface ModelCompat {
+  /**
+   * The provider accepts system messages after the first turn (pi's `supportsMidConvoSystemMessages`): later
+   * system messages stay in place for Anthropic, OpenAI Responses and Chat Completions (pi 14.20).
+   */
+  supportsMidConvoSystemMessages?: boolean;
+  /**
+   * Chat Completions, reasoning models only (pi's `requiresReasoningContentOnAssistantMessages`, e.g. DeepSeek's
+   * thinking mode, which refuses a tool-call turn without its reasoning): every assistant message carries
+   * `reasoning_content` — the model's own thinking text when it has some (sent by the AI SDK), else `""` (a turn
+   * of another model, whose thinking went out as text).
+   */
+  requiresReasoningContentOnAssistantMessages?: boolean;
+}
+
+/** The compat flags' names, for `STRATA_MODELS` validation and the docs. */
+export const MODEL_COMPAT_FLAGS = [
+  "supportsMidConvoSystemMessages",
+  "requiresReasoningContentOnAssistantMessages",
+] as const satisfies readonly (keyof ModelCompat)[];
+
 /** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
 export interface Model {
   /** The provider's model id, sent on the wire (e.g. `claude-sonnet-4-5`). */
@@ -17,7 +42,10 @@ export interface Model {
   /** Human-readable name. */
   name: string;
   provider: ProviderId;
-  /** The wire API; follows from the provider (see {@link PROVIDER_API}). */
+  /**
+   * The wire API: the provider's (see {@link PROVIDER_API}), except that an `openai` model may use
+   * `openai-completions` (OpenAI's Chat Completions, set with `"api"` in `STRATA_MODELS`).
+   */
   api: Api;
   /** Whether the model can think (extended thinking / reasoning). */
   reasoning: boolean;
@@ -28,7 +56,18 @@ export interface Model {
   maxTokens: number;
   /** US dollars per million tokens. `cacheWrite` is 0 where the provider does not bill cache writes per token. */
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** pi's compatibility flags (none by default). */
+  compat?: ModelCompat;
 }
+
+/** The wire APIs a provider can be used with (the first is its default, {@link PROVIDER_API}). */
+export const PROVIDER_APIS: Record<ProviderId, readonly Api[]> = {
+  anthropic: ["anthropic-messages"],
+  openai: ["openai-responses", "openai-completions"],
+  google: ["google-generative-ai"],
+  mistral: ["mistral-conversations"],
+  "openai-compatible": ["openai-completions"],
+};
 
 /** The wire API of each provider. */
 export const PROVIDER_API: Record<ProviderId, Api> = {
@@ -224,9 +263,26 @@ const CUSTOM_DEFAULTS = {
   cost: PER_MILLION(0, 0, 0, 0),
 };
 
+const compatSchema = z
+  .object({
+    supportsMidConvoSystemMessages: z.boolean().optional(),
+    requiresReasoningContentOnAssistantMessages: z.boolean().optional(),
+  })
+  .strict();
+
 const customModelSchema = z.object({
   provider: z.enum(["anthropic", "openai", "google", "mistral", "openai-compatible"]),
   id: z.string().min(1),
+  api: z
+    .enum([
+      "anthropic-messages",
+      "openai-responses",
+      "openai-completions",
+      "google-generative-ai",
+      "mistral-conversations",
+    ])
+    .optional(),
+  compat: compatSchema.optional(),
   name: z.string().min(1).optional(),
   reasoning: z.boolean().optional(),
   input: z.array(z.enum(["text", "image"])).optional(),
@@ -272,6 +328,13 @@ function parseCustomModels(env: Env): CustomModel[] {
       `STRATA_MODELS must be a JSON array of models with "provider" and "id": ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
     );
   }
+  for (const [index, entry] of parsed.data.entries()) {
+    if (entry.api !== undefined && !PROVIDER_APIS[entry.provider].includes(entry.api)) {
+      throw new ModelConfigError(
+        `STRATA_MODELS: ${index}.api: provider "${entry.provider}" speaks ${PROVIDER_APIS[entry.provider].map((api) => `"${api}"`).join(" or ")}, not "${entry.api}"`,
+      );
+    }
+  }
   return parsed.data;
 }
 
@@ -286,8 +349,11 @@ function applyCustom(base: Model | undefined, custom: CustomModel): Model {
     input: [...CUSTOM_DEFAULTS.input],
     cost: { ...CUSTOM_DEFAULTS.cost },
   };
+  const compat = custom.compat ? { ...start.compat, ...custom.compat } : start.compat;
   return {
     ...start,
+    api: custom.api ?? start.api,
+    ...(compat ? { compat } : {}),
     name: custom.name ?? start.name,
     reasoning: custom.reasoning ?? start.reasoning,
     input: custom.input ?? start.input,
@@ -307,6 +373,8 @@ function applyCustom(base: Model | undefined, custom: CustomModel): Model {
  *   `OPENAI_COMPATIBLE_MODELS` (comma-separated; none by default: the server's model list is never queried).
  * - `STRATA_MODELS` (JSON array of partial models with `provider` and `id`) overrides fields of a known model or
  *   adds a new one (defaults: name = id, no reasoning, text input, 128,000 context, 16,384 output, zero cost).
+ *   `api` picks the wire API where a provider has two (`openai`: `openai-completions` for OpenAI's Chat
+ *   Completions instead of Responses); `compat` sets pi's flags ({@link ModelCompat}, merged over the model's).
  *   Entries of unconfigured providers are ignored.
  *
  * Returns fresh objects. Throws {@link ModelConfigError} when `STRATA_MODELS` is malformed.

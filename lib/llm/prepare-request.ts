@@ -6,25 +6,35 @@
  */
 import type { ModelMessage } from "ai";
 import type { Model } from "./models";
+import {
+  bridgeToolResultsToUser,
+  dropContentlessAssistants,
+  googleTakesFunctionResponseParts,
+  mergeConsecutiveAssistants,
+  moveGoogleToolResultImages,
+  moveToolResultImages,
+} from "./provider-replay";
+import { type WireFacts, wireFacts } from "./provider-wire";
 import { collapseSystemMessages, toModelMessages } from "./to-model-messages";
 import { shortHash, toolCallIdNormalizerFor } from "./tool-call-ids";
-import {
-  replaceUnpairedSurrogates,
-  sanitizeDeep,
-  type TransformOptions,
-  transformMessages,
-} from "./transform-messages";
+import { replaceUnpairedSurrogates, sanitizeDeep, transformMessages } from "./transform-messages";
 import type { TransformReport } from "./transform-report";
 import type { Message, SystemMessage, ToolDeclaration } from "./types";
 
-/** pi's per-model compatibility flags that Strata honours (`model.compat`). */
-export interface ModelCompat {
-  /** The provider accepts system messages after the first turn (pi's `supportsMidConvoSystemMessages`). */
-  supportsMidConvoSystemMessages?: boolean;
-}
+export type { ModelCompat } from "./models";
+export {
+  bridgeToolResultsToUser,
+  dropContentlessAssistants,
+  GOOGLE_TOOL_RESULT_IMAGES_TEXT,
+  mergeConsecutiveAssistants,
+  moveGoogleToolResultImages,
+  moveToolResultImages,
+  TOOL_RESULT_IMAGES_TEXT,
+  TOOL_RESULTS_BRIDGE,
+} from "./provider-replay";
 
-/** A model as {@link prepareRequest} takes it: a registry model, optionally with pi's compat flags. */
-export type RequestModel = Model & { compat?: ModelCompat };
+/** A model as {@link prepareRequest} takes it: a registry model (its `compat` flags included). */
+export type RequestModel = Model;
 
 /** The provider-facing inputs of one request. */
 export interface PreparedRequest {
@@ -40,6 +50,8 @@ export interface PreparedRequest {
    * with thinking on).
    */
   thinkingAllowed: boolean;
+  /** What the body fix-ups after the AI SDK need (lib/llm/provider-wire.ts). */
+  wire: WireFacts;
 }
 
 /** The context has nothing to send after the replay rules (every message was empty or dropped). */
@@ -47,6 +59,19 @@ export class EmptyRequestError extends Error {
   override name = "EmptyRequestError";
   constructor() {
     super("Nothing to send: the context has no message left after the provider replay rules");
+  }
+}
+
+/**
+ * A request with thinking on would end with an assistant turn (pi's agent refuses to continue from one; providers
+ * refuse it as prefill when thinking is on).
+ */
+export class AssistantPrefillError extends Error {
+  override name = "AssistantPrefillError";
+  constructor() {
+    super(
+      "Cannot continue from message role: assistant (the request would end with an assistant message, which a model with thinking on refuses as prefill). Send a new message, or turn thinking off for this request.",
+    );
   }
 }
 
@@ -146,9 +171,11 @@ function openaiOptions(part: AssistantPart): Record<string, unknown> | undefined
  * OpenAI Responses (store: false) guarantees on the converted messages: a reasoning part is kept only when it is an
  * OpenAI reasoning item with a valid `rs_` id not used before in the request, with encrypted content, and directly
  * followed by the text or tool call it produced; a text item id is kept only when it is a valid `msg_` id not used
- * before (longer than 64 characters: `msg_<shortHash>`, as pi); an assistant message left empty is dropped.
+ * before (longer than 64 characters: `msg_<shortHash>`, as pi) and, for a reasoning model, a reasoning item was
+ * kept before it in the same message (OpenAI refuses a reasoning model's message item without its reasoning
+ * item); an assistant message left empty is dropped. Text without an id is sent without one (pi: `msg_pi_<n>`).
  */
-function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
+function enforceResponsesItems(messages: ModelMessage[], reasoningModel: boolean): ModelMessage[] {
   const used = new Set<string>();
   const out: ModelMessage[] = [];
   for (const message of messages) {
@@ -158,6 +185,7 @@ function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
     }
     const parts = message.content;
     const kept: AssistantPart[] = [];
+    let reasoningKept = false;
     for (let index = 0; index < parts.length; index++) {
       const part = parts[index] as AssistantPart;
       if (part.type === "reasoning") {
@@ -174,6 +202,7 @@ function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
           (next?.type === "text" || next?.type === "tool-call");
         if (!ok) continue;
         used.add(id);
+        reasoningKept = true;
         kept.push(part);
         continue;
       }
@@ -181,7 +210,8 @@ function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
         const options = openaiOptions(part);
         let id = options?.itemId;
         if (typeof id === "string" && id.length > 64) id = `msg_${shortHash(id)}`;
-        if (typeof id === "string" && RESPONSES_MESSAGE_ID.test(id) && !used.has(id)) {
+        const paired = !reasoningModel || reasoningKept;
+        if (typeof id === "string" && RESPONSES_MESSAGE_ID.test(id) && !used.has(id) && paired) {
           used.add(id);
           kept.push({
             ...part,
@@ -201,92 +231,6 @@ function enforceResponsesItems(messages: ModelMessage[]): ModelMessage[] {
       kept.push(part);
     }
     if (kept.length > 0) out.push({ ...message, content: kept } as ModelMessage);
-  }
-  return out;
-}
-
-type ToolModelMessage = Extract<ModelMessage, { role: "tool" }>;
-type UserPart = Exclude<Extract<ModelMessage, { role: "user" }>["content"], string>[number];
-
-/** pi's bridge before a user message that follows tool results (14.16, `requiresAssistantAfterToolResult`). */
-export const TOOL_RESULTS_BRIDGE = "I have processed the tool results.";
-/** pi's lead text of the user message carrying tool-result images on Chat Completions (14.15). */
-export const TOOL_RESULT_IMAGES_TEXT = "Attached image(s) from tool result:";
-
-/**
- * Chat Completions and Mistral (pi 14.15 and `mistral-conversations.ts`): a tool message carries text only — the
- * AI SDK would put a result with images into the tool message as JSON text, base64 included. Each image result
- * becomes its texts joined with "\n" (`(see attached image)` when it has none), and the images of one run of
- * tool results follow as one user message `[{text: "Attached image(s) from tool result:"}, ...images]`.
- * Only vision models get here with images (`transformMessages` replaced them by placeholders otherwise).
- */
-export function moveToolResultImages(messages: ModelMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
-  for (const message of messages) {
-    if (message.role !== "tool") {
-      out.push(message);
-      continue;
-    }
-    const images: UserPart[] = [];
-    const content = message.content.map((part) => {
-      if (part.type !== "tool-result" || part.output.type !== "content") return part;
-      const texts: string[] = [];
-      for (const item of part.output.value) {
-        if (item.type === "text") texts.push(item.text);
-        else if (item.type === "image-data")
-          images.push({ type: "image", image: item.data, mediaType: item.mediaType });
-      }
-      return { ...part, output: { type: "text" as const, value: texts.join("\n") } };
-    }) as ToolModelMessage["content"];
-    out.push({ ...message, content });
-    if (images.length > 0)
-      out.push({ role: "user", content: [{ type: "text", text: TOOL_RESULT_IMAGES_TEXT }, ...images] });
-  }
-  return out;
-}
-
-/**
- * Mistral rejects a user message right after tool results (`Unexpected role 'user' after role 'tool'`): pi's
- * bridge assistant message `I have processed the tool results.` is inserted there (14.16).
- */
-export function bridgeToolResultsToUser(messages: ModelMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
-  for (const message of messages) {
-    if (message.role === "user" && out.at(-1)?.role === "tool")
-      out.push({ role: "assistant", content: [{ type: "text", text: TOOL_RESULTS_BRIDGE }] });
-    out.push(message);
-  }
-  return out;
-}
-
-/**
- * Chat Completions (pi 14.16): an assistant message with neither text nor tool calls (e.g. only reasoning) is
- * dropped; it would go out with empty content.
- */
-export function dropContentlessAssistants(messages: ModelMessage[]): ModelMessage[] {
-  return messages.filter(
-    (message) =>
-      message.role !== "assistant" ||
-      (typeof message.content === "string"
-        ? message.content.trim() !== ""
-        : message.content.some((part) => part.type === "text" || part.type === "tool-call")),
-  );
-}
-
-/**
- * Google: consecutive assistant messages become one model turn (parts in order). Gemini rejects a function call
- * turn that does not come right after a user turn or a function response turn, which a text-only assistant turn
- * followed by a calling one would produce.
- */
-export function mergeConsecutiveAssistants(messages: ModelMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
-  for (const message of messages) {
-    const last = out.at(-1);
-    if (message.role === "assistant" && last?.role === "assistant") {
-      const parts = (content: AssistantModelMessage["content"]): AssistantPart[] =>
-        typeof content === "string" ? [{ type: "text", text: content }] : content;
-      out[out.length - 1] = { ...last, content: [...parts(last.content), ...parts(message.content)] };
-    } else out.push(message);
   }
   return out;
 }
@@ -337,10 +281,15 @@ export interface PrepareRequestOptions {
  * 3. `toModelMessages`, then for OpenAI Responses the reasoning / item-id rules; Chat Completions and Mistral:
  *    tool-result images moved to a user message ({@link moveToolResultImages}); Completions: assistant messages
  *    without text or tool calls dropped; Mistral: the bridge assistant between tool results and a user message;
- *    Google: consecutive assistant messages merged; Anthropic: the thinking check;
+ *    Google: consecutive assistant messages merged, and before Gemini 3 tool-result images moved to their own
+ *    user turn ({@link moveGoogleToolResultImages}); Anthropic: the thinking check;
  * 4. unpaired surrogates in the system prompt and tool declarations replaced by U+FFFD.
  *
- * Throws {@link EmptyRequestError} when no message is left. Never changes `context`.
+ * 5. the facts the body fix-ups need ({@link PreparedRequest.wire}).
+ *
+ * Throws {@link EmptyRequestError} when no message is left, {@link AssistantPrefillError} when thinking is on
+ * (`options.thinking`, default `model.reasoning`; for Anthropic after the tool-loop check) and the request
+ * would end with an assistant message (pi's agent refuses to continue from one). Never changes `context`.
  */
 export function prepareRequest(
   model: RequestModel,
@@ -349,7 +298,7 @@ export function prepareRequest(
 ): PreparedRequest {
   const transformed = transformMessages(context.messages ?? [], model, toolCallIdNormalizerFor(model), {
     report: options.report,
-  } as TransformOptions);
+  });
   const base = {
     systemPrompt: context.systemPrompt ?? "",
     messages: transformed,
@@ -366,22 +315,46 @@ export function prepareRequest(
     };
   }
   let messages = prepared.messages;
-  if (model.api === "openai-responses") messages = enforceResponsesItems(messages);
+  if (model.api === "openai-responses") messages = enforceResponsesItems(messages, model.reasoning);
   if (model.api === "openai-completions" || model.api === "mistral-conversations") {
     messages = moveToolResultImages(messages);
   }
   if (model.api === "openai-completions") messages = dropContentlessAssistants(messages);
   if (model.api === "mistral-conversations") messages = bridgeToolResultsToUser(messages);
-  if (model.api === "google-generative-ai") messages = mergeConsecutiveAssistants(messages);
+  if (model.api === "google-generative-ai") {
+    messages = mergeConsecutiveAssistants(messages);
+    if (!googleTakesFunctionResponseParts(model.id)) messages = moveGoogleToolResultImages(messages);
+  }
   if (!messages.some((message) => message.role !== "system")) throw new EmptyRequestError();
+  const thinking = options.thinking ?? model.reasoning;
   const thinkingAllowed =
-    model.api === "anthropic-messages" && options.thinking !== false
-      ? anthropicThinkingAllowed(messages)
-      : true;
+    model.api === "anthropic-messages" && thinking ? anthropicThinkingAllowed(messages) : true;
+  if (thinking && thinkingAllowed && messages.findLast((m) => m.role !== "system")?.role === "assistant")
+    throw new AssistantPrefillError();
+  const tools = sanitizeDeep(prepared.tools);
   return {
     system: replaceUnpairedSurrogates(prepared.system),
-    tools: sanitizeDeep(prepared.tools),
+    tools,
     messages,
     thinkingAllowed,
+    wire: wireFacts(messages, {
+      toolHistory: hasToolHistory(context.messages ?? []),
+      hasTools: tools.length > 0,
+      reasoningContentOnAssistants:
+        model.api === "openai-completions" &&
+        model.reasoning &&
+        model.compat?.requiresReasoningContentOnAssistantMessages === true,
+    }),
   };
+}
+
+/** pi's `hasToolHistory` (openai-completions.ts): a tool result, or an assistant message with a tool call. */
+function hasToolHistory(messages: readonly Message[]): boolean {
+  return messages.some(
+    (message) =>
+      message?.role === "toolResult" ||
+      (message?.role === "assistant" &&
+        Array.isArray(message.content) &&
+        message.content.some((block) => block?.type === "toolCall")),
+  );
 }

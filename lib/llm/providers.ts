@@ -39,7 +39,8 @@ function setting(env: Env, name: string): string | undefined {
 export const refusedSettingVar = (name: string): string => `STRATA_REFUSED_${name}`;
 
 /**
- * The AI SDK model for `model`: `createAnthropic(...)(id)`, `createOpenAI(...).responses(id)`,
+ * The AI SDK model for `model`: `createAnthropic(...)(id)`, `createOpenAI(...).responses(id)` (with `api`
+ * `openai-completions`: `createOpenAI(...).chat(id)`, OpenAI's own Chat Completions),
  * `createGoogleGenerativeAI(...)(id)`, `createMistral(...)(id)` or `createOpenAICompatible(...).chatModel(id)`,
  * with the API key and base URL read from `env` (see `PROVIDER_ENV`). `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` and
  * `MISTRAL_BASE_URL` must include the `/v1` path segment, because the SDK posts to `${baseURL}/messages`,
@@ -67,10 +68,10 @@ export function createLanguageModel(
   switch (model.provider) {
     case "anthropic":
       return createAnthropic({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.anthropic, fetch })(model.id);
-    case "openai":
-      return createOpenAI({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.openai, fetch }).responses(
-        model.id,
-      );
+    case "openai": {
+      const openai = createOpenAI({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.openai, fetch });
+      return model.api === "openai-completions" ? openai.chat(model.id) : openai.responses(model.id);
+    }
     case "google":
       return createGoogleGenerativeAI({ apiKey, baseURL: baseURL ?? DEFAULT_BASE_URLS.google, fetch })(
         model.id,

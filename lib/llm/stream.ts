@@ -8,6 +8,7 @@ import { type AssistantMessageEvent, AssistantMessageEventStream } from "./event
 import { languageModelUsage, toFunctionTools, toLanguageModelPrompt } from "./language-model-call";
 import type { Env, Model } from "./models";
 import { prepareRequest } from "./prepare-request";
+import { fixRequestBody, needsBodyFix } from "./provider-wire";
 import { createLanguageModel, OPENAI_COMPATIBLE_NAME } from "./providers";
 import type { TransformReport } from "./transform-report";
 import {
@@ -120,6 +121,19 @@ export function requestSettings(
         providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: thinkingBudget } } },
       };
     case "openai":
+      if (model.api === "openai-completions") {
+        // pi's compat for api.openai.com: `store: false`, the developer role exactly for reasoning models.
+        return {
+          maxOutputTokens: maxTokens,
+          providerOptions: {
+            openai: {
+              store: false,
+              forceReasoning: model.reasoning,
+              ...(level ? { reasoningEffort: level } : {}),
+            },
+          },
+        };
+      }
       return {
         maxOutputTokens: maxTokens,
         providerOptions: {
@@ -192,20 +206,29 @@ export function errorMessageOf(error: unknown): string {
   return typeof cause === "string" ? cause : JSON.stringify(cause);
 }
 
-/** A `fetch` that shows each JSON request body to `onPayload` and sends its replacement, if any. */
-function payloadFetch(base: typeof fetch, onPayload: StreamAssistantOptions["onPayload"]): typeof fetch {
-  if (!onPayload) return base;
+/**
+ * A `fetch` that applies `fix` to each JSON request body (when given: the wire fix-ups of lib/llm/provider-wire.ts,
+ * known once the request is prepared), then shows it to `onPayload` and sends its replacement, if any.
+ */
+function payloadFetch(
+  base: typeof fetch,
+  onPayload: StreamAssistantOptions["onPayload"],
+  fix: () => ((body: unknown) => unknown) | undefined,
+): typeof fetch {
   const hooked = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    if (typeof init?.body !== "string") return base(input, init);
+    const fixBody = fix();
+    if (typeof init?.body !== "string" || (!onPayload && !fixBody)) return base(input, init);
     let payload: unknown;
     try {
       payload = JSON.parse(init.body);
     } catch {
       return base(input, init);
     }
+    if (fixBody) payload = fixBody(payload);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const replacement = await onPayload(payload, url);
-    return base(input, replacement === undefined ? init : { ...init, body: JSON.stringify(replacement) });
+    const replacement = onPayload ? await onPayload(payload, url) : undefined;
+    const body = JSON.stringify(replacement === undefined ? payload : replacement);
+    return base(input, body === init.body ? init : { ...init, body });
   };
   return hooked as typeof fetch;
 }
@@ -432,14 +455,16 @@ async function run(
   };
 
   try {
+    let fixBody: ((body: unknown) => unknown) | undefined;
     const languageModel = createLanguageModel(model, options.env, {
-      fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload),
+      fetch: payloadFetch(options.fetch ?? globalThis.fetch, options.onPayload, () => fixBody),
     });
     const thinking = effectiveLevel(model, options.thinkingLevel) !== undefined;
-    const { system, tools, messages, thinkingAllowed } = prepareRequest(model, context, {
+    const { system, tools, messages, thinkingAllowed, wire } = prepareRequest(model, context, {
       thinking,
       report: options.transformReport,
     });
+    if (needsBodyFix(model.api, wire)) fixBody = (body) => fixRequestBody(model.api, body, wire);
     const settings = requestSettings(
       model,
       thinkingAllowed ? options : { ...options, thinkingLevel: "off" as ThinkingLevel },

@@ -9,6 +9,7 @@
  */
 import type { ModelMessage } from "ai";
 import type { Model } from "./models";
+import { NO_TOOL_OUTPUT } from "./transform-messages";
 import type {
   AssistantMessage,
   ImageContent,
@@ -143,16 +144,22 @@ function toolCallIdFor(id: string, model: Model): string {
   return model.api === "openai-responses" ? openAICallId(id) : id;
 }
 
-function userMessage(message: UserMessage): ModelMessage {
+/** Whether an image block carries data; one with empty or missing data is never sent (providers reject it). */
+export function hasImageData(block: ImageContent): boolean {
+  return typeof block.data === "string" && block.data !== "";
+}
+
+/** A user message as an AI SDK message; image blocks without data are dropped, and a message left empty too. */
+function userMessage(message: UserMessage): ModelMessage | undefined {
   if (typeof message.content === "string") return { role: "user", content: message.content };
-  return {
-    role: "user",
-    content: message.content.map((block) =>
+  const content = message.content
+    .filter((block) => block.type === "text" || hasImageData(block))
+    .map((block) =>
       block.type === "text"
         ? { type: "text" as const, text: block.text }
         : { type: "image" as const, image: block.data, mediaType: block.mimeType },
-    ),
-  };
+    );
+  return content.length > 0 ? { role: "user", content } : undefined;
 }
 
 /**
@@ -260,15 +267,33 @@ function assistantMessage(message: AssistantMessage, model: Model): ModelMessage
 }
 
 /**
- * A tool result's AI SDK output: `error-text` for errors (texts joined with "\n"), `text` for text-only results
- * (joined with "\n", as pi's Anthropic and Responses serializers), and `content` with text and `image-data`
- * parts when there are images (`(see attached image)` first when there is no text, pi-behaviors 14.7).
+ * The `providerOptions` key that marks a tool-result part as an error whose output is `content` (it has images):
+ * the AI SDK has no error form of a `content` output, so the marker carries pi's `isError` to the wire fix-ups
+ * (lib/llm/provider-wire.ts: Anthropic `is_error`, Google `response.error`). No provider reads this key.
+ */
+export const STRATA_OPTIONS_KEY = "strata";
+
+/** Whether an AI SDK tool-result part stands for an error result (`error-text`, or marked {@link STRATA_OPTIONS_KEY}). */
+export function isErrorToolResultPart(part: {
+  output: { type: string };
+  providerOptions?: Record<string, Record<string, unknown> | undefined>;
+}): boolean {
+  return part.output.type === "error-text" || part.providerOptions?.[STRATA_OPTIONS_KEY]?.isError === true;
+}
+
+/**
+ * A tool result's AI SDK output: `text` for text-only results (joined with "\n", as pi's Anthropic and Responses
+ * serializers), `error-text` for text-only errors, and `content` with text and `image-data` parts when there are
+ * images (`(see attached image)` first when there is no text, pi-behaviors 14.7) — errors too, so their images
+ * are sent (the error marker then travels as {@link STRATA_OPTIONS_KEY}, see {@link toModelMessages}). Image
+ * blocks without data are dropped; a result left with nothing gets `(no tool output)`.
  */
 export function toolResultOutput(message: ToolResultMessage): ToolResultPart["output"] {
   const texts = message.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text);
-  const images = message.content.filter((b): b is ImageContent => b.type === "image");
-  const text = texts.join("\n");
-  if (message.isError) return { type: "error-text", value: text };
+  const images = message.content.filter((b): b is ImageContent => b.type === "image" && hasImageData(b));
+  const emptied = texts.length === 0 && images.length === 0 && message.content.length > 0;
+  const text = emptied ? NO_TOOL_OUTPUT : texts.join("\n");
+  if (message.isError && images.length === 0) return { type: "error-text", value: text };
   if (images.length === 0) return { type: "text", value: text };
   return {
     type: "content",
@@ -288,20 +313,24 @@ export function toolResultOutput(message: ToolResultMessage): ToolResultPart["ou
 
 /**
  * Convert non-system pi messages to AI SDK messages for `model`:
- * - user → `user` with `text` / `image` (base64 + media type) parts;
+ * - user → `user` with `text` / `image` (base64 + media type) parts (images without data dropped; a message
+ *   left empty dropped);
  * - assistant → `assistant` with `text` (OpenAI: `providerOptions.openai.itemId` from `textSignature`; Google:
  *   its thought signature),
  *   `reasoning` (Anthropic `signature` / `redactedData`; OpenAI `itemId` + `reasoningEncryptedContent` from a
  *   stored reasoning item; Google `thoughtSignature`) and `tool-call` (input = arguments) parts. Blank text is
  *   dropped; signatures of another provider are not sent; an assistant message left empty is dropped;
- * - consecutive tool results → one `tool` message of `tool-result` parts (see {@link toolResultOutput}).
+ * - consecutive tool results → one `tool` message of `tool-result` parts (see {@link toolResultOutput}); an
+ *   error result with images keeps them and is marked `providerOptions.strata.isError`.
  * System messages must be folded first ({@link collapseSystemMessages}); any left are skipped.
  */
 export function toModelMessages(messages: Message[], model: Model): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
-    if (message.role === "user") out.push(userMessage(message));
-    else if (message.role === "assistant") {
+    if (message.role === "user") {
+      const converted = userMessage(message);
+      if (converted) out.push(converted);
+    } else if (message.role === "assistant") {
       const converted = assistantMessage(message, model);
       if (converted) out.push(converted);
     } else if (message.role === "toolResult") {
@@ -311,6 +340,8 @@ export function toModelMessages(messages: Message[], model: Model): ModelMessage
         toolName: replayToolName(message.toolName),
         output: toolResultOutput(message),
       };
+      if (message.isError && part.output.type === "content")
+        part.providerOptions = { [STRATA_OPTIONS_KEY]: { isError: true } };
       const last = out.at(-1);
       if (last?.role === "tool") last.content.push(part);
       else out.push({ role: "tool", content: [part] });

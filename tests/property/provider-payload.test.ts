@@ -15,6 +15,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Model } from "@/lib/llm/models";
+import { prepareRequest } from "@/lib/llm/prepare-request";
+import type { Message } from "@/lib/llm/types";
 import { claude, compat, gemini3, gpt, historyArb, mistral } from "./histories";
 import { type BodyCapture, captureRequestBody } from "./request-body";
 
@@ -206,8 +208,12 @@ function checkGoogle(
         }
       }
       if ("functionResponse" in part) {
-        const response = part.functionResponse as { response: { content?: unknown }; parts?: Part[] };
-        expect(blank(response.response.content)).toBe(false);
+        const response = part.functionResponse as {
+          response: { content?: unknown; error?: unknown };
+          parts?: Part[];
+        };
+        // An error result carries its text as `error` (pi), any other as `content` (the AI SDK).
+        expect(blank(response.response.content ?? response.response.error)).toBe(false);
         for (const inner of response.parts ?? [])
           if ("inlineData" in inner) expect(target.input).toContain("image");
       }
@@ -308,18 +314,36 @@ function checkChat(body: Record<string, unknown>, target: Model) {
 
 type Stats = { bodies: number; refused: number; toolCalls: number };
 
+/** Whether the request for `messages` would end with an assistant message (what thinking-on requests refuse). */
+function endsWithAssistant(target: Model, messages: Message[]): boolean {
+  try {
+    const prepared = prepareRequest(
+      target,
+      { systemPrompt: "You are X.", messages, tools: [] },
+      { thinking: false },
+    );
+    return prepared.messages.findLast((m) => m.role !== "system")?.role === "assistant";
+  } catch {
+    return false;
+  }
+}
+
 function check(
   capture: BodyCapture,
   target: Model,
   tokens: { token: string; source: Model }[],
   stats: Stats,
+  refusesPrefill: boolean,
 ) {
   if ("error" in capture) {
     stats.refused++;
-    // Only an empty context may refuse to send.
-    expect(capture.error).toMatch(/Nothing to send/);
+    // Only an empty context may refuse to send, and with thinking on one that would end with an assistant turn.
+    expect(capture.error).toMatch(
+      refusesPrefill ? /^Cannot continue from message role: assistant/ : /Nothing to send/,
+    );
     return;
   }
+  expect(refusesPrefill).toBe(false);
   stats.bodies++;
   // Plain checks on the hot paths (chai's expect costs more than the capture when called per string).
   walkStrings(capture.body, (text) => {
@@ -349,7 +373,11 @@ describe("provider payload property", () => {
             target.thinking,
           );
           try {
-            check(capture, target.model, tokens, stats);
+            const refusesPrefill =
+              target.thinking !== "off" &&
+              target.model.reasoning &&
+              endsWithAssistant(target.model, messages);
+            check(capture, target.model, tokens, stats, refusesPrefill);
           } catch (error) {
             // fast-check prints the shrunk history; the payload it produced is added here.
             throw new Error(

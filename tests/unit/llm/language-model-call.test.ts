@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { toLanguageModelPrompt } from "@/lib/llm/language-model-call";
 import { type Env, getAvailableModels, type Model, PROVIDER_ENV, PROVIDERS } from "@/lib/llm/models";
 import { prepareRequest } from "@/lib/llm/prepare-request";
+import { fixRequestBody, needsBodyFix } from "@/lib/llm/provider-wire";
 import { createLanguageModel } from "@/lib/llm/providers";
 import { requestSettings, type StreamContext, streamAssistant } from "@/lib/llm/stream";
 import { type AssistantMessage, emptyUsage, type ThinkingLevel } from "@/lib/llm/types";
@@ -113,11 +114,14 @@ function hook(sink: Partial<Body>): typeof fetch {
   }) as typeof fetch;
 }
 
-/** The body `streamText` sends for the same prepared request (what `streamAssistant` did before). */
+/**
+ * The body `streamText` sends for the same prepared request (what `streamAssistant` did before), with Strata's
+ * wire fix-ups applied as `streamAssistant` applies them (lib/llm/provider-wire.ts).
+ */
 async function viaStreamText(model: Model, level: ThinkingLevel): Promise<Partial<Body>> {
   const sink: Partial<Body> = {};
   const thinking = model.reasoning && level !== "off";
-  const { system, tools, messages, thinkingAllowed } = prepareRequest(model, context, { thinking });
+  const { system, tools, messages, thinkingAllowed, wire } = prepareRequest(model, context, { thinking });
   const settings = requestSettings(model, { thinkingLevel: thinkingAllowed ? level : "off" });
   const result = streamText({
     model: createLanguageModel(model, ENV, { fetch: hook(sink) }),
@@ -137,6 +141,7 @@ async function viaStreamText(model: Model, level: ThinkingLevel): Promise<Partia
   for await (const _ of result.fullStream) {
     // drain
   }
+  if (needsBodyFix(model.api, wire)) sink.body = fixRequestBody(model.api, sink.body, wire);
   return sink;
 }
 

@@ -264,6 +264,7 @@ describe("prepareRequest", () => {
           stopReason: "stop",
         },
       ]),
+      { thinking: false },
     );
     const parts = (messages[1] as { content: { type: string; text: string }[] }).content;
     expect(parts.map((p) => `${p.type}:${p.text}`)).toEqual(["text:one", "reasoning:b", "text:two"]);

@@ -1,0 +1,106 @@
+/**
+ * Fix-ups of the JSON body the AI SDK built, for the few pi behaviours its converters cannot express
+ * (pi-behaviors 14.x; docs/pi-differences.md "Replay to providers"). `streamAssistant` applies
+ * {@link fixRequestBody} in its `fetch` before `onPayload` sees the body, so a payload capture (the context
+ * preview) shows exactly what is sent. Bodies that need no fix are passed through untouched
+ * ({@link needsBodyFix}).
+ */
+import type { ModelMessage } from "ai";
+import { isErrorToolResultPart } from "./to-model-messages";
+import type { Api } from "./types";
+
+/** What the fix-ups need to know about one prepared request. */
+export interface WireFacts {
+  /** Every tool result sent, in request order: its wire `toolCallId` and whether it is an error. */
+  toolResults: { toolCallId: string; isError: boolean }[];
+  /** The context has tool calls or tool results (pi's `hasToolHistory`, over the messages before the replay rules). */
+  toolHistory: boolean;
+  /** Whether any tool is declared. */
+  hasTools: boolean;
+  /** `reasoning_content: ""` goes on every assistant message without one (compat, see `ModelCompat`). */
+  reasoningContentOnAssistants: boolean;
+}
+
+/** The {@link WireFacts} of prepared messages (after every per-provider rewrite). */
+export function wireFacts(messages: ModelMessage[], other: Omit<WireFacts, "toolResults">): WireFacts {
+  const toolResults: WireFacts["toolResults"] = [];
+  for (const message of messages) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      toolResults.push({
+        toolCallId: part.toolCallId,
+        isError: isErrorToolResultPart(
+          part as Parameters<typeof isErrorToolResultPart>[0] & { toolCallId: string },
+        ),
+      });
+    }
+  }
+  return { toolResults, ...other };
+}
+
+/** Whether {@link fixRequestBody} would change anything for `api` (so the body need not be parsed otherwise). */
+export function needsBodyFix(api: Api, facts: WireFacts): boolean {
+  switch (api) {
+    case "anthropic-messages":
+    case "google-generative-ai":
+      return facts.toolResults.some((result) => result.isError);
+    case "openai-completions":
+      return (facts.toolHistory && !facts.hasTools) || facts.reasoningContentOnAssistants;
+    default:
+      return false;
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
+
+/**
+ * The request body with pi's markers that the AI SDK leaves out (mutates and returns `body`):
+ * - Anthropic: every error tool result has `is_error: true` — also one with images (the SDK marks only text-only
+ *   errors; pi 14.7 keeps `is_error` with the images);
+ * - Google: an error's function response carries its text as `response.error` instead of `response.content`
+ *   (pi sends `{ error }` for errors, `{ output }` otherwise; the SDK sends `{ name, content }` for both), matched
+ *   by position (one function response per tool result);
+ * - OpenAI Chat Completions: `tools: []` when the history has tool calls or results and no tool is declared
+ *   (pi 14.15: proxies such as LiteLLM require it), and with `reasoningContentOnAssistants` an empty
+ *   `reasoning_content` on every assistant message without one (pi's
+ *   `compat.requiresReasoningContentOnAssistantMessages`).
+ *
+ * Throws when the Google body's function responses do not match the tool results one to one (a bug in the
+ * request path, never a user error).
+ */
+export function fixRequestBody(api: Api, body: unknown, facts: WireFacts): unknown {
+  if (!isObject(body)) return body;
+  if (api === "anthropic-messages") {
+    const errors = new Set(facts.toolResults.filter((r) => r.isError).map((r) => r.toolCallId));
+    for (const message of objects(body.messages))
+      for (const block of objects(message.content))
+        if (block.type === "tool_result" && errors.has(String(block.tool_use_id))) block.is_error = true;
+  } else if (api === "google-generative-ai") {
+    const responses = objects(body.contents).flatMap((content) =>
+      objects(content.parts).flatMap((part) =>
+        isObject(part.functionResponse) ? [part.functionResponse] : [],
+      ),
+    );
+    if (responses.length !== facts.toolResults.length)
+      throw new Error(
+        `Internal error in the Google request: ${responses.length} function responses for ${facts.toolResults.length} tool results`,
+      );
+    responses.forEach((functionResponse, index) => {
+      const response = functionResponse.response;
+      if (!facts.toolResults[index]?.isError || !isObject(response) || !("content" in response)) return;
+      const { content, ...rest } = response;
+      functionResponse.response = { ...rest, error: content };
+    });
+  } else if (api === "openai-completions") {
+    if (facts.toolHistory && !facts.hasTools && body.tools === undefined) body.tools = [];
+    if (facts.reasoningContentOnAssistants)
+      for (const message of objects(body.messages))
+        if (message.role === "assistant" && message.reasoning_content === undefined)
+          message.reasoning_content = "";
+  }
+  return body;
+}
