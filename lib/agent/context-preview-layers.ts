@@ -4,6 +4,7 @@
  * the request against the model's context window, and the session's `images.blockImages` setting (layer 4).
  */
 
+import { blockImagesSetting } from "@/lib/context/block-images";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
 import type { Message, ToolDeclaration } from "@/lib/llm/types";
@@ -30,7 +31,7 @@ export interface ContextHookChanges {
   added: number;
   removed: number;
   edited: number;
-  /** In list order: removed and added messages of one gap interleaved as the alignment finds them. */
+  /** Gap by gap in list order: a gap's removed and edited messages (old order), then its added ones. */
   details: ContextHookChange[];
   /** Paths of the extensions with a `context` or `context_with_system` handler, in load order. */
   hooks: string[];
@@ -49,8 +50,9 @@ export const NO_CONTEXT_HOOK_CHANGES: ContextHookChanges = {
 
 /**
  * The changes from `before` to `after`: messages equal as JSON are matched along a longest common subsequence
- * (after the common head and tail are cut); in each gap between matches, the i-th removed and i-th added message
- * of the same role count as one `edited` message, the rest as `removed` / `added`.
+ * (after the common head and tail are cut); in each gap between matches, a removed message and the next unpaired
+ * added message of its role (in order) count as one `edited` message, the rest as `removed` / `added`. `details`
+ * lists each gap in order: its removed and edited messages (in the old order), then its added ones.
  */
 export function diffContextMessages(
   before: readonly AgentMessage[],
@@ -79,15 +81,21 @@ export function diffContextMessages(
   let removedGap: number[] = [];
   let addedGap: number[] = [];
   const flush = () => {
-    const pairs = Math.min(removedGap.length, addedGap.length);
-    let k = 0;
-    while (k < pairs && before[removedGap[k]].role === after[addedGap[k]].role) {
-      details.push({ kind: "edited", index: addedGap[k], role: after[addedGap[k]].role });
-      k++;
+    // Each removed message pairs with the next unpaired added one of its role (in order): that is an edit.
+    let next = 0;
+    const paired = new Set<number>();
+    for (const index of removedGap) {
+      let q = next;
+      while (q < addedGap.length && after[addedGap[q]].role !== before[index].role) q++;
+      if (q < addedGap.length) {
+        paired.add(q);
+        next = q + 1;
+        details.push({ kind: "edited", index: addedGap[q], role: after[addedGap[q]].role });
+      } else details.push({ kind: "removed", index, role: before[index].role });
     }
-    for (const index of removedGap.slice(k))
-      details.push({ kind: "removed", index, role: before[index].role });
-    for (const index of addedGap.slice(k)) details.push({ kind: "added", index, role: after[index].role });
+    addedGap.forEach((index, q) => {
+      if (!paired.has(q)) details.push({ kind: "added", index, role: after[index].role });
+    });
     removedGap = [];
     addedGap = [];
   };
@@ -244,7 +252,8 @@ export function estimateRequestTokens(
 /**
  * pi's `images.blockImages` setting (SettingsManager `getBlockImages`, 11.1) from the settings in effect: the
  * global `<agentDir>/settings.json` on `agentFs` (none without one) merged with the trusted project's
- * `<cwd>/.pi/settings.json`. `true` only for the boolean `true`. Skipped files come back in `errors`.
+ * `<cwd>/.pi/settings.json`, read by `blockImagesSetting` as a run reads it (any truthy value blocks, as in pi).
+ * Skipped files come back in `errors`.
  */
 export async function readBlockImagesSetting(input: {
   fs: FileSystem;
@@ -260,6 +269,5 @@ export async function readBlockImagesSetting(input: {
     cwd: input.cwd,
     projectTrusted: input.projectTrusted,
   });
-  const images = settings.images as { blockImages?: unknown } | undefined;
-  return { blockImages: images?.blockImages === true, errors };
+  return { blockImages: blockImagesSetting(settings), errors };
 }

@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as preview } from "@/app/api/sessions/[id]/preview/route";
 import { DbScope } from "@/lib/db/client";
+import { AGENT_DIR, openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
-import { createSession } from "@/lib/session/store";
+import { appendEntry, createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { authJson, createTestUser, type TestUser } from "../../helpers/auth";
 
@@ -15,6 +16,10 @@ let scope: DbScope;
 let user: TestUser;
 let token: string;
 let sessionId: string;
+let imageSessionId: string;
+let rootPath: string;
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 beforeAll(async () => {
   scope = new DbScope();
@@ -25,6 +30,7 @@ beforeAll(async () => {
     name: "preview-demo",
     source: null,
   });
+  rootPath = project.rootPath;
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(user.workspaceId, s);
   await vfs.mkdir(project.rootPath, { recursive: true });
@@ -33,19 +39,54 @@ beforeAll(async () => {
   await s.release();
   sessionId = (await createSession(scope, { projectId: project.id, cwd: project.rootPath, userId: user.id }))
     .id;
+  // A second session whose history holds an image and a priced Anthropic answer.
+  imageSessionId = (
+    await createSession(scope, { projectId: project.id, cwd: project.rootPath, userId: user.id })
+  ).id;
+  await appendEntry(scope, imageSessionId, {
+    type: "message",
+    message: {
+      role: "user",
+      content: [
+        { type: "text", text: "see" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+      ],
+      timestamp: 1,
+    },
+  });
+  await appendEntry(scope, imageSessionId, {
+    type: "message",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "a pixel" }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      usage: {
+        input: 40,
+        output: 8,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 48,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.375 },
+      },
+      stopReason: "stop",
+      timestamp: 2,
+    },
+  });
 });
 afterAll(async () => {
   await scope.release();
 });
 
-const call = (body: unknown, bearer = token) =>
+const call = (body: unknown, bearer = token, id = sessionId) =>
   preview(
-    new Request(`http://127.0.0.1:3000/api/sessions/${sessionId}/preview`, {
+    new Request(`http://127.0.0.1:3000/api/sessions/${id}/preview`, {
       method: "POST",
       headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
       body: JSON.stringify(body),
     }),
-    { params: Promise.resolve({ id: sessionId }) },
+    { params: Promise.resolve({ id }) },
   );
 
 describe("POST /api/sessions/:id/preview", () => {
@@ -63,6 +104,75 @@ describe("POST /api/sessions/:id/preview", () => {
     expect(body.agentMessages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(body.payload.url).toBe("https://api.anthropic.com/v1/messages");
     expect(JSON.stringify(body)).not.toContain(token);
+  });
+
+  it("answers the inspector's layers; the user's images.blockImages applies to the stored session", async () => {
+    type Layers = {
+      entries: { type: string; role?: string; producesMessageIndexes: number[]; summary: string }[];
+      contextHookChanges: unknown;
+      blockImages: boolean;
+      llmMessages: { role: string; content: unknown }[];
+      transformReport: { changes: { kind: string }[]; origins: (number | null)[] };
+      toolDeclarations: { name: string }[];
+      tokenEstimate: { contextWindow: number };
+      recentCost: { turns: { costUsd: number; model: string }[]; totalUsd: number };
+      sectionSources: { section: string; path?: string }[];
+      payload: unknown;
+    };
+    const first = (await (
+      await call({ text: "hi", model: "openai/gpt-5" }, token, imageSessionId)
+    ).json()) as Layers;
+    expect(first.entries.map((e) => [e.role, e.summary, e.producesMessageIndexes])).toEqual([
+      ["user", "user: see [1 image]", [0]],
+      ["assistant", "assistant anthropic/claude-sonnet-4-5 (stop): a pixel", [1]],
+    ]);
+    expect(first.contextHookChanges).toEqual({ added: 0, removed: 0, edited: 0, details: [], hooks: [] });
+    expect(first.blockImages).toBe(false);
+    expect(first.toolDeclarations.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+    expect(first.tokenEstimate.contextWindow).toBe(400000);
+    expect(first.recentCost).toEqual({
+      turns: [
+        {
+          entryId: expect.any(String),
+          model: "anthropic/claude-sonnet-4-5",
+          input: 40,
+          output: 8,
+          cacheRead: 0,
+          cacheWrite: 0,
+          costUsd: 0.375,
+        },
+      ],
+      totalUsd: 0.375,
+    });
+    expect(first.sectionSources.filter((s) => s.path)).toEqual([
+      {
+        section: "project_context",
+        path: `${rootPath}/AGENTS.md`,
+        filesystem: "project",
+        trustGated: false,
+        // Nothing in the project needs trust: loaded as trusted (pi 2.9).
+        trusted: true,
+      },
+    ]);
+
+    const s = new DbScope();
+    const { vfs } = await openAgentVfs(s, user.id);
+    await vfs.mkdir(AGENT_DIR, { recursive: true });
+    await vfs.writeFile(`${AGENT_DIR}/settings.json`, '{"images":{"blockImages":true}}');
+    await vfs.flush();
+    await s.release();
+    const blocked = (await (
+      await call({ text: "hi", model: "openai/gpt-5" }, token, imageSessionId)
+    ).json()) as Layers;
+    expect(blocked.blockImages).toBe(true);
+    expect(blocked.llmMessages[0]).toMatchObject({
+      role: "user",
+      content: [
+        { type: "text", text: "see" },
+        { type: "text", text: "Image reading is disabled." },
+      ],
+    });
+    expect(JSON.stringify([blocked.llmMessages, blocked.payload])).not.toContain(PNG);
   });
 
   it("an unknown leaf is 400 preview_failed; a revoked token is 401", async () => {
