@@ -24,6 +24,11 @@ export type AgentEvent =
   /** The retry series is over: `success`, or `finalError` (the last error, or `Retry cancelled`). */
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "error"; message: string }
+  /**
+   * Before a turn's provider request: what was dropped or replaced for its model, one line per kind of change
+   * (`summarizeTransformReport`, e.g. `2 images not sent: this model has no image input`).
+   */
+  | { type: "request_notice"; notices: string[] }
   /** The first event of a server-owned run (its log's seq 1): `mode` retry re-runs the failed last turn. */
   | { type: "run_start"; runId: string; kind: string; mode: RunMode }
   /** The last event of a run: how it ended (`taken_over`: closed by the server after it went silent). */
@@ -48,6 +53,7 @@ const KNOWN = new Set<string>([
   "auto_retry_start",
   "auto_retry_end",
   "error",
+  "request_notice",
   "run_start",
   "run_end",
 ]);
@@ -76,10 +82,9 @@ export function toAgentEvent(name: string, data: string): AgentEvent | null {
           : "The agent reported an error";
     return { type: "error", message };
   }
-  if (type === "queue_update") {
-    const texts = (v: unknown) =>
-      Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
+  const texts = (v: unknown) => (Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : []);
+  if (type === "queue_update")
     return { type, steering: texts(body.steering), followUp: texts(body.followUp) };
-  }
+  if (type === "request_notice") return { type, notices: texts(body.notices) };
   return { ...body, type } as AgentEvent;
 }

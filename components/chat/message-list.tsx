@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useMemo, useRef } from "react";
+import { Fragment, useEffect, useMemo, useRef } from "react";
 import { indexToolResults } from "./message-utils";
 import { MessageView } from "./message-view";
-import type { ChatState } from "./reduce-events";
+import { type ChatState, noticesFor } from "./reduce-events";
+import { RequestNotice } from "./request-notice";
 import { RetryNotice } from "./retry-notice";
 import { shellStatusByIndex } from "./shell-state";
 import { turnPlaces } from "./turn-error-view";
@@ -36,7 +37,7 @@ export function MessageList({
   onCancelRetry?: () => void;
   cancelling?: boolean;
 }) {
-  const { messages, tools, running, errors, openIndex, shells, retry } = state;
+  const { messages, tools, running, errors, openIndex, shells, retry, notices } = state;
   const places = useMemo(() => turnPlaces(messages, running), [messages, running]);
   const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
   const shellStatus = useMemo(() => shellStatusByIndex(shells), [shells]);
@@ -48,7 +49,7 @@ export function MessageList({
   useEffect(() => {
     const el = scroller.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, errors, running, retry]);
+  }, [messages, errors, running, retry, notices]);
 
   return (
     <div
@@ -70,19 +71,22 @@ export function MessageList({
         if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
         const systemHead = m.role === "system" && i === messages.findIndex((x) => x.role === "system");
         return (
-          <MessageView
-            // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
-            key={i}
-            message={m}
-            streaming={running && i === openIndex}
-            ctx={ctx}
-            shellStatus={shellStatus.get(i)}
-            superseded={places.get(i)?.superseded}
-            onRetry={places.get(i)?.canRetry ? onRetry : undefined}
-            systemHead={systemHead}
-          />
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
+          <Fragment key={i}>
+            <RequestNotice lines={noticesFor(notices, m)} />
+            <MessageView
+              message={m}
+              streaming={running && i === openIndex}
+              ctx={ctx}
+              shellStatus={shellStatus.get(i)}
+              superseded={places.get(i)?.superseded}
+              onRetry={places.get(i)?.canRetry ? onRetry : undefined}
+              systemHead={systemHead}
+            />
+          </Fragment>
         );
       })}
+      <RequestNotice lines={notices.pending} />
       {retry ? <RetryNotice wait={retry} onCancel={onCancelRetry} cancelling={cancelling} /> : null}
       {running && openIndex === null && !retry ? (
         <p className="muted working" role="status">

@@ -1,12 +1,13 @@
+import "./system-message.css";
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, SystemMessage, ToolResultMessage } from "@/lib/llm/types";
-import { getSystemMessageText, renderSystemMessageUpdate } from "@/lib/prompt/system-message";
 import { MessageImages, textBlocksOf } from "./attachments-message";
 import { Markdown } from "./markdown";
 import { contentBlocks, contentText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
 import { ShellBlock } from "./shell-block";
 import type { ShellStatus } from "./shell-state";
+import { systemMessageDisplay } from "./system-message-view";
 import { OrphanToolResult, ToolCallBlock } from "./tool-call-block";
 import { TurnError } from "./turn-error";
 
@@ -92,20 +93,30 @@ export function MessageView({
 /**
  * A system message: the transcript's first is the whole prompt (pi `getSystemMessageText`: its text and sections); a
  * later one is a patch (pi's SystemMessage diff: changed sections, tools added or removed), shown with what changed
- * and pi's rendered update, so a change of the rules never passes silently.
+ * and pi's rendered update, so a change of the rules never passes silently (system-message-view.ts).
  */
 function SystemMessageView({ message, head }: { message: SystemMessage; head: boolean }) {
-  const changes = [
-    ...Object.keys(message.sections ?? {}).map((name) => `section ${name}`),
-    ...(message.toolsAdded ?? []).map((t) => `+ tool ${t.name}`),
-    ...(message.toolsRemoved ?? []).map((t) => `− tool ${t.name}`),
-  ];
-  const patch = !head && changes.length > 0;
+  const view = systemMessageDisplay(message, head);
   return (
-    <article className="message message-meta" data-testid="message-system">
+    <article className="message message-meta message-system" data-testid="message-system">
       <details>
-        <summary>{patch ? `System prompt updated: ${changes.join(", ")}` : "System prompt"}</summary>
-        <pre>{patch ? renderSystemMessageUpdate(message) : getSystemMessageText(message)}</pre>
+        <summary>{view.summary}</summary>
+        {view.text ? (
+          <pre className="system-text">{view.text}</pre>
+        ) : (
+          <p className="muted system-empty">{view.emptyText}</p>
+        )}
+        {view.toolsAdded.length > 0 ? (
+          <p className="system-tools" data-testid="system-tools-added">
+            {head ? "Tools: " : "Tools added: "}
+            {view.toolsAdded.join(", ")}
+          </p>
+        ) : null}
+        {view.toolsRemoved.length > 0 ? (
+          <p className="system-tools" data-testid="system-tools-removed">
+            Tools removed: {view.toolsRemoved.join(", ")}
+          </p>
+        ) : null}
       </details>
     </article>
   );

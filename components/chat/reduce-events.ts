@@ -56,6 +56,40 @@ export interface ChatState {
   retry: RetryWait | null;
   /** The attempt of the retry series in progress (0: none); an abort during it says so, as pi does. */
   retryAttempt: number;
+  /** What each request dropped or replaced for its model (`request_notice`), by the answer it preceded. */
+  notices: RequestNotices;
+}
+
+/**
+ * The `request_notice` lines of this view: `pending` until the request's assistant message starts, then under
+ * that message's `timestamp` (its identity across a `reset` to the stored messages, which keep it).
+ */
+export interface RequestNotices {
+  byTimestamp: Record<number, string[]>;
+  pending: string[];
+}
+
+const noNotices = (): RequestNotices => ({ byTimestamp: {}, pending: [] });
+
+/** The notice lines shown above assistant message `message` (none for other roles). */
+export function noticesFor(notices: RequestNotices, message: AgentMessage): string[] {
+  return message.role === "assistant" ? (notices.byTimestamp[message.timestamp] ?? []) : [];
+}
+
+/** Notices of `notices` whose answer is among `messages` (a reset keeps those of the messages it keeps). */
+function keptNotices(notices: RequestNotices, messages: AgentMessage[]): RequestNotices {
+  const byTimestamp: Record<number, string[]> = {};
+  for (const m of messages) {
+    const lines = noticesFor(notices, m);
+    if (lines.length > 0) byTimestamp[(m as AssistantMessage).timestamp] = lines;
+  }
+  return { byTimestamp, pending: [] };
+}
+
+/** An assistant message started: the pending notice lines go above it. */
+function attachPending(notices: RequestNotices, message: AgentMessage): RequestNotices {
+  if (message.role !== "assistant" || notices.pending.length === 0) return notices;
+  return { byTimestamp: { ...notices.byTimestamp, [message.timestamp]: notices.pending }, pending: [] };
 }
 
 export type LocalAction =
@@ -87,6 +121,7 @@ export function initialChatState(messages: AgentMessage[] = []): ChatState {
     shells: {},
     retry: null,
     retryAttempt: 0,
+    notices: noNotices(),
   };
 }
 
@@ -148,7 +183,13 @@ function applyDelta(
 export function reduceChat(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "reset":
-      return initialChatState(action.messages);
+      return { ...initialChatState(action.messages), notices: keptNotices(state.notices, action.messages) };
+
+    case "request_notice": {
+      const lines = Array.isArray(action.notices) ? action.notices : [];
+      if (lines.length === 0) return state;
+      return { ...state, notices: { ...state.notices, pending: [...state.notices.pending, ...lines] } };
+    }
 
     case "local_prompt": {
       const user: UserMessage = { role: "user", content: action.text, timestamp: action.timestamp };
@@ -225,6 +266,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
         tools,
         retry: null,
         retryAttempt: 0,
+        // A request that never answered: its notice goes with it.
+        notices: { ...state.notices, pending: [] },
         // No run, no queue: what an abort did not hand back is gone with the run.
         queue: reduceQueue(state.queue, { type: "queue_cleared" }),
       };
@@ -249,6 +292,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
 
     case "message_start": {
       const { message } = action;
+      if (message.role === "assistant" && state.notices.pending.length > 0)
+        return reduceChat({ ...state, notices: attachPending(state.notices, message) }, action);
       if (message.role === "user" && state.pendingUserIndex !== null) {
         return {
           ...state,

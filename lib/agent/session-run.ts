@@ -22,6 +22,7 @@ import {
   resolveModel,
 } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
+import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
@@ -40,7 +41,7 @@ import { compactSession, isContextOverflow, shouldAutoCompact } from "./compacti
 import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
-import type { RequestNoticeEvent } from "./request-notice";
+import { type RequestNoticeEvent, withRequestNotice } from "./request-notice";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
 import {
   buildRequestFromTranscript,
@@ -220,12 +221,19 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     stream: (context, s, options) => {
       const target = options?.model ?? model;
       if (!target) throw new Error(modelError());
-      return streamAssistant(target, context, {
-        env,
-        signal: s,
-        thinkingLevel: options?.thinkingLevel ?? "off",
-        onPayload: runtime.extensions.createOnPayload(),
-      });
+      // The request's transformMessages report → the chat's notice, emitted before the answer (request-notice.ts).
+      return withRequestNotice(
+        (transformReport) =>
+          streamAssistant(target, context, {
+            env,
+            signal: s,
+            thinkingLevel: options?.thinkingLevel ?? "off",
+            onPayload: runtime.extensions.createOnPayload(),
+            transformReport,
+          }),
+        summarizeTransformReport,
+        emit,
+      );
     },
     initialState: { model, thinkingLevel: loaded.thinkingLevel, messages: loaded.messages },
     // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (11.2).
