@@ -4,11 +4,12 @@
  * too); export writes `JSON.stringify` of each stored object, one per line, so an imported pi file
  * comes back byte for byte.
  */
+import { z } from "zod";
 import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import type { SessionEntry, SessionHeader } from "./entries";
 import { checkEntry } from "./entry-repair";
 import { migrateSessionEntries } from "./jsonl-migrate";
-import { validateSessionEntry } from "./schema";
+import { sessionHeaderSchema, validateSessionEntry } from "./schema";
 
 /** A problem found while parsing; the line is 1-based in the input text. */
 export interface JsonlDiagnostic {
@@ -20,6 +21,7 @@ export interface JsonlDiagnostic {
     | "missing-final-newline"
     | "extra-header"
     | "schema"
+    | "unknown-parent"
     | "repaired"
     | "invalid-entry"
     | "duplicate-id"
@@ -151,6 +153,43 @@ export function findTreeProblems(entries: readonly { line: number; value: Mutabl
   return out;
 }
 
+/**
+ * The entries whose `parentId` names no entry of the file (`unknown-parent`, a warning): pi keeps them, and its
+ * branch walk stops there, so such an entry starts a tree of its own and nothing before it is in its context.
+ * Strata reads them the same way and says so. Entries without a string id/parentId are left to the other checks.
+ * @returns one diagnostic per such entry, e.g. `Line 3: parent "zz" is not an entry of this file; the entry
+ *   starts a tree of its own (nothing before it is in its context)`.
+ */
+export function findUnknownParents(entries: readonly { line: number; value: Mutable }[]): JsonlDiagnostic[] {
+  const ids = new Set<string>();
+  for (const { value } of entries) if (typeof value.id === "string") ids.add(value.id);
+  const out: JsonlDiagnostic[] = [];
+  for (const { line, value } of entries)
+    if (typeof value.parentId === "string" && !ids.has(value.parentId))
+      out.push({
+        line,
+        kind: "unknown-parent",
+        message: `Line ${line}: parent ${JSON.stringify(value.parentId)} is not an entry of this file; the entry starts a tree of its own (nothing before it is in its context)`,
+      });
+  return out;
+}
+
+/**
+ * pi's header fields of a wrong type (`schema`, a warning; the header is kept as it is): `version` not a number,
+ * `timestamp`, `cwd` or `parentSession` not a string. A missing `version` (v1), `timestamp` or `cwd` is not
+ * reported (pi reads such headers; see `defaultSessionFileName` and `checkHeaderCwd`). The message is zod's, as
+ * for entries: `Line 1: ✖ Invalid input: expected string, received number;   → at timestamp`.
+ */
+export function checkHeaderFields(header: Mutable, line: number): JsonlDiagnostic[] {
+  const result = HEADER_FIELDS.safeParse(header);
+  if (result.success) return [];
+  return [
+    { line, kind: "schema", message: `Line ${line}: ${z.prettifyError(result.error).replace(/\n/g, "; ")}` },
+  ];
+}
+
+const HEADER_FIELDS = sessionHeaderSchema.partial({ timestamp: true, cwd: true });
+
 type Mutable = Record<string, unknown>;
 
 /**
@@ -262,6 +301,7 @@ export class SessionJsonlParser {
         });
       else kept.push(p);
     }
+    diagnostics.push(...checkHeaderFields(first, parsed[0].line));
     const fileEntries = kept.map((p) => p.value);
     const fromVersion = (first.version as number | undefined) ?? 1;
     const migrated = migrateSessionEntries(fileEntries);
@@ -296,6 +336,7 @@ export class SessionJsonlParser {
     yield;
     const tree = findTreeProblems(kept.slice(1));
     diagnostics.push(...tree);
+    if (tree.length === 0) diagnostics.push(...findUnknownParents(kept.slice(1)));
     diagnostics.sort((a, b) => a.line - b.line);
     if (tree.length > 0) throw new InvalidSessionTreeError(path, diagnostics);
     return {

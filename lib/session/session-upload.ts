@@ -10,19 +10,16 @@
  * successful or failed (a failure that may pass — the database busy or away — or an incomplete upload reopens it
  * for a retry instead); uploads never committed are deleted after {@link UPLOAD_TTL_MS}.
  *
- * Also the parsing shared with the one-request import: {@link parseSessionParts} (yields to the event loop
- * while it works) and {@link refuseCutFile} (a last line that is not complete JSON refuses the import: the
- * file or its upload was cut).
+ * The commit reads the parts with `readSessionFile` (./session-file.ts), the reading every import and
+ * `strata preview` share; `parseSessionParts` and `refuseCutFile` live there and are re-exported here.
  */
 import type { DbScope } from "@/lib/db/client";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { TryAgainError } from "@/lib/db/retry";
-import {
-  InvalidSessionEntriesError,
-  type JsonlDiagnostic,
-  type ParsedSessionJsonl,
-  SessionJsonlParser,
-} from "./jsonl";
+import type { ParsedSessionJsonl } from "./jsonl";
+import { readSessionFile } from "./session-file";
+
+export { parseSessionParts, refuseCutFile } from "./session-file";
 
 const MiB = 1024 * 1024;
 
@@ -38,8 +35,6 @@ export const MAX_OPEN_UPLOADS = 4;
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 /** Bytes of a staged part read back per statement (256 KiB). */
 const READ_SLICE_BYTES = 256 * 1024;
-/** Longest stretch the parse runs without yielding to the event loop (ms). */
-const SLICE_MS = 8;
 
 /** A refused upload request: HTTP status, error code and a message saying what to do. */
 export class SessionUploadError extends Error {
@@ -51,71 +46,6 @@ export class SessionUploadError extends Error {
     super(message);
     this.name = "SessionUploadError";
   }
-}
-
-const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * Parse a session file given as chunks in order — UTF-8 bytes (any boundaries; a multi-byte character or a line
- * may span chunks) or text, yielding to the event loop every few milliseconds so other requests keep being served.
- * @returns the parse, as `parseSessionJsonl` returns it for the whole text.
- * @throws as `parseSessionJsonl`.
- */
-export async function parseSessionParts(
-  chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
-  path: string,
-): Promise<ParsedSessionJsonl> {
-  const parser = new SessionJsonlParser(path);
-  const decoder = new TextDecoder();
-  let carry = "";
-  let sliceStart = performance.now();
-  const maybePause = async () => {
-    if (performance.now() - sliceStart < SLICE_MS) return;
-    await pause();
-    sliceStart = performance.now();
-  };
-  const feed = async (text: string) => {
-    let start = 0;
-    for (;;) {
-      const end = text.indexOf("\n", start);
-      if (end < 0) break;
-      parser.addLine(carry ? carry + text.slice(start, end) : text.slice(start, end));
-      carry = "";
-      start = end + 1;
-      await maybePause();
-    }
-    carry += text.slice(start);
-  };
-  for await (const chunk of chunks)
-    await feed(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-  await feed(decoder.decode());
-  if (carry !== "") parser.addLine(carry, true);
-  const steps = parser.finishSteps();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await maybePause();
-  }
-}
-
-/**
- * Refuse an import whose last line is incomplete JSON (`torn-last-line`): pi drops such a line when it reads a
- * file, but an import cannot tell a torn file from an upload that was cut, so nothing is stored.
- * @throws InvalidSessionEntriesError `Session file ends in an incomplete line (it was cut); nothing was
- *   imported: <path>` with `<path>:<line>: torn-last-line: Line <n> (last, no newline) is incomplete JSON`.
- */
-export function refuseCutFile(parsed: ParsedSessionJsonl, path: string): void {
-  const torn = parsed.diagnostics.find((d) => d.kind === "torn-last-line");
-  if (!torn) return;
-  const diagnostics: JsonlDiagnostic[] = parsed.diagnostics.map((d) =>
-    d === torn ? { ...d, message: `Line ${d.line} (last, no newline) is incomplete JSON` } : d,
-  );
-  throw new InvalidSessionEntriesError(
-    path,
-    diagnostics,
-    "torn-last-line",
-    "Session file ends in an incomplete line (it was cut); nothing was imported",
-  );
 }
 
 /**
@@ -341,8 +271,8 @@ async function commitClaimed<T>(
       }
     }
   }
-  const parsed = await parseSessionParts(parts(), name);
-  refuseCutFile(parsed, name);
+  // The reading every import and `strata preview` share (./session-file.ts); the cwd is checked when stored.
+  const parsed = await readSessionFile(parts(), name, { refuseTorn: true });
   const result = await store(parsed, name);
   await dropUpload(scope, uploadId);
   return result;

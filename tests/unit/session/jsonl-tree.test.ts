@@ -74,10 +74,17 @@ describe("session file entry tree", () => {
     ]);
   });
 
-  it("accepts a missing parent and branches (a tree, not a chain)", () => {
+  it("accepts a missing parent (warned: `unknown-parent`) and branches (a tree, not a chain)", () => {
     const text = file(entry("a", null), entry("b", "a"), entry("c", "a"), entry("d", "gone"));
     const parsed = parseSessionJsonl(text);
-    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.diagnostics).toEqual([
+      {
+        line: 5,
+        kind: "unknown-parent",
+        message:
+          'Line 5: parent "gone" is not an entry of this file; the entry starts a tree of its own (nothing before it is in its context)',
+      },
+    ]);
     expect(parsed.entries.map((e) => e.id)).toEqual(["a", "b", "c", "d"]);
   });
 
