@@ -6,7 +6,7 @@
  */
 import type { TransformChange, TransformReport } from "./transform-report";
 import { REMOVAL_KINDS } from "./transform-report-collect";
-import { sanitizeDeep } from "./transform-surrogates";
+import { sanitizeShared } from "./transform-surrogates";
 import type { Message } from "./types";
 
 type Block = Record<string, unknown> & { type?: unknown };
@@ -64,7 +64,7 @@ function applyContentChanges(content: readonly unknown[], changes: readonly Tran
 /** One kept input message after the changes reported for it. */
 function applyMessageChanges(input: Message, changes: readonly TransformChange[]): Message {
   const has = (kind: TransformChange["kind"]) => changes.some((change) => change.kind === kind);
-  let message = (has("surrogates_replaced") ? sanitizeDeep(input) : input) as Message &
+  let message = (has("surrogates_replaced") ? sanitizeShared(input) : input) as Message &
     Record<string, unknown>;
   if (has("content_normalized")) message = { ...message, content: [] } as typeof message;
   const contentChanges = changes.filter(
