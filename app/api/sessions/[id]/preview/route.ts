@@ -22,9 +22,11 @@ const Preview = z
   .strict();
 
 /**
- * The context the session's next prompt would send (system prompt, sections, messages, provider payload with
- * placeholder keys), stopped before the network: `{ text, leafId?, model?, tools?, thinkingLevel? }` → the preview
- * JSON of `strata preview`. Changes nothing (read access).
+ * The context the session's next prompt would send, stopped before the network — the inspector's layers (entries
+ * on the path, agent messages, context hook changes, LLM messages with blockImages, the transform report, the
+ * provider payload with placeholder keys and secrets masked) plus sections and their sources, tool declarations,
+ * token estimate and recent cost: `{ text, leafId?, model?, tools?, thinkingLevel? }` → the preview JSON of
+ * `strata preview` (`previewStoredSession`; docs/http-api.md). Changes nothing (read access).
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
