@@ -174,6 +174,8 @@ export interface ContextPreview {
   transformedMessages: Message[];
   /** Layer 5: every change `transformMessages` made for the target model, with its reason (transform-report.ts). */
   transformReport: TransformReport;
+  /** For each request message (the transform's input, whose indexes `transformReport` uses): its `llmMessages` index. */
+  requestMessageIndexes: number[];
   /** The request's tool declarations (name, description, JSON Schema parameters) as passed to the provider. */
   toolDeclarations: ToolDeclaration[];
   /** Layer 6: the request as the provider would receive it (URL without user info, query string as `?[redacted]`; JSON body, secrets masked), or null when none was built. */
@@ -384,6 +386,7 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
     llmMessages,
     transformedMessages,
     transformReport,
+    requestMessageIndexes: llmMessages.flatMap((m, i) => (m.role === "system" ? [] : [i])),
     toolDeclarations: request.tools,
     payload,
     tokenEstimate: estimateRequestTokens(

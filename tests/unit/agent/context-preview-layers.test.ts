@@ -368,6 +368,8 @@ describe("buildContextPreview: the inspector's layers", () => {
       },
     ]);
     expect(preview.transformReport.origins).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // The request drops the system patch (llmMessages[11]): request index 11 is the prompt at llmMessages[12].
+    expect(preview.requestMessageIndexes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]);
     expect(preview.transformedMessages[5]).toMatchObject({ role: "toolResult", toolCallId: "call_1_fc_1" });
   });
 
