@@ -136,4 +136,40 @@ describe("strata preview and strata session import on the same files", () => {
       stderr: `strata: Session file has entries that cannot be imported: ${noId}\n${noId}:2: invalid-entry: Line 2: "id" must be a non-empty string (got nothing); every entry needs a unique id\n`,
     });
   }, 60_000);
+  it("malformed lines: preview and import print the same lines (bad JSON, unknown parent, mistyped header; wrong-typed ids refused)", async () => {
+    const warned = path.join(dir, "warned.jsonl");
+    writeFileSync(
+      warned,
+      [
+        '{"type":"session","version":3,"id":"w","timestamp":5,"cwd":"/w"}',
+        "{bad",
+        '{"type":"session_info","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","name":"n"}',
+        '{"type":"session_info","id":"b","parentId":"gone","timestamp":"2026-01-01T00:00:00.000Z","name":"m"}',
+        "",
+      ].join("\n"),
+    );
+    const refused = path.join(dir, "refused.jsonl");
+    writeFileSync(
+      refused,
+      '{"type":"session","version":3,"id":"r","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}\n{"type":"label","id":7,"parentId":null,"targetId":"x"}\n{"type":"label","id":"l","parentId":3,"targetId":"x"}\n',
+    );
+    const [preview, imported, refusedPreview, refusedImport] = await Promise.all([
+      previewOf(warned),
+      strata(["session", "import", warned, "--project", projectId], true),
+      previewOf(refused),
+      strata(["session", "import", refused, "--project", projectId], true),
+    ]);
+    const expected = [
+      `${warned}:1: schema: Line 1: ✖ Invalid input: expected string, received number;   → at timestamp`,
+      `${warned}:2: invalid-json: Line 2 is not valid JSON (Expected property name or '}' in JSON at position 1); skipped`,
+      `${warned}:4: unknown-parent: Line 4: parent "gone" is not an entry of this file; the entry starts a tree of its own (nothing before it is in its context)`,
+    ];
+    expect(preview.code).toBe(0);
+    expect(preview.stderr.trimEnd().split("\n")).toEqual(expected);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr.trimEnd().split("\n").slice(0, -1)).toEqual(expected);
+    const refusal = `strata: Session file has entries that cannot be imported: ${refused}\n${refused}:2: invalid-entry: Line 2: "id" must be a non-empty string (got a number); every entry needs a unique id\n${refused}:3: invalid-entry: Line 3: "parentId" must be a string or null (got a number)\n`;
+    expect(refusedPreview).toEqual({ code: 1, stdout: "", stderr: refusal });
+    expect(refusedImport).toEqual(refusedPreview);
+  }, 60_000);
 });
