@@ -18,6 +18,9 @@ import { IMAGE_READING_DISABLED } from "@/lib/context/block-images";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { captureEnv } from "@/lib/llm/capture-payload";
 import { type Model, resolveModel } from "@/lib/llm/models";
+import { prepareRequest } from "@/lib/llm/prepare-request";
+import { createTransformReport } from "@/lib/llm/transform-report";
+import { applyTransformReport } from "@/lib/llm/transform-report-apply";
 import type { SessionEntry } from "@/lib/session/entries";
 import { MemoryVfsStore } from "@/lib/vfs/memory-store";
 import { Vfs } from "@/lib/vfs/vfs";
@@ -371,6 +374,18 @@ describe("buildContextPreview: the inspector's layers", () => {
     // The request drops the system patch (llmMessages[11]): request index 11 is the prompt at llmMessages[12].
     expect(preview.requestMessageIndexes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]);
     expect(preview.transformedMessages[5]).toMatchObject({ role: "toolResult", toolCallId: "call_1_fc_1" });
+    // The same report as the request a run sends (prepareRequest's), and complete: it rebuilds the output.
+    const requestMessages = preview.llmMessages.filter((m) => m.role !== "system");
+    const sent = createTransformReport();
+    prepareRequest(
+      preview.model,
+      { systemPrompt: preview.systemPrompt, messages: requestMessages, tools: preview.toolDeclarations },
+      { report: sent },
+    );
+    expect(sent).toEqual(preview.transformReport);
+    expect(applyTransformReport(requestMessages, preview.transformReport)).toEqual(
+      preview.transformedMessages,
+    );
   });
 
   it("tool declarations, token estimate and the cost of the last 5 turns", async () => {
