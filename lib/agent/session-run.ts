@@ -38,7 +38,7 @@ import { Agent } from "./agent";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
-import { applyForcedSystemPrompt, createInputState, processPrompt } from "./input-pipeline";
+import { applyForcedSystemPrompt, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
 import { type RequestNoticeEvent, withRequestNotice } from "./request-notice";
@@ -163,6 +163,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   // The projection of the current leaf (compactions and context edits applied), read from Postgres
   // without walking past the latest compaction's first kept entry.
   const loaded = await loadSessionContext(scope, session.id, recoveredLeaf ?? session.leafId);
+  // The active tools this branch declares (the IDE's toggles, an extension's setActiveTools), else pi's defaults.
+  runtime.restoreActiveTools(loaded.messages);
   const ref =
     input.modelRef ?? (loaded.model ? `${loaded.model.provider}/${loaded.model.modelId}` : undefined);
   const model: Model | undefined =
@@ -253,6 +255,10 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   });
   // Tools after construction (as pi's AgentSession): no initial system message; the prompt's patch declares them.
   agent.state.tools = runtime.tools;
+  // pi 9.3: a set changed during the run is declared before the next request of a later prompt of this run.
+  runtime.onActiveToolsChange((tools) => {
+    agent.state.tools = tools;
+  });
   const retrySettings = await loadRetrySettings(runtime);
   for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
   const retry = new AutoRetry({
@@ -289,8 +295,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       await processPrompt(
         input.text,
         input.images && input.images.length > 0 ? { images: input.images } : {},
-        {
-          state: createInputState(),
+        // Bound to the runtime: its sendCustomMessage (extensions' sendMessage) delivers through this run.
+        runtime.bindInput({
           extensions: runtime.extensions,
           isStreaming: () => agent.state.isStreaming,
           expandSkill: runtime.expandSkill,
@@ -337,10 +343,11 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
             await recordSettings(scope, input, session, loaded, model as Model);
             await retry.run(agent, () => agent.prompt(messages));
           },
-        },
+        }),
       );
   } catch (error) {
     await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
+    await runtime.flushHeldMessages(agent.state.messages);
     await finishQueue(scope, input);
     return;
   }
@@ -370,6 +377,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
 
   // Messages queued after the agent's last follow-up poll: run them as follow-ups (pi `continue()` with a
   // queue), until the run can finish with nothing waiting.
+  await runtime.flushHeldMessages(agent.state.messages);
   await finishQueue(scope, input, (messages) => retry.run(agent, () => agent.prompt(messages)));
   signal?.removeEventListener("abort", onAbort);
 }

@@ -15,6 +15,7 @@ import type {
   ExtensionEventName,
   ExtensionHandlers,
   ExtensionModule,
+  ExtensionSessionActions,
   InputEventResult,
   InputSource,
   NotifyEvent,
@@ -23,6 +24,10 @@ import type {
   SessionBeforeResult,
   SystemPromptOptions,
 } from "./types";
+
+/** pi's text for an action method (`sendMessage`, `setActiveTools`, …) called before the runtime was bound. */
+export const RUNTIME_NOT_INITIALIZED_ERROR =
+  "Extension runtime not initialized. Action methods cannot be called during extension loading.";
 
 /** pi 10.4: reported when a `context_with_system` handler drops the leading system message. */
 export const LEADING_SYSTEM_REMOVED_ERROR =
@@ -52,14 +57,33 @@ export class ExtensionRunner {
   private readonly extensions: LoadedExtension[] = [];
   private readonly commands = new Map<string, ExtensionCommand & { extensionPath: string }>();
   private readonly errorListeners = new Set<(error: ExtensionError) => void>();
+  private session: ExtensionSessionActions | undefined;
 
   /** @param contextFor extra fields of the `ctx` each handler gets (e.g. cwd, session accessors). */
   constructor(private readonly contextFor: (extensionPath: string) => Record<string, unknown> = () => ({})) {}
+
+  /**
+   * pi `bindCore`: the session's action methods, behind every extension's `sendMessage`, `setActiveTools`,
+   * `getActiveTools` and `getAllTools`. Until bound (e.g. inside `setup`) they throw
+   * {@link RUNTIME_NOT_INITIALIZED_ERROR}.
+   */
+  bindSession(actions: ExtensionSessionActions): void {
+    this.session = actions;
+  }
+
+  private actions(): ExtensionSessionActions {
+    if (!this.session) throw new Error(RUNTIME_NOT_INITIALIZED_ERROR);
+    return this.session;
+  }
 
   /** Load one extension: its `setup` runs now; its place in the load order is its registration order. */
   async registerExtension(module: ExtensionModule): Promise<void> {
     const loaded: LoadedExtension = { path: module.path, handlers: new Map() };
     const api: ExtensionAPI = {
+      sendMessage: (message, options) => this.actions().sendMessage(message, options),
+      setActiveTools: (names) => this.actions().setActiveTools(names),
+      getActiveTools: () => this.actions().getActiveTools(),
+      getAllTools: () => this.actions().getAllTools(),
       on: (event: string, handler: AnyHandler) => {
         const list = loaded.handlers.get(event) ?? [];
         list.push(handler);

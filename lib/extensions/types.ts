@@ -152,8 +152,35 @@ export interface ExtensionCommand {
   handler(args: string, ctx: ExtensionContext): Awaitable<void>;
 }
 
+/** How a custom message is delivered (pi `sendMessage` options, 6.8). */
+export interface SendMessageOptions {
+  triggerTurn?: boolean;
+  deliverAs?: "steer" | "followUp" | "nextTurn";
+}
+
+/** A registered tool as `getAllTools()` lists it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+}
+
+/**
+ * pi's action methods, bound to a session by its runtime after every extension was loaded
+ * (`ExtensionRunner.bindSession`, pi `bindCore`).
+ */
+export interface ExtensionSessionActions {
+  /** pi `sendMessage` → the session's `sendCustomMessage` (6.8). */
+  sendMessage(message: ExtensionMessage, options?: SendMessageOptions): Promise<void>;
+  /** pi `setActiveTools(names)` → `setActiveToolsByName`. */
+  setActiveTools(names: string[]): void;
+  /** pi `getActiveTools()` → `getActiveToolNames()`. */
+  getActiveTools(): string[];
+  /** pi `getAllTools()`: every registered tool. */
+  getAllTools(): ToolInfo[];
+}
+
 /** The API `setup` receives. */
-export interface ExtensionAPI {
+export interface ExtensionAPI extends ExtensionSessionActions {
   on<E extends ExtensionEventName>(event: E, handler: ExtensionHandlers[E]): void;
   /** Any other (notification) event, e.g. `agent_start`, `turn_end`. */
   on(event: string, handler: (event: NotifyEvent, ctx: ExtensionContext) => Awaitable<void>): void;

@@ -266,6 +266,11 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     build: (ctx) => ({ params: session(ctx), json: { text: "hello" } }),
   },
   "GET /api/sessions/[id]/resources": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "GET /api/sessions/[id]/tools": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "PUT /api/sessions/[id]/tools": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { active: ["read", "grep"] } }),
+  },
   "POST /api/sessions/[id]/retry": {
     permission: "write",
     build: (ctx) => ({ params: session(ctx), json: {} }),
