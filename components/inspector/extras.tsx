@@ -8,7 +8,6 @@ import { formatTokens, formatUsd, matchesFilter, searchableText } from "./view-m
 /** The token estimate (characters / 4) of system prompt, messages and tools against the model's context window. */
 export function TokenBar({ preview }: { preview: InspectorPreview }) {
   const t = preview.tokenEstimate;
-  if (!t) return <p className="muted">Token estimate: not reported by this server.</p>;
   const window = t.contextWindow || preview.model.contextWindow;
   const pct = (n: number) => (window > 0 ? Math.min(100, (n / window) * 100) : 0);
   const share = window > 0 ? Math.round((t.total / window) * 1000) / 10 : 0;
@@ -36,7 +35,6 @@ export function TokenBar({ preview }: { preview: InspectorPreview }) {
 /** The cost of the last assistant turns on the path. */
 export function RecentCostTable({ preview }: { preview: InspectorPreview }) {
   const c = preview.recentCost;
-  if (!c) return <p className="muted">Recent cost: not reported by this server.</p>;
   if (c.turns.length === 0) return <p className="muted">No assistant turn on this path yet: no cost.</p>;
   return (
     <table className={styles.table} aria-label="Cost of the last turns">
@@ -76,7 +74,9 @@ export function RecentCostTable({ preview }: { preview: InspectorPreview }) {
 
 /** The system prompt as sections, each with its source file and trust gate; then the patch and the whole text. */
 export function SystemSections({ preview, filter }: { preview: InspectorPreview; filter: string }) {
-  const sources = new Map((preview.sectionSources ?? []).map((s) => [s.section, s]));
+  const sources = new Map<string, InspectorPreview["sectionSources"]>();
+  for (const src of preview.sectionSources)
+    sources.set(src.section, [...(sources.get(src.section) ?? []), src]);
   const names = Object.keys(preview.sections);
   const shown = names.filter((n) => matchesFilter(filter, searchableText(n, preview.sections[n])));
   const patch = preview.systemPatch;
@@ -97,20 +97,26 @@ export function SystemSections({ preview, filter }: { preview: InspectorPreview;
       </p>
       <ul className={styles.sections}>
         {shown.map((name) => {
-          const src = sources.get(name);
+          const files = (sources.get(name) ?? []).filter((f) => f.path);
+          const gated = (sources.get(name) ?? []).find((f) => f.trustGated);
           return (
             <li key={name}>
               <details open={filter.trim() !== ""}>
                 <summary>
-                  <strong>{name}</strong>{" "}
-                  {src?.path ? (
-                    <span className="mono muted">{src.path}</span>
-                  ) : (
+                  <strong>{name}</strong>
+                  {files.length === 0 ? (
                     <span className="muted">built in</span>
+                  ) : (
+                    files.map((f) => (
+                      <span key={`${f.filesystem}:${f.path}`} className="mono muted" title={f.filesystem}>
+                        {f.path}
+                        {f.trustGated && !f.trusted ? " (withheld)" : ""}
+                      </span>
+                    ))
                   )}
-                  {src?.trustGated ? (
-                    <span className={`badge ${src.trusted ? "" : "badge-warn"}`}>
-                      {src.trusted ? "trust-gated: trusted" : "trust-gated: not trusted"}
+                  {gated ? (
+                    <span className={`badge ${gated.trusted ? "" : "badge-warn"}`}>
+                      {gated.trusted ? "trust-gated: trusted" : "trust-gated: withheld (not trusted)"}
                     </span>
                   ) : null}
                   <span className="muted"> {preview.sections[name]?.length ?? 0} chars</span>
@@ -133,11 +139,11 @@ export function SystemSections({ preview, filter }: { preview: InspectorPreview;
 /** The tool declarations the request carries. */
 export function ToolDeclarations({ preview, filter }: { preview: InspectorPreview; filter: string }) {
   const tools = preview.toolDeclarations;
-  const shown = (tools ?? []).filter((t) => matchesFilter(filter, searchableText(t)));
+  const shown = tools.filter((t) => matchesFilter(filter, searchableText(t)));
   return (
     <section className={styles.card} aria-label="Tool declarations">
       <h3>
-        Tool declarations <span className="muted">{tools ? tools.length : preview.tools.length}</span>
+        Tool declarations <span className="muted">{tools.length}</span>
       </h3>
       {!tools ? (
         <p className="muted">

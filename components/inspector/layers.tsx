@@ -1,9 +1,10 @@
 "use client";
 
+import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import styles from "./inspector.module.css";
 import type { InspectorPreview } from "./inspector-api";
 import { CopyButton, JsonBlock, Layer, type LayerItem, searchOf } from "./layer";
-import { changeLabel, changeLine, messageSummary, requestToLlmIndexes } from "./view-model";
+import { changeLabel, changeLine, messageSummary } from "./view-model";
 
 /** The six layers' tab ids and titles, in pipeline order. */
 export const LAYERS = [
@@ -24,8 +25,6 @@ interface LayerProps {
   /** Show a layer (narrow layout: switch its tab) before following a link into it. */
   onShow: (layer: LayerId) => void;
 }
-
-const notReported = "Not reported by this server (it predates the inspector's layer data).";
 
 function MessageHead({ index, message }: { index: number; message: unknown }) {
   const s = messageSummary(message);
@@ -49,15 +48,23 @@ function messageItems(prefix: string, messages: readonly unknown[]): LayerItem[]
 
 /** Layer 1: the session entries on the path, with boundaries and the agent messages each turns into. */
 export function EntriesLayer({ preview, filter, active, onShow }: LayerProps) {
-  const entries = preview.entries;
-  const items: LayerItem[] = (entries ?? []).map((e) => ({
+  const items: LayerItem[] = preview.entries.map((e) => ({
     key: e.id,
     head: (
       <>
         <span className={`mono ${styles.idx}`}>{e.id}</span> <span className={styles.role}>{e.type}</span>{" "}
         <span className={styles.summary}>{e.summary}</span>
+        {e.target ? (
+          <span className="muted">
+            {" "}
+            ({e.target.action} {e.target.id})
+          </span>
+        ) : null}
+        {e.editedBy ? <span className={styles.warnText}> · edited by {e.editedBy}</span> : null}
         <span className={styles.produces}>
-          {e.producesMessageIndexes.length === 0 ? (
+          {!e.inContext ? (
+            <span className="muted"> → not in context</span>
+          ) : e.producesMessageIndexes.length === 0 ? (
             <span className="muted"> → no message</span>
           ) : (
             <>
@@ -90,7 +97,7 @@ export function EntriesLayer({ preview, filter, active, onShow }: LayerProps) {
       items={items}
       filter={filter}
       active={active === "entries"}
-      empty={entries ? "The session has no entries yet." : notReported}
+      empty="The session has no entries yet."
     />
   );
 }
@@ -114,7 +121,7 @@ export function AgentLayer({ preview, filter, active }: LayerProps) {
 /** Layer 3: what extensions' `context` hooks changed (never stored). */
 export function HooksLayer({ preview, filter, active }: LayerProps) {
   const hooks = preview.contextHookChanges;
-  const items: LayerItem[] = (hooks?.details ?? []).map((d, i) => ({
+  const items: LayerItem[] = hooks.details.map((d, i) => ({
     key: `hook-${i}`,
     head: (
       <>
@@ -133,13 +140,16 @@ export function HooksLayer({ preview, filter, active }: LayerProps) {
       filter={filter}
       active={active === "hooks"}
       extra={
-        hooks ? (
-          <p className={styles.counts}>
-            added {hooks.added} · removed {hooks.removed} · edited {hooks.edited}
-          </p>
-        ) : null
+        <p className={styles.counts}>
+          added {hooks.added} · removed {hooks.removed} · edited {hooks.edited}
+          {hooks.hooks.length > 0 ? <span className="muted"> · hooks: {hooks.hooks.join(", ")}</span> : null}
+        </p>
       }
-      empty={hooks ? "No context hook changed this request." : notReported}
+      empty={
+        hooks.hooks.length === 0
+          ? "No extension hooks context for this session: the messages go on unchanged."
+          : "The context hooks changed nothing for this request."
+      }
     />
   );
 }
@@ -163,8 +173,9 @@ export function LlmLayer({ preview, filter, active }: LayerProps) {
 /** Layer 5: each change `transformMessages` made for the target model, with its reason; then its output. */
 export function TransformLayer({ preview, filter, active, onShow }: LayerProps) {
   const report = preview.transformReport;
-  const toLlm = requestToLlmIndexes(preview.llmMessages);
-  const items: LayerItem[] = (report?.changes ?? []).map((c, i) => ({
+  const toLlm = preview.requestMessageIndexes;
+  const notices = summarizeTransformReport(report);
+  const items: LayerItem[] = report.changes.map((c, i) => ({
     key: `change-${i}`,
     head: (
       <span data-testid="transform-change">
@@ -189,7 +200,7 @@ export function TransformLayer({ preview, filter, active, onShow }: LayerProps) 
       </summary>
       <ol className={styles.items}>
         {out.map((m, i) => {
-          const origin = report?.origins[i];
+          const origin = report.origins[i];
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: the output list never reorders
             <li key={i}>
@@ -221,8 +232,19 @@ export function TransformLayer({ preview, filter, active, onShow }: LayerProps) 
       items={items}
       filter={filter}
       active={active === "transform"}
-      extra={output}
-      empty={report ? "No change: the history is sent as it is." : notReported}
+      extra={
+        <>
+          {notices.length > 0 ? (
+            <ul className={styles.notices} aria-label="Chat notices for this request">
+              {notices.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
+          {output}
+        </>
+      }
+      empty="No change: the history is sent as it is."
     />
   );
 }

@@ -3,7 +3,16 @@
  * filter every layer shares, and number formats. No React, no fetch (unit-tested in
  * tests/unit/inspector/view-model.test.ts).
  */
-import type { InspectorTransformChange } from "./inspector-api";
+/** The fields of a transform change a line shows (a `TransformChange` of lib/llm/transform-report.ts). */
+export interface ChangeLike {
+  kind: string;
+  reason: string;
+  messageIndex: number | null;
+  blockIndex?: number;
+  from?: string;
+  to?: string;
+  count?: number;
+}
 
 /** A person's name for each `TransformChangeKind` (lib/llm/transform-report.ts); unknown kinds show as they are. */
 export const CHANGE_KIND_LABEL: Record<string, string> = {
@@ -19,6 +28,8 @@ export const CHANGE_KIND_LABEL: Record<string, string> = {
   message_moved: "System message moved",
   result_dropped: "Tool result dropped",
   blank_text_removed: "Blank text removed",
+  block_dropped: "Unsupported part dropped",
+  tool_name_filled: "Tool name filled",
   message_dropped: "Message dropped",
   surrogates_replaced: "Surrogates replaced",
 };
@@ -34,7 +45,7 @@ export function changeLabel(kind: string): string {
  * @example changeLine({ kind: "signature_dropped", reason: "from another model", messageIndex: 1, blockIndex: 0 })
  *   // "Signature dropped · request message #1, block #0 — from another model"
  */
-export function changeLine(change: InspectorTransformChange): string {
+export function changeLine(change: ChangeLike): string {
   const count = change.count !== undefined && change.count !== 1 ? ` (${change.count})` : "";
   const where =
     change.messageIndex === null
