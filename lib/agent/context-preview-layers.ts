@@ -48,11 +48,15 @@ export const NO_CONTEXT_HOOK_CHANGES: ContextHookChanges = {
   hooks: [],
 };
 
+/** The largest alignment table (cells) {@link diffContextMessages} builds; past it the middle is one gap. */
+export const MAX_LCS_CELLS = 4_000_000;
+
 /**
  * The changes from `before` to `after`: messages equal as JSON are matched along a longest common subsequence
  * (after the common head and tail are cut); in each gap between matches, a removed message and the next unpaired
  * added message of its role (in order) count as one `edited` message, the rest as `removed` / `added`. `details`
- * lists each gap in order: its removed and edited messages (in the old order), then its added ones.
+ * lists each gap in order: its removed and edited messages (in the old order), then its added ones. When the
+ * changed middle would need more than {@link MAX_LCS_CELLS} table cells, it is compared as one gap (linear).
  */
 export function diffContextMessages(
   before: readonly AgentMessage[],
@@ -71,12 +75,14 @@ export function diffContextMessages(
     tail++;
   const n = a.length - head - tail;
   const m = b.length - head - tail;
-  // lcs[i][j]: LCS length of a[head+i..] and b[head+j..] within the middle.
-  const lcs = Array.from({ length: n + 1 }, () => new Int32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i][j] =
-        a[head + i] === b[head + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  // lcs[i][j]: LCS length of a[head+i..] and b[head+j..] within the middle (none past MAX_LCS_CELLS: one gap).
+  const aligned = (n + 1) * (m + 1) <= MAX_LCS_CELLS;
+  const lcs = aligned ? Array.from({ length: n + 1 }, () => new Int32Array(m + 1)) : [];
+  if (aligned)
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--)
+        lcs[i][j] =
+          a[head + i] === b[head + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const details: ContextHookChange[] = [];
   let removedGap: number[] = [];
   let addedGap: number[] = [];
@@ -101,6 +107,12 @@ export function diffContextMessages(
   };
   let i = 0;
   let j = 0;
+  if (!aligned) {
+    removedGap = Array.from({ length: n }, (_, k) => head + k);
+    addedGap = Array.from({ length: m }, (_, k) => head + k);
+    i = n;
+    j = m;
+  }
   while (i < n || j < m) {
     if (i < n && j < m && a[head + i] === b[head + j]) {
       flush();

@@ -11,6 +11,7 @@ import {
   buildSectionSources,
   diffContextMessages,
   estimateRequestTokens,
+  MAX_LCS_CELLS,
 } from "@/lib/agent/context-preview-layers";
 import { maskKeyLikeStrings, redactSecrets } from "@/lib/agent/context-preview-redact";
 import type { AgentMessage } from "@/lib/agent/messages";
@@ -582,5 +583,22 @@ describe("buildContextPreview: the inspector's layers", () => {
         { kind: "added", index: 3, role: "user" },
       ],
     });
+  });
+
+  it("diffContextMessages: a middle too large to align is compared as one gap (every message paired by role)", () => {
+    const m = (t: string): AgentMessage => ({ role: "user", content: t, timestamp: 0 });
+    const small = [m("b0"), m("b1"), m("x")];
+    // Aligned: x moved from the end to the front.
+    expect(diffContextMessages(small, [m("x"), m("b0"), m("b1")])).toMatchObject({
+      added: 1,
+      removed: 1,
+      edited: 0,
+    });
+    const size = 2100;
+    expect((size + 2) * (size + 2)).toBeGreaterThan(MAX_LCS_CELLS);
+    const bs = Array.from({ length: size }, (_, k) => m(`b${k}`));
+    const diff = diffContextMessages([...bs, m("x")], [m("x"), ...bs]);
+    expect([diff.added, diff.removed, diff.edited]).toEqual([0, 0, size + 1]);
+    expect(diff.details[0]).toEqual({ kind: "edited", index: 0, role: "user" });
   });
 });
