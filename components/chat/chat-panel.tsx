@@ -16,6 +16,7 @@ import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
 import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
+import { ToolToggles } from "./tool-toggles";
 import { TrustDialog } from "./trust-dialog";
 import { useChat } from "./use-chat";
 import { useDraft } from "./use-draft";
@@ -150,6 +151,13 @@ export function ChatPanel({
         error={resources.error}
         onChangeTrust={readOnly ? undefined : () => setTrustDialog("open")}
         onStopPreview={readOnly ? undefined : resources.stopPreview}
+      />
+      <ToolToggles
+        sessionId={sessions.sessionId}
+        busy={running}
+        readOnly={readOnly}
+        refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${runEnds}`}
+        onChanged={() => chat.reload()}
       />
       <SessionHistory
         sessionId={sessions.sessionId}
