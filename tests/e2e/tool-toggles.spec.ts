@@ -1,0 +1,44 @@
+/**
+ * The IDE's tool toggles end to end in Chromium: after a first answer, turning bash off in the Tools panel records
+ * pi's system patch (the chat shows "Tools removed: bash"), and the next request to the mock provider declares read,
+ * edit and write only; a screenshot of the open panel is saved for review.
+ */
+import { expect, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
+import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
+import { E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
+
+test("turning a tool off in the Tools panel changes what the next request declares", async ({ page }) => {
+  await mock.reset();
+  await mock.script({ text: "First answer." }, { text: "Second answer." });
+  await openZipProject(page, uniqueName("tools"), { "README.md": "# Demo\n" });
+
+  await composer(page).fill("Hello.");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("First answer.");
+  await expectIdle(page);
+
+  const panel = page.getByRole("region", { name: "Tools" });
+  await panel.getByRole("button", { name: "Tools" }).click();
+  await expect(panel).toContainText("4 of 7 on");
+  const bash = panel.getByRole("checkbox", { name: /bash/ });
+  await expect(bash).toBeChecked();
+  await bash.uncheck();
+  await expect(panel).toContainText("3 of 7 on");
+  await expect(page.getByTestId("system-tools-removed")).toHaveText("Tools removed: bash");
+  await page.screenshot({ path: `${process.env.TMPDIR ?? "/tmp"}/strata-tool-toggles.png`, fullPage: false });
+
+  await composer(page).fill("Again.");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Second answer.");
+  const requests = await mock.requests();
+  const tools = requests.map((r) =>
+    ((r.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name),
+  );
+  expect(tools).toEqual([
+    ["read", "bash", "edit", "write"],
+    ["read", "edit", "write"],
+  ]);
+});
