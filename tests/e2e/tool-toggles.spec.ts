@@ -23,7 +23,7 @@ test("turning a tool off in the Tools panel changes what the next request declar
   const panel = page.getByRole("region", { name: "Tools" });
   await panel.getByRole("button", { name: "Tools" }).click();
   await expect(panel).toContainText("4 of 7 on");
-  const bash = panel.getByRole("checkbox", { name: /bash/ });
+  const bash = panel.getByRole("checkbox", { name: /^bash / });
   await expect(bash).toBeChecked();
   await bash.uncheck();
   await expect(panel).toContainText("3 of 7 on");
