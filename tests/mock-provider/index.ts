@@ -1,5 +1,6 @@
 /** Public entry of the mock LLM provider (see README.md). */
 export { anthropicErrorBody, validateAnthropicRequest } from "./anthropic";
+export { renderChatTurn, validateChatRequest } from "./chat";
 export { openaiErrorBody, validateOpenAIRequest } from "./openai";
 export { type MockProvider, type MockProviderOptions, mockProviderClient, startMockProvider } from "./server";
 export { DEFAULT_TURN_TEXT, type RecordedRequest, type Turn, turnSchema } from "./types";

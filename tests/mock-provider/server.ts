@@ -13,6 +13,7 @@ import {
   renderAnthropicTurn,
   validateAnthropicRequest,
 } from "./anthropic";
+import { CHAT_FRAME, isChatDelta, renderChatTurn, validateChatRequest } from "./chat";
 import { OpenAIState, openaiErrorBody, renderOpenAITurn, validateOpenAIRequest } from "./openai";
 import {
   DEFAULT_TURN_TEXT,
@@ -144,6 +145,7 @@ const now = () => performance.timeOrigin + performance.now();
 /** A content delta frame (Anthropic `content_block_delta`, OpenAI `response.*.delta`). */
 const isDeltaFrame = (frame: SseFrame) =>
   frame.event === "content_block_delta" ||
+  (frame.event === CHAT_FRAME && isChatDelta(frame.data)) ||
   (frame.event.startsWith("response.") && frame.event.endsWith(".delta"));
 
 /**
@@ -199,7 +201,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       if (closed) return;
       if (i > 0 && turn.delayMs) await Promise.race([sleep(turn.delayMs), onClose]);
       if (closed) return;
-      const text = `event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
+      const text =
+        frame.event === CHAT_FRAME
+          ? `data: ${typeof frame.data === "string" ? frame.data : JSON.stringify(frame.data)}\n\n`
+          : `event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
       if (isDeltaFrame(frame)) {
         // the write callback runs once the bytes are handed to the socket (Node corks a response's writes
         // until the next tick, so the time of the `write` call would be too early for a burst of frames)
@@ -249,6 +254,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     try {
       if (provider === "anthropic") validateAnthropicRequest(body, options.anthropic);
+      else if (provider === "openai-chat") validateChatRequest(body);
       else validateOpenAIRequest(body, openai);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -273,7 +279,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       return;
     }
     const frames =
-      provider === "anthropic" ? renderAnthropicTurn(turn, body) : renderOpenAITurn(turn, body, openai);
+      provider === "anthropic"
+        ? renderAnthropicTurn(turn, body)
+        : provider === "openai-chat"
+          ? renderChatTurn(turn, body, `chatcmpl_${openai.next()}`)
+          : renderOpenAITurn(turn, body, openai);
     await stream(res, record, frames, turn, timing);
   }
 
@@ -306,6 +316,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     if (path.startsWith("/__mock/")) work = handleControl(req, res, path.slice("/__mock/".length));
     else if (path === "/v1/messages") work = handleProvider(req, res, "anthropic");
     else if (path === "/v1/responses") work = handleProvider(req, res, "openai");
+    else if (path === "/v1/chat/completions") work = handleProvider(req, res, "openai-chat");
     else {
       work = readBody(req).then((text) => {
         seq += 1;

@@ -59,7 +59,7 @@ export type TurnToolCall = z.infer<typeof toolCallSchema>;
 export type TurnError = z.infer<typeof turnErrorSchema>;
 
 /** Which wire format a request was addressed to. */
-export type ProviderKind = "anthropic" | "openai" | "unknown";
+export type ProviderKind = "anthropic" | "openai" | "openai-chat" | "unknown";
 
 /** A request received on a provider endpoint, as recorded for assertions. */
 export interface RecordedRequest {
