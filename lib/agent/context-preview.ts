@@ -22,7 +22,7 @@ import { transformMessages } from "@/lib/llm/transform-messages";
 import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
 import type { Message, SystemMessage, ThinkingLevel, ToolDeclaration, UserMessage } from "@/lib/llm/types";
 import { AGENT_DIR, AGENT_HOME } from "@/lib/projects/agent-dir";
-import { DEFAULT_SELECTED_TOOLS, type SystemPromptSections } from "@/lib/prompt/sections";
+import type { SystemPromptSections } from "@/lib/prompt/sections";
 import { listTrustRequiringProjectResources } from "@/lib/resources/project-trust";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import { loadResources, type ResourceProvenance } from "@/lib/resources/resource-loader";
@@ -33,6 +33,7 @@ import { createAllTools, type ToolName } from "@/lib/tools";
 import type { AgentTool } from "@/lib/tools/types";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
+import { ActiveTools } from "./active-tools";
 import {
   buildPreviewEntries,
   buildRecentCost,
@@ -101,7 +102,10 @@ export interface ContextPreviewInput {
   model: Model;
   /** Project trust; undefined = resolved as the loader does without a stored decision (untrusted when anything needs trust). */
   trust?: boolean;
-  /** Active tool names (see {@link PREVIEW_TOOL_NAMES}), in the order given; default pi's `read, bash, edit, write`. */
+  /**
+   * Active tool names (see {@link PREVIEW_TOOL_NAMES}), in the order given; default as a run: the set the branch's
+   * transcript declares (`ActiveTools.restoreFromTranscript`: the IDE's toggles), else pi's `read, bash, edit, write`.
+   */
   tools?: readonly string[];
   /** The prompt text as typed (`/skill:` and `/template` commands are expanded). */
   text: string;
@@ -255,8 +259,8 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
   const entries = input.entries ?? [];
   if (typeof input.leafId === "string" && !entries.some((e) => e.id === input.leafId))
     throw new ContextPreviewError(`Unknown leaf entry id: ${input.leafId}`);
-  const names = [...new Set(input.tools ?? DEFAULT_SELECTED_TOOLS)];
-  for (const name of names)
+  const given = input.tools ? [...new Set(input.tools)] : undefined;
+  for (const name of given ?? [])
     if (!(PREVIEW_TOOL_NAMES as readonly string[]).includes(name))
       throw new ContextPreviewError(`Unknown tool: ${name} (known: ${PREVIEW_TOOL_NAMES.join(", ")})`);
 
@@ -281,12 +285,18 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
     });
 
   const all = createAllTools({ fs, cwd, projectRoot: input.projectRoot ?? cwd });
-  const tools: AgentTool[] = names.map((name) => all[name as ToolName]);
-  const sections = buildSessionSections({ cwd, resources, tools });
-
   const path = buildSessionPath(entries, input.leafId);
   const projection = projectPath(path);
   const history = projection.messages;
+  // A run's active tools: the set the branch's transcript declares (the IDE's toggles), else pi's defaults.
+  let names = given;
+  if (!names) {
+    const active = new ActiveTools(Object.values(all));
+    active.restoreFromTranscript(history);
+    names = active.tools.map((t) => t.name);
+  }
+  const tools: AgentTool[] = names.map((name) => all[name as ToolName]);
+  const sections = buildSessionSections({ cwd, resources, tools });
   const thinkingLevel = input.thinkingLevel ?? projection.thinkingLevel;
   if (
     projection.model &&

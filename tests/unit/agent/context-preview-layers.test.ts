@@ -461,6 +461,30 @@ describe("buildContextPreview: the inspector's layers", () => {
     });
   });
 
+  it("default tools as a run: the set the branch's transcript declares (the IDE's toggles), else pi's four", async () => {
+    expect((await buildContextPreview(input({ tools: undefined }))).tools).toEqual([
+      "read",
+      "bash",
+      "edit",
+      "write",
+    ]);
+    const chosen = await buildContextPreview(input({ tools: ["grep", "read"] }));
+    const entries: SessionEntry[] = [
+      ...ENTRIES,
+      {
+        type: "message",
+        id: "s7",
+        parentId: "a6",
+        timestamp: "2026-01-01T00:01:00.000Z",
+        message: chosen.systemPatch as AgentMessage,
+      } as SessionEntry,
+    ];
+    const again = await buildContextPreview(input({ entries, tools: undefined }));
+    expect(again.tools).toEqual(["grep", "read"]);
+    expect(again.systemPatch).toBeNull();
+    expect(again.toolDeclarations.map((t) => t.name)).toEqual(["grep", "read"]);
+  });
+
   it("estimateRequestTokens is pi's ceil(chars / 4) per part", () => {
     expect(
       estimateRequestTokens(
