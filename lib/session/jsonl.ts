@@ -175,20 +175,19 @@ export function findUnknownParents(entries: readonly { line: number; value: Muta
 }
 
 /**
- * pi's header fields of a wrong type (`schema`, a warning; the header is kept as it is): `version` not a number,
- * `timestamp`, `cwd` or `parentSession` not a string. A missing `version` (v1), `timestamp` or `cwd` is not
- * reported (pi reads such headers; see `defaultSessionFileName` and `checkHeaderCwd`). The message is zod's, as
- * for entries: `Line 1: ✖ Invalid input: expected string, received number;   → at timestamp`.
+ * The header against pi's shape (`schema`, a warning; the header is kept as it is, as for entries): `version` not a
+ * number, `timestamp` or `cwd` missing or not a string, `parentSession` not a string. A missing `version` is not
+ * reported (a v1 file, migrated). pi reads such headers: a missing timestamp names the export by the first entry's
+ * (`defaultSessionFileName`), a missing cwd works in the project root (`checkHeaderCwd`, the store). The message is
+ * zod's, as for entries: `Line 1: ✖ Invalid input: expected string, received number;   → at timestamp`.
  */
 export function checkHeaderFields(header: Mutable, line: number): JsonlDiagnostic[] {
-  const result = HEADER_FIELDS.safeParse(header);
+  const result = sessionHeaderSchema.safeParse(header);
   if (result.success) return [];
   return [
     { line, kind: "schema", message: `Line ${line}: ${z.prettifyError(result.error).replace(/\n/g, "; ")}` },
   ];
 }
-
-const HEADER_FIELDS = sessionHeaderSchema.partial({ timestamp: true, cwd: true });
 
 type Mutable = Record<string, unknown>;
 

@@ -262,7 +262,10 @@ describe("a pi file whose entries miss optional fields", () => {
 describe("a pi file whose header has no timestamp", () => {
   it("imports, takes one more prompt, downloads (200, named by its first entry's time) and previews", async () => {
     const imported = await importFile(NO_HEADER_TIMESTAMP, "no-timestamp.jsonl");
-    expect(imported.diagnostics).toEqual([]);
+    // pi writes a header timestamp: its absence is a warning, as an entry's is (the header is kept as it is).
+    expect(imported.diagnostics).toEqual([
+      { line: 1, kind: "schema", message: `Line 1: ${MISSING_TIMESTAMP}` },
+    ]);
     const id = imported.session.id;
 
     mock.enqueue({ text: "Hello again." });
@@ -287,7 +290,7 @@ describe("a pi file whose header has no timestamp", () => {
       cwd: "/srv/project",
     });
     const { preview: p, warnings } = await preview(text);
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual(imported.diagnostics);
     expect(p.agentMessages.map((m) => [m.role, m.role === "system" ? "" : textOf(m)])).toEqual([
       ["user", "Say hello"],
       ["assistant", "Hello."],

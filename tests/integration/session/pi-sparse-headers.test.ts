@@ -1,7 +1,8 @@
 /**
  * pi session files with the sparest header pi reads — only `type` and a string `id` (no `version`: a v1 file,
- * migrated; no `timestamp`, no `cwd`) or `version` 3 without `timestamp` and `cwd` — and entries that miss or
- * mistype what pi writes (entry and message timestamps, usage, stopReason, isError): imported through the IDE's
+ * migrated; no `timestamp`, no `cwd`) or `version` 3 without `timestamp` and `cwd` (`schema` warnings, as for
+ * entries) — and entries that miss or mistype what pi writes (entry and message timestamps, usage, stopReason,
+ * isError): imported through the IDE's
  * route, continued with one prompt through the session runtime (mock provider), exported, and the export read by
  * `strata preview` with the same warnings as the import.
  */
@@ -82,6 +83,7 @@ const schema = (n: number, ...parts: string[]): Diagnostic => ({
   message: `Line ${n}: ${parts.map((p) => `✖ ${p}`).join("; ")}`,
 });
 const MISSING_TS = "Invalid input: expected string, received undefined;   → at timestamp";
+const MISSING_CWD = "Invalid input: expected string, received undefined;   → at cwd";
 const MISSING_MESSAGE_TS = "Invalid input: expected number, received undefined;   → at message.timestamp";
 
 describe("a v1 file whose header is only type and id", () => {
@@ -94,6 +96,7 @@ describe("a v1 file whose header is only type and id", () => {
   it("is migrated (fresh ids in a chain), takes a prompt, and exports with version 3 and pi's key order", async () => {
     const imported = await importFile(V1);
     expect(imported.diagnostics).toEqual([
+      schema(1, MISSING_TS, MISSING_CWD),
       schema(2, MISSING_TS, MISSING_MESSAGE_TS),
       schema(
         3,
@@ -209,6 +212,7 @@ describe("a v3 file without header timestamp and cwd, with mistyped optional fie
       (k) => `Invalid input: expected number, received undefined;   → at message.usage.${k}`,
     );
     expect(imported.diagnostics).toEqual([
+      schema(1, MISSING_TS, MISSING_CWD),
       schema(2, MISSING_TS),
       schema(3, "Invalid input: expected string, received number;   → at timestamp", MISSING_MESSAGE_TS),
       schema(
