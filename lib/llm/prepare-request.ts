@@ -10,6 +10,7 @@ import {
   bridgeToolResultsToUser,
   dropContentlessAssistants,
   googleTakesFunctionResponseParts,
+  markMistralToolErrors,
   mergeConsecutiveAssistants,
   moveGoogleToolResultImages,
   moveToolResultImages,
@@ -26,6 +27,8 @@ export {
   bridgeToolResultsToUser,
   dropContentlessAssistants,
   GOOGLE_TOOL_RESULT_IMAGES_TEXT,
+  MISTRAL_TOOL_ERROR_PREFIX,
+  markMistralToolErrors,
   mergeConsecutiveAssistants,
   moveGoogleToolResultImages,
   moveToolResultImages,
@@ -280,7 +283,8 @@ export interface PrepareRequestOptions {
  *    prompt with `collapseSystemMessages` (always for Google);
  * 3. `toModelMessages`, then for OpenAI Responses the reasoning / item-id rules; Chat Completions and Mistral:
  *    tool-result images moved to a user message ({@link moveToolResultImages}); Completions: assistant messages
- *    without text or tool calls dropped; Mistral: the bridge assistant between tool results and a user message;
+ *    without text or tool calls dropped; Mistral: `[tool error] ` before an error result's text and the bridge
+ *    assistant between tool results and a user message;
  *    Google: consecutive assistant messages merged, and before Gemini 3 tool-result images moved to their own
  *    user turn ({@link moveGoogleToolResultImages}); Anthropic: the thinking check;
  * 4. unpaired surrogates in the system prompt and tool declarations replaced by U+FFFD.
@@ -320,7 +324,8 @@ export function prepareRequest(
     messages = moveToolResultImages(messages);
   }
   if (model.api === "openai-completions") messages = dropContentlessAssistants(messages);
-  if (model.api === "mistral-conversations") messages = bridgeToolResultsToUser(messages);
+  if (model.api === "mistral-conversations")
+    messages = bridgeToolResultsToUser(markMistralToolErrors(messages));
   if (model.api === "google-generative-ai") {
     messages = mergeConsecutiveAssistants(messages);
     if (!googleTakesFunctionResponseParts(model.id)) messages = moveGoogleToolResultImages(messages);

@@ -104,6 +104,32 @@ export function moveGoogleToolResultImages(messages: ModelMessage[]): ModelMessa
   return out;
 }
 
+/** pi's Mistral marker before an error result's text (`mistral-conversations.ts`, `buildToolResultText`). */
+export const MISTRAL_TOOL_ERROR_PREFIX = "[tool error] ";
+
+/**
+ * Mistral has no error field on tool messages: as pi's serializer, an error result's text is trimmed and sent
+ * after `[tool error] ` (run after {@link moveToolResultImages}, so every output is text).
+ */
+export function markMistralToolErrors(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message) => {
+    if (
+      message.role !== "tool" ||
+      !message.content.some((p) => p.type === "tool-result" && p.output.type === "error-text")
+    )
+      return message;
+    const content = message.content.map((part) =>
+      part.type === "tool-result" && part.output.type === "error-text"
+        ? {
+            ...part,
+            output: { ...part.output, value: `${MISTRAL_TOOL_ERROR_PREFIX}${part.output.value.trim()}` },
+          }
+        : part,
+    );
+    return { ...message, content };
+  });
+}
+
 /**
  * Mistral rejects a user message right after tool results (`Unexpected role 'user' after role 'tool'`): pi's
  * bridge assistant message `I have processed the tool results.` is inserted there (14.16).

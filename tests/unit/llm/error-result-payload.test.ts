@@ -161,10 +161,10 @@ describe("error tool results with images", () => {
     ]);
   });
 
-  it("Mistral: the text in the tool message, the image in the follow-up user message after the bridge", async () => {
+  it("Mistral: pi's [tool error] marker and the text in the tool message, the image after the bridge", async () => {
     const sent = await body(model("mistral-medium-2508"), history(false));
     expect((sent.messages as unknown[]).slice(-3)).toEqual([
-      { role: "tool", name: "shot", tool_call_id: "1y41xc31h", content: "(see attached image)" },
+      { role: "tool", name: "shot", tool_call_id: "1y41xc31h", content: "[tool error] (see attached image)" },
       { role: "assistant", content: "I have processed the tool results." },
       {
         role: "user",
