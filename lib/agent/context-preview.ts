@@ -8,15 +8,8 @@
  */
 import { createConvertToLlm } from "@/lib/context/block-images";
 import type { ExtensionModule } from "@/lib/extensions/types";
-import { type CapturedPayload, captureEnv, capturePayload } from "@/lib/llm/capture-payload";
-import {
-  defaultModel,
-  type Env,
-  getAvailableModels,
-  type Model,
-  modelRef,
-  resolveModel,
-} from "@/lib/llm/models";
+import { type CapturedPayload, capturePayload } from "@/lib/llm/capture-payload";
+import { type Env, type Model, modelRef } from "@/lib/llm/models";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";
 import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
@@ -49,6 +42,7 @@ import {
   type SectionSource,
   type TokenEstimate,
 } from "./context-preview-layers";
+import { ContextPreviewError } from "./context-preview-model";
 import { redactSecrets } from "./context-preview-redact";
 import type { AgentMessage } from "./messages";
 import {
@@ -65,6 +59,7 @@ export type {
   SectionSource,
   TokenEstimate,
 } from "./context-preview-layers";
+export { ContextPreviewError, resolvePreviewModel } from "./context-preview-model";
 export { envSecrets, maskKeyLikeStrings, redactSecrets, redactUrl } from "./context-preview-redact";
 
 /** Tool names the preview can activate, in pi's `createAllTools` order. */
@@ -189,38 +184,6 @@ export interface ContextPreview {
   /** Usage and cost of the last 5 assistant turns on the path. */
   recentCost: RecentCost;
   diagnostics: PreviewDiagnostic[];
-}
-
-/** A preview input the caller has to fix (unknown leaf or tool, cwd not a directory). */
-export class ContextPreviewError extends Error {
-  override name = "ContextPreviewError";
-}
-
-/**
- * The model `ref` names (with every provider configured by placeholder keys: no real key is needed), the
- * session's model when `ref` is absent and it resolves (a live run's rule), else the default model.
- * @throws ContextPreviewError `Unknown model: <ref>. Available: <refs>`.
- */
-export function resolvePreviewModel(
-  ref: string | undefined,
-  sessionModel: { provider: string; modelId: string } | null,
-  env: Env,
-): Model {
-  const configured = captureEnv(env);
-  if (ref !== undefined) {
-    const model = resolveModel(ref, configured);
-    if (!model)
-      throw new ContextPreviewError(
-        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
-      );
-    return model;
-  }
-  const fromSession = sessionModel
-    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, configured)
-    : undefined;
-  const model = fromSession ?? defaultModel(configured);
-  if (!model) throw new ContextPreviewError("No model available");
-  return model;
 }
 
 /**
