@@ -10,6 +10,26 @@ import type { AgentTool } from "@/lib/tools/types";
 /** pi's `DEFAULT_TOOL_NAMES` (18.32): the tools a session starts with. */
 export const DEFAULT_ACTIVE_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
 
+/**
+ * The active tool names a transcript declares — the replayed `toolsAdded` (3.23), in that order, restricted to
+ * `registered` — or undefined when none of its system messages carries tool fields (nothing was ever declared).
+ */
+export function transcriptActiveToolNames(
+  messages: readonly { role: string }[],
+  registered: readonly string[],
+): string[] | undefined {
+  const declares = messages.some(
+    (m) =>
+      m.role === "system" &&
+      ((m as { toolsAdded?: unknown[] }).toolsAdded !== undefined ||
+        (m as { toolsRemoved?: unknown[] }).toolsRemoved !== undefined),
+  );
+  if (!declares) return undefined;
+  return getCurrentTools(messages)
+    .map((t) => t.name)
+    .filter((name) => registered.includes(name));
+}
+
 export class ActiveTools {
   private active: AgentTool[];
   private readonly listeners = new Set<(tools: AgentTool[]) => void>();
@@ -72,13 +92,10 @@ export class ActiveTools {
    * chosen earlier (the IDE's toggles, an extension's `setActiveTools`) is kept.
    */
   restoreFromTranscript(messages: readonly { role: string }[]): void {
-    const declares = messages.some(
-      (m) =>
-        m.role === "system" &&
-        ((m as { toolsAdded?: unknown[] }).toolsAdded !== undefined ||
-          (m as { toolsRemoved?: unknown[] }).toolsRemoved !== undefined),
+    const names = transcriptActiveToolNames(
+      messages,
+      this.registry.map((t) => t.name),
     );
-    if (!declares) return;
-    this.active = this.resolve(getCurrentTools(messages).map((t) => t.name));
+    if (names) this.active = this.resolve(names);
   }
 }

@@ -10,11 +10,13 @@ import { DbScope } from "@/lib/db/client";
 import { RUNTIME_NOT_INITIALIZED_ERROR } from "@/lib/extensions";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { getLocalActor } from "@/lib/projects/identity";
-import { insertProject } from "@/lib/projects/projects";
+import { getProject, insertProject } from "@/lib/projects/projects";
+import { previewStoredSession } from "@/lib/projects/session-preview";
 import { loadBranch } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let mock: MockProvider;
@@ -39,6 +41,11 @@ beforeEach(() => mock.reset());
 async function newSession() {
   const actor = await getLocalActor(scope);
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const s = new DbScope();
+  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  await vfs.writeFile(`${project.rootPath}/README.md`, "# Demo\n");
+  await vfs.flush();
+  await s.release();
   return createSession(scope, { projectId: project.id, cwd: project.rootPath });
 }
 
@@ -103,6 +110,18 @@ describe("the IDE's tool toggles (setSessionTools)", () => {
       (await setSessionTools(scope, session.id, ["read", "read", "nope"], { env })).patch,
     ).toBeUndefined();
 
+    // The preview of the next prompt declares what the run then sends (it restores the branch's tools too).
+    const project = await getProject(scope, session.projectId);
+    const preview = await previewStoredSession(scope, {
+      session: (await getSession(scope, session.id))!,
+      project: project!,
+      userId: (await getLocalActor(scope)).userId,
+      text: "second",
+      env,
+    });
+    expect(
+      ((preview.payload?.body as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((t) => t.name),
+    ).toEqual(["read"]);
     await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
     expect(requestTools(1)).toEqual(["read"]);
     expect(await branchLabels(session.id)).toEqual([
