@@ -212,13 +212,14 @@ function withheldSection(path: string): string | undefined {
  * One row per source file of each section, in section order (a section from several files — `project_context`,
  * `skills` — has one row per file in load order; a section without a file, e.g. `tools`, `rules`, `docs`, `cwd`
  * or the default `preamble`, one row without `path`), then a row for each trust-requiring project file that the
- * untrusted project withholds (`withheld`: paths from `listTrustRequiringProjectResources`).
+ * untrusted project withholds (`withheld`: paths from `listTrustRequiringProjectResources` on the project's
+ * filesystem and `listTeamTrustRequiringResources` on the team rules root's).
  */
 export function buildSectionSources(
   sections: SystemPromptSections,
   provenance: readonly ResourceProvenance[],
   trusted: boolean,
-  withheld: readonly string[] = [],
+  withheld: readonly { path: string; filesystem: ResourceProvenance["filesystem"] }[] = [],
 ): SectionSource[] {
   const out: SectionSource[] = [];
   for (const section of Object.keys(sections)) {
@@ -228,9 +229,9 @@ export function buildSectionSources(
       out.push({ section, path: f.path, filesystem: f.filesystem, trustGated: f.trustGated, trusted });
   }
   if (!trusted)
-    for (const path of withheld) {
+    for (const { path, filesystem } of withheld) {
       const section = withheldSection(path);
-      if (section) out.push({ section, path, filesystem: "project", trustGated: true, trusted: false });
+      if (section) out.push({ section, path, filesystem, trustGated: true, trusted: false });
     }
   return out;
 }

@@ -16,7 +16,10 @@ import { createTransformReport, type TransformReport } from "@/lib/llm/transform
 import type { Message, SystemMessage, ThinkingLevel, ToolDeclaration, UserMessage } from "@/lib/llm/types";
 import { AGENT_DIR, AGENT_HOME } from "@/lib/projects/agent-dir";
 import type { SystemPromptSections } from "@/lib/prompt/sections";
-import { listTrustRequiringProjectResources } from "@/lib/resources/project-trust";
+import {
+  listTeamTrustRequiringResources,
+  listTrustRequiringProjectResources,
+} from "@/lib/resources/project-trust";
 import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
 import { loadResources, type ResourceProvenance } from "@/lib/resources/resource-loader";
 import { expandSkillCommand } from "@/lib/resources/skills";
@@ -186,6 +189,20 @@ export interface ContextPreview {
   diagnostics: PreviewDiagnostic[];
 }
 
+/** The trust-requiring files an untrusted project withholds: the project's (pi 2.9), then the team rules root's. */
+async function withheldResources(fs: FileSystem, cwd: string, team?: { fs: FileSystem; dir: string }) {
+  return [
+    ...(await listTrustRequiringProjectResources(fs, cwd)).map((path) => ({
+      path,
+      filesystem: "project" as const,
+    })),
+    ...(team ? await listTeamTrustRequiringResources(team.fs, team.dir) : []).map((path) => ({
+      path,
+      filesystem: "team" as const,
+    })),
+  ];
+}
+
 /**
  * Build the context of one prompt exactly as `runPrompt` would send it, without sending it: nothing is written
  * (no session entries, no VFS flush) and no network is used.
@@ -347,7 +364,7 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
       sections,
       resources.provenance,
       resources.projectTrusted,
-      resources.projectTrusted ? [] : await listTrustRequiringProjectResources(fs, cwd),
+      resources.projectTrusted ? [] : await withheldResources(fs, cwd, input.team),
     ),
     systemPatch,
     expandedText,

@@ -571,6 +571,57 @@ describe("buildContextPreview: the inspector's layers", () => {
     ]);
   });
 
+  it("a team rules root: its files feed the sections, its skills expand from it, its SYSTEM.md is trust-gated", async () => {
+    const team = {
+      fs: vfsOf("/.team", {
+        "AGENTS.md": "Team rule.",
+        "SYSTEM.md": "You are the team's agent.",
+        "skills/deploy.md": "---\nname: deploy\ndescription: Deploy it.\n---\nShip carefully.\n",
+      }),
+      dir: "/.team",
+    };
+    const trusted = await buildContextPreview(input({ entries: [], team, text: "/skill:deploy now" }));
+    expect(trusted.sections.preamble).toBe("You are the team's agent.");
+    expect(trusted.expandedText).toBe(
+      '<skill name="deploy" location="/.team/skills/deploy.md">\nReferences are relative to /.team/skills.\n\nShip carefully.\n</skill>\n\nnow',
+    );
+    expect(trusted.sectionSources.filter((r) => r.filesystem === "team")).toEqual([
+      { section: "preamble", path: "/.team/SYSTEM.md", filesystem: "team", trustGated: true, trusted: true },
+      {
+        section: "project_context",
+        path: "/.team/AGENTS.md",
+        filesystem: "team",
+        trustGated: false,
+        trusted: true,
+      },
+      {
+        section: "skills",
+        path: "/.team/skills/deploy.md",
+        filesystem: "team",
+        trustGated: false,
+        trusted: true,
+      },
+    ]);
+    const untrusted = await buildContextPreview(input({ entries: [], team, trust: false }));
+    expect(untrusted.sectionSources.filter((r) => r.filesystem === "team")).toEqual([
+      {
+        section: "project_context",
+        path: "/.team/AGENTS.md",
+        filesystem: "team",
+        trustGated: false,
+        trusted: false,
+      },
+      {
+        section: "skills",
+        path: "/.team/skills/deploy.md",
+        filesystem: "team",
+        trustGated: false,
+        trusted: false,
+      },
+      { section: "preamble", path: "/.team/SYSTEM.md", filesystem: "team", trustGated: true, trusted: false },
+    ]);
+  });
+
   it("key-shaped strings are masked in the payload body and everywhere else", async () => {
     const keys =
       "sk-proj-abcdefghijklmnopqrstuvwx AKIAABCDEFGHIJKLMNOP ghp_abcdefghijklmnopqrstuvwxyz0123456789";
