@@ -79,7 +79,8 @@ function messageSummary(message: AgentMessage | undefined): string {
       const parts = [text.join(" ")];
       if (thinking > 0) parts.push(`[${thinking} thinking]`);
       if (calls.length > 0) parts.push(`[calls ${calls.join(", ")}]`);
-      return `assistant ${message.provider}/${message.model} (${message.stopReason}): ${parts.filter(Boolean).join(" ")}`;
+      const stop = message.stopReason ?? "?";
+      return `assistant ${message.provider ?? "?"}/${message.model ?? "?"} (${stop}): ${parts.filter(Boolean).join(" ")}`;
     }
     case "toolResult": {
       const { text, images } = blocksText(message.content);

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildContextPreview, type ContextPreviewInput } from "@/lib/agent/context-preview";
+import { summarizeEntry } from "@/lib/agent/context-preview-entries";
 import {
   buildSectionSources,
   diffContextMessages,
@@ -193,6 +194,30 @@ describe("buildContextPreview: the inspector's layers", () => {
     // The edited message is what index 1 holds; then the system patch and the prompt follow the history.
     expect(preview.agentMessages[1]).toMatchObject({ role: "user", content: "old question (edited)" });
     expect(preview.agentMessages.slice(11).map((m) => m.role)).toEqual(["system", "user"]);
+  });
+
+  it("summarizeEntry: one line, cut at 160 characters; a message without model fields names them '?'", () => {
+    const long = summarizeEntry({
+      type: "message",
+      id: "x",
+      parentId: null,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      message: { role: "user", content: `a\n${"b".repeat(300)}`, timestamp: 0 },
+    } as SessionEntry);
+    expect(long).toBe(`user: a ${"b".repeat(159 - "user: a ".length)}…`);
+    expect(long.length).toBe(160);
+    expect(
+      summarizeEntry({
+        type: "message",
+        id: "y",
+        parentId: null,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        message: { role: "assistant", content: [{ type: "text", text: "hi" }] },
+      } as unknown as SessionEntry),
+    ).toBe("assistant ?/? (?): hi");
+    expect(
+      summarizeEntry({ type: "future_kind", id: "z", parentId: null, timestamp: "" } as SessionEntry),
+    ).toBe("future_kind (not interpreted)");
   });
 
   it("layer 3: no extension → nothing changed; a context hook's removal, edit and addition are counted", async () => {
