@@ -114,4 +114,7 @@ test("Context panel: a symlinked AGENTS.md once, an escaping link as a diagnosti
     `warning: Context file ${root}/pkg/app/AGENTS.md truncated: 70000 bytes, 65500 loaded (per-file cap 65536 bytes) (${root}/pkg/app/AGENTS.md)`,
   ]);
   await page.screenshot({ path: "test-results/rule-loading.png", fullPage: true });
+  // The panel scrolls: the truncated file, its sizes and its marker line.
+  await files.nth(1).scrollIntoViewIfNeeded();
+  await panel.screenshot({ path: "test-results/rule-loading-truncated.png" });
 });
