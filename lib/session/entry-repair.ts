@@ -15,6 +15,8 @@
  * is, pi normalises it when loading, 15.2); an assistant message whose `usage` is not an object (a string, a
  * number) gets zero usage; assistant or tool result content given as a string becomes one text part.
  *
+ * A compaction whose `summary` is not a string gets `""` (every reader builds the summary message from it).
+ *
  * Tolerated as pi tolerates them (kept as stored, so the file exports byte for byte; defaulted when read by
  * {@link normalizeMessage}): missing timestamps, a missing, null or incomplete `usage`, a missing `stopReason`,
  * `api`, `provider` or `model`, null or missing content. Unknown part types and unknown roles are kept (newer pi
@@ -179,7 +181,8 @@ function usageWithDefaults(usage: unknown): Usage {
 /**
  * A stored message as every reader gets it (the projection, branch summaries): {@link repairMessage}, then the
  * defaults of what pi writes but tolerates missing (pi 15.2 and its readers): null or missing content → `""`
- * for system, `[]` for user, assistant and tool results; an assistant's missing, null or incomplete `usage` →
+ * for system, `[]` for user, assistant, tool results and custom messages; a bash execution's missing or
+ * non-string `command` / `output` → `""` (pi's readers would throw on `.length`); an assistant's missing, null or incomplete `usage` →
  * the same counts with 0 for what is missing (pi's compaction skips an assistant without usage; a zero usage is
  * skipped the same way, `calculateContextTokens` = 0). Timestamps, `stopReason`, `api`/`provider`/`model` stay
  * missing, as in pi (no reader needs them). The stored entry is not changed (export stays byte for byte).
@@ -192,10 +195,14 @@ export function normalizeMessage(value: unknown): AgentMessage | undefined {
   let out: Obj = m;
   if (m.content == null) {
     if (m.role === "system") out = { ...out, content: "" };
-    else if (m.role === "user" || m.role === "assistant" || m.role === "toolResult")
+    else if (m.role === "user" || m.role === "assistant" || m.role === "toolResult" || m.role === "custom")
       out = { ...out, content: [] };
   }
   if (m.role === "assistant" && !isUsage(m.usage)) out = { ...out, usage: usageWithDefaults(m.usage) };
+  // A bash execution's text is built from both (the context, token estimates, summaries): a missing one is "".
+  if (m.role === "bashExecution")
+    for (const key of ["command", "output"] as const)
+      if (typeof m[key] !== "string") out = { ...out, [key]: "" };
   return out as unknown as AgentMessage;
 }
 
@@ -239,6 +246,14 @@ export function checkEntry(entry: Obj): EntryCheck {
     return fixed.notes.length > 0
       ? { entry: { ...entry, content: fixed.content }, notes: fixed.notes }
       : { entry, notes: [] };
+  }
+  if (entry.type === "compaction" && typeof entry.summary !== "string") {
+    // Every reader builds the summary message's text from it (pi's estimate would throw on `.length`).
+    const fixed = checkEntry({ ...entry, summary: "" });
+    return {
+      entry: fixed.entry,
+      notes: [`"summary" is ${describeValue(entry.summary)}; replaced with ""`, ...fixed.notes],
+    };
   }
   if (entry.type === "compaction" && entry.systemMessage !== undefined) {
     const fixed = repairMessage(entry.systemMessage, "systemMessage");

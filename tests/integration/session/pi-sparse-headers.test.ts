@@ -291,3 +291,67 @@ describe("a v3 file without header timestamp and cwd, with mistyped optional fie
     expect(preview.model.ref).toBe("anthropic/claude-sonnet-4-5");
   });
 });
+
+describe("a bash execution without output, a custom message without content, a compaction without summary", () => {
+  const T = "2026-03-01T00:00:00.000Z";
+  const FILE = lines(
+    { type: "session", version: 3, id: "bare-bash", timestamp: T, cwd: "/srv" },
+    {
+      type: "message",
+      id: "u1",
+      parentId: null,
+      timestamp: T,
+      message: { role: "user", content: "Run ls", timestamp: 1 },
+    },
+    {
+      type: "message",
+      id: "b1",
+      parentId: "u1",
+      timestamp: T,
+      message: { role: "bashExecution", command: "ls", timestamp: 2 },
+    },
+    {
+      type: "message",
+      id: "c1",
+      parentId: "b1",
+      timestamp: T,
+      message: { role: "custom", customType: "n", display: true, content: null, timestamp: 3 },
+    },
+    { type: "compaction", id: "k1", parentId: "c1", timestamp: T, firstKeptEntryId: "u1", tokensBefore: 10 },
+  );
+
+  it('import (the summary repaired to ""), take a prompt (the bash text as pi writes it for no output) and export', async () => {
+    const imported = await importFile(FILE);
+    expect(imported.diagnostics.filter((d) => d.kind !== "schema")).toEqual([
+      { line: 5, kind: "repaired", message: 'Line 5: "summary" is nothing; replaced with ""' },
+    ]);
+    const id = imported.session.id;
+    mock.enqueue({ text: "Listed." });
+    const events = await promptEvents(user, id, "Again?");
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
+    expect(sentMessages()).toEqual([
+      [
+        "user",
+        [
+          "The conversation history before this point was compacted into the following summary:\n\n<summary>\n\n</summary>",
+          "Run ls",
+          "Ran `ls`\n(no output)",
+          "Again?",
+        ],
+      ],
+    ]);
+    const { text } = await download(id);
+    const lines5 = text.split("\n").slice(0, 5);
+    // Stored as imported except the repaired compaction (a summary added at the end of its keys).
+    expect(lines5.slice(0, 4).join("\n")).toBe(FILE.split("\n").slice(0, 4).join("\n"));
+    expect(JSON.parse(lines5[4])).toEqual({
+      type: "compaction",
+      id: "k1",
+      parentId: "c1",
+      timestamp: T,
+      firstKeptEntryId: "u1",
+      tokensBefore: 10,
+      summary: "",
+    });
+  });
+});

@@ -41,7 +41,7 @@ describe("checkEntry", () => {
       entry: { ...base, type: "custom_message", content: [{ type: "text", text: "x" }] },
       notes: ["content[0] is null; dropped"],
     });
-    const compaction = { ...base, type: "compaction", systemMessage: null };
+    const compaction = { ...base, type: "compaction", summary: "s", systemMessage: null };
     expect(checkEntry(compaction).notes).toEqual(['"systemMessage" must be an object (got null); dropped']);
     expect(checkEntry(compaction).entry.systemMessage).toBeUndefined();
     const edit = { ...base, type: "context_edit", replacement: { content: [{ type: "image", data: 1 }] } };
