@@ -136,6 +136,7 @@ describe("strata preview and strata session import on the same files", () => {
       stderr: `strata: Session file has entries that cannot be imported: ${noId}\n${noId}:2: invalid-entry: Line 2: "id" must be a non-empty string (got nothing); every entry needs a unique id\n`,
     });
   }, 60_000);
+
   it("malformed lines: preview and import print the same lines (bad JSON, unknown parent, mistyped header; wrong-typed ids refused)", async () => {
     const warned = path.join(dir, "warned.jsonl");
     writeFileSync(
