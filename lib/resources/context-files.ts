@@ -229,7 +229,8 @@ export async function loadProjectContextFiles(
   options: LoadProjectContextFilesOptions = {},
 ): Promise<ContextFile[]> {
   const root = options.root;
-  const diagnostics = options.diagnostics;
+  // Collected here, then added once each (the agent dir on the project's filesystem may also be an ancestor of cwd).
+  const diagnostics: ResourceDiagnostic[] = [];
   const files: ContextFile[] = [];
   /** Dedupe key (filesystem + canonical path) → the path the file was loaded under. */
   const seen = new Map<string, string>();
@@ -295,6 +296,13 @@ export async function loadProjectContextFiles(
       const origin = options.origins.get(files[i]);
       if (capped[i] !== files[i] && origin) options.origins.set(capped[i], origin);
     }
+  const reported = new Set<string>();
+  for (const d of diagnostics) {
+    const k = `${d.path}\0${d.message}`;
+    if (reported.has(k)) continue;
+    reported.add(k);
+    options.diagnostics?.push(d);
+  }
   return capped;
 }
 

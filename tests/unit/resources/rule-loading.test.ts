@@ -250,3 +250,19 @@ describe("size caps", () => {
     );
   });
 });
+
+describe("each problem is reported once", () => {
+  it("an escaping link in an agent dir that is also an ancestor of cwd gives one diagnostic", async () => {
+    const fs = await build(t, { "/ws/.pi/agent/AGENTS.md": { link: "../../../../x.md" } });
+    const diagnostics: ResourceDiagnostic[] = [];
+    await loadProjectContextFiles(fs, "/ws/.pi/agent", {
+      root: "/ws",
+      agentFs: fs,
+      agentDir: "/ws/.pi/agent",
+      diagnostics,
+    });
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      "symlink /ws/.pi/agent/AGENTS.md -> ../../../../x.md leaves the workspace; not followed, and no other context file of /ws/.pi/agent is loaded in its place",
+    ]);
+  });
+});
