@@ -124,6 +124,60 @@ describe("error tool results with images", () => {
     ]);
   });
 
+  it("Gemini 2.5: each result's images follow it; the next result starts a new function-response turn", async () => {
+    const gemini = model("gemini-2.5-flash");
+    const sent = await body(gemini, [
+      { role: "user", content: "go", timestamp: 1 },
+      {
+        ...call,
+        content: [
+          { type: "toolCall", id: "toolu_01", name: "shot", arguments: {} },
+          { type: "toolCall", id: "toolu_02", name: "read", arguments: {} },
+        ],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "toolu_01",
+        toolName: "shot",
+        content: [IMAGE],
+        isError: false,
+        timestamp: 3,
+      },
+      {
+        role: "toolResult",
+        toolCallId: "toolu_02",
+        toolName: "read",
+        content: [{ type: "text", text: "r" }],
+        isError: false,
+        timestamp: 4,
+      },
+    ]);
+    expect((sent.contents as unknown[]).slice(2)).toEqual([
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              id: "toolu_01",
+              name: "shot",
+              response: { name: "shot", content: "(see attached image)" },
+            },
+          },
+        ],
+      },
+      {
+        role: "user",
+        parts: [{ text: "Tool result image:" }, { inlineData: { mimeType: "image/png", data: PNG } }],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { id: "toolu_02", name: "read", response: { name: "read", content: "r" } } },
+        ],
+      },
+    ]);
+  });
+
   it("Gemini: a text-only error also answers with response.error; a success with response.content", async () => {
     const messages = history();
     const result = messages[2] as Extract<Message, { role: "toolResult" }>;
