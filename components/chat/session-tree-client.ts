@@ -14,7 +14,8 @@ export interface JsonlDiagnostic {
     | "missing-final-newline"
     | "extra-header"
     | "schema"
-    | "repaired";
+    | "repaired"
+    | "unknown-parent";
   message: string;
 }
 
