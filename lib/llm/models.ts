@@ -28,12 +28,37 @@ export interface ModelCompat {
    * of another model, whose thinking went out as text).
    */
   requiresReasoningContentOnAssistantMessages?: boolean;
+  /**
+   * Chat Completions (pi's flag): `store: false` is sent (`true`; OpenAI's own Chat Completions always sends it) or
+   * no `store` field (`false`). Default: what the AI SDK provider sends.
+   */
+  supportsStore?: boolean;
+  /**
+   * Chat Completions (pi's flag): the system prompt of a reasoning model goes out with the `developer` role
+   * (`true`) or the `system` role (`false`). Default: `developer` for OpenAI's own reasoning models, else `system`.
+   */
+  supportsDeveloperRole?: boolean;
+  /** Chat Completions (pi's flag): the name of the output cap field. Default: what the AI SDK provider sends. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Chat Completions (pi's flag): every tool message carries the tool's `name`. */
+  requiresToolResultName?: boolean;
+  /**
+   * Chat Completions (pi's flag): a user message right after tool results gets pi's bridge assistant message
+   * `I have processed the tool results.` before it, and an assistant message without text has content `""`
+   * instead of `null`.
+   */
+  requiresAssistantAfterToolResult?: boolean;
 }
 
 /** The compat flags' names, for `STRATA_MODELS` validation and the docs. */
 export const MODEL_COMPAT_FLAGS = [
   "supportsMidConvoSystemMessages",
   "requiresReasoningContentOnAssistantMessages",
+  "supportsStore",
+  "supportsDeveloperRole",
+  "maxTokensField",
+  "requiresToolResultName",
+  "requiresAssistantAfterToolResult",
 ] as const satisfies readonly (keyof ModelCompat)[];
 
 /** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
@@ -111,6 +136,11 @@ const compatSchema = z
   .object({
     supportsMidConvoSystemMessages: z.boolean().optional(),
     requiresReasoningContentOnAssistantMessages: z.boolean().optional(),
+    supportsStore: z.boolean().optional(),
+    supportsDeveloperRole: z.boolean().optional(),
+    maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+    requiresToolResultName: z.boolean().optional(),
+    requiresAssistantAfterToolResult: z.boolean().optional(),
   })
   .strict();
 

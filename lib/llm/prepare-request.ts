@@ -323,7 +323,10 @@ export function prepareRequest(
   if (model.api === "openai-completions" || model.api === "mistral-conversations") {
     messages = moveToolResultImages(messages);
   }
-  if (model.api === "openai-completions") messages = dropContentlessAssistants(messages);
+  if (model.api === "openai-completions") {
+    messages = dropContentlessAssistants(messages);
+    if (model.compat?.requiresAssistantAfterToolResult === true) messages = bridgeToolResultsToUser(messages);
+  }
   if (model.api === "mistral-conversations")
     messages = bridgeToolResultsToUser(markMistralToolErrors(messages));
   if (model.api === "google-generative-ai") {
@@ -349,8 +352,22 @@ export function prepareRequest(
         model.api === "openai-completions" &&
         model.reasoning &&
         model.compat?.requiresReasoningContentOnAssistantMessages === true,
+      chat: model.api === "openai-completions" ? chatCompat(model) : {},
     }),
   };
+}
+
+/** The body changes of a Chat Completions model's compat flags (lib/llm/provider-wire.ts, `WireFacts.chat`). */
+function chatCompat(model: RequestModel): WireFacts["chat"] {
+  const compat = model.compat ?? {};
+  const chat: WireFacts["chat"] = {};
+  if (compat.supportsStore !== undefined) chat.store = compat.supportsStore;
+  if (compat.supportsDeveloperRole !== undefined)
+    chat.role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
+  if (compat.maxTokensField) chat.maxTokensField = compat.maxTokensField;
+  if (compat.requiresToolResultName) chat.toolResultNames = true;
+  if (compat.requiresAssistantAfterToolResult) chat.emptyAssistantContent = true;
+  return chat;
 }
 
 /** pi's `hasToolHistory` (openai-completions.ts): a tool result, or an assistant message with a tool call. */

@@ -12,13 +12,21 @@ import type { Api } from "./types";
 /** What the fix-ups need to know about one prepared request. */
 export interface WireFacts {
   /** Every tool result sent, in request order: its wire `toolCallId` and whether it is an error. */
-  toolResults: { toolCallId: string; isError: boolean }[];
+  toolResults: { toolCallId: string; toolName: string; isError: boolean }[];
   /** The context has tool calls or tool results (pi's `hasToolHistory`, over the messages before the replay rules). */
   toolHistory: boolean;
   /** Whether any tool is declared. */
   hasTools: boolean;
   /** `reasoning_content: ""` goes on every assistant message without one (compat, see `ModelCompat`). */
   reasoningContentOnAssistants: boolean;
+  /** Chat Completions compat flags that change the body (see `ModelCompat`); `{}` when none applies. */
+  chat: {
+    store?: boolean;
+    role?: "developer" | "system";
+    maxTokensField?: "max_tokens" | "max_completion_tokens";
+    toolResultNames?: boolean;
+    emptyAssistantContent?: boolean;
+  };
 }
 
 /** The {@link WireFacts} of prepared messages (after every per-provider rewrite). */
@@ -30,6 +38,7 @@ export function wireFacts(messages: ModelMessage[], other: Omit<WireFacts, "tool
       if (part.type !== "tool-result") continue;
       toolResults.push({
         toolCallId: part.toolCallId,
+        toolName: part.toolName,
         isError: isErrorToolResultPart(
           part as Parameters<typeof isErrorToolResultPart>[0] & { toolCallId: string },
         ),
@@ -46,7 +55,11 @@ export function needsBodyFix(api: Api, facts: WireFacts): boolean {
     case "google-generative-ai":
       return facts.toolResults.some((result) => result.isError);
     case "openai-completions":
-      return (facts.toolHistory && !facts.hasTools) || facts.reasoningContentOnAssistants;
+      return (
+        (facts.toolHistory && !facts.hasTools) ||
+        facts.reasoningContentOnAssistants ||
+        Object.keys(facts.chat).length > 0
+      );
     default:
       return false;
   }
@@ -67,7 +80,8 @@ const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
  * - OpenAI Chat Completions: `tools: []` when the history has tool calls or results and no tool is declared
  *   (pi 14.15: proxies such as LiteLLM require it), and with `reasoningContentOnAssistants` an empty
  *   `reasoning_content` on every assistant message without one (pi's
- *   `compat.requiresReasoningContentOnAssistantMessages`).
+ *   `compat.requiresReasoningContentOnAssistantMessages`); the other Chat Completions compat flags: `store`,
+ *   the instruction role, the output cap's field name, tool-result `name`s, `""` for empty assistant content.
  *
  * Throws when the Google body's function responses do not match the tool results one to one (a bug in the
  * request path, never a user error).
@@ -101,6 +115,31 @@ export function fixRequestBody(api: Api, body: unknown, facts: WireFacts): unkno
       for (const message of objects(body.messages))
         if (message.role === "assistant" && message.reasoning_content === undefined)
           message.reasoning_content = "";
+    fixChatCompat(body, facts);
   }
   return body;
+}
+
+/** The Chat Completions compat flags of `facts.chat` (see `ModelCompat` for each). */
+function fixChatCompat(body: Json, facts: WireFacts): void {
+  const { store, role, maxTokensField, toolResultNames, emptyAssistantContent } = facts.chat;
+  if (store === true) body.store = false;
+  if (store === false) delete body.store;
+  if (maxTokensField) {
+    const other = maxTokensField === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+    if (body[other] !== undefined && body[maxTokensField] === undefined) {
+      body[maxTokensField] = body[other];
+      delete body[other];
+    }
+  }
+  const names = new Map(facts.toolResults.map((r) => [r.toolCallId, r.toolName]));
+  for (const message of objects(body.messages)) {
+    if (role && (message.role === "system" || message.role === "developer")) message.role = role;
+    if (toolResultNames && message.role === "tool" && message.name === undefined) {
+      const name = names.get(String(message.tool_call_id));
+      if (name !== undefined) message.name = name;
+    }
+    if (emptyAssistantContent && message.role === "assistant" && message.content === null)
+      message.content = "";
+  }
 }

@@ -202,3 +202,94 @@ describe("compat.requiresReasoningContentOnAssistantMessages (DeepSeek thinking 
     expect(assistants(sent).map((m) => m.reasoning_content)).toEqual([undefined, "I should read b."]);
   });
 });
+
+describe("Chat Completions compat flags from STRATA_MODELS (pi's names)", () => {
+  const base = { provider: "openai-compatible", id: "m", reasoning: true };
+  const loop = (target: Model): Message[] => [
+    { role: "user", content: "go", timestamp: 1 },
+    turn(target, [{ type: "toolCall", id: "call_1", name: "read", arguments: {} }]),
+    result("call_1"),
+    { role: "user", content: "next", timestamp: 4 },
+  ];
+
+  it("without flags: the AI SDK's body", async () => {
+    const target = configured(COMPAT_ENV, [base]);
+    const { body: sent } = await body(target, loop(target));
+    expect(sent).toEqual({
+      model: "m",
+      max_tokens: 16_384,
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "go" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: "ok" },
+        { role: "user", content: "next" },
+      ],
+      tools: [],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it("supportsStore, supportsDeveloperRole, maxTokensField, requiresToolResultName, requiresAssistantAfterToolResult", async () => {
+    const target = configured(COMPAT_ENV, [
+      {
+        ...base,
+        compat: {
+          supportsStore: true,
+          supportsDeveloperRole: true,
+          maxTokensField: "max_completion_tokens",
+          requiresToolResultName: true,
+          requiresAssistantAfterToolResult: true,
+        },
+      },
+    ]);
+    const { body: sent } = await body(target, loop(target));
+    expect(sent).toEqual({
+      model: "m",
+      max_completion_tokens: 16_384,
+      store: false,
+      messages: [
+        { role: "developer", content: "S" },
+        { role: "user", content: "go" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: "ok", name: "read" },
+        { role: "assistant", content: "I have processed the tool results." },
+        { role: "user", content: "next" },
+      ],
+      tools: [],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it("supportsStore false and supportsDeveloperRole false on OpenAI's own Chat Completions", async () => {
+    const target = configured({ OPENAI_API_KEY: "k" }, [
+      {
+        provider: "openai",
+        id: "gpt-5-mini",
+        api: "openai-completions",
+        compat: { supportsStore: false, supportsDeveloperRole: false, maxTokensField: "max_tokens" },
+      },
+    ]);
+    const { body: sent } = await body(target, [{ role: "user", content: "hi", timestamp: 1 }]);
+    expect(sent).toEqual({
+      model: "gpt-5-mini",
+      max_tokens: 128_000,
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "hi" },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+});
