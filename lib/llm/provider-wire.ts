@@ -11,8 +11,11 @@ import type { Api } from "./types";
 
 /** What the fix-ups need to know about one prepared request. */
 export interface WireFacts {
-  /** Every tool result sent, in request order: its wire `toolCallId` and whether it is an error. */
-  toolResults: { toolCallId: string; toolName: string; isError: boolean }[];
+  /**
+   * Every tool result sent, in request order: its wire `toolCallId`, tool name, whether it is an error and whether
+   * its output carries images (a `content` output).
+   */
+  toolResults: { toolCallId: string; toolName: string; isError: boolean; hasImages: boolean }[];
   /** The context has tool calls or tool results (pi's `hasToolHistory`, over the messages before the replay rules). */
   toolHistory: boolean;
   /** Whether any tool is declared. */
@@ -42,6 +45,7 @@ export function wireFacts(messages: ModelMessage[], other: Omit<WireFacts, "tool
         isError: isErrorToolResultPart(
           part as Parameters<typeof isErrorToolResultPart>[0] & { toolCallId: string },
         ),
+        hasImages: part.output.type === "content",
       });
     }
   }
@@ -52,6 +56,8 @@ export function wireFacts(messages: ModelMessage[], other: Omit<WireFacts, "tool
 export function needsBodyFix(api: Api, facts: WireFacts): boolean {
   switch (api) {
     case "anthropic-messages":
+      // The AI SDK marks text-only errors itself.
+      return facts.toolResults.some((result) => result.isError && result.hasImages);
     case "google-generative-ai":
       return facts.toolResults.some((result) => result.isError);
     case "openai-completions":
