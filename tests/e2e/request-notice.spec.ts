@@ -19,6 +19,7 @@ const RED =
 const NOTICES = [
   "1 image not sent: this model has no image input",
   "thinking from another model sent as text",
+  "thinking signatures from another model dropped",
 ];
 const PREAMBLE =
   "You are an expert coding assistant operating inside Strata, a coding agent harness. You help users by reading files, executing commands, editing code, and writing new files.";
