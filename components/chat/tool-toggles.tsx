@@ -74,6 +74,9 @@ export function ToolToggles({
     if (!data) return;
     // Registry order, so a tool turned back on returns to its usual place in the prompt's list.
     const active = data.tools.filter((t) => (t.name === name ? on : t.active)).map((t) => t.name);
+    const before = data;
+    // Shown at once; the server's answer replaces it (or the old state comes back with the error).
+    setData({ tools: data.tools.map((t) => ({ ...t, active: active.includes(t.name) })), active });
     setSaving(true);
     try {
       const next = await toolsRequest(sessionId, {
@@ -85,6 +88,7 @@ export function ToolToggles({
       setError(null);
       onChanged?.();
     } catch (err) {
+      setData(before);
       setError(`The tools were not changed: ${describeError(err)}`);
     } finally {
       setSaving(false);
