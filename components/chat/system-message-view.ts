@@ -28,7 +28,8 @@ const names = (tools: readonly { name?: unknown }[] | undefined) =>
 /**
  * The display of system message `message`; `head` is true for the transcript's first system message.
  * Head: summary `System prompt`, text = `getSystemMessageText(message)`. Later: summary
- * `System prompt updated: section <name>, + tool <name>, − tool <name>` (or `System prompt updated: text` for a
+ * `System prompt updated: section <name>, + tool <name>, − tool <name>` (`~ tool <name>` for one both removed and added:
+ * a changed definition) (or `System prompt updated: text` for a
  * message with only text; `System prompt updated` for one with nothing), text = `renderSystemMessageUpdate(message)`.
  * Total over stored content: missing or malformed fields count as empty.
  */
@@ -57,8 +58,9 @@ export function systemMessageDisplay(message: SystemMessage, head: boolean): Sys
   const changes = [
     ...(getSystemMessageText({ content: safe.content }) !== "" ? ["text"] : []),
     ...Object.keys(sections).map((name) => `section ${name}`),
-    ...toolsAdded.map((name) => `+ tool ${name}`),
-    ...toolsRemoved.map((name) => `− tool ${name}`),
+    // A changed definition is a removal plus an addition (pi `getToolStateChanges`): one `~` entry.
+    ...toolsAdded.map((name) => `${toolsRemoved.includes(name) ? "~" : "+"} tool ${name}`),
+    ...toolsRemoved.filter((name) => !toolsAdded.includes(name)).map((name) => `− tool ${name}`),
   ];
   return {
     summary: changes.length > 0 ? `System prompt updated: ${changes.join(", ")}` : "System prompt updated",

@@ -7,6 +7,7 @@
  * the session, docs/runs.md). Also: the "System prompt" block shows the prompt text and the tools it declares.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { sessionFile } from "../helpers/session-files";
 import { mockProviderClient } from "../mock-provider";
 import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
 import { E2E_MOCK_URL } from "./ports";
@@ -121,4 +122,107 @@ test("a request to a model without image input: the notice above its answer, liv
   await page.reload();
   await expect(page.getByTestId("message-assistant").last()).toHaveText("Only text reaches me.");
   await expect(notes(page)).toHaveCount(0);
+});
+
+const READ_TOOL = {
+  name: "read",
+  description: "Read a file",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+const at = (s: number) => `2026-01-01T09:00:${String(s).padStart(2, "0")}.000Z`;
+/** A pi session whose first system message only declares a tool (pi's createInitialSystemMessage with no prompt). */
+const DECLARATIONS_ONLY = sessionFile(
+  {
+    type: "model_change",
+    id: "f0000001",
+    parentId: null,
+    timestamp: at(1),
+    provider: "anthropic",
+    modelId: "claude-sonnet-4-5",
+  },
+  {
+    type: "message",
+    id: "f0000002",
+    parentId: "f0000001",
+    timestamp: at(2),
+    message: { role: "system", content: "", toolsAdded: [READ_TOOL], timestamp: 1767258002000 },
+  },
+  {
+    type: "message",
+    id: "f0000003",
+    parentId: "f0000002",
+    timestamp: at(3),
+    message: { role: "user", content: "Hi", timestamp: 1767258003000 },
+  },
+  {
+    type: "message",
+    id: "f0000004",
+    parentId: "f0000003",
+    timestamp: at(4),
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Hello." }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      usage: {
+        input: 1,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 2,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "stop",
+      timestamp: 1767258004000,
+    },
+  },
+);
+
+test("a first system message without text says so and lists its tools; the next prompt's patch shows what it set", async ({
+  page,
+}) => {
+  await mock.reset();
+  await mock.script({ text: "Hello again." });
+  await openZipProject(page, uniqueName("sysblock"), { "README.md": "# System block\n" });
+  await page.getByLabel("Import session file").setInputFiles({
+    name: "declarations-only.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(DECLARATIONS_ONLY),
+  });
+  await expect(page.getByText("Imported declarations-only.jsonl as")).toBeVisible();
+  await expect(page.getByTestId("message-assistant").last()).toHaveText("Hello.");
+
+  const system = page.getByTestId("message-system");
+  await expect(system).toHaveCount(1);
+  await system.locator("summary").click();
+  await expect(system.locator("summary")).toHaveText("System prompt");
+  await expect(system.locator("pre")).toHaveCount(0);
+  await expect(system.locator(".system-empty")).toHaveText(
+    "This message has no prompt text; it only declares the tools below.",
+  );
+  await expect(system.getByTestId("system-tools-added")).toHaveText("Tools: read");
+  if (SHOTS) await system.screenshot({ path: `${SHOTS}/system-block-declarations-only.png` });
+
+  await composer(page).fill("Again?");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("message-assistant").last()).toHaveText("Hello again.");
+  await expectIdle(page);
+  await expect(system).toHaveCount(2);
+  const patch = system.nth(1);
+  await expect(patch.locator("summary")).toHaveText(
+    "System prompt updated: section preamble, section tools, section rules, section docs, section cwd, ~ tool read, + tool bash, + tool edit, + tool write",
+  );
+  await patch.locator("summary").click();
+  expect(await patch.locator("pre").textContent()).toMatch(
+    new RegExp(
+      `^Updated system prompt section "preamble":\n\n${PREAMBLE.replace(/[.()]/g, "\\$&")}\n\nUpdated system prompt section "tools":`,
+    ),
+  );
+  await expect(patch.getByTestId("system-tools-added")).toHaveText("Tools added: read, bash, edit, write");
+  await expect(patch.getByTestId("system-tools-removed")).toHaveText("Tools removed: read");
+  if (SHOTS)
+    await page
+      .getByRole("log", { name: "Conversation" })
+      .screenshot({ path: `${SHOTS}/system-block-patch.png` });
 });

@@ -56,6 +56,21 @@ describe("systemMessageDisplay", () => {
     expect(view.text).toBe(renderSystemMessageUpdate(patch));
   });
 
+  it("a tool both removed and added (a changed definition) is one ~ entry", () => {
+    const redefined: SystemMessage = {
+      role: "system",
+      content: "",
+      toolsAdded: [tool("read"), tool("grep")],
+      toolsRemoved: [{ name: "read" }, { name: "bash" }],
+      timestamp: 5,
+    };
+    expect(systemMessageDisplay(redefined, false)).toMatchObject({
+      summary: "System prompt updated: ~ tool read, + tool grep, − tool bash",
+      toolsAdded: ["read", "grep"],
+      toolsRemoved: ["read", "bash"],
+    });
+  });
+
   it("a later message with text only, and a tools-only patch", () => {
     const text: SystemMessage = {
       role: "system",
