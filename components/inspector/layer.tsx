@@ -32,17 +32,21 @@ export function Layer({
   extra,
   active,
   id,
+  count,
 }: {
   n: number | string;
   title: string;
   hint?: string;
   items: LayerItem[];
   filter: string;
-  empty: ReactNode;
+  /** Shown when there is no item; null: nothing (the layer's `extra` says it all). */
+  empty: ReactNode | null;
   extra?: ReactNode;
   /** Shown in the narrow (tabbed) layout. */
   active: boolean;
   id: string;
+  /** Shown instead of the item count (e.g. the payload's size). */
+  count?: string;
 }) {
   const [expanded, setExpanded] = useState(false);
   const shown = items.filter((i) => matchesFilter(filter, i.search));
@@ -59,8 +63,12 @@ export function Layer({
         <h3>
           <span className={styles.layerNo}>{n}</span> {title}
         </h3>
-        <span className="muted">{filtering ? `${shown.length} of ${items.length}` : items.length}</span>
-        {items.length > 0 ? (
+        {count === undefined ? (
+          <span className="muted">{filtering ? `${shown.length} of ${items.length}` : items.length}</span>
+        ) : (
+          <span className="muted">{count}</span>
+        )}
+        {items.some((i) => i.body !== undefined) ? (
           <button type="button" className="btn btn-small" onClick={() => setExpanded((e) => !e)}>
             {expanded ? "Collapse all" : "Expand all"}
           </button>
@@ -69,7 +77,9 @@ export function Layer({
       {hint ? <p className={`muted ${styles.hint}`}>{hint}</p> : null}
       {extra}
       {items.length === 0 ? (
-        <p className="muted">{empty}</p>
+        empty === null ? null : (
+          <p className="muted">{empty}</p>
+        )
       ) : shown.length === 0 ? (
         <p className="muted">Nothing here matches “{filter.trim()}”.</p>
       ) : (

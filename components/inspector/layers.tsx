@@ -4,7 +4,7 @@ import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import styles from "./inspector.module.css";
 import type { InspectorPreview } from "./inspector-api";
 import { CopyButton, JsonBlock, Layer, type LayerItem, searchOf } from "./layer";
-import { changeLabel, changeLine, messageSummary } from "./view-model";
+import { changeLabel, changeLine, matchesFilter, messageSummary } from "./view-model";
 
 /** The six layers' tab ids and titles, in pipeline order. */
 export const LAYERS = [
@@ -255,46 +255,40 @@ export function PayloadLayer({ preview, filter, active }: LayerProps) {
   const failure = preview.diagnostics.find((d) => d.source === "payload");
   const exact = payload ? JSON.stringify(payload.body) : "";
   const pretty = payload ? JSON.stringify(payload.body, null, 2) : "";
-  const items: LayerItem[] = payload
-    ? [
-        {
-          key: "payload",
-          head: (
-            <span className="mono" data-testid="payload-url">
-              POST {payload.url}
-            </span>
-          ),
-          search: searchOf(payload.body, payload.url),
-        },
-      ]
-    : [];
+  const matches = payload ? matchesFilter(filter, searchOf(payload.body, payload.url)) : false;
   return (
     <Layer
       n={6}
       id="insp-layer-payload"
       title="Provider payload"
       hint="The exact JSON body (placeholder keys; secrets masked)."
-      items={items}
+      items={[]}
+      count={payload ? `${exact.length.toLocaleString("en-US")} bytes` : undefined}
       filter={filter}
       active={active === "payload"}
       extra={
         payload ? (
           <div className={styles.payload}>
+            <p className="mono" data-testid="payload-url">
+              POST {payload.url}
+            </p>
             <div className={styles.actions}>
               <CopyButton label="Copy body" text={exact} />
               <CopyButton label="Copy pretty" text={pretty} />
-              <span className="muted">{exact.length.toLocaleString("en-US")} bytes</span>
             </div>
-            <pre className={styles.json} data-testid="payload-json">
+            {matches ? null : <p className="muted">Nothing in the payload matches “{filter.trim()}”.</p>}
+            <pre className={styles.json} data-testid="payload-json" hidden={!matches}>
               {pretty}
             </pre>
           </div>
         ) : null
       }
       empty={
-        failure
-          ? `${failure.message}. Pick another model, or check the provider's settings (base URL, STRATA_MODELS) in the workspace.`
-          : "No payload was built."
+        payload
+          ? null
+          : failure
+            ? `${failure.message}. Pick another model, or check the provider's settings (base URL, STRATA_MODELS) in the workspace.`
+            : "No payload was built."
       }
     />
   );

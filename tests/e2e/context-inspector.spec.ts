@@ -1,0 +1,240 @@
+/**
+ * The context inspector, end to end in Chromium with the mock provider (issue 13, "What it must show" 1): a pi
+ * session whose history came from Anthropic (thinking with signatures, a redacted thinking block, a tool call, and
+ * images in a user message and a tool result) is imported and switched to a non-vision OpenAI model
+ * (`openai/gpt-text-only`, tests/e2e/server.ts). The inspector in the chat pane lists each change
+ * `transformMessages` made for that model, and its payload equals, byte for byte, the body the mock provider
+ * receives when the same prompt is sent. The full page shows the six layers as columns.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { sessionFile } from "../helpers/session-files";
+import { mockProviderClient } from "../mock-provider";
+import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
+import { E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
+const SHOTS = process.env.STRATA_E2E_SHOTS;
+
+/** A 1×1 PNG (base64). */
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const usage = (input: number, output: number) => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: input + output,
+  cost: {
+    input: input * 3e-6,
+    output: output * 15e-6,
+    cacheRead: 0,
+    cacheWrite: 0,
+    total: input * 3e-6 + output * 15e-6,
+  },
+});
+const anthropic = { api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" };
+const at = (s: number) => `2026-01-01T09:00:${String(s).padStart(2, "0")}.000Z`;
+
+/** The imported history: Anthropic thinking with signatures, a redacted block, a tool call, three images. */
+const HISTORY = sessionFile(
+  {
+    type: "model_change",
+    id: "e0000001",
+    parentId: null,
+    timestamp: at(1),
+    provider: "anthropic",
+    modelId: "claude-sonnet-4-5",
+  },
+  {
+    type: "message",
+    id: "e0000002",
+    parentId: "e0000001",
+    timestamp: at(2),
+    message: {
+      role: "user",
+      content: [
+        { type: "text", text: "What do these two screenshots show?" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+      ],
+      timestamp: 1767258002000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000003",
+    parentId: "e0000002",
+    timestamp: at(3),
+    message: {
+      role: "assistant",
+      content: [
+        {
+          type: "thinking",
+          thinking: "Two screenshots; the README may say more.",
+          thinkingSignature: "sig-anthropic-1",
+        },
+        { type: "toolCall", id: "toolu_01A", name: "read", arguments: { path: "README.md" } },
+      ],
+      ...anthropic,
+      usage: usage(1200, 40),
+      stopReason: "toolUse",
+      timestamp: 1767258003000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000004",
+    parentId: "e0000003",
+    timestamp: at(4),
+    message: {
+      role: "toolResult",
+      toolCallId: "toolu_01A",
+      toolName: "read",
+      content: [
+        { type: "text", text: "# Demo\n" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+      ],
+      isError: false,
+      timestamp: 1767258004000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000005",
+    parentId: "e0000004",
+    timestamp: at(5),
+    message: {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "", thinkingSignature: "opaque-redacted-data", redacted: true },
+        { type: "thinking", thinking: "Both are the login form.", thinkingSignature: "sig-anthropic-2" },
+        { type: "text", text: "Both screenshots show the login form." },
+      ],
+      ...anthropic,
+      usage: usage(1300, 60),
+      stopReason: "stop",
+      timestamp: 1767258005000,
+    },
+  },
+);
+
+const PROMPT = "Describe the screenshots again, briefly.";
+
+async function openSessionId(page: Page): Promise<string> {
+  const id = await page.evaluate(() => {
+    const key = Object.keys(window.localStorage).find((k) => k.startsWith("strata.session."));
+    return key ? window.localStorage.getItem(key) : null;
+  });
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  return id ?? "";
+}
+
+test("the inspector lists each transform change for a non-vision OpenAI model and its payload is the body sent", async ({
+  page,
+}) => {
+  await mock.reset();
+  await mock.script({ text: "The login form, twice." });
+  await page.setViewportSize({ width: 1500, height: 1000 });
+  const name = uniqueName("inspect");
+  await openZipProject(page, name, { "README.md": "# Demo\n" });
+  const projectId = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await page.getByLabel("Import session file").setInputFiles({
+    name: "anthropic-history.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(HISTORY),
+  });
+  await expect(page.getByText("Imported anthropic-history.jsonl as")).toBeVisible();
+  await expect(page.getByTestId("message-assistant").last()).toContainText(
+    "Both screenshots show the login form.",
+  );
+  const model = page.getByLabel("Model", { exact: true });
+  await expect(model).toHaveValue("anthropic/claude-sonnet-4-5");
+  await model.selectOption("openai/gpt-text-only");
+  const sessionId = await openSessionId(page);
+
+  // The inspector in the chat pane follows the chat's model; preview the prompt about to be sent.
+  const inspector = page.getByRole("region", { name: "Inspector", exact: true });
+  await inspector.getByRole("button", { name: "Inspector" }).click();
+  await expect(inspector.getByLabel("Inspector model")).toHaveValue("openai/gpt-text-only");
+  await inspector.getByLabel("Prompt to preview").fill(PROMPT);
+  await inspector.getByRole("button", { name: "Preview", exact: true }).click();
+  const payloadJson = inspector.getByTestId("payload-json");
+  await expect(payloadJson).toContainText(PROMPT);
+  await expect(inspector.getByText("Next request of the current branch on")).toContainText(
+    "openai/gpt-text-only (no image input)",
+  );
+  const changes = inspector.getByTestId("transform-change");
+  expect(await changes.allTextContents()).toEqual(EXPECTED_CHANGES);
+  // The notices the chat shows above the answer to this request (summarizeTransformReport).
+  expect(
+    await inspector
+      .getByRole("list", { name: "Chat notices for this request" })
+      .getByRole("listitem")
+      .allTextContents(),
+  ).toEqual([
+    "3 images not sent: this model has no image input",
+    "thinking from another model sent as text",
+    "1 redacted thinking block from another model dropped",
+    "thinking signatures from another model dropped",
+  ]);
+  if (SHOTS) await inspector.screenshot({ path: `${SHOTS}/inspector-panel-transform.png` });
+
+  // The filter narrows every layer: only the signature changes stay in layer 5.
+  await inspector.getByLabel("Filter all layers").fill("signature");
+  expect(await changes.allTextContents()).toEqual(EXPECTED_CHANGES.filter((c) => /signature/i.test(c)));
+  await inspector.getByLabel("Filter all layers").fill("");
+  await inspector.getByRole("tab", { name: "6 Provider payload" }).click();
+  await expect(payloadJson).toBeVisible();
+  if (SHOTS) await inspector.screenshot({ path: `${SHOTS}/inspector-panel-payload.png` });
+  const previewed = JSON.parse((await payloadJson.textContent()) ?? "") as unknown;
+
+  // The same prompt, sent: the mock receives exactly the previewed body.
+  await composer(page).fill(PROMPT);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("The login form, twice.");
+  await expectIdle(page);
+  const requests = await mock.requests();
+  expect(requests.map((r) => `${r.path} ${(r.body as { model?: string }).model}`)).toEqual([
+    "/v1/responses gpt-text-only",
+  ]);
+  expect(requests[0]?.rawBody).toBe(JSON.stringify(previewed));
+
+  // The full page: the six layers side by side, for the session's (now OpenAI) next request.
+  await page.goto(`/projects/${projectId}/sessions/${sessionId}/inspect`);
+  const columns = page.getByRole("tabpanel");
+  await expect(columns).toHaveCount(6);
+  for (const title of [
+    "Layer 1: Session entries",
+    "Layer 2: Agent messages",
+    "Layer 3: Context hooks",
+    "Layer 4: LLM messages",
+    "Layer 5: Transform for openai/gpt-text-only",
+    "Layer 6: Provider payload",
+  ])
+    await expect(page.getByRole("tabpanel", { name: title })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "1 Session entries" })).toBeHidden();
+  expect(await page.getByTestId("transform-change").allTextContents()).toEqual(EXPECTED_CHANGES);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/inspector-page.png`, fullPage: false });
+
+  // A session of another project is not found (the page authorises session and project).
+  const other = await page.goto(
+    `/projects/${projectId.replace(/.$/, (c) => (c === "0" ? "1" : "0"))}/sessions/${sessionId}/inspect`,
+  );
+  expect(other?.status()).toBe(404);
+});
+
+/**
+ * What transformMessages reports for the history above on openai/gpt-text-only, one line per change: the user's two
+ * images become one placeholder, each signed thinking block loses its signature and is sent as text, the tool
+ * result's image becomes a placeholder, the redacted block is dropped. `toolu_01A` is a valid Responses call id:
+ * not rewritten. Request message i is LLM message i (the imported history has no system message).
+ */
+const EXPECTED_CHANGES = [
+  "Images replaced (2) · request message #0, block #1 — this model has no image input (LLM #0)",
+  "Signature dropped · request message #1, block #0 — from another model (anthropic/claude-sonnet-4-5) (LLM #1)",
+  "Thinking sent as text · request message #1, block #0 — from another model (anthropic/claude-sonnet-4-5) (LLM #1)",
+  "Images replaced · request message #2, block #1 — this model has no image input (LLM #2)",
+  "Thinking dropped · request message #3, block #0 — redacted, from another model (anthropic/claude-sonnet-4-5) (LLM #3)",
+  "Signature dropped · request message #3, block #1 — from another model (anthropic/claude-sonnet-4-5) (LLM #3)",
+  "Thinking sent as text · request message #3, block #1 — from another model (anthropic/claude-sonnet-4-5) (LLM #3)",
+];
