@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { describeError, errorFromResponse } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { PanelToggle } from "@/components/ui/panel-toggle";
@@ -49,6 +49,8 @@ export function ToolToggles({
   const [data, setData] = useState<ToolsResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // Bumped by every change: a read that started before it answers with the old state and is dropped.
+  const changes = useRef(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey re-reads the tools on purpose.
   useEffect(() => {
@@ -57,8 +59,10 @@ export function ToolToggles({
       return;
     }
     const controller = new AbortController();
+    const started = changes.current;
     toolsRequest(sessionId, { signal: controller.signal })
       .then((next) => {
+        if (controller.signal.aborted || started !== changes.current) return;
         setData(next);
         setError(null);
       })
@@ -75,6 +79,7 @@ export function ToolToggles({
     // Registry order, so a tool turned back on returns to its usual place in the prompt's list.
     const active = data.tools.filter((t) => (t.name === name ? on : t.active)).map((t) => t.name);
     const before = data;
+    changes.current += 1;
     // Shown at once; the server's answer replaces it (or the old state comes back with the error).
     setData({ tools: data.tools.map((t) => ({ ...t, active: active.includes(t.name) })), active });
     setSaving(true);

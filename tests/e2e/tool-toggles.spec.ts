@@ -28,6 +28,9 @@ test("turning a tool off in the Tools panel changes what the next request declar
   await bash.uncheck();
   await expect(panel).toContainText("3 of 7 on");
   await expect(page.getByTestId("system-tools-removed")).toHaveText("Tools removed: bash");
+  // Reads that started before the change (the chat's refreshes) do not bring the old state back.
+  await expect(panel).toContainText("3 of 7 on");
+  await expect(bash).not.toBeChecked();
   await page.screenshot({ path: `${process.env.TMPDIR ?? "/tmp"}/strata-tool-toggles.png`, fullPage: false });
 
   await composer(page).fill("Again.");
