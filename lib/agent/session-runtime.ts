@@ -88,8 +88,8 @@ export interface SessionRuntime {
   buildToolsPatch(history: readonly AgentMessage[]): SystemMessage | undefined;
   /**
    * Strata, at the end of a request with a bound run (a server request is pi's whole session lifetime): a tool
-   * set changed during the request and not declared by a prompt's patch since is recorded ({@link SessionRuntime.buildToolsPatch}), then the
-   * `nextTurn` messages still held are appended (a `custom_message` entry each) — never lost, but before the
+   * set changed during the request and not declared by a prompt's patch since is recorded ({@link SessionRuntime.buildToolsPatch}), then
+   * messages waiting for an idle agent and the `nextTurn` messages still held are appended (a `custom_message` entry each) — never lost, but before the
    * next user message instead of after it. No-op without a bound run.
    */
   flushHeldMessages(history: readonly AgentMessage[]): Promise<void>;
@@ -283,6 +283,8 @@ export async function openSessionRuntime(
       if (!bound) return;
       const patch = toolsChanged ? toolsPatch(history) : undefined;
       if (patch) await bound.appendMessage(patch);
+      // Messages waiting for an idle agent (`triggerTurn: false` while streaming), then the held nextTurn ones.
+      for (const message of input.pendingAppend.splice(0)) await bound.appendMessage(message);
       for (const message of input.nextTurn.splice(0)) await bound.appendMessage(message);
     },
     extensions,

@@ -252,4 +252,42 @@ describe("extensions: setActiveTools, getActiveTools, sendMessage", () => {
     });
     expect((await getSessionTools(scope, session.id)).active).toEqual(["read"]);
   });
+
+  it("pi 6.8 while streaming: a sendMessage is steered into the run; one with triggerTurn false is appended when it ends", async () => {
+    const session = await newSession();
+    let sent = false;
+    const extension: ExtensionModule = {
+      path: "test:streaming",
+      setup(api) {
+        api.on("context", async () => {
+          if (sent) return;
+          sent = true;
+          await api.sendMessage({ customType: "note", content: "steered", display: true });
+          await api.sendMessage(
+            { customType: "note", content: "after", display: true },
+            { triggerTurn: false },
+          );
+        });
+      },
+    };
+    mock.enqueue({ text: "a1" }, { text: "a2" });
+    await runPrompt({
+      sessionId: session.id,
+      text: "go",
+      env,
+      emit: async () => {},
+      extensions: [extension],
+    });
+    expect(mock.requests).toHaveLength(2);
+    const second = mock.requests[1].body as { messages: { role: string; content: { text: string }[] }[] };
+    expect(second.messages.at(-1)?.content.map((c) => c.text)).toEqual(["steered"]);
+    expect((await branchLabels(session.id)).slice(2)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "custom:steered",
+      "assistant",
+      "custom:after",
+    ]);
+  });
 });
