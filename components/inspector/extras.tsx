@@ -37,38 +37,40 @@ export function RecentCostTable({ preview }: { preview: InspectorPreview }) {
   const c = preview.recentCost;
   if (c.turns.length === 0) return <p className="muted">No assistant turn on this path yet: no cost.</p>;
   return (
-    <table className={styles.table} aria-label="Cost of the last turns">
-      <thead>
-        <tr>
-          <th>Entry</th>
-          <th>Model</th>
-          <th>Input</th>
-          <th>Output</th>
-          <th>Cache read</th>
-          <th>Cache write</th>
-          <th>Cost</th>
-        </tr>
-      </thead>
-      <tbody>
-        {c.turns.map((t) => (
-          <tr key={t.entryId}>
-            <td className="mono">{t.entryId}</td>
-            <td>{t.model}</td>
-            <td>{formatTokens(t.input)}</td>
-            <td>{formatTokens(t.output)}</td>
-            <td>{formatTokens(t.cacheRead)}</td>
-            <td>{formatTokens(t.cacheWrite)}</td>
-            <td>{formatUsd(t.costUsd)}</td>
+    <div className={styles.tableWrap}>
+      <table className={styles.table} aria-label="Cost of the last turns">
+        <thead>
+          <tr>
+            <th>Entry</th>
+            <th>Model</th>
+            <th>Input</th>
+            <th>Output</th>
+            <th>Cache read</th>
+            <th>Cache write</th>
+            <th>Cost</th>
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <td colSpan={6}>Total of these turns</td>
-          <td>{formatUsd(c.totalUsd)}</td>
-        </tr>
-      </tfoot>
-    </table>
+        </thead>
+        <tbody>
+          {c.turns.map((t) => (
+            <tr key={t.entryId}>
+              <td className="mono">{t.entryId}</td>
+              <td>{t.model}</td>
+              <td>{formatTokens(t.input)}</td>
+              <td>{formatTokens(t.output)}</td>
+              <td>{formatTokens(t.cacheRead)}</td>
+              <td>{formatTokens(t.cacheWrite)}</td>
+              <td>{formatUsd(t.costUsd)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={6}>Total of these turns</td>
+            <td>{formatUsd(c.totalUsd)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   );
 }
 

@@ -201,6 +201,10 @@ test("the inspector lists each transform change for a non-vision OpenAI model an
 
   // The full page: the six layers side by side, for the session's (now OpenAI) next request.
   await page.goto(`/projects/${projectId}/sessions/${sessionId}/inspect`);
+  await expect(page.getByLabel("Inspector model")).toHaveValue("openai/gpt-text-only");
+  await page.getByLabel("Prompt to preview").fill("And the README?");
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByTestId("payload-json")).toContainText("And the README?");
   const columns = page.getByRole("tabpanel");
   await expect(columns).toHaveCount(6);
   for (const title of [
