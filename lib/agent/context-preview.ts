@@ -26,7 +26,7 @@ import { expandSkillCommand } from "@/lib/resources/skills";
 import type { SessionEntry } from "@/lib/session/entries";
 import { buildSessionPath, projectPath } from "@/lib/session/projection";
 import { createAllTools, type ToolName } from "@/lib/tools";
-import type { AgentTool } from "@/lib/tools/types";
+import type { AgentTool, ToolExec } from "@/lib/tools/types";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
 import { ActiveTools } from "./active-tools";
@@ -126,6 +126,12 @@ export interface ContextPreviewInput {
   extensions?: readonly ExtensionModule[];
   /** The session id the extensions' `ctx.sessionId` names. Default `""`. */
   sessionId?: string;
+  /**
+   * The run's way to the execution service (`toolExec` of session-runtime.ts), so the tools are declared as a run
+   * declares them (the `bash` description names node/python3/sqlite3 and the sandbox note only with it). Never
+   * called: the preview runs no tool. Default none (the in-process shell's description).
+   */
+  exec?: ToolExec;
 }
 
 /** A problem or note found while building the preview. */
@@ -264,7 +270,12 @@ export async function buildContextPreview(input: ContextPreviewInput): Promise<C
       ...(d.path ? { path: d.path } : {}),
     });
 
-  const all = createAllTools({ fs, cwd, projectRoot: input.projectRoot ?? cwd });
+  const all = createAllTools({
+    fs,
+    cwd,
+    projectRoot: input.projectRoot ?? cwd,
+    ...(input.exec ? { exec: input.exec } : {}),
+  });
   const path = buildSessionPath(entries, input.leafId);
   const projection = projectPath(path);
   const history = projection.messages;

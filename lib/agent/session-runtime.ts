@@ -139,8 +139,10 @@ let inProcessLogged = false;
  * flushes the session's VFS (its pending project paths recorded first, as a lock-less writer the checkpointer then
  * takes over), `absorb` makes the VFS forget what the service changed (`Vfs.forget`), which the checkpointer then
  * commits. Without the URL, undefined — shell commands run in process, on this event loop, logged once.
+ * Also used by the context preview (lib/projects/session-preview.ts), which runs no command but declares the
+ * `bash` tool as a run does (its description names the runtimes only when the service is there).
  */
-function toolExec(
+export function toolExec(
   scope: DbScope,
   vfs: Vfs,
   target: { workspaceId: string; sessionId: string; root: string; runId?: string },

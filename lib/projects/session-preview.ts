@@ -14,7 +14,9 @@ import {
   redactSecrets,
   resolvePreviewModel,
 } from "@/lib/agent/context-preview";
+import { toolExec } from "@/lib/agent/session-runtime";
 import type { DbScope } from "@/lib/db/client";
+import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import type { Env } from "@/lib/llm/models";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import { parseDefaultTools } from "@/lib/prompt/sections";
@@ -51,6 +53,13 @@ export async function previewStoredSession(
 ): Promise<ContextPreview> {
   const { session, project } = input;
   const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
+  // The tools as a run declares them: with the execution service (and the workspace's sandbox) when it is there.
+  const exec = toolExec(scope, vfs, {
+    workspaceId: project.workspaceId,
+    sessionId: session.id,
+    root: project.rootPath,
+  });
+  if (exec) exec.sandbox = await getSandboxEnabled(scope, project.workspaceId);
   const entries = await loadAllEntries(scope, session.id);
   const leafId = input.leafId === undefined ? session.leafId : input.leafId;
   if (leafId && !entries.some((e) => e.id === leafId))
@@ -78,6 +87,7 @@ export async function previewStoredSession(
     ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
     env: input.env,
     sessionId: session.id,
+    ...(exec ? { exec } : {}),
   });
   return redactSecrets(preview, input.env);
 }

@@ -9,6 +9,7 @@ import { DbScope } from "@/lib/db/client";
 import { AGENT_DIR, openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
 import { appendEntry, createSession } from "@/lib/session/store";
+import { bashToolDescription } from "@/lib/tools/bash";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { authJson, createTestUser, type TestUser } from "../../helpers/auth";
 
@@ -173,6 +174,17 @@ describe("POST /api/sessions/:id/preview", () => {
       ],
     });
     expect(JSON.stringify([blocked.llmMessages, blocked.payload])).not.toContain(PNG);
+  });
+
+  it("declares bash as a run does: with the execution service, its description names the runtimes", async () => {
+    // tests/global-setup.ts starts the execution service, so a run's bash tool has node, python3 and sqlite3.
+    expect(process.env.STRATA_EXEC_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const body = (await (await call({ text: "hi", model: "openai/gpt-5" })).json()) as {
+      toolDeclarations: { name: string; description: string }[];
+    };
+    const bash = body.toolDeclarations.find((t) => t.name === "bash");
+    expect(bash?.description).toBe(bashToolDescription({ runtimes: true, sandbox: false }));
+    expect(bash?.description).not.toBe(bashToolDescription({ runtimes: false, sandbox: false }));
   });
 
   it("an unknown leaf is 400 preview_failed; a revoked token is 401", async () => {
