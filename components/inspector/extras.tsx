@@ -43,11 +43,11 @@ export function RecentCostTable({ preview }: { preview: InspectorPreview }) {
           <tr>
             <th>Entry</th>
             <th>Model</th>
+            <th>Cost</th>
             <th>Input</th>
             <th>Output</th>
             <th>Cache read</th>
             <th>Cache write</th>
-            <th>Cost</th>
           </tr>
         </thead>
         <tbody>
@@ -55,18 +55,19 @@ export function RecentCostTable({ preview }: { preview: InspectorPreview }) {
             <tr key={t.entryId}>
               <td className="mono">{t.entryId}</td>
               <td>{t.model}</td>
+              <td>{formatUsd(t.costUsd)}</td>
               <td>{formatTokens(t.input)}</td>
               <td>{formatTokens(t.output)}</td>
               <td>{formatTokens(t.cacheRead)}</td>
               <td>{formatTokens(t.cacheWrite)}</td>
-              <td>{formatUsd(t.costUsd)}</td>
             </tr>
           ))}
         </tbody>
         <tfoot>
           <tr>
-            <td colSpan={6}>Total of these turns</td>
+            <td colSpan={2}>Total of these turns</td>
             <td>{formatUsd(c.totalUsd)}</td>
+            <td colSpan={4} />
           </tr>
         </tfoot>
       </table>
