@@ -151,7 +151,9 @@ export class ProjectBashFs implements IFileSystem {
    * lands, not only for the path as typed (a symlinked parent cannot make a 70-level folder).
    * Refused when the path, its entry with the directory's symlinks resolved, or (with `followLast`, for
    * operations that write through a final symlink) its fully resolved target lies in `.git` or is over the
-   * limits. One walk of the path when no symlink lies along it (the usual case), two otherwise.
+   * limits. One walk of the path when no symlink lies along it (the usual case), two otherwise. Without
+   * `followLast` the final component is never resolved (only its directory is), so a looping or escaping link
+   * can be removed or replaced.
    * @throws PathEscapeError (EACCES) outside the root; VfsError EACCES for `.git`; VfsError ENAMETOOLONG
    *   (`Path is 70 levels deep; the limit is 64. Use a shallower path.`).
    */
@@ -163,6 +165,17 @@ export class ProjectBashFs implements IFileSystem {
     checkPathBelowRoot(root, abs);
     refuseGitWrite(root, abs);
     if (abs === root) return abs;
+    if (!followLast) {
+      // The entry itself (rm, mkdir, a new link): only its directory is resolved, so a link whose target cannot
+      // be (a loop: ELOOP; a link out of the project) can still be removed or replaced, as with GNU's rm and ln.
+      const entry = joinPosix(
+        await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs)),
+        basenamePosix(abs),
+      );
+      checkPathBelowRoot(root, entry);
+      refuseGitWrite(root, entry);
+      return abs;
+    }
     const full = await assertNoSymlinkEscape(this.fs, root, abs);
     const entry =
       full === abs
@@ -170,10 +183,8 @@ export class ProjectBashFs implements IFileSystem {
         : joinPosix(await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs)), basenamePosix(abs));
     checkPathBelowRoot(root, entry);
     refuseGitWrite(root, entry);
-    if (followLast) {
-      checkPathBelowRoot(root, full);
-      refuseGitWrite(root, full);
-    }
+    checkPathBelowRoot(root, full);
+    refuseGitWrite(root, full);
     return abs;
   }
 

@@ -101,7 +101,14 @@ const lnCommand = defineCommand("ln", async (args, ctx) => {
   const symbolic = flags.has("symbolic");
   const link = ctx.fs.resolvePath(ctx.cwd, name);
   const fail = (stderr: string) => ({ stdout: "", stderr, exitCode: 1 });
-  if (await ctx.fs.exists(link)) {
+  // With -f the entry itself (lstat) is replaced: also a link whose target cannot be resolved (a loop).
+  const present = flags.has("force")
+    ? await ctx.fs.lstat(link).then(
+        () => true,
+        () => false,
+      )
+    : await ctx.fs.exists(link);
+  if (present) {
     if (!flags.has("force"))
       return fail(`ln: failed to create ${symbolic ? "symbolic " : ""}link '${name}': File exists\n`);
     try {
