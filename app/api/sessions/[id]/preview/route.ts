@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { PROMPT_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { previewStoredSession } from "@/lib/projects/session-preview";
 import { workspaceProviderEnv } from "@/lib/secrets";
@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 const Preview = z
   .object({
-    text: z.string().max(1_000_000),
+    // The prompt route's limit: every prompt that can be sent can be previewed (its JSON can exceed 64 KiB).
+    text: z.string().max(200_000),
     leafId: z.string().max(200).nullable().optional(),
     model: z.string().max(200).optional(),
     tools: z.string().max(2000).optional(),
@@ -30,7 +31,7 @@ const Preview = z
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Preview.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const body = Preview.parse(await readJson(request, { limit: PROMPT_JSON_LIMIT }));
   return withSession(request, id, "read", async ({ scope, caller, session, project }) =>
     Response.json(
       await previewStoredSession(scope, {
