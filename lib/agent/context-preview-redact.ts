@@ -16,7 +16,7 @@ const SECRET_ENV_NAME = /_(?:KEY|TOKEN|SECRET)$/i;
 /** Environment variables holding a base URL: their query string and user info are secrets. */
 const BASE_URL_ENV_NAME = /_BASE_URL$/i;
 /** Shorter values are not redacted (they would rewrite ordinary words and numbers of the output). */
-const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 6;
 
 /** The query string (whole and per value) and the user info of a URL, raw and percent-decoded. */
 function urlSecrets(url: string): string[] {
@@ -52,7 +52,8 @@ function urlSecrets(url: string): string[] {
 /**
  * The secrets of `env` that must never be printed, longest first: every provider API key, the value of every
  * variable whose name ends in `_KEY`, `_TOKEN` or `_SECRET`, and the query string, fragment and user info of
- * every `*_BASE_URL` (raw and decoded); values shorter than 4 characters are left out.
+ * every `*_BASE_URL` (raw and decoded); values shorter than 6 characters are left out (a key such as `test`
+ * would otherwise mask that word everywhere; no real key is that short).
  */
 export function envSecrets(env: Env): string[] {
   const out = new Set<string>();

@@ -41,7 +41,7 @@ import { compactSession, isContextOverflow, shouldAutoCompact } from "./compacti
 import { applyForcedSystemPrompt, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
-import { type RequestNoticeEvent, withRequestNotice } from "./request-notice";
+import { changesNewToModel, type RequestNoticeEvent, withRequestNotice } from "./request-notice";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
 import {
   buildRequestFromTranscript,
@@ -233,7 +233,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
             onPayload: runtime.extensions.createOnPayload(),
             transformReport,
           }),
-        summarizeTransformReport,
+        // Only what is new to this model: its earlier answers already got the older history the same way.
+        (report) => summarizeTransformReport(changesNewToModel(report, context.messages ?? [], target)),
         emit,
       );
     },

@@ -424,7 +424,13 @@ describe("buildContextPreview", () => {
     expect(redactUrl("http://h.invalid/a#frag")).toBe("http://h.invalid/a");
     expect(redactUrl("http://h.invalid/a")).toBe("http://h.invalid/a");
     expect(
-      envSecrets({ A_KEY: "abc", B_TOKEN: "abcd", X_BASE_URL: "http://h/?k=1234&z=1", PATH: "/usr/bin" }),
-    ).toEqual(["k=1234&z=1", "abcd", "1234"]);
+      envSecrets({
+        A_KEY: "abc",
+        B_TOKEN: "test",
+        C_SECRET: "abcd1234",
+        X_BASE_URL: "http://h/?k=1234&z=1",
+        PATH: "/usr/bin",
+      }),
+    ).toEqual(["k=1234&z=1", "abcd1234"]);
   });
 });
