@@ -70,7 +70,10 @@ describe("error tool results with images", () => {
     const sent = await body(claude, history(false));
     const block = ((sent.messages as { content: Record<string, unknown>[] }[]).at(-1)?.content ?? [])[0];
     expect(block?.is_error).toBe(true);
-    expect((block?.content as unknown[])[0]).toEqual({ type: "text", text: "(see attached image)" });
+    expect((block?.content as unknown[] | undefined)?.[0]).toEqual({
+      type: "text",
+      text: "(see attached image)",
+    });
   });
 
   it("OpenAI Responses: the output has the text and the image (the API has no error field)", async () => {

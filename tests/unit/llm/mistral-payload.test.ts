@@ -66,7 +66,12 @@ describe("Mistral request body (through the AI SDK)", () => {
             tool_call_id: "1sfeiqd1e",
             content: "r\n(tool image omitted: model does not support images)",
           },
-          { role: "tool", name: "read", tool_call_id: "abcdefghi", content: "[tool error] No result provided" },
+          {
+            role: "tool",
+            name: "read",
+            tool_call_id: "abcdefghi",
+            content: "[tool error] No result provided",
+          },
           { role: "assistant", content: "I have processed the tool results." },
           { role: "user", content: [{ type: "text", text: "next" }] },
         ],

@@ -195,7 +195,9 @@ describe("STRATA_MODELS api and compat", () => {
   });
 
   it("refuses a compat flag Strata does not implement", () => {
-    expect(() => read([{ provider: "openai", id: "gpt-5", compat: { requiresThinkingAsText: true } }])).toThrow(
+    expect(() =>
+      read([{ provider: "openai", id: "gpt-5", compat: { requiresThinkingAsText: true } }]),
+    ).toThrow(
       /STRATA_MODELS must be a JSON array of models with "provider" and "id": 0\.compat: Unrecognized key: "requiresThinkingAsText"/,
     );
   });
