@@ -42,6 +42,18 @@ async function same(
 }
 
 describe("git branches, checkout and restore in the shell, compared with real git", () => {
+  it("log --all shows the commits of every branch (a session's checkpoint branch too), newest first", async () => {
+    await same(
+      ["log --oneline --all", "log --all -n 2", "log --oneline", "log --oneline --all -- a.txt"],
+      async (sh) => {
+        await sh("git switch -q -c strata/session-1", dates(3));
+        await sh("echo c > c.txt && git add c.txt && git commit -q -m Checkpoint", dates(4));
+        await sh("echo a3 > a.txt && git commit -qam 'Checkpoint 2'", dates(5));
+        await sh("git switch -q main", dates(6));
+      },
+    );
+  });
+
   it("branch create/list/delete, switch -c, checkout of a branch and back, refusals", async () => {
     await same([
       "branch feature",

@@ -1,5 +1,5 @@
 /**
- * `git log` (git's default medium format, `--oneline`, `-n N`/`-N`/`--max-count`, `-p`, `--stat`, revisions and
+ * `git log` (git's default medium format, `--oneline`, `-n N`/`-N`/`--max-count`, `-p`, `--stat`, `--all`, revisions and
  * `-- <path>…` with git's default history simplification) and `git show` (a commit's header and its patch
  * against its first parent, or `<rev>:<path>`'s contents). Commits come newest first by committer date.
  */
@@ -101,7 +101,20 @@ export async function logCommand(repo: Repo, args: string[], now: number): Promi
     throw fatal(`'${a.value("count")}': not an integer`);
   const starts: string[] = [];
   for (const r of revs) starts.push(await resolveRevision(repo, r));
-  if (revs.length === 0) {
+  // --all: every ref (branches and tags) and HEAD, as if each were given on the command line.
+  if (a.has("all")) {
+    const refs = [
+      ...(await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).map((b) => `refs/heads/${b}`),
+      ...(await git.listTags({ fs: repo.gfs, gitdir: repo.gitdir })).map((t) => `refs/tags/${t}`),
+    ];
+    for (const ref of refs) {
+      const oid = await tryResolve(repo, ref);
+      if (oid) starts.push(oid);
+    }
+    const head = await tryResolve(repo, "HEAD");
+    if (head) starts.push(head);
+  }
+  if (starts.length === 0) {
     const head = await tryResolve(repo, "HEAD");
     if (!head) {
       const branch = await currentBranch(repo);
