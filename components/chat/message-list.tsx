@@ -45,6 +45,15 @@ export function MessageList({
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
+  // A message the user just sent brings the view to the end, even when they had scrolled up to read.
+  const lastUser = useMemo(() => {
+    for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === "user") return i;
+    return -1;
+  }, [messages]);
+  const seenUser = useRef(lastUser);
+  if (lastUser > seenUser.current) stick.current = true;
+  seenUser.current = lastUser;
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the content changes
   useEffect(() => {
     const el = scroller.current;
