@@ -7,8 +7,11 @@
  * - the CPU-time limit: the worker's CPU time since the command started (`/proc/<pid>/stat`, sampled every
  *   {@link CPU_SAMPLE_MS}; wall-clock time where there is no procfs) over `cpuMs` kills it;
  * - the memory cap: each worker's V8 heap is capped (`--max-old-space-size`); a command that needs more dies of
- *   it (V8's out-of-memory abort, told by its stderr) and is reported as the memory kill. A command asking
- *   another cap than the pool's runs in a worker of its own, made for it and ended after it;
+ *   it (V8's out-of-memory abort, told by its stderr) and is reported as the memory kill. Memory outside the
+ *   heap (python3's and sqlite3's WebAssembly memory) is bounded by the worker's resident memory: growing by
+ *   more than the cap plus {@link RSS_HEADROOM_MB} since the command started is the memory kill too (sampled with
+ *   the CPU time). A command asking another cap than the pool's runs in a worker of its own, made for it and
+ *   ended after it;
  * - pi's `timeoutMs`: when a command that blocks its thread does not answer {@link TIMEOUT_GRACE_MS} after it,
  *   the worker is terminated and the command reported as timed out.
  * The output cap is the handler's (it stops collecting and stops the command inside the worker).
@@ -23,6 +26,11 @@ import type { FromWorker, ToWorker } from "./protocol";
 import { WorkerProcess } from "./worker-process";
 
 const CPU_SAMPLE_MS = 20;
+/**
+ * Resident memory (MiB) a command's worker may grow by beyond its heap cap before the memory kill: room for what
+ * legitimately lives outside the V8 heap (buffers, a runtime's own baseline), not for an unbounded WebAssembly heap.
+ */
+export const RSS_HEADROOM_MB = 384;
 const ABORT_GRACE_MS = 1000;
 const TIMEOUT_GRACE_MS = 1000;
 /** How long a worker may take to load its handlers before it counts as failed (ms). */
@@ -257,6 +265,7 @@ export class ExecPool {
     const worker = slot.worker;
     const started = performance.now();
     const cpuAtStart = worker.cpuMs();
+    const rssAtStart = worker.rssMb();
     let lastCpuMs = 0;
     const cpuUsed = () => {
       const now = worker.cpuMs();
@@ -325,8 +334,13 @@ export class ExecPool {
         ),
       );
     }
+    const rssGrowthMb = () => {
+      const now = worker.rssMb();
+      return now === undefined || rssAtStart === undefined ? 0 : now - rssAtStart;
+    };
     const cpuTimer = setInterval(() => {
       if (cpuUsed() > job.limits.cpuMs) kill("cpu");
+      else if (rssGrowthMb() > job.limits.memoryMb + RSS_HEADROOM_MB) kill("memory");
     }, CPU_SAMPLE_MS);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });

@@ -6,8 +6,8 @@
  * Each runtime runs in a worker thread of its own that just-bash starts and ends; its per-run deadline is
  * `RUNTIME_TIMEOUT_MS` or the command's CPU-time limit in the service (capped by the shell's whole deadline), after which just-bash stops it with e.g.
  * `python3: Execution timeout: exceeded 60000ms limit` (exit 124). QuickJS has a 64 MB heap limit; CPython's and
- * sql.js's WebAssembly memory is not capped by the pool worker's heap limit (just-bash's README says so), so the
- * pool's wall-clock kill is the backstop. Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
+ * sql.js's WebAssembly memory is not capped by the pool worker's heap limit (just-bash's README says so): the
+ * pool bounds it by the worker's resident memory (pool.ts, `RSS_HEADROOM_MB`). Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
  */
 import {
   Bash,

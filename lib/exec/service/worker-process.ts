@@ -14,6 +14,8 @@ import type { FromWorker, ToWorker } from "./protocol";
 
 /** Bytes of stderr kept to explain a worker's death. */
 const STDERR_TAIL_BYTES = 8192;
+/** Bytes of a page in `/proc/<pid>/statm` (4 KiB on x86-64 and most arm64 Linux builds). */
+const PAGE_BYTES = 4096;
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ; 100 on Linux builds). */
 const USER_HZ = 100;
 /** What V8 prints when a process dies of memory (heap limit, or an allocation it cannot make). */
@@ -79,6 +81,22 @@ export class WorkerProcess {
       // Fields after the command name (which may hold spaces) in parentheses: state is field 3, utime 14, stime 15.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Its resident memory (MiB) from `/proc/<pid>/statm`: the V8 heap and everything outside it, such as the
+   * WebAssembly memory of python3 and sqlite3 (just-bash's worker threads in this process), which the heap cap
+   * does not bound. `undefined` where there is no procfs.
+   */
+  rssMb(): number | undefined {
+    const pid = this.child.pid;
+    if (pid === undefined || this.exited) return undefined;
+    try {
+      const pages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
+      return Number.isFinite(pages) ? (pages * PAGE_BYTES) / (1024 * 1024) : undefined;
     } catch {
       return undefined;
     }
