@@ -4,6 +4,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError, type FinishReason, type LanguageModelUsage, parsePartialJson, RetryError } from "ai";
+import { redactSecrets } from "@/lib/agent/context-preview-redact";
 import { type AssistantMessageEvent, AssistantMessageEventStream } from "./events";
 import { languageModelUsage, toFunctionTools, toLanguageModelPrompt } from "./language-model-call";
 import type { Env, Model } from "./models";
@@ -197,7 +198,8 @@ export function streamAssistant(
   const emit = (event: AssistantMessageEvent) => stream.push(event);
   run(model, context, options, output, emit).catch((error: unknown) => {
     output.stopReason = "error";
-    output.errorMessage = error instanceof Error ? error.message : String(error);
+    // Stored and shown in every member's chat: the server's secrets masked (a fetch error quotes the whole URL).
+    output.errorMessage = redactSecrets(error instanceof Error ? error.message : String(error), options.env);
     emit({ type: "error", reason: "error", error: output });
   });
   return stream;
@@ -418,7 +420,7 @@ async function run(
   }
   if (failure !== undefined) {
     output.stopReason = "error";
-    output.errorMessage = errorMessageOf(failure);
+    output.errorMessage = redactSecrets(errorMessageOf(failure), options.env);
     emit({ type: "error", reason: "error", error: output });
     return;
   }
