@@ -3,7 +3,6 @@
  * test process's event loop stays free while the service burns CPU, and a kill reaches the model as the bash
  * tool's error text. The service is the one tests/global-setup.ts started (2 workers) on the test database.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { createExecutor, type ExecClient } from "@/lib/exec/client";
@@ -69,20 +68,25 @@ describe("the execution service's workers", () => {
     expect(both.map((r) => r.output)).toEqual(["a\n", "b\n"]);
   });
 
-  it("the caller's event loop stays free while the service burns CPU on both workers", async () => {
-    const histogram = monitorEventLoopDelay({ resolution: 10 });
-    histogram.enable();
-    const burns = await Promise.all([
+  it("the caller and the service answer while the service burns CPU on both workers", async () => {
+    let settled = false;
+    const burning = Promise.all([
       run("while :; do :; done", { cpuMs: 1500 }),
       run('i=0; while :; do i=$((i+1)); x="$x$i"; done', { cpuMs: 1500 }),
-    ]);
-    histogram.disable();
+    ]).finally(() => {
+      settled = true;
+    });
+    // The service's own loop answers health while both workers burn, and this process's timers run meanwhile
+    // (in process, the same loops block the caller until they end).
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    let load = await exec.health();
+    while (load.busy < 2 && !settled) load = await exec.health();
+    const seenWhileBurning = { load: { busy: load.busy, queued: load.queued }, settled, ticked: ticks > 0 };
+    const burns = await burning;
+    clearInterval(timer);
+    expect(seenWhileBurning).toEqual({ load: { busy: 2, queued: 0 }, settled: false, ticked: true });
     expect(burns.map((b) => b.killed?.reason)).toEqual(["cpu", "cpu"]);
-    // Generous: this process only waits on two sockets meanwhile (in process, the same loops block it for seconds).
-    console.log(
-      `event-loop delay while the service burned CPU: max ${(histogram.max / 1e6).toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`,
-    );
-    expect(histogram.max / 1e6).toBeLessThan(250);
   });
 
   it("a big output through the service gives the bash tool exactly the in-process text and truncation", async () => {
