@@ -57,7 +57,8 @@ export interface ContextFileOptions {
  * `symlink_escape` warning
  * `symlink <link> -> <target> leaves the workspace; not followed, and no other context file of <dir> is loaded in its place`.
  * A broken link (its target does not exist) is skipped as in pi, with the `symlink_broken` warning
- * `symlink <path> -> <target> points to nothing; skipped`.
+ * `symlink <path> -> <target> points to nothing; skipped` (a loop of links:
+ * `symlink <path> -> <target> is a loop (too many levels of symbolic links); skipped`).
  * @returns `{ path, content }` with `path` as found (not canonicalised), or `null`.
  */
 export async function loadContextFileFromDir(
@@ -96,9 +97,15 @@ export async function loadContextFileFromDir(
 
 async function brokenLink(fs: FileSystem, path: string): Promise<ResourceDiagnostic> {
   const target = await fs.readlink(path).catch(() => "?");
+  const loop = await fs.stat(path).then(
+    () => false,
+    (error: unknown) => (error as { code?: unknown })?.code === "ELOOP",
+  );
   return {
     type: "warning",
-    message: `symlink ${path} -> ${target} points to nothing; skipped`,
+    message: loop
+      ? `symlink ${path} -> ${target} is a loop (too many levels of symbolic links); skipped`
+      : `symlink ${path} -> ${target} points to nothing; skipped`,
     path,
     code: "symlink_broken",
     target,

@@ -108,6 +108,24 @@ describe("symlinked context files", () => {
     });
   });
 
+  it("a loop of links is reported as a loop, and the next candidate loads", async () => {
+    const fs = await build(t, {
+      "/p/AGENTS.md": { link: "b.md" },
+      "/p/b.md": { link: "AGENTS.md" },
+      "/p/CLAUDE.md": "claude",
+    });
+    const diagnostics: ResourceDiagnostic[] = [];
+    expect(await loadProjectContextFiles(fs, "/p", { diagnostics })).toEqual([
+      { path: "/p/CLAUDE.md", content: "claude" },
+    ]);
+    expect(diagnostics.map((d) => [d.message, d.code])).toEqual([
+      [
+        "symlink /p/AGENTS.md -> b.md is a loop (too many levels of symbolic links); skipped",
+        "symlink_broken",
+      ],
+    ]);
+  });
+
   it("a broken link is reported and the next candidate loads, as pi skips it", async () => {
     const fs = await build(t, { "/p/AGENTS.md": { link: "missing.md" }, "/p/CLAUDE.md": "claude" });
     const diagnostics: ResourceDiagnostic[] = [];
