@@ -42,6 +42,18 @@ test("a !command: its indicator and Abort, a reload keeps it this tab's, the com
   await expect(composer(page)).toHaveValue("");
   await page.screenshot({ path: `${SHOTS}/shell-running-here.png` });
 
+  // Until the server has taken the command (its POST answered with the run's stream) the draft keeps it, so a reload
+  // before that rightly brings it back; the indicator shows earlier. Reload once it was taken.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Object.keys(window.localStorage)
+          .filter((k) => k.startsWith("strata.draft."))
+          .map((k) => window.localStorage.getItem(k))
+          .join(""),
+      ),
+    )
+    .toBe("");
   await page.reload();
   await expect(shellIndicator(page)).toBeVisible({ timeout: 30_000 });
   await expect(shellIndicator(page)).not.toContainText("started elsewhere");
