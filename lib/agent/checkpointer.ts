@@ -17,6 +17,7 @@ import {
   recordPendingPaths,
 } from "@/lib/session/pending-paths";
 import { appendEntry } from "@/lib/session/store";
+import { VfsConflictError } from "@/lib/vfs/errors";
 import { checkpoint } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
 import type { CustomMessage } from "./messages";
@@ -97,7 +98,16 @@ export function createCheckpointer(
     }
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
-    await vfs.flush();
+    try {
+      await vfs.flush();
+    } catch (error) {
+      if (!(error instanceof VfsConflictError)) throw error;
+      // Another writer changed these files since the run read them: a restore (which committed what it wrote) or
+      // an editor save. The tool's write is what the agent just did: it goes on top, once (docs/checkpoints.md).
+      console.warn(`[strata] session ${session.id}: ${error.message}; the run's writes go on top`);
+      await vfs.rebase(error.paths);
+      await vfs.flush();
+    }
   };
   const flush = async (toolCallId?: string): Promise<void> => {
     // A failed flush does not block the next one.

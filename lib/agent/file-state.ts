@@ -55,6 +55,8 @@ export async function commitWorkingTree(
     message: string;
     author: { name: string; email: string };
     userId?: string | null;
+    /** false: leave the commit's objects unflushed and its row unstored (the caller flushes, then records it). */
+    flush?: boolean;
   },
 ): Promise<{ oid: string; paths: string[] } | null> {
   const { vfs, root, session } = target;
@@ -74,10 +76,11 @@ export async function commitWorkingTree(
     parent: options.base,
   });
   if (!result) return null;
-  await vfs.flush();
   // What the commit holds (an ignored untracked file is not part of it).
   const after = await commitSnapshot(vfs, root, result.oid);
   const paths = diffSnapshots(committed, after).map((c) => c.path);
+  if (options.flush === false) return { oid: result.oid, paths };
+  await vfs.flush();
   await recordCheckpoint(options.scope, session.id, {
     commitOid: result.oid,
     parentOid: options.base,

@@ -321,7 +321,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     if (input.retry) {
       if (!model) throw new Error(modelError());
       agent.state.messages = withoutFailedTurn(agent.state.messages);
-      await recordSettings(scope, input, session, loaded, model);
+      await recordSettings(scope, input, session, loaded, model, checkpointer.head());
       await retry.run(agent, () => agent.continue());
     } else
       await processPrompt(
@@ -372,7 +372,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
           },
           run: async (messages, options) => {
             forcedSystemPrompt = options.forceSystemPrompt;
-            await recordSettings(scope, input, session, loaded, model as Model);
+            await recordSettings(scope, input, session, loaded, model as Model, checkpointer.head());
             await retry.run(agent, () => agent.prompt(messages));
           },
         }),
@@ -472,8 +472,9 @@ async function recordSettings(
   session: SessionRuntime["session"],
   loaded: Awaited<ReturnType<typeof loadSessionContext>>,
   model: Model,
+  commit: string | null | undefined,
 ): Promise<void> {
-  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
+  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry, commit ? { commit } : {});
   if (session.leafId === null) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
     await append({ type: "thinking_level_change", thinkingLevel: loaded.thinkingLevel });
