@@ -198,31 +198,41 @@ export async function switchFiles(
     const t = target(input, project);
     const { vfs } = t;
     try {
-      for (const b of input.buffers ?? []) await vfs.writeFile(`${root}/${b.path}`, b.content);
       const base = await pointCommit(input.scope, t, fromLeaf);
-      // The working tree as a commit: what is kept (the checkout then starts from exactly what the tree holds).
-      // Discarding, the commit is made all the same but not kept: no checkpoint row, not offered anywhere.
-      const keptCommit = await commitWorkingTree(t, {
-        scope: input.scope,
-        base,
-        kind: "kept",
-        message: KEPT_MESSAGE,
-        author: input.author,
-        userId: input.userId,
-        flush: false,
-      });
+      // The working tree as a commit: what is kept (the checkout then starts from exactly what the tree holds). The
+      // files as stored first, then the editor's unsaved buffers on top, so a buffer never hides another writer's
+      // change. Discarding, the commits are made all the same but not kept: no checkpoint row, not offered anywhere.
+      const keep = (on: string | null) =>
+        commitWorkingTree(t, {
+          scope: input.scope,
+          base: on,
+          kind: "kept",
+          message: KEPT_MESSAGE,
+          author: input.author,
+          userId: input.userId,
+          flush: false,
+        });
+      const stored = await keep(base);
+      for (const b of input.buffers ?? []) await vfs.writeFile(`${root}/${b.path}`, b.content);
+      const buffered = input.buffers?.length ? await keep(stored?.oid ?? base) : null;
+      const keptCommit = buffered ?? stored;
+      const keptRows = [
+        ...(stored ? [{ ...stored, parent: base }] : []),
+        ...(buffered ? [{ ...buffered, parent: stored?.oid ?? base }] : []),
+      ];
       const current = await commitSnapshot(vfs, root, keptCommit?.oid ?? base);
       const wanted = await commitSnapshot(vfs, root, toCommit);
       const changes = await checkoutSnapshot(vfs, root, current, wanted);
       await vfs.flush();
-      if (keptCommit && !input.discard)
-        await recordCheckpoint(input.scope, input.sessionId, {
-          commitOid: keptCommit.oid,
-          parentOid: base,
-          kind: "kept",
-          paths: keptCommit.paths,
-          authorUserId: input.userId,
-        });
+      if (!input.discard)
+        for (const k of keptRows)
+          await recordCheckpoint(input.scope, input.sessionId, {
+            commitOid: k.oid,
+            parentOid: k.parent,
+            kind: "kept",
+            paths: k.paths,
+            authorUserId: input.userId,
+          });
       return { kept: input.discard ? null : (keptCommit?.oid ?? null), changed: changes.map((c) => c.path) };
     } catch (error) {
       if (error instanceof VfsConflictError && attempt < MAX_ATTEMPTS) continue;
