@@ -13,6 +13,7 @@ import { getSession } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, diffSnapshots, readBlob, type TreeChange } from "@/lib/vfs/worktree";
+import { CheckpointError, orCommitNotFound } from "./errors";
 
 /** One changed file. Counts are lines; null when the file is binary or over {@link MAX_DIFF_BYTES}. */
 export interface FileChange {
@@ -182,4 +183,42 @@ export async function branchTurnChanges(
     out.push({ userEntryId: t.user, lastEntryId: t.last, ...(await diffCommits(vfs, root, from, to)) });
   }
   return out;
+}
+
+/** What `GET /api/sessions/:id/changes` answers: the change set, and one file's texts when `path` was asked. */
+export interface SessionChanges extends ChangeSet {
+  file?: { path: string; before: string | null; after: string | null; binary: boolean };
+}
+
+/**
+ * The changes between two points of the session (entry ids or commit ids) or of one tool call, with `path`'s texts.
+ * @throws EntryNotFoundError; CheckpointError 404 for an unknown tool call or a commit not in the project.
+ */
+export async function sessionChanges(
+  scope: DbScope,
+  sessionId: string,
+  query: { from: string; to: string; path?: string } | { toolCallId: string; path?: string },
+): Promise<SessionChanges> {
+  const { vfs, root } = await openSessionFiles(scope, sessionId);
+  let set: ChangeSet;
+  if ("toolCallId" in query) {
+    const found = await toolCallChanges(scope, sessionId, query.toolCallId);
+    if (!found)
+      throw new CheckpointError(
+        404,
+        "not_found",
+        `Tool call ${query.toolCallId} changed no file in this session.`,
+      );
+    set = found;
+  } else {
+    const [from, to] = [
+      await resolvePoint(scope, sessionId, query.from),
+      await resolvePoint(scope, sessionId, query.to),
+    ];
+    set = await orCommitNotFound(`${from}..${to}`, () => diffCommits(vfs, root, from, to));
+  }
+  if (!query.path) return set;
+  const path = query.path;
+  const file = await orCommitNotFound(set.to, () => fileAtCommits(vfs, root, set.from, set.to, path));
+  return { ...set, file: { path, ...file } };
 }

@@ -25,6 +25,7 @@ import { VfsConflictError } from "@/lib/vfs/errors";
 import { normalizePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { checkoutSnapshot, commitSnapshot } from "@/lib/vfs/worktree";
+import { CheckpointError } from "./errors";
 
 /** How a move treats the conversation and the files. */
 export type RestoreMode = "both" | "conversation" | "files";
@@ -266,9 +267,9 @@ export async function undoRestore(
 }
 
 /** `Restore <id> not found`, answered 404. */
-export class RestoreNotFoundError extends Error {
+export class RestoreNotFoundError extends CheckpointError {
   constructor(id: string) {
-    super(`Restore ${id} not found`);
+    super(404, "not_found", `Restore ${id} not found`);
     this.name = "RestoreNotFoundError";
   }
 }

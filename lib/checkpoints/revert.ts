@@ -13,12 +13,15 @@ import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
 import { commitSnapshot, diffSnapshots, readBlob, workingTreeSnapshot } from "@/lib/vfs/worktree";
 import { openSessionFiles } from "./changes";
+import { CheckpointError } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /** A revert that cannot apply cleanly: the files (project-relative) changed again in a way that conflicts. */
-export class RevertConflictError extends Error {
+export class RevertConflictError extends CheckpointError {
   constructor(readonly paths: string[]) {
     super(
+      409,
+      "revert_conflict",
       `Cannot revert ${paths.join(", ")}: changed again since, in the same lines. Nothing was reverted; edit ${paths.length === 1 ? "it" : "them"} by hand or restore an earlier point.`,
     );
     this.name = "RevertConflictError";

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { forkSession } from "@/lib/agent/session-tree";
+import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { actorOf, Buffers } from "@/lib/http/checkpoint-body";
 import { route } from "@/lib/http/errors";
+import { withSessionRun } from "@/lib/http/session-op";
 import { recordSessionUser } from "@/lib/http/session-user";
 import { toSessionView } from "@/lib/http/views";
 import { loadContextPath } from "@/lib/session/context-load";
@@ -10,19 +12,33 @@ import { loadContextPath } from "@/lib/session/context-load";
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
-const Body = z.object({ entryId: z.string().min(1).max(200) });
+const Body = z.object({
+  entryId: z.string().min(1).max(200),
+  /** The files at that point too (default): the working tree switches to its commit, what it held kept first. */
+  files: z.boolean().default(true),
+  buffers: Buffers,
+});
 
-/** A new session of the caller holding the root→entry path of this one (pi `createBranchedSession`). */
+/**
+ * A new session of the caller holding the root→entry path of this one (pi `createBranchedSession`) and, with
+ * `files`, the files at that point (docs/checkpoints.md) → 201 `{ session, restoreId?, changed }`.
+ */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  return withSession(request, id, "write", async ({ scope, caller }) => {
-    const forked = await forkSession(scope, id, body.entryId);
-    const session = await recordSessionUser(scope, forked, caller.userId);
+  const body = Body.parse(await readJson(request, { limit: FILE_JSON_LIMIT }));
+  const { caller } = await withSession(request, id, "write", async (ctx) => ctx);
+  const fork = async ({ scope }: { scope: Parameters<typeof forkWithFiles>[0]["scope"] }) => {
+    const forked = await forkWithFiles({ scope, sessionId: id, ...body, ...actorOf(caller) });
+    const session = await recordSessionUser(scope, forked.session, caller.userId);
     const { model } = (await loadContextPath(scope, session.id)).settings;
+    const view = toSessionView(session, model ? `${model.provider}/${model.modelId}` : null);
     return Response.json(
-      { session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null) },
+      { session: view, restoreId: forked.restoreId, changed: forked.changed },
       { status: 201 },
     );
-  });
+  };
+  // Switching files holds the source session as its run (no run of it writes meanwhile).
+  return body.files
+    ? withSessionRun(id, fork, request.signal, "prompt")
+    : withSession(request, id, "write", fork);
 });
