@@ -16,8 +16,8 @@ export interface TreeFile {
   mode: string;
 }
 
-/** Project-relative path ("/"-separated) → file. */
-export type TreeSnapshot = Map<string, TreeFile>;
+/** Project-relative path ("/"-separated) → file. Read-only: a commit's snapshot is shared (cached). */
+export type TreeSnapshot = ReadonlyMap<string, TreeFile>;
 
 /** One path that differs between two snapshots. */
 export interface TreeChange {
@@ -77,7 +77,7 @@ export async function workingTreeSnapshot(vfs: Vfs, root: string): Promise<TreeS
   }
   const unseen = files.filter((f) => !blobIds.has(f.key)).map((f) => f.abs);
   if (unseen.length > 0) await vfs.prefetch(unseen, { withData: true });
-  const out: TreeSnapshot = new Map();
+  const out = new Map<string, TreeFile>();
   for (const f of files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))) {
     let oid = blobIds.get(f.key);
     if (!oid) {
@@ -104,13 +104,21 @@ export async function commitSnapshot(
   root: string,
   commitOid: string | null,
 ): Promise<TreeSnapshot> {
-  const out: TreeSnapshot = new Map();
-  if (!commitOid) return out;
+  if (!commitOid) return new Map();
   const gitdir = `${normalizePosix(root)}/.git`;
   const gfs = createGitFs(vfs);
   const cache = {};
+  // The object must be in this repository (it throws otherwise), whatever is cached.
   await vfs.prefetch([objectPath(gitdir, commitOid)], { withData: true });
   const { type, object } = await git.readObject({ fs: gfs, gitdir, oid: commitOid, cache });
+  // A commit never changes: its snapshot is cached by id (the id names its whole tree).
+  const cached = snapshots.get(commitOid);
+  if (cached) {
+    snapshots.delete(commitOid);
+    snapshots.set(commitOid, cached);
+    return cached;
+  }
+  const out = new Map<string, TreeFile>();
   const rootTree = type === "commit" ? (object as git.CommitObject).tree : commitOid;
   let level: [string, string][] = [["", rootTree]];
   while (level.length > 0) {
@@ -129,8 +137,17 @@ export async function commitSnapshot(
     }
     level = next;
   }
+  snapshots.set(commitOid, out);
+  if (snapshots.size > SNAPSHOTS_MAX) {
+    const oldest = snapshots.keys().next().value;
+    if (oldest !== undefined) snapshots.delete(oldest);
+  }
   return out;
 }
+
+/** Commit snapshots by commit id (most recently used last). */
+const snapshots = new Map<string, TreeSnapshot>();
+const SNAPSHOTS_MAX = 32;
 
 /** The paths that differ from `before` to `after`, sorted. */
 export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot): TreeChange[] {
