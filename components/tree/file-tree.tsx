@@ -287,7 +287,7 @@ export function FileTree({
                 submit={submitEdit}
                 onCancel={() => {
                   setEditing(null);
-                  focusRow(node.path);
+                  requestAnimationFrame(() => focusRow(node.path));
                 }}
               />
             );

@@ -238,6 +238,19 @@ describe("GET /api/projects/:id/search", () => {
     ]);
   });
 
+  it("shows 500 characters around the first match of a long line, with its ranges shifted", async () => {
+    const p = await project({ "long.txt": `${"x".repeat(600)}needle${"y".repeat(100)}\n` });
+    const { body } = await find(p, "q=needle");
+    expect(body.files).toEqual([
+      {
+        path: "long.txt",
+        hits: [
+          { line: 1, column: 601, text: `…${"x".repeat(100)}needle${"y".repeat(100)}`, ranges: [[101, 107]] },
+        ],
+      },
+    ]);
+  });
+
   it("caps the matching lines and says so; an invalid regex is a 400 with the parser's message", async () => {
     const p = await project({ "many.txt": "hit\n".repeat(501), "z.txt": "hit\n" });
     const capped = await find(p, "q=hit");
