@@ -21,6 +21,8 @@ export interface OpenFile {
   serverChanged: boolean;
   /** The file was deleted or moved elsewhere while the buffer had unsaved edits (Save recreates it). */
   serverGone: boolean;
+  /** The server's content that raised `serverChanged` (when known): "Keep mine" takes it as the new base. */
+  theirs?: string;
   /**
    * Bumped (to a globally unique number) whenever content comes from the server; the editor
    * replaces its buffer only when this changes, never on its own edits.
@@ -153,7 +155,7 @@ export function reduceOpenFiles(state: OpenFilesState, action: OpenFilesAction):
             { files: [f], active: null },
             { type: "loaded", file: r, revision: action.revision },
           ).files[0];
-        return { ...f, serverChanged: true, serverGone: false };
+        return { ...f, serverChanged: true, serverGone: false, theirs: text };
       });
     }
     case "server_gone":
@@ -201,7 +203,13 @@ export function reduceOpenFiles(state: OpenFilesState, action: OpenFilesAction):
     case "server_changed":
       return update(state, action.path, (f) => ({ ...f, serverChanged: true }));
     case "keep_mine":
-      return update(state, action.path, (f) => ({ ...f, serverChanged: false, serverGone: false }));
+      // Their version becomes the base the buffer is compared with: the same version is no news again.
+      return update(state, action.path, ({ theirs, ...f }) => ({
+        ...f,
+        saved: theirs ?? f.saved,
+        serverChanged: false,
+        serverGone: false,
+      }));
     default:
       return state;
   }

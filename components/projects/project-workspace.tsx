@@ -203,6 +203,7 @@ export function ProjectWorkspace({
         </div>
         <div className={paneStyles.paneBody} hidden={pane !== "files"}>
           <FilesPaneTitle
+            label={null}
             onRefresh={() => {
               void refreshTree();
               void syncFromServer();

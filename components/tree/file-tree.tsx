@@ -1,7 +1,7 @@
 "use client";
 
 import { type DragEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { describeError, type TreeEntry } from "@/components/api-client";
+import { ApiError, describeError, type TreeEntry } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { checkNewEntryPath } from "@/lib/projects/new-entry-path";
 import { ancestorDirs, buildTree, type TreeRow, visibleRows } from "./build-tree";
@@ -191,7 +191,9 @@ export function FileTree({
       requestAnimationFrame(() => focusRow(checked.path));
       return null;
     } catch (err) {
-      return describeError(err);
+      if (err instanceof ApiError && err.status === 0)
+        return `Could not reach the server (${err.message}). Check the connection and try again.`;
+      return err instanceof ApiError ? err.message : describeError(err);
     }
   };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { describeError } from "@/components/api-client";
+import { ApiError, describeError } from "@/components/api-client";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { type SearchHit, type SearchResult, searchProjectFiles } from "./entries-api";
@@ -57,7 +57,7 @@ export function SearchPanel({
   const [regex, setRegex] = useState(false);
   const [caseSensitive, setCaseSensitive] = useState(false);
   const [result, setResult] = useState<SearchResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ title: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const input = useRef<HTMLInputElement>(null);
@@ -88,7 +88,14 @@ export function SearchPanel({
         (err) => {
           if (ctrl.signal.aborted) return;
           setResult(null);
-          setError(describeError(err));
+          setError(
+            err instanceof ApiError && err.code === "invalid_regex"
+              ? {
+                  title: "Invalid regular expression",
+                  message: `${err.message}. Fix the pattern, or turn off .* to search for the text as typed.`,
+                }
+              : { title: "Search failed", message: describeError(err) },
+          );
           setBusy(false);
         },
       );
@@ -141,8 +148,8 @@ export function SearchPanel({
       </form>
       {error ? (
         <div className={styles.live}>
-          <Notice kind="error" title="Search failed">
-            {error}
+          <Notice kind="error" title={error.title}>
+            {error.message}
           </Notice>
         </div>
       ) : null}

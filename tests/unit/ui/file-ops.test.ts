@@ -119,6 +119,16 @@ describe("open tabs and files changed elsewhere", () => {
       ["a.ts", "theirs", "theirs", false, 4],
       ["b.ts", "mine", "v1", true, 2],
     ]);
+    // Keep mine: their version is the new base, so the same version raises no notice again; the edits stay.
+    const kept = run(
+      [
+        { type: "keep_mine", path: "b.ts" },
+        { type: "server_content", file: file("b.ts", "theirs"), revision: 7 },
+      ],
+      s,
+    );
+    expect(kept.files[1]).toMatchObject({ content: "mine", saved: "theirs", serverChanged: false });
+    expect(isDirty(kept.files[1])).toBe(true);
     // The server now holds exactly the buffer (e.g. this tab's own save landed first): clean, no notice.
     const same = run([{ type: "server_content", file: file("b.ts", "mine"), revision: 6 }], start);
     expect(same.files[1]).toMatchObject({ content: "mine", saved: "mine", serverChanged: false });
