@@ -2,9 +2,18 @@
 
 import { type DragEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, describeError, type TreeEntry } from "@/components/api-client";
+import { movedPath } from "@/components/editor/open-files";
 import { Notice } from "@/components/ui/notice";
 import { checkNewEntryPath } from "@/lib/projects/new-entry-path";
-import { ancestorDirs, buildTree, type TreeRow, visibleRows } from "./build-tree";
+import {
+  ancestorDirs,
+  buildTree,
+  dropTarget,
+  folderOf,
+  parentsOf,
+  type TreeRow,
+  visibleRows,
+} from "./build-tree";
 import { RenameField } from "./rename-field";
 import { TreeMenu, type TreeMenuAction } from "./tree-menu";
 import styles from "./tree-ops.module.css";
@@ -29,25 +38,6 @@ export interface FileTreeProps {
 
 /** The data type a dragged tree row carries (its path). */
 const DRAG_TYPE = "application/x-strata-path";
-
-/** The folder part of `path` ("" at the root). */
-const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
-const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
-
-/**
- * Where dropping `dragged` on `folder` ("" = the root) moves it, or null when that is no move: its own folder,
- * itself, or a folder inside it.
- */
-export function dropTarget(dragged: string, folder: string): string | null {
-  if (folder === folderOf(dragged) || folder === dragged || folder.startsWith(`${dragged}/`)) return null;
-  return folder ? `${folder}/${nameOf(dragged)}` : nameOf(dragged);
-}
-
-/** The folders above `path` (`a/b/c` → `a`, `a/b`). */
-function parentsOf(path: string): string[] {
-  const parts = path.split("/");
-  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("/"));
-}
 
 /**
  * The project's files as an ARIA tree (flat rows with aria-level): folders first, collapsible;
@@ -184,8 +174,11 @@ export function FileTree({
     try {
       await onMove(from, checked.path);
       setMoveError(null);
+      // Expanded folders inside a moved folder stay expanded at their new place; the new place is shown.
       const show = parentsOf(checked.path);
-      setExpanded((prev) => (show.every((d) => prev.has(d)) ? prev : new Set([...prev, ...show])));
+      setExpanded(
+        (prev) => new Set([...[...prev].map((d) => movedPath(d, from, checked.path) ?? d), ...show]),
+      );
       setFocused(checked.path);
       // The row exists once the caller's tree refresh has rendered.
       requestAnimationFrame(() => focusRow(checked.path));

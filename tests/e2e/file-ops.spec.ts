@@ -112,8 +112,25 @@ test("rename with F2 (the tab follows, unsaved edit kept), move by drag and drop
   );
   await moveField.fill("packages/lib");
   await moveField.press("Enter");
-  await expect.poll(() => rowPaths(page)).toContain("packages/lib/b.ts");
+  await expect
+    .poll(() => rowPaths(page))
+    .toEqual(["docs", "docs/guide.md", "docs/main.ts", "packages", "packages/lib", "src", "README.md"]);
   expect(await stored(page, "packages/lib/b.ts")).toBe("export const b = 2;\n");
+  // An expanded folder stays expanded where it moves.
+  await item(page, "lib").click();
+  await item(page, "lib").dragTo(item(page, "src"));
+  await expect
+    .poll(() => rowPaths(page))
+    .toEqual([
+      "docs",
+      "docs/guide.md",
+      "docs/main.ts",
+      "packages",
+      "src",
+      "src/lib",
+      "src/lib/b.ts",
+      "README.md",
+    ]);
   await shot(page, "after-moves");
 });
 

@@ -10,7 +10,7 @@ import {
   type OpenFilesState,
   reduceOpenFiles,
 } from "@/components/editor/open-files";
-import { dropTarget } from "@/components/tree/file-tree";
+import { dropTarget } from "@/components/tree/build-tree";
 import { fuzzyFilter, fuzzyMatch, highlightRuns } from "@/components/tree/fuzzy";
 
 const PATHS = [
