@@ -105,19 +105,35 @@ function ActiveFile({ file, files, readOnly }: { file: OpenFile; files: OpenFile
       {file.serverChanged ? (
         <Notice
           kind="warning"
-          title="Changed on server — reload?"
+          title="Changed elsewhere"
           actions={
             <>
-              <button type="button" className="btn btn-small" onClick={() => files.reload(file.path)}>
-                Reload
-              </button>
               <button type="button" className="btn btn-small" onClick={() => files.keepMine(file.path)}>
-                Keep my changes
+                Keep mine
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => files.reload(file.path)}>
+                Load theirs
               </button>
             </>
           }
         >
-          The agent changed {file.path} while you had unsaved edits. Reloading discards your edits.
+          {file.path} was changed on the server (by another tab, the agent or a command) while you had unsaved
+          edits. Keep mine keeps your edits (saving replaces their version); Load theirs discards your edits.
+        </Notice>
+      ) : null}
+      {file.serverGone ? (
+        <Notice
+          kind="warning"
+          title="Deleted elsewhere"
+          actions={
+            <button type="button" className="btn btn-small" onClick={() => files.keepMine(file.path)}>
+              Keep mine
+            </button>
+          }
+        >
+          {file.path} was deleted or moved elsewhere (another tab, the agent or a command) while you had
+          unsaved edits. Your edits are still here: Save recreates the file at this path, or close the tab to
+          drop them.
         </Notice>
       ) : null}
       {file.saveError ? (
@@ -171,8 +187,9 @@ function FileBody({ file, files, readOnly }: { file: OpenFile; files: OpenFilesA
       <CodeEditor
         path={file.path}
         language={languageForPath(file.path)}
-        value={file.saved}
+        value={file.content}
         revision={file.revision}
+        reveal={files.reveal?.path === file.path ? files.reveal : undefined}
         onChange={(v) => files.edit(file.path, v)}
         bindBuffer={files.bindBuffer}
         readOnly={readOnly}

@@ -54,6 +54,8 @@ export interface MonacoEditorProps {
    * a Ctrl+S right after a keystroke or paste sends what the editor shows, not a render-old copy.
    */
   bindBuffer?: (path: string, read: () => string | undefined) => () => void;
+  /** Put the cursor here (1-based line and column) and scroll it into view, once per `seq`. */
+  reveal?: { line: number; column: number; seq: number };
 }
 
 /**
@@ -68,8 +70,10 @@ export default function MonacoEditor({
   onChange,
   readOnly = false,
   bindBuffer,
+  reveal,
 }: MonacoEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const revealed = useRef(0);
 
   // @monaco-editor/react keys a model by `Uri.parse(path)`; read that model, not the editor's
   // current one (which may still be the previous path's model for a moment after a tab switch).
@@ -95,6 +99,24 @@ export default function MonacoEditor({
   // biome-ignore lint/correctness/useExhaustiveDependencies: sync reads the latest props; run it when they change
   useEffect(sync, [path, revision, value]);
 
+  const applyReveal = () => {
+    const editor = editorRef.current;
+    if (
+      !editor ||
+      !reveal ||
+      revealed.current === reveal.seq ||
+      editor.getModel()?.uri.toString() !== monaco.Uri.parse(path).toString()
+    )
+      return;
+    revealed.current = reveal.seq;
+    const position = { lineNumber: reveal.line, column: reveal.column };
+    editor.setPosition(position);
+    editor.revealPositionInCenter(position);
+    editor.focus();
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applyReveal reads the latest props
+  useEffect(applyReveal, [path, revision, reveal]);
+
   return (
     <Editor
       path={path}
@@ -106,6 +128,7 @@ export default function MonacoEditor({
       onMount={(editor) => {
         editorRef.current = editor;
         sync();
+        applyReveal();
       }}
       onChange={(v) => onChange(v ?? "")}
       options={{

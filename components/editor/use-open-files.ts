@@ -1,13 +1,23 @@
 "use client";
 
 import { useCallback, useMemo, useReducer, useRef } from "react";
-import { describeError, type FileResponse, readFile, writeFile } from "@/components/api-client";
-import { initialOpenFiles, isDirty, type OpenFile, reduceOpenFiles } from "./open-files";
+import { ApiError, describeError, type FileResponse, readFile, writeFile } from "@/components/api-client";
+import {
+  initialOpenFiles,
+  isDirty,
+  movedPath,
+  type OpenFile,
+  type RevealTarget,
+  reduceOpenFiles,
+} from "./open-files";
 
 export interface OpenFilesApi {
   files: OpenFile[];
   active: OpenFile | null;
-  open(path: string): void;
+  /** Where the editor should put the cursor (set by `open` with a position). */
+  reveal: RevealTarget | undefined;
+  /** Opens (or activates) a tab; with `at`, puts the cursor on that 1-based line and column once loaded. */
+  open(path: string, at?: { line: number; column: number }): void;
   activate(path: string): void;
   close(path: string): void;
   edit(path: string, content: string): void;
@@ -32,6 +42,17 @@ export interface OpenFilesApi {
   unsavedBuffers(): { path: string; content: string }[];
   /** Re-read these open files from the server, dropping their buffers (a restore kept them in a commit). */
   reloadFromServer(paths: string[]): void;
+  /**
+   * `from` (a file, or a folder: every tab below it) was moved to `to`: the tabs follow with their buffers,
+   * unsaved edits included (taken from the live editor).
+   */
+  move(from: string, to: string): void;
+  /**
+   * Re-reads every open file (after the change feed saw a change made elsewhere): a clean tab takes the new
+   * content, a tab with unsaved edits gets the "changed elsewhere" notice, a deleted file is flagged. Never
+   * overwrites unsaved edits.
+   */
+  syncFromServer(): Promise<void>;
 }
 
 let revisions = 0;
@@ -80,13 +101,54 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
   );
 
   const open = useCallback(
-    (path: string) => {
+    (path: string, at?: { line: number; column: number }) => {
       const already = stateRef.current.files.some((f) => f.path === path);
       dispatch({ type: "open", path });
+      if (at) dispatch({ type: "reveal", target: { path, ...at, seq: ++revisions } });
       if (!already) void load(path);
     },
     [load],
   );
+
+  const move = useCallback(
+    (from: string, to: string) => {
+      for (const f of stateRef.current.files) {
+        if (f.path !== from && !f.path.startsWith(`${from}/`)) continue;
+        const live = buffers.current.get(f.path)?.();
+        if (f.status === "ready" && live !== undefined && live !== f.content)
+          dispatch({ type: "edit", path: f.path, content: live });
+      }
+      const firstRevision = revisions + 1;
+      revisions += stateRef.current.files.length;
+      dispatch({ type: "moved", from, to, firstRevision });
+      for (const f of stateRef.current.files) {
+        const moved = f.status !== "ready" ? movedPath(f.path, from, to) : null;
+        if (moved) void load(moved);
+      }
+    },
+    [load],
+  );
+
+  const syncFromServer = useCallback(async () => {
+    await Promise.all(
+      stateRef.current.files
+        .filter((f) => f.status === "ready" && !f.saving)
+        .map(async (f) => {
+          try {
+            const file = await io.read(f.path);
+            dispatch({ type: "server_content", file: { ...file, path: f.path }, revision: ++revisions });
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 404)
+              dispatch({
+                type: "server_gone",
+                path: f.path,
+                message: `${f.path} was deleted or moved elsewhere (another tab, the agent or a command). Close this tab, or open the file from the tree.`,
+              });
+            // Other failures (offline, 503): the next change or a reload tries again; the tree pane says polling failed.
+          }
+        }),
+    );
+  }, [io]);
 
   const save = useCallback(
     async (path: string) => {
@@ -148,6 +210,7 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
   return {
     files: state.files,
     active,
+    reveal: state.reveal,
     open,
     activate: useCallback((path: string) => dispatch({ type: "activate", path }), []),
     close: useCallback((path: string) => dispatch({ type: "close", path }), []),
@@ -159,5 +222,7 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     notifyChanged,
     unsavedBuffers,
     reloadFromServer,
+    move,
+    syncFromServer,
   };
 }

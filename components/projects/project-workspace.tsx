@@ -16,11 +16,16 @@ import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
 import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
-import { createProjectEntry } from "@/components/tree/entries-api";
+import { createProjectEntry, moveProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
 import { FilesPaneTitle } from "@/components/tree/files-pane-title";
 import { GitHeadIndicator } from "@/components/tree/git-head";
 import { folderPrefix, useTreeCreate } from "@/components/tree/new-entry";
+import { PaneTabs, useIdeShortcuts } from "@/components/tree/pane-tabs";
+import { QuickOpen } from "@/components/tree/quick-open";
+import paneStyles from "@/components/tree/quick-open.module.css";
+import { SearchPanel } from "@/components/tree/search-panel";
+import { useTreeVersionPoll } from "@/components/tree/use-tree-version";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { leaveDeletedNotice } from "./lifecycle-client";
@@ -28,7 +33,9 @@ import { ProjectActions } from "./project-actions";
 import readOnlyStyles from "./read-only.module.css";
 
 /**
- * The IDE: file tree (left), editor (center), chat (right), wired to the agent's file changes. With `readOnlyNote`
+ * The IDE: file tree or search (left), editor (center), chat (right), wired to the agent's file changes and to
+ * changes made elsewhere (the change feed, polled while the tab is visible); Ctrl/Cmd+P quick open, Ctrl/Cmd+Shift+F
+ * search. With `readOnlyNote`
  * (the caller's role cannot write, e.g. a viewer) the note is a banner on top and nothing offers a change: no
  * project Rename/Delete, no + File/+ Folder/delete, a read-only editor, no prompts or session changes.
  */
@@ -104,6 +111,30 @@ export function ProjectWorkspace({
     [openFiles, close, refreshTree],
   );
   const remover = useTreeDelete(removeEntry, onDeleted);
+  const { move: moveTabs, syncFromServer } = files;
+  const onMove = useCallback(
+    async (from: string, to: string) => {
+      await moveProjectEntry(projectId, from, to);
+      moveTabs(from, to);
+      await refreshTree();
+    },
+    [projectId, moveTabs, refreshTree],
+  );
+  // Another tab, the agent, a `!command` or the CLI changed the files: re-read the tree and the open files.
+  const live = useTreeVersionPoll(projectId, () => {
+    void refreshTree();
+    void syncFromServer();
+  });
+  const [pane, setPane] = useState<"files" | "search">("files");
+  const [searchFocus, setSearchFocus] = useState(0);
+  const [quickOpen, setQuickOpen] = useState(false);
+  useIdeShortcuts({
+    quickOpen: () => setQuickOpen(true),
+    search: () => {
+      setPane("search");
+      setSearchFocus((n) => n + 1);
+    },
+  });
   const [revealed, setRevealed] = useState<string | null>(null);
   const { open: openFile } = files;
   const creator = useTreeCreate(
@@ -156,30 +187,56 @@ export function ProjectWorkspace({
         </div>
       ) : null}
       <nav className="tree-pane" aria-label="Project files">
-        <FilesPaneTitle
-          onRefresh={() => void refreshTree()}
-          onNewFile={readOnly ? undefined : () => creator.start("file", folderPrefix(files.active?.path))}
-          onNewFolder={readOnly ? undefined : () => creator.start("dir", folderPrefix(files.active?.path))}
+        <PaneTabs
+          pane={pane}
+          onPane={(p) => {
+            setPane(p);
+            if (p === "search") setSearchFocus((n) => n + 1);
+          }}
         />
-        <GitHeadIndicator projectId={projectId} refreshKey={gitKey} />
-        {creator.form}
-        {treeError ? (
-          <Notice kind="error" title="Could not load files">
-            {treeError}
-          </Notice>
-        ) : null}
-        {entries ? (
-          <FileTree
-            entries={entries}
-            selectedPath={files.active?.path ?? null}
-            changedPaths={changed}
-            onOpenFile={files.open}
-            onDelete={readOnly ? undefined : remover.request}
-            revealPath={revealed}
+        <div className={paneStyles.paneBody} hidden={pane !== "search"}>
+          <SearchPanel
+            projectId={projectId}
+            focusSeq={searchFocus}
+            onOpenAt={(path, line, column) => files.open(path, { line, column })}
           />
-        ) : treeError ? null : (
-          <Spinner label="Loading files" />
-        )}
+        </div>
+        <div className={paneStyles.paneBody} hidden={pane !== "files"}>
+          <FilesPaneTitle
+            label={null}
+            onRefresh={() => {
+              void refreshTree();
+              void syncFromServer();
+            }}
+            onNewFile={readOnly ? undefined : () => creator.start("file", folderPrefix(files.active?.path))}
+            onNewFolder={readOnly ? undefined : () => creator.start("dir", folderPrefix(files.active?.path))}
+          />
+          <GitHeadIndicator projectId={projectId} refreshKey={gitKey} />
+          {creator.form}
+          {treeError ? (
+            <Notice kind="error" title="Could not load files">
+              {treeError}
+            </Notice>
+          ) : null}
+          {live.error ? (
+            <Notice kind="warning" title="Not live">
+              {live.error}
+            </Notice>
+          ) : null}
+          {entries ? (
+            <FileTree
+              entries={entries}
+              selectedPath={files.active?.path ?? null}
+              changedPaths={changed}
+              onOpenFile={files.open}
+              onDelete={readOnly ? undefined : remover.request}
+              onMove={readOnly ? undefined : onMove}
+              revealPath={revealed}
+            />
+          ) : treeError ? null : (
+            <Spinner label="Loading files" />
+          )}
+        </div>
       </nav>
       <EditorPane files={files} readOnly={readOnly} />
       <ChatPanel
@@ -189,6 +246,13 @@ export function ProjectWorkspace({
         readOnlyNote={readOnlyNote}
       />
       {remover.dialog}
+      {quickOpen && entries ? (
+        <QuickOpen
+          entries={entries}
+          onOpen={(path) => files.open(path)}
+          onClose={() => setQuickOpen(false)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -91,3 +91,22 @@ export function ancestorDirs(paths: Iterable<string>): Set<string> {
   }
   return out;
 }
+
+/** The folders above `path` (`a/b/c` → `a`, `a/b`). */
+export function parentsOf(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/** The folder part of `path` ("" at the root). */
+export const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+export const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * Where dropping `dragged` on `folder` ("" = the root) moves it, or null when that is no move: its own folder,
+ * itself, or a folder inside it.
+ */
+export function dropTarget(dragged: string, folder: string): string | null {
+  if (folder === folderOf(dragged) || folder === dragged || folder.startsWith(`${dragged}/`)) return null;
+  return folder ? `${folder}/${nameOf(dragged)}` : nameOf(dragged);
+}

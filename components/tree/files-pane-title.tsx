@@ -1,20 +1,23 @@
 "use client";
 
 /**
- * The title row of a file-tree pane: "Files", then (when given) New file / New folder, and a refresh button.
+ * The title row of a file-tree pane: `label` ("Files"; null where a tab above already says it), then (when
+ * given) New file / New folder, and a refresh button.
  */
 export function FilesPaneTitle({
   onRefresh,
   onNewFile,
   onNewFolder,
+  label = "Files",
 }: {
   onRefresh: () => void;
   onNewFile?: () => void;
   onNewFolder?: () => void;
+  label?: string | null;
 }) {
   return (
     <div className="pane-title">
-      <span>Files</span>
+      <span>{label}</span>
       <span className="pane-actions">
         {onNewFile ? (
           <button

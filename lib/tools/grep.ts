@@ -71,8 +71,18 @@ export function rgGlobFilter(glob: string): (relativePath: string) => boolean {
 }
 
 /** True when the bytes look binary to ripgrep (a NUL byte), which rg skips by default. */
-function isBinary(bytes: Uint8Array): boolean {
+export function isGrepBinary(bytes: Uint8Array): boolean {
   return bytes.includes(0);
+}
+
+/**
+ * The lines of a file as rg matches them: split on `\n` (a `\r` stays on its line), without the empty
+ * last part after a final newline. Line `i` of the result is line number `i + 1`.
+ */
+export function grepLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
 }
 
 /**
@@ -128,10 +138,9 @@ export function createGrepTool(ctx: ToolContext): AgentTool<GrepToolInput, GrepT
       for (const file of files) {
         if (matchCount >= effectiveLimit) break;
         const bytes = contents.get(file);
-        if (!bytes || isBinary(bytes)) continue;
+        if (!bytes || isGrepBinary(bytes)) continue;
         const text = decoder.decode(bytes);
-        const rawLines = text.split("\n");
-        if (text.endsWith("\n")) rawLines.pop();
+        const rawLines = grepLines(text);
         const lines = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
         for (let i = 0; i < rawLines.length && matchCount < effectiveLimit; i++) {
           if (!regex.test(rawLines[i])) continue;

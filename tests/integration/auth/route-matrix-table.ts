@@ -516,6 +516,19 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
       return { json: { newPassword: `matrix password ${ctx.n}` } };
     },
   },
+  // ── the IDE around files (issue 14, files helper): move/rename an entry made for the call, search, change feed ──
+  "PATCH /api/projects/[id]/entries": {
+    permission: "write",
+    build: async (ctx) => {
+      await ctx.fx.writeFile(`mv-${ctx.n}.txt`, "x");
+      return { params: project(ctx), json: { from: `mv-${ctx.n}.txt`, to: `moved/mv-${ctx.n}.txt` } };
+    },
+  },
+  "GET /api/projects/[id]/search": {
+    permission: "read",
+    build: (ctx) => ({ params: project(ctx), query: "q=matrix&regex=0&case=0" }),
+  },
+  "GET /api/projects/[id]/tree/version": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
 };
 
 /** A fresh viewer invite link of `workspaceId`, made by the fixture team's owner. */
