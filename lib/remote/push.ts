@@ -68,6 +68,7 @@ async function freeSessionBranch(
     http,
     url: remote.url,
     forPush: true,
+    protocolVersion: 1,
     prefix: "refs/heads/strata/",
     ...authCallbacks(remote),
   });

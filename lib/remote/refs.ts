@@ -22,8 +22,8 @@ export function refFormatProblem(ref: string): string | null {
   if (ref.length > 255) return "a ref name is at most 255 characters";
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(ref))
     return "a ref name must not contain spaces, control characters or any of ~ ^ : ? * [ \\";
-  if (ref.includes("..")) return "a ref name must not contain ..";
-  if (ref.includes("@{")) return "a ref name must not contain @{";
+  if (ref.includes("..")) return 'a ref name must not contain ".."';
+  if (ref.includes("@{")) return 'a ref name must not contain "@{"';
   if (ref.startsWith("/") || ref.endsWith("/") || ref.includes("//"))
     return "a ref name must not start or end with / or contain //";
   if (ref.endsWith(".")) return "a ref name must not end with .";
