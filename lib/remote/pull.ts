@@ -35,6 +35,8 @@ export interface PullAuthor {
   email: string;
 }
 
+/** The remote-tracking name a pull fetches into (`refs/remotes/strata-pull/<branch>`). */
+const PULL_REMOTE = "strata-pull";
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
@@ -160,13 +162,16 @@ export async function pullFromRemote(
   if (problem) throw new RemoteError(400, "invalid_branch", problem);
   const ctx = { host: remote.host, branch: remoteBranch, credential: remote.credential };
   let theirs: string | null;
+  // isomorphic-git's fetch needs the remote's refspec in the config; it is there only while fetching.
+  const refspec = { fs: repo.gfs, gitdir: repo.gitdir, path: `remote.${PULL_REMOTE}.fetch` };
   try {
+    await git.setConfig({ ...refspec, value: `+refs/heads/*:refs/remotes/${PULL_REMOTE}/*` });
     const fetched = await git.fetch({
       fs: repo.gfs,
       http,
       gitdir: repo.gitdir,
       url: remote.url,
-      remote: "strata-pull",
+      remote: PULL_REMOTE,
       ref: remoteBranch,
       singleBranch: true,
       tags: false,
@@ -176,6 +181,8 @@ export async function pullFromRemote(
     theirs = fetched.fetchHead;
   } catch (error) {
     throw remoteFailure("pull", error, ctx);
+  } finally {
+    await git.setConfig({ ...refspec, value: undefined });
   }
   if (!theirs) throw remoteFailure("pull", { code: "NotFoundError" }, ctx);
   const ours = await git

@@ -362,3 +362,232 @@ describe("push a session's checkpoints", () => {
     expect([...entries.keys()].sort()).toEqual([...expectedFiles().keys()].sort());
   });
 });
+
+/** A real clone of the remote's `main`, for upstream commits made with git itself. */
+let upstream: string;
+async function upstreamCommit(files: Record<string, string>, message: string): Promise<string> {
+  for (const [path, content] of Object.entries(files)) {
+    await run("mkdir", ["-p", dirname(join(upstream, path))]);
+    writeFileSync(join(upstream, path), content);
+  }
+  await gitCli(upstream, "add", "-A");
+  await gitCli(upstream, "commit", "--quiet", "-m", message);
+  await gitCli(upstream, "push", "--quiet", "origin", "HEAD:main");
+  return (await gitCli(upstream, "rev-parse", "HEAD")).trim();
+}
+const vfsText = (path: string) =>
+  withVfs((vfs) => vfs.readText(`${project.rootPath}/${path}`).catch(() => null));
+const headOid = () => withVfs((vfs) => resolveRef(vfs, project.rootPath, "HEAD"));
+
+describe("pull upstream commits into the project", () => {
+  it("pushes HEAD's branch, then fast-forwards to a new upstream commit made with git", async () => {
+    const init = await headOid();
+    const pushed = await push({ url: remoteUrl });
+    expect(pushed.body).toEqual({
+      pushed: { host, branch: "main", commit: init, previous: null, forced: false },
+    });
+    upstream = join(tempDir("strata-upstream-"), "up");
+    await gitCli(dirname(upstream), "clone", "--quiet", "--branch", "main", remoteUrl, upstream);
+    const oid = await upstreamCommit(
+      { "a.txt": "alpha\nbeta\n", "upstream/new.txt": "from upstream\n" },
+      "Upstream change",
+    );
+
+    const res = await pull({ url: remoteUrl });
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        pulled: {
+          status: "fast_forward",
+          branch: "main",
+          remoteBranch: "main",
+          from: init,
+          to: oid,
+          files: [
+            { path: "a.txt", status: "modified" },
+            { path: "upstream/new.txt", status: "added" },
+          ],
+        },
+      },
+    });
+    expect(await vfsText("a.txt")).toBe("alpha\nbeta\n");
+    expect(await vfsText("upstream/new.txt")).toBe("from upstream\n");
+    expect(await headOid()).toBe(oid);
+    // The index follows: git status is clean for the pulled paths.
+    const matrix = await withVfs((vfs) =>
+      git.statusMatrix({ fs: createGitFs(vfs), dir: project.rootPath, filepaths: ["a.txt", "upstream"] }),
+    );
+    expect(matrix).toEqual([
+      ["a.txt", 1, 1, 1],
+      ["upstream/new.txt", 1, 1, 1],
+    ]);
+    // The IDE's tree (what a refresh shows) has the new file.
+    const listed = await tree(asUser(user, `/api/projects/${project.id}/tree`), params(project.id));
+    const entries = ((await listed.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
+    expect(entries).toContain("upstream/new.txt");
+    // Nothing new: up to date.
+    expect((await pull({ url: remoteUrl })).body).toEqual({
+      pulled: { status: "up_to_date", branch: "main", remoteBranch: "main", from: oid, to: oid, files: [] },
+    });
+  });
+
+  it("refuses with 409 naming a file with uncommitted changes that the pull would change; nothing is written", async () => {
+    const before = await headOid();
+    await withVfs(async (vfs) => {
+      await vfs.writeFile(`${project.rootPath}/a.txt`, "local edit\n");
+      await vfs.flush();
+    });
+    await upstreamCommit({ "a.txt": "alpha\nbeta\ngamma\n", "other.txt": "other\n" }, "Upstream again");
+    const res = await pull({ url: remoteUrl });
+    expect(res).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: "pull_conflict",
+          message:
+            'Pull refused: these files have changes that are not committed, and the pull would change them: a.txt. Commit them (e.g. !git commit -am "…" in the chat) or undo them, then pull again.',
+          paths: ["a.txt"],
+        },
+      },
+    });
+    expect(await vfsText("a.txt")).toBe("local edit\n");
+    expect(await vfsText("other.txt")).toBeNull();
+    expect(await headOid()).toBe(before);
+    // Undo the edit: the same pull goes through.
+    await withVfs(async (vfs) => {
+      await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\nbeta\n");
+      await vfs.flush();
+    });
+    expect((await pull({ url: remoteUrl })).body.pulled).toMatchObject({ status: "fast_forward" });
+    expect(await vfsText("a.txt")).toBe("alpha\nbeta\ngamma\n");
+    expect(await vfsText("other.txt")).toBe("other\n");
+  });
+
+  it("merges a diverged branch when it merges cleanly, and refuses a conflicting merge naming the file", async () => {
+    const local = await withVfs(async (vfs) => {
+      await vfs.writeFile(`${project.rootPath}/local.txt`, "local\n");
+      const oid = await commitAll(vfs, project.rootPath, { message: "Local work", author: ADA });
+      await vfs.flush();
+      return oid;
+    });
+    const theirs = await upstreamCommit({ "upstream2.txt": "second upstream\n" }, "Upstream 2");
+    const res = await pull({ url: remoteUrl });
+    const pulled = res.body.pulled as { status: string; to: string; files: unknown[] };
+    expect(res.status).toBe(200);
+    expect(pulled.status).toBe("merged");
+    expect(pulled.files).toEqual([{ path: "upstream2.txt", status: "added" }]);
+    const [merge] = await withVfs((vfs) =>
+      git.log({ fs: createGitFs(vfs), dir: project.rootPath, depth: 1 }),
+    );
+    expect(merge.oid).toBe(pulled.to);
+    expect(merge.commit.parent).toEqual([local, theirs]);
+    expect(merge.commit.author.name).toBe("Ada Lovelace");
+    expect(merge.commit.message).toBe(`Merge branch 'main' of ${remoteUrl}\n`);
+    expect(await vfsText("upstream2.txt")).toBe("second upstream\n");
+
+    // Both sides change the same line of a.txt: refused, nothing changes.
+    await withVfs(async (vfs) => {
+      await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\nLOCAL\ngamma\n");
+      await commitAll(vfs, project.rootPath, { message: "Local a.txt", author: ADA });
+      await vfs.flush();
+    });
+    const head = await headOid();
+    await upstreamCommit({ "a.txt": "alpha\nUPSTREAM\ngamma\n" }, "Upstream a.txt");
+    const refused = await pull({ url: remoteUrl });
+    expect(refused).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: "merge_conflict",
+          message:
+            "Pull refused: main and main both changed these files and they do not merge cleanly: a.txt. Nothing was changed. Resolve it outside Strata (merge and push to main), then pull again.",
+          paths: ["a.txt"],
+        },
+      },
+    });
+    expect(await headOid()).toBe(head);
+    expect(await vfsText("a.txt")).toBe("alpha\nLOCAL\ngamma\n");
+  });
+});
+
+describe("errors of the remote", () => {
+  it("a wrong credential answers a clear 401; no credential too", async () => {
+    expect((await putCredential("wrong-token-0000")).status).toBe(200);
+    expect(await push({ url: remoteUrl, sessionId, branch: "strata/other" })).toEqual({
+      status: 401,
+      body: {
+        error: {
+          code: "remote_auth",
+          message: `Push failed: ${host} refused the credential stored for it (HTTP 401 Unauthorized). Check the user name and token in Workspace settings → Git credentials; the token needs write access to the repository.`,
+        },
+      },
+    });
+    const scope = new DbScope();
+    try {
+      const { deleteGitCredential } = await import("@/lib/secrets");
+      await deleteGitCredential(scope, user.workspaceId, host);
+    } finally {
+      await scope.release();
+    }
+    expect(await pull({ url: remoteUrl })).toEqual({
+      status: 401,
+      body: {
+        error: {
+          code: "remote_auth",
+          message: `Pull failed: ${host} asks for credentials (HTTP 401 Unauthorized) and none is stored for it. A workspace owner or admin can add one in Workspace settings → Git credentials.`,
+        },
+      },
+    });
+    expect((await putCredential(TOKEN)).status).toBe(200);
+  });
+
+  it("a non-fast-forward push is rejected with what to do; a missing branch or repository is named", async () => {
+    expect(await push({ url: remoteUrl, sessionId, branch: "main" })).toEqual({
+      status: 409,
+      body: {
+        error: {
+          code: "push_rejected",
+          message: `Push rejected: main on ${host} has commits that are not in what you push (not a fast-forward). Pull first, push to a new branch name, or push with "Overwrite the remote branch" (force).`,
+        },
+      },
+    });
+    expect(await pull({ url: remoteUrl, branch: "nope" })).toEqual({
+      status: 404,
+      body: {
+        error: {
+          code: "remote_branch_not_found",
+          message: `Pull failed: there is no branch nope on ${host}.`,
+        },
+      },
+    });
+    expect((await push({ url: `${server.url}/missing.git` })).body.error?.code).toBe("remote_not_found");
+    expect((await push({ url: remoteUrl, branch: "bad..name" })).body.error).toEqual({
+      code: "invalid_branch",
+      message: 'Branch name bad..name is not valid: a ref name must not contain "..".',
+    });
+  });
+
+  it("without STRATA_GIT_IMPORT_ALLOW_PRIVATE a loopback remote is refused with the one generic text", async () => {
+    const restore = setEnv({ STRATA_GIT_IMPORT_ALLOW_PRIVATE: "" });
+    try {
+      expect(await push({ url: remoteUrl, sessionId })).toEqual({
+        status: 502,
+        body: {
+          error: {
+            code: "remote_unreachable",
+            message:
+              "Push failed: the remote could not be reached (only public http(s) hosts are allowed; see STRATA_GIT_IMPORT_ALLOW_PRIVATE).",
+          },
+        },
+      });
+    } finally {
+      restore();
+    }
+  });
+
+  it("no response and no log line carried the credential", () => {
+    const secrets = [TOKEN, btoa(`${USERNAME}:${TOKEN}`), "wrong-token-0000"];
+    for (const text of [...seen, ...logged]) for (const s of secrets) expect(text).not.toContain(s);
+    expect(seen.length).toBeGreaterThan(15);
+  });
+});
