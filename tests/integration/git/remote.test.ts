@@ -74,10 +74,10 @@ const gitCli = async (cwd: string, ...args: string[]) =>
   ).stdout;
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
-async function call(
-  handler: (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>,
+async function call<P>(
+  handler: (r: Request, c: { params: Promise<P> }) => Promise<Response>,
   url: string,
-  init: { method?: string; json?: unknown; params: Record<string, string> },
+  init: { method?: string; json?: unknown; params: P },
 ): Promise<{
   status: number;
   body: { error?: { code: string; message: string; paths?: string[] } } & Record<string, unknown>;
