@@ -50,7 +50,10 @@ const MAX_SLUG = 48;
  * dropped, everything else a separator), at most 48 characters, `session` when nothing is left.
  */
 export function slugify(title: string): string {
-  const ascii = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  const ascii = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss");
   const slug = ascii
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
