@@ -234,6 +234,18 @@ describe("credentials", () => {
     expect(status).toEqual({ status: 200, body: { host, credential: true } });
   });
 
+  it("keeps git credentials out of the provider secrets and the provider environment", async () => {
+    const scope = new DbScope();
+    try {
+      const { listSecretNames, workspaceProviderEnv } = await import("@/lib/secrets");
+      expect(await listSecretNames(scope, user.workspaceId)).toEqual([]);
+      const env = await workspaceProviderEnv(scope, user.workspaceId, { PATH: "/bin" });
+      expect(env).toEqual({ PATH: "/bin" });
+    } finally {
+      await scope.release();
+    }
+  });
+
   it("refuses a URL with a user name and password in it, without echoing them", async () => {
     const url = `http://${USERNAME}:${TOKEN}@${host}/remote.git`;
     const res = await push({ url, sessionId });
