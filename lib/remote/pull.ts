@@ -162,10 +162,18 @@ export async function pullFromRemote(
   if (problem) throw new RemoteError(400, "invalid_branch", problem);
   const ctx = { host: remote.host, branch: remoteBranch, credential: remote.credential };
   let theirs: string | null;
-  // isomorphic-git's fetch needs the remote's refspec in the config; it is there only while fetching.
-  const refspec = { fs: repo.gfs, gitdir: repo.gitdir, path: `remote.${PULL_REMOTE}.fetch` };
+  // isomorphic-git's fetch needs the remote's refspec in the config; it is there only while fetching (the file's
+  // bytes are put back afterwards).
+  const configPath = `${repo.gitdir}/config`;
+  const config = await vfs.readFile(configPath).catch(() => null);
   try {
-    await git.setConfig({ ...refspec, value: `+refs/heads/*:refs/remotes/${PULL_REMOTE}/*` });
+    const path = `remote.${PULL_REMOTE}.fetch`;
+    await git.setConfig({
+      fs: repo.gfs,
+      gitdir: repo.gitdir,
+      path,
+      value: `+refs/heads/*:refs/remotes/${PULL_REMOTE}/*`,
+    });
     const fetched = await git.fetch({
       fs: repo.gfs,
       http,
@@ -182,7 +190,8 @@ export async function pullFromRemote(
   } catch (error) {
     throw remoteFailure("pull", error, ctx);
   } finally {
-    await git.setConfig({ ...refspec, value: undefined });
+    if (config) await vfs.writeFile(configPath, config);
+    else await vfs.unlink(configPath).catch(() => undefined);
   }
   if (!theirs) throw remoteFailure("pull", { code: "NotFoundError" }, ctx);
   const ours = await git

@@ -99,6 +99,8 @@ describe("pull upstream commits into the project", () => {
       ["a.txt", 1, 1, 1],
       ["upstream/new.txt", 1, 1, 1],
     ]);
+    // The temporary fetch refspec is gone from .git/config.
+    expect(await vfsText(".git/config")).not.toContain("strata-pull");
     // The IDE's tree (what a refresh shows) has the new file.
     const listed = await tree(asUser(user, `/api/projects/${project.id}/tree`), params(project.id));
     const entries = ((await listed.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
