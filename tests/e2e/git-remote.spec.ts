@@ -103,7 +103,7 @@ test("Get work out: download the working tree, push with a stored credential, pu
   const push = page.getByRole("dialog", { name: "Push to a git remote" });
   await push.getByLabel("Remote repository URL").fill(remoteUrl);
   await expect(push.getByText(`A git credential for ${host} is stored in this workspace`)).toBeVisible();
-  await expect(push.getByLabel("Remote branch")).toHaveValue("main");
+  await expect(push.getByRole("textbox", { name: "Remote branch" })).toHaveValue("main");
   await push.getByRole("button", { name: "Push" }).click();
   await expect(push.getByRole("status").filter({ hasText: "Pushed" })).toHaveText(
     /^Pushed [0-9a-f]{7} to main on 127\.0\.0\.1:\d+ \(new branch\)\.$/,
