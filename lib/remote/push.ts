@@ -114,7 +114,15 @@ export async function pushToRemote(
     const problem = branchNameProblem(request.branch);
     if (problem) throw new RemoteError(400, "invalid_branch", problem);
   }
-  const commit = await resolveSource(repo, source);
+  const commit = await resolveSource(repo, source).catch((error: unknown) => {
+    if (request.sessionId && !request.source && (error as RemoteError).code === "commit_not_found")
+      throw new RemoteError(
+        404,
+        "no_checkpoints",
+        "This session has no checkpoint yet (none of its turns changed files), so there is nothing of it to push.",
+      );
+    throw error;
+  });
   let branch = request.branch ?? "";
   const ctx = { host: remote.host, branch: branch || "the branch", credential: remote.credential };
   try {

@@ -299,6 +299,32 @@ describe("errors of the remote", () => {
     });
   });
 
+  it("a session without checkpoints has nothing to push; a session of another project is not found", async () => {
+    const scope = new DbScope();
+    let fresh: string;
+    try {
+      const { createSession } = await import("@/lib/session/store");
+      fresh = (await createSession(scope, { projectId: project.id, cwd: project.rootPath })).id;
+    } finally {
+      await scope.release();
+    }
+    expect(await push({ url: remoteUrl, sessionId: fresh })).toEqual({
+      status: 404,
+      body: {
+        error: {
+          code: "no_checkpoints",
+          message:
+            "This session has no checkpoint yet (none of its turns changed files), so there is nothing of it to push.",
+        },
+      },
+    });
+    const stranger = "00000000-0000-4000-8000-000000000000";
+    expect((await push({ url: remoteUrl, sessionId: stranger })).body.error).toEqual({
+      code: "not_found",
+      message: `Session ${stranger} not found`,
+    });
+  });
+
   it("without STRATA_GIT_IMPORT_ALLOW_PRIVATE a loopback remote is refused with the one generic text", async () => {
     const restore = setEnv({ STRATA_GIT_IMPORT_ALLOW_PRIVATE: "" });
     try {
