@@ -15,6 +15,7 @@ import { ChatPanel } from "@/components/chat/chat-panel";
 import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
+import { GetWorkOutMenu } from "@/components/git-remote/get-work-out-menu";
 import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
 import { createProjectEntry, moveProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
@@ -176,6 +177,9 @@ export function ProjectWorkspace({
               router.push("/");
             }}
           />
+        ) : null}
+        {project ? (
+          <GetWorkOutMenu projectId={projectId} readOnly={readOnly} onPulled={() => void refreshTree()} />
         ) : null}
         <Link href="/agent" className="header-link">
           Agent dir

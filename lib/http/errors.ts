@@ -12,6 +12,7 @@ import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tr
 import { AuthError } from "@/lib/auth/errors";
 import { CheckpointError } from "@/lib/checkpoints/errors";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
+import { RemoteError } from "@/lib/remote/errors";
 import { RulesError } from "@/lib/rules/errors";
 import { SecretsError } from "@/lib/secrets/crypto";
 import { InvalidSessionFileError } from "@/lib/session/jsonl";
@@ -40,6 +41,11 @@ export function errorResponse(error: unknown): Response {
   let code = "internal";
   let message = "Internal error";
   let headers: Record<string, string> | undefined;
+  if (error instanceof RemoteError) {
+    // Push, pull, archive: the texts are already masked (lib/remote/errors.ts); `paths` names refused files.
+    const body = { code: error.code, message: error.message, ...(error.paths ? { paths: error.paths } : {}) };
+    return Response.json({ error: body }, { status: error.status });
+  }
   if (error instanceof ApiError) {
     ({ status, code, message } = error);
   } else if (error instanceof RulesError || error instanceof CheckpointError) {

@@ -8,6 +8,17 @@
  * Values never leave the server: listings carry names, authors and times only. See docs/secrets.md.
  */
 export { KEY_VAR, PREVIOUS_VAR, SecretsError } from "./crypto";
+export {
+  deleteGitCredential,
+  type GitCredential,
+  type GitCredentialInfo,
+  getGitCredential,
+  gitCredentialProblem,
+  gitHostProblem,
+  hasGitCredential,
+  listGitCredentials,
+  setGitCredential,
+} from "./git-credentials";
 export { isSecretName, SECRET_NAMES, SECRET_VALUE_MAX } from "./names";
 export {
   type ProviderEnv,

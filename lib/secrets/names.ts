@@ -4,6 +4,9 @@
  */
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
 
+/** Names of git credentials in `workspace_secrets` start with this (`git:<host>`, ./git-credentials.ts). */
+export const GIT_CREDENTIAL_PREFIX = "git:";
+
 /** Longest value accepted (characters). */
 export const SECRET_VALUE_MAX = 4096;
 

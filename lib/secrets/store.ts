@@ -8,7 +8,10 @@ import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
 import { baseUrlHostProblem } from "./base-url";
 import { keyRing, type Sealed, SecretsError, seal, unseal } from "./crypto";
-import { secretNameProblem, secretValueProblem } from "./names";
+import { GIT_CREDENTIAL_PREFIX, secretNameProblem, secretValueProblem } from "./names";
+
+/** Rows of provider secrets only: git credentials (`git:<host>`, ./git-credentials.ts) share the table. */
+const PROVIDER_ROWS = `name NOT LIKE '${GIT_CREDENTIAL_PREFIX}%'`;
 
 /** A secret as listings show it: never its value. */
 export interface SecretInfo {
@@ -80,13 +83,13 @@ export async function deleteSecret(scope: DbScope, workspaceId: string, name: st
 export async function listSecretNames(scope: DbScope, workspaceId: string): Promise<SecretInfo[]> {
   const rows = await scope.query<{ name: string; updated_at: unknown; updated_by: string | null }>(
     `SELECT s.name, s.updated_at, u.name AS updated_by FROM workspace_secrets s
-     LEFT JOIN users u ON u.id = s.updated_by WHERE s.workspace_id = $1 ORDER BY s.name`,
+     LEFT JOIN users u ON u.id = s.updated_by WHERE s.workspace_id = $1 AND s.${PROVIDER_ROWS} ORDER BY s.name`,
     [workspaceId],
   );
   return rows.map((r) => ({ name: r.name, updatedAt: iso(r.updated_at), updatedBy: r.updated_by }));
 }
 
-async function sealedRows(scope: DbScope, where: string, params: unknown[]) {
+export async function sealedRows(scope: DbScope, where: string, params: unknown[]) {
   return scope.query<Row & { workspace_id: string }>(
     `SELECT workspace_id, name, encode(ciphertext, 'base64') AS ciphertext, encode(iv, 'base64') AS iv, key_id
      FROM workspace_secrets ${where} ORDER BY workspace_id, name`,
@@ -94,7 +97,7 @@ async function sealedRows(scope: DbScope, where: string, params: unknown[]) {
   );
 }
 
-const sealedOf = (row: Row): Sealed => ({
+export const sealedOf = (row: Row): Sealed => ({
   ciphertext: row.ciphertext.replace(/\s+/g, ""),
   iv: row.iv.replace(/\s+/g, ""),
   keyId: row.key_id,
@@ -110,7 +113,7 @@ export async function getSecretValues(
   workspaceId: string,
   env: Env = process.env,
 ): Promise<Record<string, string>> {
-  const rows = await sealedRows(scope, "WHERE workspace_id = $1", [workspaceId]);
+  const rows = await sealedRows(scope, `WHERE workspace_id = $1 AND ${PROVIDER_ROWS}`, [workspaceId]);
   if (rows.length === 0) return {};
   const ring = await keyRing(env);
   const values: Record<string, string> = {};

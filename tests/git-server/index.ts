@@ -1,6 +1,8 @@
 /**
- * A loopback git smart-HTTP server for tests: serves read-only clones (`git-upload-pack`) of bare repositories
- * on host disk by running `git http-backend` as a CGI program.
+ * A loopback git smart-HTTP server for tests: serves clones (`git-upload-pack`) of bare repositories on host disk
+ * by running `git http-backend` as a CGI program, and with `push: true` also accepts pushes (`git-receive-pack`,
+ * `http.receivepack` turned on for the backend). With `auth` every request must carry that user name and password
+ * as HTTP Basic credentials (else 401 with `WWW-Authenticate: Basic`), so a client's credential path is tested.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
@@ -18,16 +20,29 @@ export interface GitServerOptions {
   repos: Record<string, string>;
   /** Port on 127.0.0.1; 0 or omitted picks a free one. */
   port?: number;
+  /** Accept pushes (`git-receive-pack`). Default false: the receive-pack advertisement answers 403. */
+  push?: boolean;
+  /** HTTP Basic credentials every request must carry (401 otherwise). Default: none asked. */
+  auth?: { username: string; password: string };
 }
 
 /** A running git server. */
 export interface GitServer {
   /** Base URL, e.g. `http://127.0.0.1:PORT`; clone `${url}/<name>.git`. */
   url: string;
+  /** The `Authorization` header values received so far, in order (to check what a client sent). */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
-const ROUTE = /^\/([A-Za-z0-9._-]+?)\.git(\/info\/refs|\/git-upload-pack)$/;
+const ROUTE = /^\/([A-Za-z0-9._-]+?)\.git(\/info\/refs|\/git-upload-pack|\/git-receive-pack)$/;
+
+/** Whether `header` is HTTP Basic with exactly `auth`'s user name and password. */
+function basicMatches(header: string | undefined, auth: { username: string; password: string }): boolean {
+  const m = /^Basic\s+(\S+)$/i.exec(header ?? "");
+  if (!m) return false;
+  return Buffer.from(m[1], "base64").toString("utf8") === `${auth.username}:${auth.password}`;
+}
 
 function fail(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
@@ -64,6 +79,7 @@ function runBackend(
   repoPath: string,
   suffix: string,
   query: string,
+  push: boolean,
 ): void {
   const env: NodeJS.ProcessEnv = {
     // Next's types make NODE_ENV a required key of ProcessEnv.
@@ -79,6 +95,12 @@ function runBackend(
     REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
     GIT_CONFIG_NOSYSTEM: "1",
   };
+  if (push) {
+    // `git http-backend` refuses receive-pack to an unauthenticated client unless http.receivepack is true.
+    env.GIT_CONFIG_COUNT = "1";
+    env.GIT_CONFIG_KEY_0 = "http.receivepack";
+    env.GIT_CONFIG_VALUE_0 = "true";
+  }
   if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
   if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = req.headers["content-encoding"];
   if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
@@ -122,26 +144,37 @@ function runBackend(
 }
 
 /**
- * Start a read-only git smart-HTTP server on 127.0.0.1 serving `GET /<name>.git/info/refs?service=git-upload-pack`
- * and `POST /<name>.git/git-upload-pack` for each configured bare repository. Pushes are refused: the
- * `git-receive-pack` advertisement answers 403 and every other path 404.
+ * Start a git smart-HTTP server on 127.0.0.1 serving `GET /<name>.git/info/refs?service=git-upload-pack` and
+ * `POST /<name>.git/git-upload-pack` for each configured bare repository, and with `push` the same for
+ * `git-receive-pack`. Without `push` pushes are refused: the `git-receive-pack` advertisement answers 403 and its
+ * POST 404; every other path 404. With `auth`, a request without those Basic credentials answers 401.
  */
 export async function startGitServer(options: GitServerOptions): Promise<GitServer> {
   const repos = new Map(Object.entries(options.repos).map(([name, path]) => [name, resolve(path)]));
+  const push = options.push ?? false;
+  const authorizations: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.headers.authorization) authorizations.push(req.headers.authorization);
     const match = ROUTE.exec(url.pathname);
     const repoPath = match ? repos.get(match[1]) : undefined;
     if (!match || !repoPath) return fail(res, 404, "Repository not found");
     const [, , suffix] = match;
+    if (suffix === "/git-receive-pack" && !push) return fail(res, 404, "Repository not found");
+    if (options.auth && !basicMatches(req.headers.authorization, options.auth)) {
+      res.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Basic realm="git"' });
+      res.end("Authentication required\n");
+      return;
+    }
     if (suffix === "/info/refs") {
       if (req.method !== "GET") return fail(res, 405, "Method not allowed");
-      if (url.searchParams.get("service") !== "git-upload-pack")
+      const service = url.searchParams.get("service");
+      if (service !== "git-upload-pack" && !(push && service === "git-receive-pack"))
         return fail(res, 403, "Only git-upload-pack is served");
     } else if (req.method !== "POST") {
       return fail(res, 405, "Method not allowed");
     }
-    runBackend(req, res, repoPath, suffix, url.search.slice(1));
+    runBackend(req, res, repoPath, suffix, url.search.slice(1), push);
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
@@ -150,6 +183,7 @@ export async function startGitServer(options: GitServerOptions): Promise<GitServ
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    authorizations,
     close: () =>
       new Promise<void>((resolveClose, reject) => {
         server.close((error) => (error ? reject(error) : resolveClose()));
@@ -166,5 +200,16 @@ export async function makeBareClone(srcRepoDir: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), "strata-git-server-"));
   const target = join(parent, `${basename(resolve(srcRepoDir)) || "repo"}.git`);
   await run("git", ["clone", "--quiet", "--bare", "--no-local", resolve(srcRepoDir), target]);
+  return target;
+}
+
+/**
+ * `git init --bare` a new, empty repository (HEAD on `main`) under the OS temp dir, for tests that push to it;
+ * returns its path. The caller removes its parent directory when done.
+ */
+export async function makeEmptyBare(name = "remote"): Promise<string> {
+  const parent = await mkdtemp(join(tmpdir(), "strata-git-server-"));
+  const target = join(parent, `${name}.git`);
+  await run("git", ["init", "--quiet", "--bare", "--initial-branch=main", target]);
   return target;
 }

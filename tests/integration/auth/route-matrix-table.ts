@@ -389,6 +389,53 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
       return { params: { id: ctx.fx.workspaceId, name: "GOOGLE_GENERATIVE_AI_API_KEY" } };
     },
   },
+  // ── getting work out (issue 14, export helper): archive, push, pull, git credentials ──
+  "GET /api/projects/[id]/archive": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
+  "GET /api/projects/[id]/git-remote": {
+    permission: "read",
+    build: (ctx) => ({ params: project(ctx), query: "url=https%3A%2F%2Fgit.example.com%2Fteam%2Frepo.git" }),
+  },
+  // Push and pull need a git server: the allowed call is refused by validation after authorisation (a URL with
+  // credentials in it answers 400 credentials_in_url without any network); tests/integration/git/remote.test.ts
+  // pushes and pulls for real.
+  "POST /api/projects/[id]/push": {
+    permission: "write",
+    ok: [400],
+    build: (ctx) => ({
+      params: project(ctx),
+      json: { url: "https://u:p@git.example.com/r.git", branch: "x" },
+    }),
+  },
+  "POST /api/projects/[id]/pull": {
+    permission: "write",
+    ok: [400],
+    build: (ctx) => ({ params: project(ctx), json: { url: "https://u:p@git.example.com/r.git" } }),
+  },
+  "GET /api/workspaces/[id]/git-credentials": {
+    permission: "manage",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "PUT /api/workspaces/[id]/git-credentials/[host]": {
+    permission: "manage",
+    build: (ctx) => ({
+      params: { id: ctx.fx.workspaceId, host: "git.example.com" },
+      json: { username: "matrix", password: `matrix-token-${ctx.n}` },
+    }),
+  },
+  "DELETE /api/workspaces/[id]/git-credentials/[host]": {
+    permission: "manage",
+    build: async (ctx) => {
+      // Stored afresh for each call, so every allowed caller deletes one.
+      const { setGitCredential } = await import("@/lib/secrets/git-credentials");
+      const [owner] = await ctx.scope.query<{ user_id: string }>(
+        "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' LIMIT 1",
+        [ctx.fx.workspaceId],
+      );
+      const credential = { username: "matrix", password: `matrix-${ctx.n}` };
+      await setGitCredential(ctx.scope, ctx.fx.workspaceId, "del.example.com", credential, owner.user_id);
+      return { params: { id: ctx.fx.workspaceId, host: "del.example.com" } };
+    },
+  },
   // ── team rules (helper B1): /.team of the fixture team; a proposal made fresh for each call by rulesProposal ──
   "GET /api/workspaces/[id]/rules": {
     permission: "read",

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AppHeader } from "@/components/account/app-header";
+import { GitCredentialsCard } from "@/components/git-remote/git-credentials-card";
 import { SandboxSetting } from "@/components/sandbox/sandbox-setting";
 import { SecretsView } from "@/components/secrets/secrets-view";
 import { workspaceAccess } from "@/lib/auth/authorize";
@@ -9,7 +10,7 @@ import { withDb } from "@/lib/db/client";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
-import { listSecretNames, SECRET_NAMES } from "@/lib/secrets";
+import { listGitCredentials, listSecretNames, SECRET_NAMES } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -42,11 +43,22 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
     if (!workspace) return null;
     const canManage = roleAllows(access.role, "manage");
     const secrets = canManage ? await listSecretNames(scope, id) : [];
+    const gitCredentials = canManage ? await listGitCredentials(scope, id) : [];
     const sandbox = await getSandboxEnabled(scope, id);
-    return { caller, mode, workspaces, workspace, role: access.role, canManage, secrets, sandbox };
+    return {
+      caller,
+      mode,
+      workspaces,
+      workspace,
+      role: access.role,
+      canManage,
+      secrets,
+      gitCredentials,
+      sandbox,
+    };
   });
   if (!found) notFound();
-  const { caller, mode, workspaces, workspace, role, canManage, secrets, sandbox } = found;
+  const { caller, mode, workspaces, workspace, role, canManage, secrets, gitCredentials, sandbox } = found;
   const providers = Object.fromEntries(
     Object.entries(PROVIDER_ENV).flatMap(([provider, vars]) => [
       [vars.apiKey, provider],
@@ -69,6 +81,7 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
         serverSet={canManage ? serverSet() : []}
         providers={providers}
       >
+        <GitCredentialsCard workspaceId={workspace.id} canManage={canManage} initial={gitCredentials} />
         <SandboxSetting workspaceId={workspace.id} initial={sandbox} canChange={roleAllows(role, "delete")} />
       </SecretsView>
     </>

@@ -1,0 +1,10 @@
+/**
+ * Branch names for the Push dialog, the same rules as the server's (lib/remote/refs.ts is zod-free and has no I/O):
+ * a session's branch is `strata/<slug of its title>`.
+ */
+import { branchNameProblem, sessionBranchName, sessionRef } from "@/lib/remote/refs";
+
+export { branchNameProblem, sessionBranchName };
+
+/** The checkpoint ref of a session. */
+export const sessionRefOf = sessionRef;
