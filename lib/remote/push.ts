@@ -6,6 +6,7 @@
  */
 import * as git from "isomorphic-git";
 import type { DbScope } from "@/lib/db/client";
+import { entryCommit } from "@/lib/session/checkpoint-rows";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { RemoteError, remoteFailure } from "./errors";
 import { branchNameProblem, sessionBranchName, sessionRef } from "./refs";
@@ -35,6 +36,18 @@ export interface PushOutcome {
 }
 
 const ZERO = "0000000000000000000000000000000000000000";
+
+/**
+ * What a session's push sends by default: the commit its current leaf stands on (the conversation branch the user is
+ * on, docs/checkpoints.md), else its checkpoint ref.
+ */
+async function sessionSource(scope: DbScope, sessionId: string): Promise<string> {
+  const [row] = await scope.query<{ leaf_id: string | null }>("SELECT leaf_id FROM sessions WHERE id = $1", [
+    sessionId,
+  ]);
+  const commit = row?.leaf_id ? await entryCommit(scope, sessionId, row.leaf_id) : null;
+  return commit ?? sessionRef(sessionId);
+}
 
 /** The title of `sessionId` when it is a session of `projectId`. @throws RemoteError 404 otherwise. */
 async function sessionTitle(scope: DbScope, projectId: string, sessionId: string): Promise<string | null> {
@@ -109,7 +122,8 @@ export async function pushToRemote(
 ): Promise<PushOutcome> {
   const repo = openRepo(vfs, project.rootPath);
   const title = request.sessionId ? await sessionTitle(scope, project.id, request.sessionId) : null;
-  const source = request.source ?? (request.sessionId ? sessionRef(request.sessionId) : "HEAD");
+  const source =
+    request.source ?? (request.sessionId ? await sessionSource(scope, request.sessionId) : "HEAD");
   if (request.branch !== undefined) {
     const problem = branchNameProblem(request.branch);
     if (problem) throw new RemoteError(400, "invalid_branch", problem);
