@@ -2,6 +2,7 @@
  * A project with committed files and an empty session in it, for runs against the real Postgres and the mock
  * provider: the fixture the run tests share (one git repository, one `init` commit, the local owner's workspace).
  */
+import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject, type Project } from "@/lib/projects/projects";
@@ -9,6 +10,7 @@ import { createSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import type { MockProvider } from "../mock-provider";
 
 /** What {@link projectWithSession} made. */
 export interface SessionFixture {
@@ -61,4 +63,42 @@ export async function writeProjectFile(fixture: SessionFixture, rel: string, tex
   } finally {
     await scope.release();
   }
+}
+
+/** The prompting user of the run tests (author of the checkpoints). */
+export const ADA = { name: "Ada Lovelace", email: "ada@example.com" };
+
+/**
+ * One prompt on `fixture`'s session whose answer writes `files` (one `write` call each, ids `<prefix>_<n>`) and then
+ * says `Done.`, through `runPrompt` against the mock provider at `env`. @returns the run's events (no `error` one).
+ */
+export async function promptWriting(
+  mock: MockProvider,
+  env: Record<string, string>,
+  fixture: SessionFixture,
+  text: string,
+  files: Record<string, string>,
+  prefix = "w",
+): Promise<RunEvent[]> {
+  mock.enqueue(
+    {
+      toolCalls: Object.entries(files).map(([path, content], i) => ({
+        id: `${prefix}_${i + 1}`,
+        name: "write",
+        input: { path, content },
+      })),
+    },
+    { text: "Done." },
+  );
+  const events: RunEvent[] = [];
+  await runPrompt({
+    sessionId: fixture.session.id,
+    text,
+    env,
+    author: ADA,
+    emit: async (e) => void events.push(e),
+  });
+  const errors = events.filter((e) => e.type === "error");
+  if (errors.length > 0) throw new Error(`the run failed: ${JSON.stringify(errors)}`);
+  return events;
 }

@@ -5,20 +5,25 @@
  * call that wrote each file.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { navigateTree } from "@/lib/agent/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { entryCommit, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { log, readTextAt } from "@/lib/vfs/git";
-import { projectWithSession, type SessionFixture, writeProjectFile } from "../../helpers/session-fixture";
+import {
+  ADA,
+  projectWithSession,
+  promptWriting as promptWritingWith,
+  type SessionFixture,
+  writeProjectFile,
+} from "../../helpers/session-fixture";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let mock: MockProvider;
 let scope: DbScope;
 let env: Record<string, string>;
-const author = { name: "Ada Lovelace", email: "ada@example.com" };
+const author = ADA;
 
 beforeAll(async () => {
   mock = await startMockProvider();
@@ -35,23 +40,8 @@ afterAll(async () => {
 });
 beforeEach(() => mock.reset());
 
-/** One prompt whose answer writes `files` (one write call each, ids `<prefix>_<n>`), then says done. */
-async function promptWriting(f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") {
-  mock.enqueue(
-    {
-      toolCalls: Object.entries(files).map(([path, content], i) => ({
-        id: `${prefix}_${i + 1}`,
-        name: "write",
-        input: { path, content },
-      })),
-    },
-    { text: "Done." },
-  );
-  const events: RunEvent[] = [];
-  await runPrompt({ sessionId: f.session.id, text, env, author, emit: async (e) => void events.push(e) });
-  expect(events.filter((e) => e.type === "error")).toEqual([]);
-  return events;
-}
+const promptWriting = (f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") =>
+  promptWritingWith(mock, env, f, text, files, prefix);
 
 const roleOf = (e: { type: string; message?: unknown }) =>
   e.type === "message" ? (e.message as { role: string }).role : e.type;

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "@/lib/agent/checkpointer";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { branchTurnChanges, diffCommits, fileAtCommits } from "@/lib/checkpoints/changes";
 import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";
@@ -18,7 +17,9 @@ import type { SessionEntry } from "@/lib/session/entries";
 import { getSession } from "@/lib/session/store";
 import { log, readTextAt } from "@/lib/vfs/git";
 import {
+  ADA,
   projectWithSession,
+  promptWriting as promptWritingWith,
   readProjectFile,
   type SessionFixture,
   writeProjectFile,
@@ -28,7 +29,7 @@ import { type MockProvider, startMockProvider } from "../../mock-provider";
 let mock: MockProvider;
 let scope: DbScope;
 let env: Record<string, string>;
-const author = { name: "Ada Lovelace", email: "ada@example.com" };
+const author = ADA;
 
 beforeAll(async () => {
   mock = await startMockProvider();
@@ -45,21 +46,8 @@ afterAll(async () => {
 });
 beforeEach(() => mock.reset());
 
-async function promptWriting(f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") {
-  mock.enqueue(
-    {
-      toolCalls: Object.entries(files).map(([path, content], i) => ({
-        id: `${prefix}_${i + 1}`,
-        name: "write",
-        input: { path, content },
-      })),
-    },
-    { text: "Done." },
-  );
-  const events: RunEvent[] = [];
-  await runPrompt({ sessionId: f.session.id, text, env, author, emit: async (e) => void events.push(e) });
-  expect(events.filter((e) => e.type === "error")).toEqual([]);
-}
+const promptWriting = (f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") =>
+  promptWritingWith(mock, env, f, text, files, prefix);
 
 const roleOf = (e: SessionEntry) => (e.type === "message" ? (e.message as { role: string }).role : e.type);
 const leafOf = async (f: SessionFixture) => (await getSession(scope, f.session.id))!.leafId;
