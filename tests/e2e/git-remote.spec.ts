@@ -5,10 +5,11 @@
  * dialog (the credential status shows under the URL; the remote's branch is checked with real git), and pulls a commit
  * made upstream with real git (the file tree shows the new file). Screenshots in the test's output folder.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { expect, type Page, test } from "@playwright/test";
 import { unzipSync } from "fflate";
 import { type GitServer, makeEmptyBare, startGitServer } from "../git-server";
@@ -27,22 +28,24 @@ test.afterAll(async () => {
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`) });
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync(
-    "git",
-    ["-c", `http.extraHeader=Authorization: Basic ${btoa(`${USERNAME}:${TOKEN}`)}`, ...args],
-    {
-      cwd,
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "Upstream Dev",
-        GIT_AUTHOR_EMAIL: "dev@example.test",
-        GIT_COMMITTER_NAME: "Upstream Dev",
-        GIT_COMMITTER_EMAIL: "dev@example.test",
+/** `git` on disk as "Upstream Dev" with the server's credentials; async: the git server runs in this process. */
+const git = async (cwd: string, ...args: string[]) =>
+  (
+    await promisify(execFile)(
+      "git",
+      ["-c", `http.extraHeader=Authorization: Basic ${btoa(`${USERNAME}:${TOKEN}`)}`, ...args],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: "Upstream Dev",
+          GIT_AUTHOR_EMAIL: "dev@example.test",
+          GIT_COMMITTER_NAME: "Upstream Dev",
+          GIT_COMMITTER_EMAIL: "dev@example.test",
+        },
       },
-    },
-  ).trim();
+    )
+  ).stdout.trim();
 
 test("Get work out: download the working tree, push with a stored credential, pull an upstream commit", async ({
   page,
@@ -111,16 +114,16 @@ test("Get work out: download the working tree, push with a stored credential, pu
   await shot(page, "push");
   const clone = join(mkdtempSync(join(tmpdir(), "strata-e2e-up-")), "up");
   temp.push(dirname(clone));
-  git(dirname(clone), "clone", "--quiet", "--branch", "main", remoteUrl, clone);
+  await git(dirname(clone), "clone", "--quiet", "--branch", "main", remoteUrl, clone);
   expect(readFileSync(join(clone, "src/main.ts"), "utf8")).toBe("export const x = 1;\n");
   await push.getByRole("button", { name: "Close" }).click();
 
   // 4. A commit upstream, pulled through the dialog: the tree shows the new file.
   writeFileSync(join(clone, "UPSTREAM.md"), "from upstream\n");
-  git(clone, "add", "-A");
-  git(clone, "commit", "--quiet", "-m", "Upstream file");
-  git(clone, "push", "--quiet", "origin", "HEAD:main");
-  const upstream = git(clone, "rev-parse", "HEAD");
+  await git(clone, "add", "-A");
+  await git(clone, "commit", "--quiet", "-m", "Upstream file");
+  await git(clone, "push", "--quiet", "origin", "HEAD:main");
+  const upstream = await git(clone, "rev-parse", "HEAD");
   await menu.click();
   await page.getByRole("menuitem", { name: "Pull from a git remote…" }).click();
   const pull = page.getByRole("dialog", { name: "Pull from a git remote" });

@@ -98,3 +98,38 @@ describe("git smart-HTTP test server", () => {
     expect((await fetch(`${server.url}/fixture.git/HEAD`)).status).toBe(404);
   });
 });
+
+describe("git smart-HTTP test server accepting pushes", () => {
+  it("asks for Basic credentials, then receives a push made with git", async () => {
+    const { makeEmptyBare } = await import("@/tests/git-server");
+    const target = await makeEmptyBare("pushed");
+    cleanup.push(dirname(target));
+    const auth = { username: "bot", password: "s3cret" };
+    const pushServer = await startGitServer({ repos: { pushed: target }, push: true, auth });
+    try {
+      const refs = `${pushServer.url}/pushed.git/info/refs?service=git-receive-pack`;
+      const denied = await fetch(refs);
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get("www-authenticate")).toBe('Basic realm="git"');
+      const header = `Authorization: Basic ${Buffer.from("bot:s3cret").toString("base64")}`;
+      const ok = await fetch(refs, { headers: { authorization: header.slice("Authorization: ".length) } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("content-type")).toBe("application/x-git-receive-pack-advertisement");
+      // Not execFileSync: the server runs in this process and must answer while git waits.
+      const { execFile } = await import("node:child_process");
+      const { promisify } = await import("node:util");
+      const url = `${pushServer.url}/pushed.git`;
+      await promisify(execFile)(
+        "git",
+        ["-c", `http.extraHeader=${header}`, "push", "--quiet", url, "HEAD:main"],
+        {
+          cwd: work,
+        },
+      );
+      expect(gitCli(target, "rev-parse", "main")).toBe(gitCli(work, "rev-parse", "HEAD"));
+      expect(pushServer.authorizations.at(-1)).toBe(header.slice("Authorization: ".length));
+    } finally {
+      await pushServer.close();
+    }
+  });
+});
