@@ -39,10 +39,11 @@ export interface FilesChangedEvent {
 export interface Checkpointer {
   /**
    * Record the project files among the VFS's dirty nodes and those written for it elsewhere (`Vfs.forget`: the
-   * execution service's shell) as pending, then flush them to Postgres. `toolCallId`: the tool call that wrote
-   * them (its checkpoint row lists them under it).
+   * execution service's shell) as pending, then flush them to Postgres. `toolCallId`: the tool call that just
+   * ended; `claimed`: the files it names (a `write`/`edit` path) — credited to it alone, also when another call's
+   * flush stored them first. Without `claimed`, the call is credited the files no call claimed.
    */
-  flush(toolCallId?: string): Promise<void>;
+  flush(toolCallId?: string, claimed?: string[]): Promise<void>;
   /** Flush, then commit the remembered files (no-op when none changed), clear them, emit `files_changed`. */
   checkpoint(): Promise<void>;
   /**
@@ -81,21 +82,30 @@ export function createCheckpointer(
   const { vfs, root, session } = target;
   const runId = options.runId ?? null;
   const changed = new Set<string>();
-  /** Tool call id → the absolute paths first seen at its flush. */
+  /** Tool call id → the absolute paths credited to it; path → the call that claimed it by name. */
   const byCall = new Map<string, Set<string>>();
+  const claimedBy = new Map<string, string>();
+  const credit = (id: string, path: string) => {
+    const mine = byCall.get(id) ?? new Set<string>();
+    mine.add(path);
+    byCall.set(id, mine);
+  };
   let head = options.base;
   let flushing: Promise<unknown> = Promise.resolve();
-  const flushOnce = async (toolCallId?: string): Promise<void> => {
+  const flushOnce = async (toolCallId?: string, claimed?: string[]): Promise<void> => {
     // Paths the execution service wrote (`Vfs.forget`) are already in Postgres: recorded again under this run
     // (moving them from the service's writer to it) and committed with the VFS's own changes.
     const touched = [...vfs.dirtyPaths(), ...vfs.takeChangedElsewhere()];
     const project = [...new Set(touched)].filter((p) => isProjectPath(root, p));
     const fresh = project.filter((p) => !changed.has(p));
-    if (toolCallId && project.length > 0) {
-      const mine = byCall.get(toolCallId) ?? new Set<string>();
-      for (const p of project) mine.add(p);
-      byCall.set(toolCallId, mine);
-    }
+    if (toolCallId && claimed) {
+      for (const p of claimed) {
+        if (!changed.has(p) && !project.includes(p)) continue;
+        for (const [id, set] of byCall) if (id !== toolCallId) set.delete(p);
+        claimedBy.set(p, toolCallId);
+        credit(toolCallId, p);
+      }
+    } else if (toolCallId) for (const p of project) if (!claimedBy.has(p)) credit(toolCallId, p);
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
     try {
@@ -109,9 +119,9 @@ export function createCheckpointer(
       await vfs.flush();
     }
   };
-  const flush = async (toolCallId?: string): Promise<void> => {
+  const flush = async (toolCallId?: string, claimed?: string[]): Promise<void> => {
     // A failed flush does not block the next one.
-    const run = () => flushOnce(toolCallId);
+    const run = () => flushOnce(toolCallId, claimed);
     const next = flushing.then(run, run);
     flushing = next.catch(() => undefined);
     await next;
@@ -133,8 +143,11 @@ export function createCheckpointer(
       });
       await vfs.flush();
       for (const p of paths) changed.delete(p);
-      const calls = Object.fromEntries([...byCall].map(([id, set]) => [id, [...set].sort().map(rel)]));
+      const calls = Object.fromEntries(
+        [...byCall].filter(([, set]) => set.size > 0).map(([id, set]) => [id, [...set].sort().map(rel)]),
+      );
       byCall.clear();
+      claimedBy.clear();
       if (result && options.scope) {
         await recordCheckpoint(options.scope, session.id, {
           commitOid: result.oid,

@@ -34,6 +34,7 @@ import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue"
 import { finishRun, type RunKind, type RunMode, type RunOutcome, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import type { AgentTool } from "@/lib/tools/types";
+import { resolveProjectPath } from "@/lib/vfs/paths";
 import { Agent } from "./agent";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
@@ -278,7 +279,8 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     transformContext: async (messages) =>
       applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
     beforeRequest: async () => scope.detach(),
-    afterToolExecution: (_name, toolCallId) => checkpointer.flush(toolCallId),
+    afterToolExecution: (name, toolCallId, args) =>
+      checkpointer.flush(toolCallId, writtenPath(runtime.root, session.cwd, name, args)),
     afterToolResults: () => checkpointer.checkpoint(),
     queueSource: {
       take: async (kind, mode) =>
@@ -463,6 +465,20 @@ function loadRunSettings(runtime: SessionRuntime) {
     cwd: runtime.session.cwd,
     projectTrusted: runtime.resources.projectTrusted,
   });
+}
+
+/**
+ * The file a `write` or `edit` call names (absolute), so the checkpoint credits it to that call even when another
+ * call of the same batch flushed it first; undefined for other tools (they are credited what they left dirty).
+ */
+function writtenPath(root: string, cwd: string, name: string, args: unknown): string[] | undefined {
+  const path = (args as { path?: unknown } | null)?.path;
+  if ((name !== "write" && name !== "edit") || typeof path !== "string") return undefined;
+  try {
+    return [resolveProjectPath(root, cwd, path)];
+  } catch {
+    return undefined;
+  }
 }
 
 /** pi 6.9: a new session starts with model and thinking-level entries; a switch adds a `model_change`; first prompt titles it. */

@@ -84,6 +84,16 @@ describe("file binding", () => {
     await s.release();
   });
 
+  it("credits each tool call of one batch with the file it wrote, whichever flushed first", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n", "b.txt": "bee\n" });
+    await promptWriting(f, "both", { "a.txt": "A\n", "b.txt": "B\n", "c.txt": "C\n" });
+    const [row] = await listCheckpoints(scope, f.session.id);
+    expect([row.paths, row.toolCalls]).toEqual([
+      ["a.txt", "b.txt", "c.txt"],
+      { w_1: ["a.txt"], w_2: ["b.txt"], w_3: ["c.txt"] },
+    ]);
+  });
+
   it("commits the user's edits between turns as their own checkpoint, recorded by the next prompt", async () => {
     const f = await projectWithSession(scope, { "a.txt": "one\n", "b.txt": "bee\n" });
     await promptWriting(f, "first", { "a.txt": "two\n" });
