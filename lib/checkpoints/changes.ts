@@ -137,12 +137,24 @@ export async function toolCallChanges(
   return diffCommits(vfs, root, row.parentOid, row.commitOid, row.toolCalls?.[toolCallId] ?? []);
 }
 
+/** Every tool call of the session that changed files (its checkpoint rows): tool call id → paths. */
+async function toolCallPaths(scope: DbScope, sessionId: string): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const row of await listCheckpoints(scope, sessionId))
+    for (const [id, paths] of Object.entries(row.toolCalls ?? {})) if (paths.length > 0) out.set(id, paths);
+  return out;
+}
+
 /** A turn of the current branch that changed files: its user message, its last entry, and the commits around it. */
 export interface TurnChanges extends ChangeSet {
   /** The turn's user message entry. */
   userEntryId: string;
   /** The last entry of the turn (before the next user message). */
   lastEntryId: string;
+  /** The user message's `timestamp` (ms), which the chat matches its messages by; null when it has none. */
+  userTimestamp: number | null;
+  /** The turn's tool calls that changed files (their checkpoint rows): tool call id → project-relative paths. */
+  toolCalls: Record<string, string[]>;
 }
 
 /** Turns reported by {@link branchTurnChanges}: the newest ones. */
@@ -164,8 +176,8 @@ export async function branchTurnChanges(
     if (e.type === "message" && (e.message as { role?: string }).role === "user") starts.push(i);
   });
   const turns = starts.slice(-MAX_TURNS).map((start, k, all) => ({
-    user: path[start].id,
-    last: path[(k + 1 < all.length ? all[k + 1] : path.length) - 1].id,
+    start,
+    end: k + 1 < all.length ? all[k + 1] : path.length,
   }));
   // Each path entry's commit: its own, else the nearest ancestor's (one query for the session).
   const recorded = await entryCommits(scope, sessionId);
@@ -176,11 +188,28 @@ export async function branchTurnChanges(
     effective.set(e.id, carried);
   }
   const { vfs, root } = await openSessionFiles(scope, sessionId);
+  let written: Map<string, string[]> | null = null;
   const out: TurnChanges[] = [];
   for (const t of turns) {
-    const [from, to] = [effective.get(t.user), effective.get(t.last)];
+    const [user, last] = [path[t.start], path[t.end - 1]];
+    const [from, to] = [effective.get(user.id), effective.get(last.id)];
     if (!from || !to || from === to) continue;
-    out.push({ userEntryId: t.user, lastEntryId: t.last, ...(await diffCommits(vfs, root, from, to)) });
+    written ??= await toolCallPaths(scope, sessionId);
+    const toolCalls: Record<string, string[]> = {};
+    for (const e of path.slice(t.start + 1, t.end)) {
+      const id = e.type === "message" ? (e.message as { toolCallId?: unknown }).toolCallId : undefined;
+      const paths = typeof id === "string" ? written.get(id) : undefined;
+      if (typeof id === "string" && paths) toolCalls[id] = paths;
+    }
+    const timestamp =
+      (user.type === "message" ? (user.message as { timestamp?: unknown }).timestamp : null) ?? null;
+    out.push({
+      userEntryId: user.id,
+      lastEntryId: last.id,
+      userTimestamp: typeof timestamp === "number" ? timestamp : null,
+      toolCalls,
+      ...(await diffCommits(vfs, root, from, to)),
+    });
   }
   return out;
 }

@@ -198,6 +198,13 @@ describe("changes and revert", () => {
         { path: "b.txt", status: "modified", additions: 1, deletions: 1, binary: false },
       ],
     ]);
+    // The chat matches a turn by its user message's timestamp; tool calls that wrote are listed with their files.
+    const user = (await branchOf(f)).find((e) => roleOf(e) === "user")!;
+    expect(turns[0].userEntryId).toBe(user.id);
+    expect(turns[0].userTimestamp).toBe((user as { message: { timestamp: number } }).message.timestamp);
+    // (Tools of one batch run together, so the batch's first flush may take the other call's file too.)
+    expect(Object.values(turns[0].toolCalls).flat().sort()).toEqual(["a.txt", "b.txt"]);
+    expect(Object.keys(turns[0].toolCalls)).toContain("w_1");
     const { vfs, scope: s } = f.openVfs();
     expect(await fileAtCommits(vfs, f.project.rootPath, turns[0].from, turns[0].to, "a.txt")).toEqual({
       before: "1\n2\n3\n",
