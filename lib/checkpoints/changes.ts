@@ -14,6 +14,7 @@ import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, diffSnapshots, readBlob, type TreeChange } from "@/lib/vfs/worktree";
 import { CheckpointError, orCommitNotFound } from "./errors";
+import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /** One changed file. Counts are lines; null when the file is binary or over {@link MAX_DIFF_BYTES}. */
 export interface FileChange {
@@ -137,6 +138,9 @@ export async function toolCallChanges(
   return diffCommits(vfs, root, row.parentOid, row.commitOid, row.toolCalls?.[toolCallId] ?? []);
 }
 
+const isCheckpointEntry = (e: { type: string; customType?: string }) =>
+  e.type === "custom" && e.customType === CHECKPOINT_CUSTOM_TYPE;
+
 /** Every tool call of the session that changed files (its checkpoint rows): tool call id → paths. */
 async function toolCallPaths(scope: DbScope, sessionId: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
@@ -162,7 +166,8 @@ export const MAX_TURNS = 50;
 
 /**
  * The turns on the root→`leafId` path whose files changed (from the user message's commit — the user's own edits
- * already in it — to the turn's last entry's), newest {@link MAX_TURNS}, oldest first.
+ * already in it — to the turn's last entry's, a revert or restore after it not included), newest
+ * {@link MAX_TURNS}, oldest first.
  */
 export async function branchTurnChanges(
   scope: DbScope,
@@ -175,10 +180,14 @@ export async function branchTurnChanges(
   path.forEach((e, i) => {
     if (e.type === "message" && (e.message as { role?: string }).role === "user") starts.push(i);
   });
-  const turns = starts.slice(-MAX_TURNS).map((start, k, all) => ({
-    start,
-    end: k + 1 < all.length ? all[k + 1] : path.length,
-  }));
+  // A turn ends before the next user message, or before a revert or restore recorded on its leaf (a
+  // `strata.checkpoint` entry): those are the user's later changes, not the turn's.
+  const turns = starts.slice(-MAX_TURNS).map((start, k, all) => {
+    const next = k + 1 < all.length ? all[k + 1] : path.length;
+    let end = start + 1;
+    while (end < next && !isCheckpointEntry(path[end])) end++;
+    return { start, end };
+  });
   // Each path entry's commit: its own, else the nearest ancestor's (one query for the session).
   const recorded = await entryCommits(scope, sessionId);
   const effective = new Map<string, string | null>();

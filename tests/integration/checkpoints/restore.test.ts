@@ -236,6 +236,11 @@ describe("changes and revert", () => {
       { path: "b.txt", status: "modified", additions: 1, deletions: 1, binary: false },
     ]);
     await s2.release();
+    // The revert recorded on the turn's leaf is not part of the turn: it still shows what the agent changed.
+    const after = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    expect(after.map((t) => [t.lastEntryId, t.to, t.files.map((x) => x.path)])).toEqual([
+      [turns[0].lastEntryId, turns[0].to, ["a.txt", "b.txt"]],
+    ]);
   });
 
   it("reverts three-way around later edits, and refuses a conflicting revert writing nothing", async () => {
