@@ -1,3 +1,4 @@
+import styles from "@/components/diff/diff.module.css";
 import type { ToolCall, ToolResultMessage } from "@/lib/llm/types";
 import { toolMainArg, toolResultText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
@@ -66,7 +67,7 @@ export function ToolCallBlock({
         {changed && onDiff ? (
           <button
             type="button"
-            className="btn btn-small tool-diff"
+            className={`btn btn-small ${styles.toolDiff}`}
             title={`Show what this call changed: ${changed.join(", ")}`}
             onClick={(e) => {
               e.preventDefault();

@@ -81,7 +81,14 @@ export function useTurnChangesUi({
         type="button"
         className="btn btn-small"
         disabled={!whole}
-        title={whole ? "Every file this session changed, from its start" : "No turn changed files yet"}
+        aria-busy={turns.loading}
+        title={
+          whole
+            ? "Every file this session changed, from its start"
+            : turns.loading
+              ? "Reading the files this session changed…"
+              : "No turn changed files yet"
+        }
         onClick={() => setTarget(whole)}
       >
         Session changes

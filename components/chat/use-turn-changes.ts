@@ -91,9 +91,10 @@ export function useTurnChanges(
         ...(path === undefined ? {} : { path }),
         label: `turn ${turnId.slice(0, 8)}`,
       });
-      setFeedback({ turnId, kind: "info", text: revertedText(result.paths) });
       onReverted(result);
-      retry();
+      // The leaf moved: the turns (and the session's end) are read again before the outcome shows.
+      await getTurnChanges(sessionId).then(setData, retry);
+      setFeedback({ turnId, kind: "info", text: revertedText(result.paths) });
     } catch (err) {
       // The server's own words (a conflict names the files); a transport failure says so.
       const text = err instanceof ApiError && err.status > 0 ? err.message : describeError(err);

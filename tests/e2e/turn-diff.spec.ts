@@ -67,7 +67,7 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
     .screenshot({ path: test.info().outputPath("turn-summary-chat.png") });
 
   // The diff view at notes.md: Monaco's diff editor shows before and after.
-  await row("notes.md").getByRole("button", { name: "notes.md" }).click();
+  await row("notes.md").getByRole("button", { name: "notes.md", exact: true }).click();
   const view = page.getByRole("dialog", { name: "Changes of this turn" });
   await expect(view).toBeVisible();
   await expect(view.getByTestId("diff-file")).toHaveCount(2);
