@@ -18,6 +18,7 @@ import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
 import { ToolToggles } from "./tool-toggles";
 import { TrustDialog } from "./trust-dialog";
+import { useTurnChangesUi } from "./turn-changes";
 import { useChat } from "./use-chat";
 import { useDraft } from "./use-draft";
 import { useModelChoice } from "./use-model-choice";
@@ -119,6 +120,19 @@ export function ChatPanel({
     if (!accepted && images.length > 0) attachments.restore(images);
   };
 
+  // Issue 14: the files each turn changed (read again when a run ends), the diff view, reverts.
+  const changes = useTurnChangesUi({
+    sessionId: sessions.sessionId,
+    messages: chat.state.messages,
+    refreshKey: runEnds,
+    busy: running || chat.loading,
+    readOnly,
+    onReverted: (result) => {
+      chat.reload();
+      onPathsChanged(result.paths);
+    },
+  });
+
   const runNote = runNotice(chat.runOrigin, chat.liveRun);
   // The history re-reads its tree when the conversation grows, a run starts or ends, or a `!command` ends.
   const settledShells = Object.values(chat.state.shells).filter((s) => s.status !== "running").length;
@@ -144,7 +158,9 @@ export function ChatPanel({
         onImported={() => void sessions.refresh()}
         onSessionRenamed={sessions.replace}
         onSessionDeleted={(d) => sessions.forget(d.id)}
-      />
+      >
+        {changes.sessionButton}
+      </SessionBar>
       {saveError ? <Notice kind="error">{saveError}</Notice> : null}
       <ContextPanel
         data={resources.data}
@@ -209,8 +225,11 @@ export function ChatPanel({
           cancelling={chat.aborting}
           hasModel={!noModel}
           readOnly={readOnly}
+          changes={changes}
         />
       )}
+      {changes.notice}
+      {changes.overlay}
       {runNote && !readOnly ? <Notice kind="info">{runNote}</Notice> : null}
       <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} run={chat.liveRun} />
       <QueuedList queue={chat.state.queue} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { Fragment, useEffect, useMemo, useRef } from "react";
+import { Fragment, type ReactNode, useEffect, useMemo, useRef } from "react";
 import { indexToolResults } from "./message-utils";
 import { MessageView } from "./message-view";
 import { type ChatState, noticesFor } from "./reduce-events";
@@ -29,8 +29,15 @@ export function MessageList({
   cancelling,
   hasModel = true,
   readOnly = false,
+  changes,
 }: {
   state: ChatState;
+  /** Issue 14: what follows a message (a turn's changed files) and the tool calls that changed files. */
+  changes?: {
+    afterMessage: (index: number) => ReactNode;
+    toolChanges: Record<string, string[]>;
+    openToolDiff: (toolCallId: string, name: string) => void;
+  };
   hasModel?: boolean;
   readOnly?: boolean;
   onRetry?: () => void;
@@ -41,7 +48,12 @@ export function MessageList({
   const places = useMemo(() => turnPlaces(messages, running), [messages, running]);
   const { results, callIds } = useMemo(() => indexToolResults(messages), [messages]);
   const shellStatus = useMemo(() => shellStatusByIndex(shells), [shells]);
-  const ctx = useMemo(() => ({ results, tools, chatRunning: running }), [results, tools, running]);
+  const toolChanges = changes?.toolChanges;
+  const onToolDiff = changes?.openToolDiff;
+  const ctx = useMemo(
+    () => ({ results, tools, chatRunning: running, toolChanges, onToolDiff }),
+    [results, tools, running, toolChanges, onToolDiff],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -77,7 +89,11 @@ export function MessageList({
         </p>
       ) : null}
       {messages.map((m, i) => {
-        if (m.role === "toolResult" && callIds.has(m.toolCallId)) return null;
+        if (m.role === "toolResult" && callIds.has(m.toolCallId)) {
+          const after = changes?.afterMessage(i);
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
+          return after ? <Fragment key={i}>{after}</Fragment> : null;
+        }
         const systemHead = m.role === "system" && i === messages.findIndex((x) => x.role === "system");
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only; the index is their identity
@@ -92,6 +108,7 @@ export function MessageList({
               onRetry={places.get(i)?.canRetry ? onRetry : undefined}
               systemHead={systemHead}
             />
+            {changes?.afterMessage(i)}
           </Fragment>
         );
       })}

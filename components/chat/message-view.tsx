@@ -15,6 +15,9 @@ export interface MessageContext {
   results: Map<string, ToolResultMessage>;
   tools: Record<string, ToolRun>;
   chatRunning: boolean;
+  /** Tool call id → the files it changed (its block offers their diff). */
+  toolChanges?: Record<string, string[]>;
+  onToolDiff?: (toolCallId: string, name: string) => void;
 }
 
 /** One AgentMessage, by role. */
@@ -170,6 +173,8 @@ function AssistantView({
             result={ctx.results.get(block.id)}
             run={ctx.tools[block.id]}
             chatRunning={ctx.chatRunning}
+            changed={ctx.toolChanges?.[block.id]}
+            onDiff={ctx.onToolDiff ? () => ctx.onToolDiff?.(block.id, block.name) : undefined}
           />
         );
       })}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { describeError, type ModelInfo, type SessionSummary } from "@/components/api-client";
 import type { DeletedSession } from "@/components/projects/lifecycle-client";
 import { formatDateTime } from "@/components/ui/format";
@@ -40,6 +40,7 @@ export function SessionBar({
   onImported,
   onSessionRenamed,
   onSessionDeleted,
+  children,
 }: {
   sessions: SessionSummary[];
   sessionId: string | null;
@@ -63,6 +64,8 @@ export function SessionBar({
   onSessionRenamed?: (session: SessionSummary) => void;
   /** Called after the current session was deleted from the "⋯" menu: select another one or none. */
   onSessionDeleted?: (deleted: DeletedSession) => void;
+  /** More buttons of the bar (e.g. "Session changes"), after Export and Import. */
+  children?: ReactNode;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
@@ -172,6 +175,7 @@ export function SessionBar({
           hidden
           onChange={(e) => void onFile(e.target.files?.[0])}
         />
+        {children}
         <select
           aria-label="Model"
           value={model}

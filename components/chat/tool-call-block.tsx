@@ -1,3 +1,4 @@
+import styles from "@/components/diff/diff.module.css";
 import type { ToolCall, ToolResultMessage } from "@/lib/llm/types";
 import { toolMainArg, toolResultText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
@@ -27,18 +28,23 @@ const STATUS_LABEL: Record<ToolCallStatus, string> = {
 
 /**
  * A tool call and its result, collapsed by default: the header shows the tool name, its main
- * argument and status; expanding shows the arguments as JSON and the result text.
+ * argument and status; expanding shows the arguments as JSON and the result text. A call that changed files
+ * (`changed`) offers their diff (`onDiff`).
  */
 export function ToolCallBlock({
   call,
   result,
   run,
   chatRunning,
+  changed,
+  onDiff,
 }: {
   call: ToolCall;
   result?: ToolResultMessage;
   run?: ToolRun;
   chatRunning: boolean;
+  changed?: string[];
+  onDiff?: () => void;
 }) {
   const status = toolCallStatus(result, run, chatRunning);
   const mainArg = toolMainArg(call.arguments);
@@ -58,6 +64,19 @@ export function ToolCallBlock({
         <span className="tool-name">{call.name}</span>
         {mainArg ? <span className="tool-arg mono">{mainArg}</span> : null}
         <span className={`tool-status status-${status}`}>{STATUS_LABEL[status]}</span>
+        {changed && onDiff ? (
+          <button
+            type="button"
+            className={`btn btn-small ${styles.toolDiff}`}
+            title={`Show what this call changed: ${changed.join(", ")}`}
+            onClick={(e) => {
+              e.preventDefault();
+              onDiff();
+            }}
+          >
+            Diff
+          </button>
+        ) : null}
       </summary>
       <div className="tool-body">
         <div className="tool-section-label">Arguments</div>

@@ -5,36 +5,10 @@
  * @monaco-editor/react is pointed at the bundled instance. Load only through `code-editor.tsx`
  * (an `ssr: false` dynamic import), since monaco touches `window` at import time.
  */
-import Editor, { loader } from "@monaco-editor/react";
+import Editor from "@monaco-editor/react";
 import * as monaco from "monaco-editor";
 import { useEffect, useRef } from "react";
-
-self.MonacoEnvironment = {
-  getWorker(_id: string, label: string) {
-    if (label === "typescript" || label === "javascript") {
-      return new Worker(new URL("monaco-editor/language/typescript/ts.worker.js", import.meta.url), {
-        type: "module",
-      });
-    }
-    if (label === "json") {
-      return new Worker(new URL("monaco-editor/language/json/json.worker.js", import.meta.url), {
-        type: "module",
-      });
-    }
-    if (label === "css" || label === "scss" || label === "less") {
-      return new Worker(new URL("monaco-editor/language/css/css.worker.js", import.meta.url), {
-        type: "module",
-      });
-    }
-    if (label === "html" || label === "handlebars" || label === "razor") {
-      return new Worker(new URL("monaco-editor/language/html/html.worker.js", import.meta.url), {
-        type: "module",
-      });
-    }
-    return new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" });
-  },
-};
-loader.config({ monaco });
+import "./monaco-setup";
 
 /** The server revision each model's content was last replaced with. */
 const appliedRevision = new WeakMap<monaco.editor.ITextModel, number>();

@@ -14,6 +14,7 @@ import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, diffSnapshots, readBlob, type TreeChange } from "@/lib/vfs/worktree";
 import { CheckpointError, orCommitNotFound } from "./errors";
+import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /** One changed file. Counts are lines; null when the file is binary or over {@link MAX_DIFF_BYTES}. */
 export interface FileChange {
@@ -137,12 +138,27 @@ export async function toolCallChanges(
   return diffCommits(vfs, root, row.parentOid, row.commitOid, row.toolCalls?.[toolCallId] ?? []);
 }
 
+const isCheckpointEntry = (e: { type: string; customType?: string }) =>
+  e.type === "custom" && e.customType === CHECKPOINT_CUSTOM_TYPE;
+
+/** Every tool call of the session that changed files (its checkpoint rows): tool call id → paths. */
+async function toolCallPaths(scope: DbScope, sessionId: string): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const row of await listCheckpoints(scope, sessionId))
+    for (const [id, paths] of Object.entries(row.toolCalls ?? {})) if (paths.length > 0) out.set(id, paths);
+  return out;
+}
+
 /** A turn of the current branch that changed files: its user message, its last entry, and the commits around it. */
 export interface TurnChanges extends ChangeSet {
   /** The turn's user message entry. */
   userEntryId: string;
   /** The last entry of the turn (before the next user message). */
   lastEntryId: string;
+  /** The user message's `timestamp` (ms), which the chat matches its messages by; null when it has none. */
+  userTimestamp: number | null;
+  /** The turn's tool calls that changed files (their checkpoint rows): tool call id → project-relative paths. */
+  toolCalls: Record<string, string[]>;
 }
 
 /** Turns reported by {@link branchTurnChanges}: the newest ones. */
@@ -150,7 +166,8 @@ export const MAX_TURNS = 50;
 
 /**
  * The turns on the root→`leafId` path whose files changed (from the user message's commit — the user's own edits
- * already in it — to the turn's last entry's), newest {@link MAX_TURNS}, oldest first.
+ * already in it — to the turn's last entry's, a revert or restore after it not included), newest
+ * {@link MAX_TURNS}, oldest first.
  */
 export async function branchTurnChanges(
   scope: DbScope,
@@ -163,10 +180,14 @@ export async function branchTurnChanges(
   path.forEach((e, i) => {
     if (e.type === "message" && (e.message as { role?: string }).role === "user") starts.push(i);
   });
-  const turns = starts.slice(-MAX_TURNS).map((start, k, all) => ({
-    user: path[start].id,
-    last: path[(k + 1 < all.length ? all[k + 1] : path.length) - 1].id,
-  }));
+  // A turn ends before the next user message, or before a revert or restore recorded on its leaf (a
+  // `strata.checkpoint` entry): those are the user's later changes, not the turn's.
+  const turns = starts.slice(-MAX_TURNS).map((start, k, all) => {
+    const next = k + 1 < all.length ? all[k + 1] : path.length;
+    let end = start + 1;
+    while (end < next && !isCheckpointEntry(path[end])) end++;
+    return { start, end };
+  });
   // Each path entry's commit: its own, else the nearest ancestor's (one query for the session).
   const recorded = await entryCommits(scope, sessionId);
   const effective = new Map<string, string | null>();
@@ -176,11 +197,28 @@ export async function branchTurnChanges(
     effective.set(e.id, carried);
   }
   const { vfs, root } = await openSessionFiles(scope, sessionId);
+  let written: Map<string, string[]> | null = null;
   const out: TurnChanges[] = [];
   for (const t of turns) {
-    const [from, to] = [effective.get(t.user), effective.get(t.last)];
+    const [user, last] = [path[t.start], path[t.end - 1]];
+    const [from, to] = [effective.get(user.id), effective.get(last.id)];
     if (!from || !to || from === to) continue;
-    out.push({ userEntryId: t.user, lastEntryId: t.last, ...(await diffCommits(vfs, root, from, to)) });
+    written ??= await toolCallPaths(scope, sessionId);
+    const toolCalls: Record<string, string[]> = {};
+    for (const e of path.slice(t.start + 1, t.end)) {
+      const id = e.type === "message" ? (e.message as { toolCallId?: unknown }).toolCallId : undefined;
+      const paths = typeof id === "string" ? written.get(id) : undefined;
+      if (typeof id === "string" && paths) toolCalls[id] = paths;
+    }
+    const timestamp =
+      (user.type === "message" ? (user.message as { timestamp?: unknown }).timestamp : null) ?? null;
+    out.push({
+      userEntryId: user.id,
+      lastEntryId: last.id,
+      userTimestamp: typeof timestamp === "number" ? timestamp : null,
+      toolCalls,
+      ...(await diffCommits(vfs, root, from, to)),
+    });
   }
   return out;
 }

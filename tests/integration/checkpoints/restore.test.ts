@@ -186,6 +186,13 @@ describe("changes and revert", () => {
         { path: "b.txt", status: "modified", additions: 1, deletions: 1, binary: false },
       ],
     ]);
+    // The chat matches a turn by its user message's timestamp; tool calls that wrote are listed with their files.
+    const user = (await branchOf(f)).find((e) => roleOf(e) === "user")!;
+    expect(turns[0].userEntryId).toBe(user.id);
+    expect(turns[0].userTimestamp).toBe((user as { message: { timestamp: number } }).message.timestamp);
+    // (Tools of one batch run together, so the batch's first flush may take the other call's file too.)
+    expect(Object.values(turns[0].toolCalls).flat().sort()).toEqual(["a.txt", "b.txt"]);
+    expect(Object.keys(turns[0].toolCalls)).toContain("w_1");
     const { vfs, scope: s } = f.openVfs();
     expect(await fileAtCommits(vfs, f.project.rootPath, turns[0].from, turns[0].to, "a.txt")).toEqual({
       before: "1\n2\n3\n",
@@ -217,6 +224,11 @@ describe("changes and revert", () => {
       { path: "b.txt", status: "modified", additions: 1, deletions: 1, binary: false },
     ]);
     await s2.release();
+    // The revert recorded on the turn's leaf is not part of the turn: it still shows what the agent changed.
+    const after = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    expect(after.map((t) => [t.lastEntryId, t.to, t.files.map((x) => x.path)])).toEqual([
+      [turns[0].lastEntryId, turns[0].to, ["a.txt", "b.txt"]],
+    ]);
   });
 
   it("reverts three-way around later edits, and refuses a conflicting revert writing nothing", async () => {

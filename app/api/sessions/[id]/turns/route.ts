@@ -7,11 +7,12 @@ export const dynamic = "force-dynamic";
 
 /**
  * The turns of the session's current branch that changed files, newest 50, oldest first:
- * `{ turns: [{ userEntryId, lastEntryId, from, to, files: [{ path, status, additions, deletions, binary }] }] }`.
+ * `{ turns: [{ userEntryId, lastEntryId, userTimestamp, toolCalls, from, to, files: [{ path, status, additions,
+ * deletions, binary }] }], leafId }` (`leafId`: the branch's leaf, the end of the whole session's changes).
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   return withSession(request, id, "read", async ({ scope, session }) =>
-    Response.json({ turns: await branchTurnChanges(scope, id, session.leafId) }),
+    Response.json({ turns: await branchTurnChanges(scope, id, session.leafId), leafId: session.leafId }),
   );
 });
