@@ -2,19 +2,20 @@
 
 import { useEffect, useRef, useState } from "react";
 import { InspectorPanel } from "@/components/inspector/inspector-panel";
+import { editUserMessage, SessionTree } from "@/components/session-tree/session-tree";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { useAttachments } from "./attachments";
 import { nonVisionNotice } from "./attachments-tray";
 import { Composer, type ComposerIntent } from "./composer";
 import { ContextPanel } from "./context-panel";
+import { browserStorage, saveDraft } from "./draft-store";
 import { MessageList } from "./message-list";
 import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
 import { isAgentRun, runNotice } from "./run-label";
 import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
-import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
 import { ToolToggles } from "./tool-toggles";
 import { TrustDialog } from "./trust-dialog";
@@ -119,6 +120,22 @@ export function ChatPanel({
     if (!accepted && images.length > 0) attachments.restore(images);
   };
 
+  // ── session tree (pi's /tree; components/session-tree) ──
+  const [treeOpen, setTreeOpen] = useState(false);
+  const [editError, setEditError] = useState<string | null>(null);
+  const afterMove = (result: { editorText?: string }) => {
+    chat.reload();
+    if (result.editorText !== undefined) setDraft(result.editorText);
+  };
+  const editMessage = (index: number) => {
+    if (!sessions.sessionId) return;
+    setEditError(null);
+    editUserMessage(sessions.sessionId, chat.state.messages, index).then(afterMove, (err) =>
+      setEditError(err instanceof Error ? err.message : String(err)),
+    );
+  };
+  // ── end session tree ──
+
   const runNote = runNotice(chat.runOrigin, chat.liveRun);
   // The history re-reads its tree when the conversation grows, a run starts or ends, or a `!command` ends.
   const settledShells = Object.values(chat.state.shells).filter((s) => s.status !== "running").length;
@@ -144,6 +161,7 @@ export function ChatPanel({
         onImported={() => void sessions.refresh()}
         onSessionRenamed={sessions.replace}
         onSessionDeleted={(d) => sessions.forget(d.id)}
+        onOpenTree={() => setTreeOpen(true)}
       />
       {saveError ? <Notice kind="error">{saveError}</Notice> : null}
       <ContextPanel
@@ -159,19 +177,23 @@ export function ChatPanel({
         refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${runEnds}`}
         onChanged={() => chat.reload()}
       />
-      <SessionHistory
+      <SessionTree
         sessionId={sessions.sessionId}
-        busy={running || readOnly}
+        sessionName={current?.title ?? null}
+        open={treeOpen}
+        onOpenChange={setTreeOpen}
+        busy={running}
+        readOnly={readOnly}
         refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${settledShells}:${runEnds}`}
-        onNavigated={(result) => {
-          chat.reload();
-          if (result.editorText) setDraft(result.editorText);
-        }}
-        onForked={(session) => {
+        onMoved={afterMove}
+        onForked={(session, text) => {
+          if (text) saveDraft(browserStorage(), session.id, text);
           void sessions.refresh().then(() => sessions.select(session.id));
         }}
+        onRenamed={sessions.replace}
         onCompacted={() => chat.reload()}
       />
+      {editError ? <Notice kind="error">{editError}</Notice> : null}
       <InspectorPanel
         projectId={projectId}
         sessionId={sessions.sessionId}
@@ -209,6 +231,7 @@ export function ChatPanel({
           cancelling={chat.aborting}
           hasModel={!noModel}
           readOnly={readOnly}
+          onEditUser={readOnly || running ? undefined : editMessage}
         />
       )}
       {runNote && !readOnly ? <Notice kind="info">{runNote}</Notice> : null}

@@ -29,8 +29,11 @@ export function MessageList({
   cancelling,
   hasModel = true,
   readOnly = false,
+  onEditUser,
 }: {
   state: ChatState;
+  /** "Edit" on a user message (its index): the session moves back to before it and its text goes to the composer. */
+  onEditUser?: (index: number) => void;
   hasModel?: boolean;
   readOnly?: boolean;
   onRetry?: () => void;
@@ -91,6 +94,7 @@ export function MessageList({
               superseded={places.get(i)?.superseded}
               onRetry={places.get(i)?.canRetry ? onRetry : undefined}
               systemHead={systemHead}
+              onEdit={onEditUser && m.role === "user" && !running ? () => onEditUser(i) : undefined}
             />
           </Fragment>
         );

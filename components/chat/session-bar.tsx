@@ -40,6 +40,7 @@ export function SessionBar({
   onImported,
   onSessionRenamed,
   onSessionDeleted,
+  onOpenTree,
 }: {
   sessions: SessionSummary[];
   sessionId: string | null;
@@ -63,6 +64,8 @@ export function SessionBar({
   onSessionRenamed?: (session: SessionSummary) => void;
   /** Called after the current session was deleted from the "⋯" menu: select another one or none. */
   onSessionDeleted?: (deleted: DeletedSession) => void;
+  /** Opens the session tree (pi's /tree); no "Tree" button without it. */
+  onOpenTree?: () => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
@@ -131,6 +134,18 @@ export function SessionBar({
               onSessionDeleted?.(d);
             }}
           />
+        ) : null}
+        {onOpenTree ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={onOpenTree}
+            disabled={!sessionId}
+            title="The session's tree: every branch, move, fork, label (Alt+T)"
+            aria-keyshortcuts="Alt+T"
+          >
+            Tree
+          </button>
         ) : null}
         {readOnly ? null : (
           <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>

@@ -205,7 +205,8 @@ export async function forkSession(
   const path = await loadBranch(scope, sessionId, entryId);
   const entry = path[path.length - 1];
   if (!entry || entry.id !== entryId) throw new EntryNotFoundError(entryId);
-  if (options.position !== "before") return { session: await createBranchedSession(scope, sessionId, entryId) };
+  if (options.position !== "before")
+    return { session: await createBranchedSession(scope, sessionId, entryId) };
   const message = entry.type === "message" ? (entry.message as AgentMessage) : undefined;
   if (message?.role !== "user") throw new InvalidForkEntryError();
   const editorText = textContent((message as AgentMessage & { content: unknown }).content);

@@ -143,7 +143,10 @@ export function formatToolCall(name: string, args: Record<string, unknown>): str
       return `[${name}: ${path()}]`;
     case "bash": {
       const raw = String(args.command || "");
-      const cmd = raw.replace(/[\n\t]/g, " ").trim().slice(0, 50);
+      const cmd = raw
+        .replace(/[\n\t]/g, " ")
+        .trim()
+        .slice(0, 50);
       return `[bash: ${cmd}${raw.length > 50 ? "..." : ""}]`;
     }
     case "grep":

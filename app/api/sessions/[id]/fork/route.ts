@@ -25,7 +25,8 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
   return withSession(request, id, "write", async ({ scope, caller }) => {
     const forked = await forkSession(scope, id, body.entryId, { position: body.position }).catch((error) => {
-      if (error instanceof InvalidForkEntryError) throw new ApiError(400, "invalid_fork_entry", error.message);
+      if (error instanceof InvalidForkEntryError)
+        throw new ApiError(400, "invalid_fork_entry", error.message);
       throw error;
     });
     const session = await recordSessionUser(scope, forked.session, caller.userId);
