@@ -21,7 +21,12 @@ import {
 import { windowRange } from "@/components/session-tree/windowed-list";
 
 let t = 0;
-function node(id: string, parentId: string | null, type: string, extra: Partial<SessionTreeNode> = {}): SessionTreeNode {
+function node(
+  id: string,
+  parentId: string | null,
+  type: string,
+  extra: Partial<SessionTreeNode> = {},
+): SessionTreeNode {
   t += 1;
   return {
     id,
@@ -59,12 +64,36 @@ const index = (leaf: string | null = "a4") => buildTreeIndex(NODES, leaf);
 const rows = (ix: TreeIndex, mode: FilterMode = "default", query = "", folded: string[] = []) =>
   visibleRows(ix, { mode, query, folded: new Set(folded) });
 const shape = (ix: TreeIndex, mode: FilterMode = "default", query = "", folded: string[] = []) =>
-  rows(ix, mode, query, folded).map((r) => `${r.prefix}${r.foldMark}${r.onPath ? "• " : ""}${r.node.id}${r.isLeaf ? " ←" : ""}`);
+  rows(ix, mode, query, folded).map(
+    (r) => `${r.prefix}${r.foldMark}${r.onPath ? "• " : ""}${r.node.id}${r.isLeaf ? " ←" : ""}`,
+  );
 
 describe("tree index", () => {
   it("orders the branch holding the leaf first at every fork, the rest oldest first", () => {
-    expect(index().nodes.map((n) => n.id)).toEqual(["m1", "u1", "a1", "u3", "a4", "l1", "u2", "a2", "t2", "a3"]);
-    expect(index("a3").nodes.map((n) => n.id)).toEqual(["m1", "u1", "a1", "u2", "a2", "t2", "a3", "u3", "a4", "l1"]);
+    expect(index().nodes.map((n) => n.id)).toEqual([
+      "m1",
+      "u1",
+      "a1",
+      "u3",
+      "a4",
+      "l1",
+      "u2",
+      "a2",
+      "t2",
+      "a3",
+    ]);
+    expect(index("a3").nodes.map((n) => n.id)).toEqual([
+      "m1",
+      "u1",
+      "a1",
+      "u2",
+      "a2",
+      "t2",
+      "a3",
+      "u3",
+      "a4",
+      "l1",
+    ]);
   });
 
   it("marks the root→leaf path and the checkpoints (a commit different from the parent's)", () => {
@@ -106,7 +135,17 @@ describe("filter modes (pi)", () => {
   });
 
   it("all: everything but tool-call-only assistant messages", () => {
-    expect(rows(index(), "all").map((r) => r.node.id)).toEqual(["m1", "u1", "a1", "u3", "a4", "l1", "u2", "t2", "a3"]);
+    expect(rows(index(), "all").map((r) => r.node.id)).toEqual([
+      "m1",
+      "u1",
+      "a1",
+      "u3",
+      "a4",
+      "l1",
+      "u2",
+      "t2",
+      "a3",
+    ]);
   });
 
   it("a tool-call-only assistant message that is the leaf stays visible", () => {
@@ -123,7 +162,14 @@ describe("search, folding, selection", () => {
   });
 
   it("folding a branch start hides its subtree and marks it ⊞; a folded root shows ⊞ before its text", () => {
-    expect(shape(index(), "default", "", ["u3"])).toEqual(["• u1", "• a1", "├⊞ • u3", "└⊟ u2", "      t2", "      a3"]);
+    expect(shape(index(), "default", "", ["u3"])).toEqual([
+      "• u1",
+      "• a1",
+      "├⊞ • u3",
+      "└⊟ u2",
+      "      t2",
+      "      a3",
+    ]);
     expect(shape(index(), "default", "", ["u1"])).toEqual(["⊞ • u1"]);
     const r = rows(index());
     expect(r.filter((x) => x.foldable).map((x) => x.node.id)).toEqual(["u1", "u3", "u2"]);
@@ -150,19 +196,34 @@ describe("search, folding, selection", () => {
 describe("node kinds and texts", () => {
   it("distinguishes every kind", () => {
     const kinds = NODES.map(nodeKind);
-    expect(kinds).toEqual(["settings", "user", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "settings"]);
+    expect(kinds).toEqual([
+      "settings",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "settings",
+    ]);
     expect(nodeKind(node("b", null, "branch_summary"))).toBe("branch-summary");
     expect(nodeKind(node("c", null, "compaction"))).toBe("compaction");
     expect(nodeKind(node("d", null, "custom_message"))).toBe("custom");
     expect(nodeKind(msg("e", null, "bashExecution"))).toBe("bash");
     expect(nodeText(NODES[5])).toBe("[read: a.ts]");
-    expect(nodeText(node("b", null, "branch_summary", { preview: "Branch summary: tried A" }))).toBe("tried A");
+    expect(nodeText(node("b", null, "branch_summary", { preview: "Branch summary: tried A" }))).toBe(
+      "tried A",
+    );
   });
 });
 
 describe("keys (pi's /tree bindings)", () => {
-  const k = (key: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {}) =>
-    treeAction({ key, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false, ...mods });
+  const k = (
+    key: string,
+    mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {},
+  ) => treeAction({ key, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false, ...mods });
   it("maps arrows, folds, filters, label, search", () => {
     expect(k("ArrowUp")).toEqual({ kind: "move", by: -1 });
     expect(k("ArrowLeft")).toEqual({ kind: "page", by: -1 });
@@ -179,7 +240,16 @@ describe("keys (pi's /tree bindings)", () => {
     expect(k("T", { shiftKey: true })).toEqual({ kind: "toggleLabelTime" });
     expect(k("x")).toEqual({ kind: "type", text: "x" });
     expect(k("Tab")).toBeNull();
-    expect(isOpenTreeKey({ key: "t", code: "KeyT", altKey: true, ctrlKey: false, shiftKey: false, metaKey: false })).toBe(true);
+    expect(
+      isOpenTreeKey({
+        key: "t",
+        code: "KeyT",
+        altKey: true,
+        ctrlKey: false,
+        shiftKey: false,
+        metaKey: false,
+      }),
+    ).toBe(true);
   });
 });
 
