@@ -17,6 +17,7 @@ import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
 import { responsiveSection } from "./sections/responsive";
 import { sessionSection } from "./sections/session";
+import { treeSection } from "./sections/tree";
 import { vfsSection } from "./sections/vfs";
 
 const SECTIONS: BenchSection[] = [
@@ -28,6 +29,7 @@ const SECTIONS: BenchSection[] = [
   authSection,
   execSection,
   responsiveSection,
+  treeSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

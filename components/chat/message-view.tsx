@@ -45,9 +45,11 @@ export function MessageView({
   switch (message.role) {
     case "user":
       return (
-        <article className="message message-user" data-testid="message-user" aria-label="You">
-          <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
-          <MessageImages content={message.content} />
+        <>
+          <article className="message message-user" data-testid="message-user" aria-label="You">
+            <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
+            <MessageImages content={message.content} />
+          </article>
           {onEdit ? (
             <button
               type="button"
@@ -58,7 +60,7 @@ export function MessageView({
               Edit
             </button>
           ) : null}
-        </article>
+        </>
       );
     case "assistant":
       return (
