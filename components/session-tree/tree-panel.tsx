@@ -258,9 +258,11 @@ export function TreePanel({
               }
             }}
           />
-          <span className={styles.status} aria-live="polite">
-            {status}
-          </span>
+          {tree ? (
+            <span className={styles.status} aria-live="polite">
+              {status}
+            </span>
+          ) : null}
         </div>
         {error ? <Notice kind="error">{error}</Notice> : null}
         {notice ? <Notice kind="info">{notice}</Notice> : null}

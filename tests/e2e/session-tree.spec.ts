@@ -48,17 +48,18 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   // Alt+T opens the tree: both branches, the active one first, the leaf marked.
   await composer(page).press("Alt+t");
   await expect(dialog(page)).toBeVisible();
-  await expect(rows(page)).toHaveCount(6);
+  await expect(rows(page)).toHaveCount(7);
   await expect(rows(page)).toHaveText([
-    /user\s*Question one\./,
-    /assistant\s*Answer one\./,
+    /• system\s*System prompt/,
+    /• user\s*Question one\./,
+    /• assistant\s*Answer one\./,
     /├⊟ • user\s*Question two, again\./,
     /• assistant\s*Answer two, again\.\s*← active/,
     /└⊟ user\s*Question two\./,
     /assistant\s*Answer two\./,
   ]);
   await expect(selectedRow(page)).toContainText("Answer two, again.");
-  await expect(status(page)).toHaveText("(4/6)");
+  await expect(status(page)).toHaveText("(5/7)");
   await dialog(page).screenshot({ path: `${SHOTS}/tree-open.png` });
 
   // pi's filters: Ctrl+U user messages only, search narrows, Escape clears the search, Ctrl+D back to default.
@@ -72,10 +73,13 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   await list(page).press("Escape");
   await expect(rows(page)).toHaveCount(3);
   await list(page).press("Control+d");
-  await expect(rows(page)).toHaveCount(6);
+  await expect(rows(page)).toHaveCount(7);
   await expect(dialog(page).getByRole("button", { name: "Default" })).toHaveAttribute("aria-pressed", "true");
 
-  // Keyboard: down to the first "Question two.", Enter, Enter (Move, conversation only, no summary).
+  // As in pi the selection followed the filters to the nearest shown entry (the edited prompt). Keyboard: down to
+  // the first "Question two.", Enter, Enter (Move, conversation only, no summary).
+  await expect(selectedRow(page)).toContainText("Question two, again.");
+  await list(page).press("ArrowDown");
   await list(page).press("ArrowDown");
   await expect(selectedRow(page)).toContainText("Question two.");
   await list(page).press("Enter");
@@ -105,7 +109,7 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
 
   // Label a node with Shift+L; it shows on its row and in the labeled filter (Ctrl+L).
   await composer(page).press("Alt+t");
-  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page)).toHaveCount(3);
   await rows(page).filter({ hasText: "Question one." }).click();
   await expect(selectedRow(page)).toContainText("Question one.");
   await list(page).press("Shift+L");
