@@ -12,6 +12,8 @@ import { POST as postLabel } from "@/app/api/sessions/[id]/labels/route";
 import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
 import { navigateTree } from "@/lib/agent/session-tree";
 import { DbScope } from "@/lib/db/client";
+import { resolveModel } from "@/lib/llm/models";
+import { emptyUsage } from "@/lib/llm/types";
 import { insertProject } from "@/lib/projects/projects";
 import { loadAllEntries, loadBranch } from "@/lib/session/context-load";
 import { finishRun, startRun } from "@/lib/session/runs";
@@ -223,5 +225,42 @@ describe("navigateTree: pi's /tree selection rules", () => {
       message: { role: "user", content: "Second try", timestamp: 2 },
     });
     expect(next.parentId).toBeNull();
+  });
+
+  it("with a summary, a user message target: the summary goes under its parent and becomes the leaf (7.18)", async () => {
+    const id = await importFixture();
+    const model = resolveModel("anthropic/claude-sonnet-4-5", { ANTHROPIC_API_KEY: "test" })!;
+    const prompts: string[] = [];
+    const result = await navigateTree({
+      scope,
+      sessionId: id,
+      targetId: "a000000d",
+      summarize: true,
+      env,
+      model,
+      summarizeFn: async (prompt) => {
+        prompts.push(prompt);
+        return {
+          role: "assistant",
+          content: [{ type: "text", text: "## Goal\nLeft branch." }],
+          api: "anthropic-messages",
+          provider: "anthropic",
+          model: model.id,
+          usage: emptyUsage(),
+          stopReason: "stop",
+          timestamp: 1,
+        };
+      },
+    });
+    expect(result.editorText).toBe("Now list src");
+    expect(result.summaryEntry).toMatchObject({
+      type: "branch_summary",
+      parentId: "a000000c",
+      fromId: "a0000016",
+    });
+    expect(result.leafId).toBe(result.summaryEntry?.id);
+    expect((await getSession(scope, id))!.leafId).toBe(result.summaryEntry?.id);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("What next?");
   });
 });
