@@ -11,15 +11,15 @@ import {
   type SessionTreeResponse,
 } from "@/components/chat/session-tree-client";
 import { renameSession } from "@/components/projects/lifecycle-client";
-import { formatDateTime } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { treeAction } from "./keys";
 import { InlineInput, MoveChooser } from "./move-chooser";
 import { type MoveInput, type MoveResult, moveTo } from "./move-client";
 import styles from "./session-tree.module.css";
+import { TreeRowView } from "./tree-row";
 import { useTreeView } from "./use-tree-view";
-import { FILTER_MODES, FILTER_TAGS, type FilterMode, nodeKind, nodeText } from "./view-model";
+import { FILTER_MODES, FILTER_TAGS, type FilterMode, nodeText } from "./view-model";
 import { WindowedList } from "./windowed-list";
 
 const ROW_HEIGHT = 24;
@@ -29,17 +29,6 @@ const MODE_LABELS: Record<FilterMode, string> = {
   "user-only": "User",
   "labeled-only": "Labeled",
   all: "All",
-};
-const KIND_LABELS: Record<string, string> = {
-  user: "user",
-  assistant: "assistant",
-  tool: "tool",
-  bash: "bash",
-  system: "system",
-  "branch-summary": "branch summary",
-  compaction: "compaction",
-  custom: "custom",
-  settings: "settings",
 };
 
 type Footer = { kind: "move" } | { kind: "label" } | { kind: "rename" } | null;
@@ -283,53 +272,24 @@ export function TreePanel({
           selected={view.selected}
           onPageSize={view.setPageSize}
           onKeyDown={onKeyDown}
-          renderRow={(k, style) => {
-            const r = view.rows[k];
-            const kind = nodeKind(r.node);
-            const selected = k === view.selected;
-            return (
-              // Rows are options of the focused listbox (aria-activedescendant); keys are handled there.
-              // biome-ignore lint/a11y/useFocusableInteractive: the listbox has the focus, not its options
-              // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox's keys move and select
-              <div
-                key={r.node.id}
-                id={optionId(k)}
-                role="option"
-                aria-selected={selected}
-                aria-current={r.isLeaf ? "true" : undefined}
-                data-entry-id={r.node.id}
-                className={`${styles.row}${selected ? ` ${styles.selected}` : ""}${r.onPath ? ` ${styles.onPath}` : ""}`}
-                style={style}
-                title={`${r.node.id} · ${formatDateTime(r.node.timestamp)}`}
-                onMouseDown={(e) => e.preventDefault()}
-                onClick={() => {
-                  view.select(k);
-                  list.current?.focus();
-                }}
-                onDoubleClick={() => {
-                  view.select(k);
-                  openMove();
-                }}
-              >
-                <span className={styles.cursor}>{selected ? "›" : ""}</span>
-                <span className={styles.prefix}>{r.prefix}</span>
-                {r.foldMark ? <span className={styles.mark}>{r.foldMark}</span> : null}
-                {r.onPath ? <span className={styles.mark}>• </span> : null}
-                {r.node.label ? <span className={styles.label}>[{r.node.label}] </span> : null}
-                {view.showLabelTimes && r.node.label && r.node.labelTimestamp ? (
-                  <span className="muted">{formatDateTime(r.node.labelTimestamp)} </span>
-                ) : null}
-                <span className={`${styles.kind} ${styles[`kind-${kind}`] ?? ""}`}>{KIND_LABELS[kind]}</span>
-                <span className={styles.text}>{nodeText(r.node)}</span>
-                {r.checkpoint ? (
-                  <span className={styles.checkpoint} title="Checkpoint: files changed here">
-                    ◆
-                  </span>
-                ) : null}
-                {r.isLeaf ? <span className={styles.active}> ← active</span> : null}
-              </div>
-            );
-          }}
+          renderRow={(k, style) => (
+            <TreeRowView
+              key={view.rows[k].node.id}
+              row={view.rows[k]}
+              id={optionId(k)}
+              selected={k === view.selected}
+              showLabelTime={view.showLabelTimes}
+              style={style}
+              onClick={() => {
+                view.select(k);
+                list.current?.focus();
+              }}
+              onDoubleClick={() => {
+                view.select(k);
+                openMove();
+              }}
+            />
+          )}
         />
         {failure ? (
           <BranchFailureNotice
