@@ -78,7 +78,7 @@ function turn(prefix: string, i: number, parentId: string | null, at: number): S
   ] as SessionEntry[];
 }
 
-/** ~2,000 entries: a main chain, and 29 side branches forking from points spread along it. */
+/** At least 2,000 entries: a main chain, and 29 side branches forking from points spread along it. */
 export function treeBenchEntries(): { entries: SessionEntry[]; leafId: string } {
   const entries: SessionEntry[] = [];
   const mainTurns = Math.floor(ENTRIES / 2 / 3);
@@ -92,7 +92,7 @@ export function treeBenchEntries(): { entries: SessionEntry[]; leafId: string } 
     main.push(parent);
   }
   const leafId = parent!;
-  const sideTurns = Math.floor((ENTRIES - entries.length) / (BRANCHES - 1) / 3);
+  const sideTurns = Math.ceil((ENTRIES - entries.length) / (BRANCHES - 1) / 3);
   for (let b = 1; b < BRANCHES; b++) {
     let p: string | null = main[Math.floor((b * main.length) / BRANCHES)];
     for (let i = 0; i < sideTurns; i++) {
