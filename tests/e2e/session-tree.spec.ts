@@ -116,7 +116,7 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   const labelInput = dialog(page).getByRole("textbox", { name: "Label (empty to remove):" });
   await labelInput.fill("start here");
   await labelInput.press("Enter");
-  await expect(rows(page).first()).toContainText("[start here]");
+  await expect(rows(page).filter({ hasText: "Question one." })).toContainText("[start here]");
   await list(page).press("Control+l");
   await expect(rows(page)).toHaveText([/\[start here\]\s*user\s*Question one\./]);
 
