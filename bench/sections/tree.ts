@@ -86,7 +86,8 @@ export function treeBenchEntries(): { entries: SessionEntry[]; leafId: string } 
   let at = 0;
   const main: string[] = [];
   for (let i = 0; i < mainTurns; i++) {
-    const t = turn("m", i, parent, (at += 3));
+    at += 3;
+    const t = turn("m", i, parent, at);
     entries.push(...t);
     parent = t[2].id;
     main.push(parent);
@@ -96,7 +97,8 @@ export function treeBenchEntries(): { entries: SessionEntry[]; leafId: string } 
   for (let b = 1; b < BRANCHES; b++) {
     let p: string | null = main[Math.floor((b * main.length) / BRANCHES)];
     for (let i = 0; i < sideTurns; i++) {
-      const t = turn(`b${b}-`, i, p, (at += 3));
+      at += 3;
+      const t = turn(`b${b}-`, i, p, at);
       entries.push(...t);
       p = t[2].id;
     }
