@@ -11,6 +11,7 @@ import { createTestDatabase } from "../tests/helpers/postgres";
 import { createTestVfs } from "../tests/helpers/vfs";
 import type { BenchContext, BenchSection } from "./context";
 import { authSection } from "./sections/auth";
+import { checkpointsSection } from "./sections/checkpoints";
 import { execSection } from "./sections/exec";
 import { hostileSection } from "./sections/hostile";
 import { pipelineSection } from "./sections/pipeline";
@@ -24,6 +25,7 @@ const SECTIONS: BenchSection[] = [
   vfsSection,
   resourcesSection,
   sessionSection,
+  checkpointsSection,
   pipelineSection,
   hostileSection,
   authSection,

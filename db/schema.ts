@@ -156,6 +156,12 @@ export const sessionEntries = pgTable(
     thinkingLevel: text("thinking_level"),
     modelProvider: text("model_provider"),
     modelId: text("model_id"),
+    /**
+     * The project repository's commit in effect when the entry was written (docs/checkpoints.md): named by the
+     * append (a run after a checkpoint, a restore, a revert) or derived from the parent row. Null = unknown
+     * (entries written before file binding, imported pi sessions): readers fall back to an ancestor's.
+     */
+    commitOid: text("commit_oid"),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -262,6 +268,58 @@ export const sessionPendingPaths = pgTable(
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.path] })],
+);
+
+/**
+ * One checkpoint commit of a session (docs/checkpoints.md): who made it and why, and the files it changed. The commit
+ * itself lives in the project repository on the VFS; this row makes a session's checkpoints listable without walking
+ * git history, and ties a commit to the tool calls and entry it belongs to.
+ */
+export const sessionCheckpoints = pgTable(
+  "session_checkpoints",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    commitOid: text("commit_oid").notNull(),
+    /** The commit it was made on (the leaf's commit when it was made); null = a root commit. */
+    parentOid: text("parent_oid"),
+    /** `agent`, `user` (edits between turns), `kept` (before a restore), `revert`, `restore`, `recovery`, `shell`. */
+    kind: text("kind").notNull(),
+    /** Project-relative paths the commit changed, sorted. */
+    paths: json("paths").$type<string[]>().notNull(),
+    /** Tool call id → project-relative paths that call changed (agent checkpoints). */
+    toolCalls: json("tool_calls").$type<Record<string, string[]>>(),
+    authorUserId: uuid("author_user_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.commitOid] })],
+);
+
+/**
+ * A move between points of a session that changed its files or its leaf (docs/checkpoints.md, "Moving between
+ * points"): where it came from (the leaf and the commit kept of the working tree) and where it went, so it can be
+ * undone; `undoneBy` = the restore that undid it.
+ */
+export const sessionRestores = pgTable(
+  "session_restores",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** `both`, `conversation` or `files`. */
+    mode: text("mode").notNull(),
+    fromLeafId: text("from_leaf_id"),
+    /** The working tree before the restore (its kept commit); null for a conversation-only move. */
+    fromCommit: text("from_commit"),
+    toLeafId: text("to_leaf_id"),
+    toCommit: text("to_commit"),
+    undoneBy: uuid("undone_by"),
+    userId: uuid("user_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("session_restores_session_idx").on(t.sessionId, t.createdAt)],
 );
 
 /**

@@ -35,6 +35,8 @@ export function ChatPanel({
   onPathsChanged,
   onRunEnd,
   readOnlyNote = null,
+  unsavedBuffers,
+  onFilesRestored,
 }: {
   projectId: string;
   /** Paths the agent reports changed (files_changed, successful write/edit). */
@@ -43,6 +45,10 @@ export function ChatPanel({
   onRunEnd?: () => void;
   /** Why the caller can only read (their role), or null when they can prompt. */
   readOnlyNote?: string | null;
+  /** The editor's unsaved buffers: a restore or fork from the session tree keeps them before files change. */
+  unsavedBuffers?: () => { path: string; content: string }[];
+  /** A restore or fork from the session tree changed these project files (reload them). */
+  onFilesRestored?: (paths: string[]) => void;
 }) {
   const readOnly = readOnlyNote !== null;
   const modelRef = useRef("");
@@ -192,6 +198,8 @@ export function ChatPanel({
         }}
         onRenamed={sessions.replace}
         onCompacted={() => chat.reload()}
+        unsavedBuffers={unsavedBuffers}
+        onFilesChanged={onFilesRestored}
       />
       {editError ? <Notice kind="error">{editError}</Notice> : null}
       <InspectorPanel

@@ -155,14 +155,19 @@ export function branchSession(
 
 /**
  * `POST /api/sessions/:id/fork`: a new session from `entryId`; `position: "before"` (pi's `/fork` of a user
- * message) keeps the path before it and answers its text as `editorText`, `"at"` (default) keeps the entry.
+ * message) keeps the path before it and answers its text as `editorText`, `"at"` (default) keeps the entry. The
+ * files become that point's (`changed`; the editor's `buffers` are kept first).
  */
 export function forkSession(
   sessionId: string,
   entryId: string,
   position: "before" | "at" = "at",
-): Promise<{ session: SessionSummary; editorText?: string }> {
-  return send(`/api/sessions/${enc(sessionId)}/fork`, post({ entryId, position }));
+  buffers?: { path: string; content: string }[],
+): Promise<{ session: SessionSummary; editorText?: string; restoreId?: string; changed?: string[] }> {
+  return send(
+    `/api/sessions/${enc(sessionId)}/fork`,
+    post(buffers?.length ? { entryId, position, buffers } : { entryId, position }),
+  );
 }
 
 /** `POST /api/sessions/:id/labels`: set an entry's label; an empty label clears it (pi). */

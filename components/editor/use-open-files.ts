@@ -25,6 +25,13 @@ export interface OpenFilesApi {
   keepMine(path: string): void;
   /** The agent changed these project paths: reload clean buffers, flag dirty ones. */
   notifyChanged(paths: string[]): void;
+  /**
+   * The unsaved buffers (path, the editor's live text) of open files: what a restore keeps before it changes files
+   * (docs/checkpoints.md).
+   */
+  unsavedBuffers(): { path: string; content: string }[];
+  /** Re-read these open files from the server, dropping their buffers (a restore kept them in a commit). */
+  reloadFromServer(paths: string[]): void;
 }
 
 let revisions = 0;
@@ -118,6 +125,24 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     [load],
   );
 
+  const unsavedBuffers = useCallback(
+    () =>
+      stateRef.current.files
+        .filter((f) => f.status === "ready" && !f.binary && !f.tooLarge)
+        // The live model, not `f.content`: state is a render behind the last keystroke.
+        .map((f) => ({ path: f.path, content: buffers.current.get(f.path)?.() ?? f.content, saved: f.saved }))
+        .filter((b) => b.content !== b.saved)
+        .map(({ path, content }) => ({ path, content })),
+    [],
+  );
+  const reloadFromServer = useCallback(
+    (paths: string[]) => {
+      const wanted = new Set(paths);
+      for (const f of stateRef.current.files) if (wanted.has(f.path)) void load(f.path);
+    },
+    [load],
+  );
+
   const active = useMemo(() => state.files.find((f) => f.path === state.active) ?? null, [state]);
 
   return {
@@ -132,5 +157,7 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     reload: load,
     keepMine: useCallback((path: string) => dispatch({ type: "keep_mine", path }), []),
     notifyChanged,
+    unsavedBuffers,
+    reloadFromServer,
   };
 }

@@ -1,14 +1,14 @@
 /**
  * Moving the session to another point of its tree, with or without its files (docs/checkpoints.md, "Moving
- * between points"): the three choices the tree panel offers and the requests behind them. Until the restore
- * route exists (`RESTORE_API` false) "Conversation only" is pi's `navigateTree` through `POST …/branch` and the
- * choices that change files are shown disabled; switch `RESTORE_API` on once `POST …/restore` is deployed.
+ * between points"): the three choices the tree panel offers and the requests behind them (`POST …/restore`, undo
+ * with `POST …/restores/:restoreId/undo`). With `RESTORE_API` false (a server without the restore route) "Conversation
+ * only" is pi's `navigateTree` through `POST …/branch` and the choices that change files are disabled.
  */
 import { ApiError, errorFromResponse } from "@/components/api-client";
 import { branchSession } from "@/components/chat/session-tree-client";
 
 /** Whether `POST /api/sessions/:id/restore` and `…/restores/:restoreId/undo` exist on the server. */
-export const RESTORE_API = false;
+export const RESTORE_API = true;
 
 /** What a move restores. */
 export type MoveMode = "both" | "conversation" | "files";
@@ -58,7 +58,8 @@ export interface MoveResult {
   editorText?: string;
   /** The restore's id, for "Undo restore". */
   restoreId?: string;
-  files?: { changed: string[] };
+  /** Project-relative paths the restore wrote or deleted. */
+  changed?: string[];
   /** The branch summary was cancelled: nothing changed. */
   aborted?: boolean;
 }
@@ -104,6 +105,13 @@ export async function moveTo(sessionId: string, input: MoveInput): Promise<MoveR
 }
 
 /** Undo a restore (itself a restore, so it answers like one). */
-export function undoRestore(sessionId: string, restoreId: string): Promise<MoveResult> {
-  return postJson(`/api/sessions/${enc(sessionId)}/restores/${enc(restoreId)}/undo`, {});
+export function undoRestore(
+  sessionId: string,
+  restoreId: string,
+  buffers?: { path: string; content: string }[],
+): Promise<MoveResult> {
+  return postJson(
+    `/api/sessions/${enc(sessionId)}/restores/${enc(restoreId)}/undo`,
+    buffers?.length ? { buffers } : {},
+  );
 }

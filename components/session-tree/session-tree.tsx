@@ -28,6 +28,8 @@ export function SessionTree({
   onForked,
   onRenamed,
   onCompacted,
+  unsavedBuffers,
+  onFilesChanged,
 }: {
   sessionId: string | null;
   sessionName: string | null;
@@ -40,6 +42,10 @@ export function SessionTree({
   onForked: (session: SessionSummary, editorText?: string) => void;
   onRenamed: (session: SessionSummary) => void;
   onCompacted: () => void;
+  /** The editor's unsaved buffers, kept by a restore before files change. */
+  unsavedBuffers?: () => { path: string; content: string }[];
+  /** A restore or fork changed these project files (reload them in the editor and the file tree). */
+  onFilesChanged?: (paths: string[]) => void;
 }) {
   const [restore, setRestore] = useState<{ id: string; changed: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -63,19 +69,17 @@ export function SessionTree({
   }, [sessionId]);
 
   const moved = (result: MoveResult) => {
-    setRestore(
-      result.restoreId ? { id: result.restoreId, changed: result.files?.changed.length ?? 0 } : null,
-    );
+    setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+    if (result.changed?.length) onFilesChanged?.(result.changed);
     onOpenChange(false);
     onMoved(result);
   };
   const undo = async () => {
     if (!sessionId || !restore) return;
     try {
-      const result = await undoRestore(sessionId, restore.id);
-      setRestore(
-        result.restoreId ? { id: result.restoreId, changed: result.files?.changed.length ?? 0 } : null,
-      );
+      const result = await undoRestore(sessionId, restore.id, unsavedBuffers?.());
+      setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+      if (result.changed?.length) onFilesChanged?.(result.changed);
       onMoved(result);
     } catch (err) {
       setError(describeError(err));
@@ -123,8 +127,10 @@ export function SessionTree({
           refreshKey={refreshKey}
           onClose={() => onOpenChange(false)}
           onMoved={moved}
-          onForked={(session, text) => {
+          unsavedBuffers={unsavedBuffers}
+          onForked={(session, text, changed) => {
             onOpenChange(false);
+            if (changed?.length) onFilesChanged?.(changed);
             onForked(session, text);
           }}
           onRenamed={onRenamed}

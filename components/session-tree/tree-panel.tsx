@@ -50,6 +50,7 @@ export function TreePanel({
   onForked,
   onRenamed,
   onCompacted,
+  unsavedBuffers,
 }: {
   sessionId: string;
   sessionName: string | null;
@@ -58,9 +59,11 @@ export function TreePanel({
   refreshKey?: unknown;
   onClose: () => void;
   onMoved: (result: MoveResult) => void;
-  onForked: (session: SessionSummary, editorText?: string) => void;
+  onForked: (session: SessionSummary, editorText?: string, changed?: string[]) => void;
   onRenamed: (session: SessionSummary) => void;
   onCompacted: () => void;
+  /** The editor's unsaved buffers, sent with a move or fork that changes files (kept first). */
+  unsavedBuffers?: () => { path: string; content: string }[];
 }) {
   const [tree, setTree] = useState<SessionTreeResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -115,7 +118,8 @@ export function TreePanel({
   const move = (input: MoveInput) =>
     act(
       async () => {
-        const result = await moveTo(sessionId, input);
+        const buffers = input.mode === "conversation" ? undefined : unsavedBuffers?.();
+        const result = await moveTo(sessionId, { ...input, buffers });
         if (result.aborted) {
           setNotice("The summary was cancelled: nothing changed.");
           return;
@@ -131,8 +135,8 @@ export function TreePanel({
     row &&
     act(async () => {
       const before = row.node.type === "message" && row.node.role === "user";
-      const { session, editorText } = await forkSession(sessionId, row.node.id, before ? "before" : "at");
-      onForked(session, editorText);
+      const forked = await forkSession(sessionId, row.node.id, before ? "before" : "at", unsavedBuffers?.());
+      onForked(forked.session, forked.editorText, forked.changed);
     });
   const saveLabel = (text: string) =>
     row &&

@@ -9,6 +9,7 @@
  * the user with a displayed `custom_message`.
  */
 import type { DbScope } from "@/lib/db/client";
+import { type CheckpointKind, recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import {
   clearInterruptedPaths,
   clearPendingPaths,
@@ -16,6 +17,7 @@ import {
   recordPendingPaths,
 } from "@/lib/session/pending-paths";
 import { appendEntry } from "@/lib/session/store";
+import { VfsConflictError } from "@/lib/vfs/errors";
 import { checkpoint } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
 import type { CustomMessage } from "./messages";
@@ -37,11 +39,17 @@ export interface FilesChangedEvent {
 export interface Checkpointer {
   /**
    * Record the project files among the VFS's dirty nodes and those written for it elsewhere (`Vfs.forget`: the
-   * execution service's shell) as pending, then flush them to Postgres.
+   * execution service's shell) as pending, then flush them to Postgres. `toolCallId`: the tool call that wrote
+   * them (its checkpoint row lists them under it).
    */
-  flush(): Promise<void>;
+  flush(toolCallId?: string): Promise<void>;
   /** Flush, then commit the remembered files (no-op when none changed), clear them, emit `files_changed`. */
   checkpoint(): Promise<void>;
+  /**
+   * The commit the files are at (docs/checkpoints.md): the `base` given, then each checkpoint made; undefined when
+   * no base was given and nothing was committed (entries then inherit their parent's).
+   */
+  head(): string | null | undefined;
 }
 
 /** The checkpoint ref of a session. */
@@ -54,7 +62,9 @@ const isProjectPath = (root: string, p: string) =>
  * @param target the session's VFS, project root and id.
  * @param options.author commit author (default `Strata <agent@strata.local>`); `emit` receives `files_changed`;
  *   `scope` (the VFS's database scope) records pending paths, for run `runId` (none: a lock-less writer);
- *   without `scope` nothing is recorded (a VFS not in Postgres).
+ *   without `scope` nothing is recorded (a VFS not in Postgres). `base`: the commit the run starts from (the leaf's,
+ *   docs/checkpoints.md), the parent of the first checkpoint, each next one on the previous; omitted, checkpoints
+ *   go on the session ref's commit. `kind` (default `agent`) and `userId` describe the checkpoint rows.
  */
 export function createCheckpointer(
   target: { vfs: Vfs; root: string; session: { id: string } },
@@ -63,29 +73,53 @@ export function createCheckpointer(
     emit: (event: FilesChangedEvent) => Promise<void>;
     scope?: DbScope;
     runId?: string;
+    base?: string | null;
+    kind?: CheckpointKind;
+    userId?: string | null;
   },
 ): Checkpointer {
   const { vfs, root, session } = target;
   const runId = options.runId ?? null;
   const changed = new Set<string>();
+  /** Tool call id → the absolute paths first seen at its flush. */
+  const byCall = new Map<string, Set<string>>();
+  let head = options.base;
   let flushing: Promise<unknown> = Promise.resolve();
-  const flushOnce = async (): Promise<void> => {
+  const flushOnce = async (toolCallId?: string): Promise<void> => {
     // Paths the execution service wrote (`Vfs.forget`) are already in Postgres: recorded again under this run
     // (moving them from the service's writer to it) and committed with the VFS's own changes.
     const touched = [...vfs.dirtyPaths(), ...vfs.takeChangedElsewhere()];
-    const fresh = [...new Set(touched)].filter((p) => isProjectPath(root, p) && !changed.has(p));
+    const project = [...new Set(touched)].filter((p) => isProjectPath(root, p));
+    const fresh = project.filter((p) => !changed.has(p));
+    if (toolCallId && project.length > 0) {
+      const mine = byCall.get(toolCallId) ?? new Set<string>();
+      for (const p of project) mine.add(p);
+      byCall.set(toolCallId, mine);
+    }
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
-    await vfs.flush();
+    try {
+      await vfs.flush();
+    } catch (error) {
+      if (!(error instanceof VfsConflictError)) throw error;
+      // Another writer changed these files since the run read them: a restore (which committed what it wrote) or
+      // an editor save. The tool's write is what the agent just did: it goes on top, once (docs/checkpoints.md).
+      console.warn(`[strata] session ${session.id}: ${error.message}; the run's writes go on top`);
+      await vfs.rebase(error.paths);
+      await vfs.flush();
+    }
   };
-  const flush = async (): Promise<void> => {
+  const flush = async (toolCallId?: string): Promise<void> => {
     // A failed flush does not block the next one.
-    const next = flushing.then(flushOnce, flushOnce);
+    const run = () => flushOnce(toolCallId);
+    const next = flushing.then(run, run);
     flushing = next.catch(() => undefined);
     await next;
   };
+  const rel = (p: string) => p.slice(root.length + 1);
   return {
     flush,
+    head: () => head,
     async checkpoint(): Promise<void> {
       await flush();
       if (changed.size === 0) return;
@@ -95,13 +129,27 @@ export function createCheckpointer(
         ref: sessionRef(session.id),
         message: `Strata checkpoint: ${paths.length} file${paths.length === 1 ? "" : "s"} changed`,
         author: options.author ?? DEFAULT_AUTHOR,
+        ...(head !== undefined ? { parent: head } : {}),
       });
       await vfs.flush();
       for (const p of paths) changed.delete(p);
+      const calls = Object.fromEntries([...byCall].map(([id, set]) => [id, [...set].sort().map(rel)]));
+      byCall.clear();
+      if (result && options.scope) {
+        await recordCheckpoint(options.scope, session.id, {
+          commitOid: result.oid,
+          parentOid: head ?? null,
+          kind: options.kind ?? "agent",
+          paths: paths.map(rel),
+          toolCalls: Object.keys(calls).length > 0 ? calls : null,
+          authorUserId: options.userId ?? null,
+        });
+      }
+      if (result) head = result.oid;
       if (options.scope) await clearPendingPaths(options.scope, session.id, runId, paths);
       await options.emit({
         type: "files_changed",
-        paths: paths.map((p) => p.slice(root.length + 1)),
+        paths: paths.map(rel),
         commit: result?.oid,
       });
     },
@@ -124,7 +172,14 @@ export function recoveryNotice(paths: string[], commit: string): string {
  */
 export async function recoverInterruptedRun(
   target: { vfs: Vfs; root: string; session: { id: string } },
-  options: { scope: DbScope; runId: string; author?: { name: string; email: string } },
+  options: {
+    scope: DbScope;
+    runId: string;
+    author?: { name: string; email: string };
+    /** The commit to build on (the leaf's); omitted, the session ref's. */
+    base?: string | null;
+    userId?: string | null;
+  },
 ): Promise<
   { message: CustomMessage<{ commit: string; paths: string[] }>; event: FilesChangedEvent } | undefined
 > {
@@ -137,10 +192,18 @@ export async function recoverInterruptedRun(
     ref: sessionRef(session.id),
     message: RECOVERY_COMMIT_MESSAGE,
     author: options.author ?? DEFAULT_AUTHOR,
+    ...(options.base !== undefined ? { parent: options.base } : {}),
   });
   await vfs.flush();
   await clearInterruptedPaths(options.scope, session.id, options.runId, all);
   if (!result) return undefined;
+  await recordCheckpoint(options.scope, session.id, {
+    commitOid: result.oid,
+    parentOid: options.base ?? null,
+    kind: "recovery",
+    paths: paths.map((p) => p.slice(root.length + 1)),
+    authorUserId: options.userId ?? null,
+  });
   // What to tell: the files (a directory that still exists is not news of its own).
   const rel: string[] = [];
   for (const p of paths) {
@@ -163,7 +226,8 @@ export async function recoverInterruptedRun(
 /**
  * {@link recoverInterruptedRun}, then store its notice (a `custom_message` entry on the current leaf) and
  * stream it (`message_start`/`message_end`, then `files_changed`).
- * @returns the id of the stored notice entry (the session's new leaf), or undefined when nothing was recovered.
+ * @returns the id of the stored notice entry (the session's new leaf) and the recovery commit it records, or
+ *   undefined when nothing was recovered.
  */
 export async function recoverAndNotify(
   target: { vfs: Vfs; root: string; session: { id: string } },
@@ -171,23 +235,30 @@ export async function recoverAndNotify(
     scope: DbScope;
     runId: string;
     author?: { name: string; email: string };
+    base?: string | null;
+    userId?: string | null;
     emit: (
       event: FilesChangedEvent | { type: "message_start" | "message_end"; message: CustomMessage },
     ) => Promise<void>;
   },
-): Promise<string | undefined> {
+): Promise<{ entryId: string; commit: string } | undefined> {
   const recovered = await recoverInterruptedRun(target, options);
   if (!recovered) return undefined;
   const { message } = recovered;
-  const entry = await appendEntry(options.scope, target.session.id, {
-    type: "custom_message",
-    customType: message.customType,
-    content: message.content,
-    display: message.display,
-    details: message.details,
-  });
+  const entry = await appendEntry(
+    options.scope,
+    target.session.id,
+    {
+      type: "custom_message",
+      customType: message.customType,
+      content: message.content,
+      display: message.display,
+      details: message.details,
+    },
+    { commit: recovered.event.commit },
+  );
   await options.emit({ type: "message_start", message });
   await options.emit({ type: "message_end", message });
   await options.emit(recovered.event);
-  return entry.id;
+  return { entryId: entry.id, commit: recovered.event.commit as string };
 }

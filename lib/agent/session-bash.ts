@@ -9,6 +9,7 @@ import { enqueueForRun } from "@/lib/session/queue";
 import { finishRun, RunActiveError, startRun } from "@/lib/session/runs";
 import { appendEntry } from "@/lib/session/store";
 import { createCheckpointer } from "./checkpointer";
+import { pointCommit } from "./file-state";
 import type { AgentMessage } from "./messages";
 import type { RunEvent } from "./session-run";
 import { openSessionRuntime } from "./session-runtime";
@@ -39,15 +40,22 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
       runId: input.runId,
       author: input.author,
     });
+    // Holding the session, the command's checkpoint goes on the leaf's commit and its entry records it
+    // (docs/checkpoints.md); beside a live run, on the session ref (the next prompt binds what it finds).
+    const base = input.runId ? await pointCommit(scope, runtime, runtime.session.leafId) : undefined;
     await scope.release();
     const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
-    await createCheckpointer(runtime, {
+    const checkpointer = createCheckpointer(runtime, {
       author: input.author,
       emit: input.emit,
       scope,
       runId: input.runId,
-    }).checkpoint();
-    await record(scope, input, message);
+      base,
+      kind: "shell",
+      userId: input.userId,
+    });
+    await checkpointer.checkpoint();
+    await record(scope, input, message, checkpointer.head() ?? undefined);
     // Free the session before the client sees the result, so its next prompt is not refused.
     if (input.runId) await finishRun(scope, input.runId);
     await input.emit({ type: "message_start", message });
@@ -66,10 +74,15 @@ const RECORD_RETRY_MS = 100;
  * lock and append; when something else holds the session (a compaction), wait for it, at most a minute, then
  * append anyway (an append is atomic on its own; only its place among the run's entries is at stake).
  */
-async function record(scope: DbScope, input: UserBashRunInput, message: AgentMessage): Promise<void> {
+async function record(
+  scope: DbScope,
+  input: UserBashRunInput,
+  message: AgentMessage,
+  commit?: string,
+): Promise<void> {
   const entry = { type: "message" as const, message };
   if (input.runId) {
-    await appendEntry(scope, input.sessionId, entry);
+    await appendEntry(scope, input.sessionId, entry, commit ? { commit } : {});
     return;
   }
   const deadline = Date.now() + RECORD_WAIT_MS;

@@ -38,6 +38,7 @@ import { Agent } from "./agent";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
+import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "./file-state";
 import { applyForcedSystemPrompt, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import type { AgentMessage } from "./messages";
@@ -156,9 +157,28 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   });
   const { session } = runtime;
   // Files a dead run left without a checkpoint are committed first (and the user told, in the chat).
-  const recoveredLeaf = input.runId
-    ? await recoverAndNotify(runtime, { scope, runId: input.runId, author: input.author, emit })
+  const startBase = await pointCommit(scope, runtime, session.leafId);
+  const recovered = input.runId
+    ? await recoverAndNotify(runtime, {
+        scope,
+        runId: input.runId,
+        author: input.author,
+        emit,
+        base: startBase,
+        userId: input.userId,
+      })
     : undefined;
+  const recoveredLeaf = recovered?.entryId;
+  // The user's edits since the last turn (and other changes to the working tree) become their own checkpoint,
+  // so the prompt's entry records them and the agent's changes stay apart (docs/checkpoints.md).
+  const userChanges = await commitWorkingTree(runtime, {
+    scope,
+    base: recovered?.commit ?? startBase,
+    kind: "user",
+    message: USER_CHANGES_MESSAGE,
+    author: input.author ?? { name: "Strata", email: "agent@strata.local" },
+    userId: input.userId,
+  });
 
   // The projection of the current leaf (compactions and context edits applied), read from Postgres
   // without walking past the latest compaction's first kept entry.
@@ -212,12 +232,23 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     return;
   }
 
-  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
+  // Every entry records the commit its files are at (docs/checkpoints.md).
+  const append = (entry: NewEntry) => {
+    const commit = checkpointer.head();
+    return appendEntry(scope, session.id, entry, commit ? { commit } : {});
+  };
   const persist = async (message: AgentMessage) => {
     const entry = messageToEntry(message);
     if (entry) await append(entry);
   };
-  const checkpointer = createCheckpointer(runtime, { author: input.author, emit, scope, runId: input.runId });
+  const checkpointer = createCheckpointer(runtime, {
+    author: input.author,
+    emit,
+    scope,
+    runId: input.runId,
+    base: userChanges?.oid ?? recovered?.commit ?? startBase,
+    userId: input.userId,
+  });
   let forcedSystemPrompt: string | undefined;
   const agent = new Agent({
     stream: (context, s, options) => {
@@ -247,7 +278,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     transformContext: async (messages) =>
       applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
     beforeRequest: async () => scope.detach(),
-    afterToolExecution: () => checkpointer.flush(),
+    afterToolExecution: (_name, toolCallId) => checkpointer.flush(toolCallId),
     afterToolResults: () => checkpointer.checkpoint(),
     queueSource: {
       take: async (kind, mode) =>
@@ -290,7 +321,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     if (input.retry) {
       if (!model) throw new Error(modelError());
       agent.state.messages = withoutFailedTurn(agent.state.messages);
-      await recordSettings(scope, input, session, loaded, model);
+      await recordSettings(scope, input, session, loaded, model, checkpointer.head());
       await retry.run(agent, () => agent.continue());
     } else
       await processPrompt(
@@ -341,7 +372,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
           },
           run: async (messages, options) => {
             forcedSystemPrompt = options.forceSystemPrompt;
-            await recordSettings(scope, input, session, loaded, model as Model);
+            await recordSettings(scope, input, session, loaded, model as Model, checkpointer.head());
             await retry.run(agent, () => agent.prompt(messages));
           },
         }),
@@ -441,8 +472,9 @@ async function recordSettings(
   session: SessionRuntime["session"],
   loaded: Awaited<ReturnType<typeof loadSessionContext>>,
   model: Model,
+  commit: string | null | undefined,
 ): Promise<void> {
-  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry);
+  const append = (entry: NewEntry) => appendEntry(scope, session.id, entry, commit ? { commit } : {});
   if (session.leafId === null) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
     await append({ type: "thinking_level_change", thinkingLevel: loaded.thinkingLevel });

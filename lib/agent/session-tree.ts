@@ -5,6 +5,7 @@
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Env, Model } from "@/lib/llm/models";
+import { entryCommits } from "@/lib/session/checkpoint-rows";
 import {
   collectEntriesForBranchSummary,
   generateBranchSummary,
@@ -52,7 +53,18 @@ export async function loadSessionTreeView(
 ): Promise<{ leafId: string | null; nodes: SessionTreeViewNode[] }> {
   const session = await getSession(scope, sessionId);
   if (!session) throw new SessionNotFoundError(sessionId);
-  return { leafId: session.leafId, nodes: sessionTreeView(await getTree(scope, sessionId)) };
+  const nodes = sessionTreeView(await getTree(scope, sessionId));
+  // Each node's file state: its own recorded commit, else its parent's (parents come first, depth first).
+  const recorded = await entryCommits(scope, sessionId);
+  const effective = new Map<string, string>();
+  for (const node of nodes) {
+    const commit = recorded.get(node.id) ?? (node.parentId ? effective.get(node.parentId) : undefined);
+    if (commit) {
+      effective.set(node.id, commit);
+      node.commit = commit;
+    }
+  }
+  return { leafId: session.leafId, nodes };
 }
 
 /** Input of {@link navigateTree}. */

@@ -183,7 +183,7 @@ function toMessage(f: Finalized): ToolResultMessage {
 }
 
 async function emitEnd(f: Finalized, message: ToolResultMessage, config: ToolExecutionConfig, emit: Emit) {
-  if (f.executed) await config.afterToolExecution?.(f.call.name);
+  if (f.executed) await config.afterToolExecution?.(f.call.name, f.call.id);
   await emit({
     type: "tool_execution_end",
     toolCallId: f.call.id,

@@ -175,7 +175,7 @@ export interface AgentLoopConfig {
   /** Runs after a turn's tool results, before `finishTurn`/`turn_end` (e.g. flush the VFS and checkpoint). */
   afterToolResults?(results: ToolResultMessage[]): Promise<void>;
   /** Called when a tool finished, before its `tool_execution_end` (e.g. persist its file changes). */
-  afterToolExecution?(toolName: string): Promise<void>;
+  afterToolExecution?(toolName: string, toolCallId: string): Promise<void>;
 
   /** The model passed to `stream` (replaceable by `prepareNextTurn`/`prepareRequest`). */
   model?: Model;

@@ -2,6 +2,7 @@
  * Typed API errors and the one way every route answers them:
  * `{ "error": { "code", "message" } }` with a matching HTTP status.
  */
+
 import { ZodError } from "zod";
 import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
 import { ContextPreviewError } from "@/lib/agent/context-preview";
@@ -9,6 +10,7 @@ import { NotQueueableError } from "@/lib/agent/prompt-admission";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import { AuthError } from "@/lib/auth/errors";
+import { CheckpointError } from "@/lib/checkpoints/errors";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { RulesError } from "@/lib/rules/errors";
 import { SecretsError } from "@/lib/secrets/crypto";
@@ -40,7 +42,7 @@ export function errorResponse(error: unknown): Response {
   let headers: Record<string, string> | undefined;
   if (error instanceof ApiError) {
     ({ status, code, message } = error);
-  } else if (error instanceof RulesError) {
+  } else if (error instanceof RulesError || error instanceof CheckpointError) {
     ({ status, code, message } = error);
   } else if (error instanceof AuthError) {
     ({ status, code, message } = error);

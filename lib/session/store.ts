@@ -167,13 +167,15 @@ export interface DerivedColumns {
   thinkingLevel: string | null;
   modelProvider: string | null;
   modelId: string | null;
+  /** The project commit in effect (docs/checkpoints.md): the parent's unless the append names one. */
+  commitOid: string | null;
 }
 
 /** The derived columns of `entry` given its parent's (null for a root or a missing parent). */
 export function deriveColumns(entry: SessionEntry, parent: DerivedColumns | null): DerivedColumns {
   const d: DerivedColumns = parent
     ? { ...parent }
-    : { compactionId: null, thinkingLevel: null, modelProvider: null, modelId: null };
+    : { compactionId: null, thinkingLevel: null, modelProvider: null, modelId: null, commitOid: null };
   // Fields pi may lack (or hold as another type) read as null, as `getSessionContextSettings` reads them.
   const str = (v: unknown) => (typeof v === "string" ? v : null);
   if (entry.type === "compaction") d.compactionId = entry.id;
@@ -192,8 +194,8 @@ export function deriveColumns(entry: SessionEntry, parent: DerivedColumns | null
 }
 
 const INSERT_ENTRY = `INSERT INTO session_entries
-  (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id, id) DO NOTHING RETURNING id`;
+  (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (session_id, id) DO NOTHING RETURNING id`;
 
 /** Fields first for `custom`/`custom_message` (pi builds those objects that way), base fields first otherwise. */
 function orderEntry(
@@ -230,7 +232,7 @@ async function appendWith(
     parentId?: string | null;
     selfField?: string;
   }>,
-  options: { expectedLeaf?: string | null; now?: Date } = {},
+  options: { expectedLeaf?: string | null; now?: Date; commit?: string } = {},
 ): Promise<SessionEntry> {
   let derived: DerivedColumns | undefined;
   const appended = await scope.transaction(async (q) => {
@@ -252,8 +254,9 @@ async function appendWith(
         thinking_level: string | null;
         model_provider: string | null;
         model_id: string | null;
+        commit_oid: string | null;
       }>(
-        "SELECT compaction_id, thinking_level, model_provider, model_id FROM session_entries WHERE session_id = $1 AND id = $2",
+        "SELECT compaction_id, thinking_level, model_provider, model_id, commit_oid FROM session_entries WHERE session_id = $1 AND id = $2",
         [sessionId, parentId],
       );
       if (p)
@@ -262,6 +265,7 @@ async function appendWith(
           thinkingLevel: p.thinking_level,
           modelProvider: p.model_provider,
           modelId: p.model_id,
+          commitOid: p.commit_oid,
         };
     }
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -269,6 +273,7 @@ async function appendWith(
       const fields = spec.selfField ? { ...spec.fields, [spec.selfField]: id } : spec.fields;
       const entry = orderEntry(spec.type, id, parentId, timestamp, fields);
       const d = deriveColumns(entry, parent);
+      if (options.commit) d.commitOid = options.commit;
       const inserted = await q(INSERT_ENTRY, [
         sessionId,
         id,
@@ -279,6 +284,7 @@ async function appendWith(
         d.thinkingLevel,
         d.modelProvider,
         d.modelId,
+        d.commitOid,
       ]);
       if (inserted.length === 0) continue;
       await q("UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1", [sessionId, id]);
@@ -311,8 +317,8 @@ const APPEND_UNDER_LEAF = `WITH ok AS (
     SELECT id FROM sessions WHERE id = $1 AND leaf_id = $3 FOR UPDATE
   ), ins AS (
     INSERT INTO session_entries
-      (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM ok
+      (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM ok
     ON CONFLICT (session_id, id) DO NOTHING RETURNING id
   ), upd AS (
     UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id
@@ -334,10 +340,12 @@ async function appendFast(
   fields: Record<string, unknown>,
   known: { leafId: string; derived: DerivedColumns },
   now?: Date,
+  commit?: string,
 ): Promise<SessionEntry | undefined> {
   const id = generateEntryId(() => false);
   const entry = orderEntry(type, id, known.leafId, (now ?? new Date()).toISOString(), fields);
   const d = deriveColumns(entry, known.derived);
+  if (commit) d.commitOid = commit;
   const [row] = await scope.query<{ n: number }>(
     APPEND_UNDER_LEAF,
     [
@@ -350,6 +358,7 @@ async function appendFast(
       d.thinkingLevel,
       d.modelProvider,
       d.modelId,
+      d.commitOid,
     ],
     { repeatable: true },
   );
@@ -362,19 +371,20 @@ async function appendFast(
  * Append one entry (message, model_change, thinking_level_change, usage, custom, custom_message) under
  * the current leaf and move the leaf to it, atomically; keys are ordered as pi writes them. When this instance
  * appended the session's current leaf itself, that is one statement (see `appendFast`), else one transaction.
- * `expectedLeaf` (when not undefined) must equal the stored leaf.
+ * `expectedLeaf` (when not undefined) must equal the stored leaf. `commit`: the project commit in effect for the
+ * entry (docs/checkpoints.md); omitted, it is the parent's.
  * @throws LeafMovedError when the leaf moved concurrently; Error when the session does not exist.
  */
 export async function appendEntry(
   scope: DbScope,
   sessionId: string,
   entry: NewEntry,
-  options: { expectedLeaf?: string | null; now?: Date } = {},
+  options: { expectedLeaf?: string | null; now?: Date; commit?: string } = {},
 ): Promise<SessionEntry> {
   const { type, ...fields } = entry;
   const known = lastAppended.get(sessionId);
   if (known && (options.expectedLeaf === undefined || options.expectedLeaf === known.leafId)) {
-    const fast = await appendFast(scope, sessionId, type, fields, known, options.now);
+    const fast = await appendFast(scope, sessionId, type, fields, known, options.now, options.commit);
     if (fast) return fast;
   }
   return appendWith(scope, sessionId, async () => ({ type, fields }), options);
@@ -619,8 +629,16 @@ export async function getTree(scope: DbScope, sessionId: string): Promise<Sessio
   return buildSessionTree(await loadAllEntries(scope, sessionId));
 }
 
-/** Insert `entries` (file order) into `sessionId` with their derived columns, in chunks; returns the last id. */
-async function insertEntries(q: Query, sessionId: string, entries: readonly SessionEntry[]): Promise<void> {
+/**
+ * Insert `entries` (file order) into `sessionId` with their derived columns, in chunks. `commits`: entry id → the
+ * commit it keeps (a fork or clone copies its source's binding); the others inherit their parent's.
+ */
+async function insertEntries(
+  q: Query,
+  sessionId: string,
+  entries: readonly SessionEntry[],
+  commits: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const derived = new Map<string, DerivedColumns>();
   const derive = (entry: SessionEntry): DerivedColumns => {
@@ -636,6 +654,8 @@ async function insertEntries(q: Query, sessionId: string, entries: readonly Sess
     let parent = current ? derived.get(current.id)! : null;
     for (let i = chain.length - 1; i >= 0; i--) {
       parent = deriveColumns(chain[i], parent);
+      const commit = commits.get(chain[i].id);
+      if (commit) parent.commitOid = commit;
       derived.set(chain[i].id, parent);
     }
     return derived.get(entry.id)!;
@@ -645,7 +665,7 @@ async function insertEntries(q: Query, sessionId: string, entries: readonly Sess
   const CHUNK = 1000;
   const CHUNK_CHARS = 512 * 1024;
   for (let start = 0; start < entries.length; ) {
-    const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+    const cols: unknown[][] = [[], [], [], [], [], [], [], [], []];
     let chars = 0;
     for (; start < entries.length && cols[0].length < CHUNK && chars < CHUNK_CHARS; start++) {
       const e = entries[start];
@@ -660,13 +680,14 @@ async function insertEntries(q: Query, sessionId: string, entries: readonly Sess
       cols[5].push(d.thinkingLevel);
       cols[6].push(d.modelProvider);
       cols[7].push(d.modelId);
+      cols[8].push(d.commitOid);
     }
     await q(
       `INSERT INTO session_entries
-         (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id)
-       SELECT $1, t.id, t.parent_id, t.type, t.entry::json, t.c, t.tl, t.mp, t.mi
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-           WITH ORDINALITY AS t(id, parent_id, type, entry, c, tl, mp, mi, n)
+         (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid)
+       SELECT $1, t.id, t.parent_id, t.type, t.entry::json, t.c, t.tl, t.mp, t.mi, t.co
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+           WITH ORDINALITY AS t(id, parent_id, type, entry, c, tl, mp, mi, co, n)
         ORDER BY t.n`,
       [sessionId, ...cols],
     );
@@ -731,7 +752,12 @@ async function createSessionWithEntries(
       cwd: source.cwd,
       parentSession,
     };
-    await insertEntries(q, row.id, entries);
+    // The copy keeps each entry's file state (docs/checkpoints.md).
+    const bound = await q<{ id: string; commit_oid: string }>(
+      "SELECT id, commit_oid FROM session_entries WHERE session_id = $1 AND commit_oid IS NOT NULL",
+      [parentSession],
+    );
+    await insertEntries(q, row.id, entries, new Map(bound.map((b) => [b.id, b.commit_oid])));
     const [updated] = await q<RawSession>(
       "UPDATE sessions SET leaf_id = $2, header = $3 WHERE id = $1 RETURNING *",
       [row.id, leafId, JSON.stringify(header)],

@@ -32,6 +32,8 @@ export interface SessionTreeViewNode {
   /** Depth in the tree (roots 0). */
   depth: number;
   childCount: number;
+  /** The project commit the entry stands on (its own or its nearest ancestor's; docs/checkpoints.md). */
+  commit?: string;
 }
 
 /** Characters a preview keeps (an ellipsis marks a cut). */

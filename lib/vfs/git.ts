@@ -372,13 +372,21 @@ async function resolveOrNull(gfs: GitFs, gitdir: string, ref: string): Promise<s
  * one for `.gitignore` files when new files appear; the caller's `flush()` adds the write transaction.
  *
  * @param options.changedPaths absolute VFS paths, e.g. from `vfs.dirtyPaths()`.
- * @param options.ref full ref name, e.g. "refs/heads/strata/session-<id>".
+ * @param options.ref full ref name, e.g. "refs/heads/strata/session-<id>"; it is moved to the new commit.
+ * @param options.parent the commit to build on (docs/checkpoints.md: the leaf's commit); omitted, the ref's commit,
+ *   else HEAD's. With `parent`, the tree is compared with the parent's: null when equal.
  * @returns `{ oid }` of the new commit, or null when the tree equals the parent's (nothing changed).
  */
 export async function checkpoint(
   fs: Vfs,
   dir: string,
-  options: { changedPaths: string[]; ref: string; message: string; author: GitAuthor },
+  options: {
+    changedPaths: string[];
+    ref: string;
+    message: string;
+    author: GitAuthor;
+    parent?: string | null;
+  },
 ): Promise<{ oid: string } | null> {
   const root = normalizePosix(dir);
   const gitdir = `${root}/.git`;
@@ -399,8 +407,8 @@ export async function checkpoint(
   await fs.prefetch([`${gitdir}/HEAD`, `${gitdir}/packed-refs`, `${gitdir}/${options.ref}`], {
     withData: true,
   });
-  let parent = await resolveOrNull(gfs, gitdir, options.ref);
-  if (!parent) {
+  let parent = options.parent !== undefined ? options.parent : await resolveOrNull(gfs, gitdir, options.ref);
+  if (!parent && options.parent === undefined) {
     const head = /^ref: *(\S+)/.exec(await fs.readText(`${gitdir}/HEAD`));
     if (head) await fs.prefetch([`${gitdir}/${head[1]}`], { withData: true });
     parent = await resolveOrNull(gfs, gitdir, "HEAD");

@@ -289,6 +289,19 @@ export class Vfs extends VfsCache implements FileSystem {
   }
 
   /**
+   * After a `VfsConflictError` on `paths`: base this VFS's pending changes of those paths on what is stored now, so
+   * the next flush writes them over the other writer's (who must have kept theirs: a restore's commit). Entries
+   * without pending changes are left as they are.
+   */
+  async rebase(paths: string[]): Promise<void> {
+    const stored = new Map((await this.store.getMeta(paths)).map((r) => [r.path, r.version]));
+    for (const path of paths) {
+      const e = this.entries.get(path);
+      if (e?.dirty) e.base = stored.get(path) ?? null;
+    }
+  }
+
+  /**
    * Write every change in one transaction (in bounded statements, see `PgVfsStore.commit`).
    * @throws VfsConflictError when another writer changed a node since this VFS read it (nothing written);
    *   VfsError EFBIG when the changed file/symlink content (git objects not counted) exceeds `maxFlushBytes`

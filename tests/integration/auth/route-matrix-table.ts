@@ -34,6 +34,8 @@
  */
 import { strToU8, zipSync } from "fflate";
 import type { DbScope } from "@/lib/db/client";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import type { TestUser } from "../../helpers/auth";
 
 export type MatrixPermission = "read" | "write" | "manage" | "delete" | "public" | "self";
@@ -280,6 +282,53 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     build: (ctx) => ({ params: session(ctx), json: {} }),
   },
   "GET /api/sessions/[id]/tree": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+
+  // ── checkpoints (issue 14, lead): branches bound to file state, docs/checkpoints.md ──
+  "POST /api/sessions/[id]/restore": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { entryId: ctx.fx.entryId, mode: "conversation" } }),
+  },
+  "POST /api/sessions/[id]/restores/[restoreId]/undo": {
+    permission: "write",
+    build: async (ctx) => {
+      const id = await ctx.fx.newSession();
+      const [row] = await ctx.scope.query<{ id: string }>(
+        `INSERT INTO session_restores (session_id, mode, from_leaf_id, to_leaf_id)
+         SELECT id, 'conversation', leaf_id, leaf_id FROM sessions WHERE id = $1 RETURNING id`,
+        [id],
+      );
+      return { params: { id, restoreId: row.id }, json: {} };
+    },
+  },
+  "GET /api/sessions/[id]/changes": {
+    permission: "read",
+    build: (ctx) => ({ params: session(ctx), query: `from=${ctx.fx.entryId}&to=${ctx.fx.entryId}` }),
+  },
+  "GET /api/sessions/[id]/turns": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "POST /api/sessions/[id]/revert": {
+    permission: "write",
+    // A fresh project with a repository: one commit adds a file, the next changes it; the revert undoes the change.
+    build: async (ctx) => {
+      const projectId = await ctx.fx.newProject();
+      const [p] = await ctx.scope.query<{ root_path: string }>(
+        "SELECT root_path FROM projects WHERE id = $1",
+        [projectId],
+      );
+      const [s] = await ctx.scope.query<{ id: string }>(
+        "INSERT INTO sessions (project_id, cwd) VALUES ($1, $2) RETURNING id",
+        [projectId, p.root_path],
+      );
+      const { vfs } = openWorkspaceVfs(ctx.fx.workspaceId, ctx.scope);
+      const author = { name: "t", email: "t@x" };
+      await initRepository(vfs, p.root_path);
+      await vfs.writeFile(`${p.root_path}/r.txt`, "before\n");
+      const from = await commitAll(vfs, p.root_path, { message: "a", author });
+      await vfs.writeFile(`${p.root_path}/r.txt`, "after\n");
+      const to = await commitAll(vfs, p.root_path, { message: "b", author });
+      await vfs.flush();
+      return { params: { id: s.id }, json: { from, to, path: "r.txt" } };
+    },
+  },
 
   // ── runs owned by the server (issue 12, RUNS helper): a finished run of the team session replays and closes ──
   "GET /api/sessions/[id]/runs/[runId]/events": {

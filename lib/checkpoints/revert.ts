@@ -1,0 +1,169 @@
+/**
+ * Reverting what a turn or a tool call changed, or one file of it (docs/checkpoints.md): the inverse of the change
+ * from commit `from` to commit `to` applied to the working tree — three-way where a file changed again since — and
+ * committed as a new checkpoint (`kind: revert`) on the leaf, which a `custom` entry records. History is never
+ * rewritten, and a file that cannot be reverted cleanly refuses the whole revert (nothing written).
+ */
+import { applyPatch, structuredPatch } from "diff";
+import { sessionRef } from "@/lib/agent/checkpointer";
+import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "@/lib/agent/file-state";
+import type { DbScope } from "@/lib/db/client";
+import { recordCheckpoint } from "@/lib/session/checkpoint-rows";
+import { appendEntry, getSession } from "@/lib/session/store";
+import { checkpoint } from "@/lib/vfs/git";
+import { commitSnapshot, diffSnapshots, readBlob, workingTreeSnapshot } from "@/lib/vfs/worktree";
+import { openSessionFiles } from "./changes";
+import { CheckpointError } from "./errors";
+import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
+
+/** A revert that cannot apply cleanly: the files (project-relative) changed again in a way that conflicts. */
+export class RevertConflictError extends CheckpointError {
+  constructor(readonly paths: string[]) {
+    super(
+      409,
+      "revert_conflict",
+      `Cannot revert ${paths.join(", ")}: changed again since, in the same lines. Nothing was reverted; edit ${paths.length === 1 ? "it" : "them"} by hand or restore an earlier point.`,
+    );
+    this.name = "RevertConflictError";
+  }
+}
+
+/** Nothing to revert between the two commits (for the path asked). */
+export class NothingToRevertError extends Error {
+  constructor(path?: string) {
+    super(
+      path ? `${path} did not change there: nothing to revert.` : "No file changed there: nothing to revert.",
+    );
+    this.name = "NothingToRevertError";
+  }
+}
+
+const decoder = new TextDecoder();
+const isBinary = (bytes: Uint8Array) => bytes.subarray(0, 8000).includes(0);
+
+/** Input of {@link revertChanges}. */
+export interface RevertInput {
+  scope: DbScope;
+  sessionId: string;
+  /** The change to undo: from commit `from` (null: the empty tree) to commit `to`. */
+  from: string | null;
+  to: string;
+  /** Only this project-relative file. */
+  path?: string;
+  author: { name: string; email: string };
+  userId: string | null;
+  /** What the entry says was reverted (e.g. `turn <id>`, `tool call <id>`). */
+  label: string;
+}
+
+/**
+ * Undo the changes `from` → `to` (or of `path` only) in the working tree, as a new checkpoint on the leaf. The
+ * working tree's other uncommitted changes are committed first as the user's, so the revert commit holds exactly
+ * the reverted files. Call it holding the session's run lock.
+ * @returns the revert commit, the files it changed and the recording entry's id.
+ * @throws RevertConflictError (nothing written), NothingToRevertError, SessionNotFoundError.
+ */
+export async function revertChanges(
+  input: RevertInput,
+): Promise<{ commit: string; paths: string[]; entryId: string }> {
+  const { scope, sessionId } = input;
+  const target = await openSessionFiles(scope, sessionId);
+  const { vfs, root } = target;
+  const files = { vfs, root, session: { id: sessionId } };
+  const session = await getSession(scope, sessionId);
+  const leafCommit = await pointCommit(scope, files, session?.leafId ?? null);
+  const [before, after, working] = await Promise.all([
+    commitSnapshot(vfs, root, input.from),
+    commitSnapshot(vfs, root, input.to),
+    workingTreeSnapshot(vfs, root),
+  ]);
+  const changes = diffSnapshots(before, after).filter((c) => !input.path || c.path === input.path);
+  if (changes.length === 0) throw new NothingToRevertError(input.path);
+
+  // Plan every file first: a conflict anywhere writes nothing.
+  const plan: { path: string; write: Uint8Array | null; mode?: string }[] = [];
+  const conflicts: string[] = [];
+  for (const c of changes) {
+    const now = working.get(c.path);
+    const wantedOid = c.before?.oid;
+    if (now?.oid === c.after?.oid || (!now && !c.after)) {
+      // Untouched since: back to what it was.
+      plan.push({
+        path: c.path,
+        write: c.before ? await readBlob(vfs, root, c.before.oid) : null,
+        mode: c.before?.mode,
+      });
+      continue;
+    }
+    if (now?.oid === wantedOid) continue; // already as it was
+    // Changed again since: three-way, the inverse patch applied to what is there now.
+    if (!now || !c.before || !c.after) {
+      conflicts.push(c.path);
+      continue;
+    }
+    const [b, a, n] = await Promise.all([
+      readBlob(vfs, root, c.before.oid),
+      readBlob(vfs, root, c.after.oid),
+      vfs.readFile(`${root}/${c.path}`),
+    ]);
+    if (isBinary(b) || isBinary(a) || isBinary(n)) {
+      conflicts.push(c.path);
+      continue;
+    }
+    const inverse = structuredPatch(c.path, c.path, decoder.decode(a), decoder.decode(b), "", "", {
+      context: 3,
+    });
+    const merged = applyPatch(decoder.decode(n), inverse);
+    if (merged === false) conflicts.push(c.path);
+    else plan.push({ path: c.path, write: new TextEncoder().encode(merged), mode: now.mode });
+  }
+  if (conflicts.length > 0) throw new RevertConflictError(conflicts);
+  if (plan.length === 0) throw new NothingToRevertError(input.path);
+
+  // The user's other uncommitted changes first, as their own checkpoint.
+  const user = await commitWorkingTree(files, {
+    scope,
+    base: leafCommit,
+    kind: "user",
+    message: USER_CHANGES_MESSAGE,
+    author: input.author,
+    userId: input.userId,
+  });
+  const base = user?.oid ?? leafCommit;
+  for (const p of plan) {
+    const abs = `${root}/${p.path}`;
+    if (p.write === null) await vfs.unlink(abs).catch(() => undefined);
+    else if (p.mode === "120000") {
+      await vfs.unlink(abs).catch(() => undefined);
+      await vfs.symlink(decoder.decode(p.write), abs);
+    } else await vfs.writeFile(abs, p.write, { mode: p.mode === "100755" ? 0o100755 : 0o100644 });
+  }
+  const paths = plan.map((p) => p.path).sort();
+  const result = await checkpoint(vfs, root, {
+    changedPaths: paths.map((p) => `${root}/${p}`),
+    ref: sessionRef(sessionId),
+    message: `Strata: revert ${input.path ?? `${paths.length} file${paths.length === 1 ? "" : "s"}`} of ${input.label}`,
+    author: input.author,
+    parent: base,
+  });
+  await vfs.flush();
+  if (!result) throw new NothingToRevertError(input.path);
+  await recordCheckpoint(scope, sessionId, {
+    commitOid: result.oid,
+    parentOid: base,
+    kind: "revert",
+    paths,
+    authorUserId: input.userId,
+  });
+  const entry = await appendEntry(
+    scope,
+    sessionId,
+    {
+      type: "custom",
+      customType: CHECKPOINT_CUSTOM_TYPE,
+      data: { kind: "revert", commit: result.oid, from: input.from, to: input.to, paths, of: input.label },
+    },
+    { commit: result.oid },
+  );
+  return { commit: result.oid, paths, entryId: entry.id };
+}

@@ -1,0 +1,64 @@
+/**
+ * A project with committed files and an empty session in it, for runs against the real Postgres and the mock
+ * provider: the fixture the run tests share (one git repository, one `init` commit, the local owner's workspace).
+ */
+import { DbScope } from "@/lib/db/client";
+import { getLocalActor } from "@/lib/projects/identity";
+import { insertProject, type Project } from "@/lib/projects/projects";
+import { createSession, type SessionRow } from "@/lib/session/store";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import type { Vfs } from "@/lib/vfs/vfs";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+
+/** What {@link projectWithSession} made. */
+export interface SessionFixture {
+  actor: Awaited<ReturnType<typeof getLocalActor>>;
+  project: Project;
+  session: SessionRow;
+  /** The `init` commit of `files`. */
+  initCommit: string;
+  /** A fresh VFS of the project's workspace on its own scope (release it after use). */
+  openVfs(): { vfs: Vfs; scope: DbScope };
+}
+
+/** `files` (project-relative path → text) committed as `init` in a new project of the local owner, and a session. */
+export async function projectWithSession(
+  scope: DbScope,
+  files: Record<string, string>,
+): Promise<SessionFixture> {
+  const actor = await getLocalActor(scope);
+  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const openVfs = () => openWorkspaceVfs(actor.workspaceId, new DbScope());
+  const { vfs, scope: s } = openVfs();
+  await initRepository(vfs, project.rootPath);
+  for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
+  const initCommit = await commitAll(vfs, project.rootPath, {
+    message: "init",
+    author: { name: "t", email: "t@x" },
+  });
+  await vfs.flush();
+  await s.release();
+  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  return { actor, project, session, initCommit, openVfs };
+}
+
+/** The text of project file `rel` as stored now (a fresh read), or null when it does not exist. */
+export async function readProjectFile(fixture: SessionFixture, rel: string): Promise<string | null> {
+  const { vfs, scope } = fixture.openVfs();
+  try {
+    return await vfs.readText(`${fixture.project.rootPath}/${rel}`).catch(() => null);
+  } finally {
+    await scope.release();
+  }
+}
+
+/** Write project file `rel` (an editor save between turns). */
+export async function writeProjectFile(fixture: SessionFixture, rel: string, text: string): Promise<void> {
+  const { vfs, scope } = fixture.openVfs();
+  try {
+    await vfs.writeFile(`${fixture.project.rootPath}/${rel}`, text);
+    await vfs.flush();
+  } finally {
+    await scope.release();
+  }
+}
