@@ -103,7 +103,7 @@ export function SessionTree({
       {restore ? (
         <Notice
           kind="info"
-          title="Restored"
+          title="Moved to another point of the session"
           actions={
             <>
               <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
@@ -115,7 +115,11 @@ export function SessionTree({
             </>
           }
         >
-          {restore.changed === 1 ? "1 file changed." : `${restore.changed} files changed.`}
+          {restore.changed === 0
+            ? "No file changed."
+            : restore.changed === 1
+              ? "1 file changed."
+              : `${restore.changed} files changed.`}
         </Notice>
       ) : null}
       {open && sessionId ? (
