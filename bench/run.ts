@@ -18,6 +18,7 @@ import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
 import { responsiveSection } from "./sections/responsive";
 import { sessionSection } from "./sections/session";
+import { treeSection } from "./sections/tree";
 import { vfsSection } from "./sections/vfs";
 
 const SECTIONS: BenchSection[] = [
@@ -30,6 +31,7 @@ const SECTIONS: BenchSection[] = [
   authSection,
   execSection,
   responsiveSection,
+  treeSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

@@ -2,19 +2,20 @@
 
 import { useEffect, useRef, useState } from "react";
 import { InspectorPanel } from "@/components/inspector/inspector-panel";
+import { editUserMessage, SessionTree } from "@/components/session-tree/session-tree";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { useAttachments } from "./attachments";
 import { nonVisionNotice } from "./attachments-tray";
 import { Composer, type ComposerIntent } from "./composer";
 import { ContextPanel } from "./context-panel";
+import { browserStorage, saveDraft } from "./draft-store";
 import { MessageList } from "./message-list";
 import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
 import { isAgentRun, runNotice } from "./run-label";
 import { RunLinkNotice } from "./run-link-notice";
 import { SessionBar } from "./session-bar";
-import { SessionHistory } from "./session-history";
 import { SessionStatsLine } from "./session-stats-line";
 import { ToolToggles } from "./tool-toggles";
 import { TrustDialog } from "./trust-dialog";
@@ -35,6 +36,8 @@ export function ChatPanel({
   onPathsChanged,
   onRunEnd,
   readOnlyNote = null,
+  unsavedBuffers,
+  onFilesRestored,
 }: {
   projectId: string;
   /** Paths the agent reports changed (files_changed, successful write/edit). */
@@ -43,6 +46,10 @@ export function ChatPanel({
   onRunEnd?: () => void;
   /** Why the caller can only read (their role), or null when they can prompt. */
   readOnlyNote?: string | null;
+  /** The editor's unsaved buffers: a restore or fork from the session tree keeps them before files change. */
+  unsavedBuffers?: () => { path: string; content: string }[];
+  /** A restore or fork from the session tree changed these project files (reload them). */
+  onFilesRestored?: (paths: string[]) => void;
 }) {
   const readOnly = readOnlyNote !== null;
   const modelRef = useRef("");
@@ -120,11 +127,13 @@ export function ChatPanel({
     if (!accepted && images.length > 0) attachments.restore(images);
   };
 
-  // Issue 14: the files each turn changed (read again when a run ends), the diff view, reverts.
+  // Moves in the session tree (a restore, an edit): the path changed, so the turns' changes are read again.
+  const [moves, setMoves] = useState(0);
+  // Issue 14: the files each turn changed (read again when a run ends or the leaf moves), the diff view, reverts.
   const changes = useTurnChangesUi({
     sessionId: sessions.sessionId,
     messages: chat.state.messages,
-    refreshKey: runEnds,
+    refreshKey: `${runEnds}:${moves}`,
     busy: running || chat.loading,
     readOnly,
     onReverted: (result) => {
@@ -132,6 +141,22 @@ export function ChatPanel({
       onPathsChanged(result.paths);
     },
   });
+  // ── session tree (pi's /tree; components/session-tree) ──
+  const [treeOpen, setTreeOpen] = useState(false);
+  const [editError, setEditError] = useState<string | null>(null);
+  const afterMove = (result: { editorText?: string }) => {
+    chat.reload();
+    setMoves((n) => n + 1);
+    if (result.editorText !== undefined) setDraft(result.editorText);
+  };
+  const editMessage = (index: number) => {
+    if (!sessions.sessionId) return;
+    setEditError(null);
+    editUserMessage(sessions.sessionId, chat.state.messages, index).then(afterMove, (err) =>
+      setEditError(err instanceof Error ? err.message : String(err)),
+    );
+  };
+  // ── end session tree ──
 
   const runNote = runNotice(chat.runOrigin, chat.liveRun);
   // The history re-reads its tree when the conversation grows, a run starts or ends, or a `!command` ends.
@@ -158,6 +183,7 @@ export function ChatPanel({
         onImported={() => void sessions.refresh()}
         onSessionRenamed={sessions.replace}
         onSessionDeleted={(d) => sessions.forget(d.id)}
+        onOpenTree={() => setTreeOpen(true)}
       >
         {changes.sessionButton}
       </SessionBar>
@@ -175,19 +201,25 @@ export function ChatPanel({
         refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${runEnds}`}
         onChanged={() => chat.reload()}
       />
-      <SessionHistory
+      <SessionTree
         sessionId={sessions.sessionId}
-        busy={running || readOnly}
+        sessionName={current?.title ?? null}
+        open={treeOpen}
+        onOpenChange={setTreeOpen}
+        busy={running}
+        readOnly={readOnly}
         refreshKey={`${sessions.sessionId}:${chat.state.messages.length}:${running}:${settledShells}:${runEnds}`}
-        onNavigated={(result) => {
-          chat.reload();
-          if (result.editorText) setDraft(result.editorText);
-        }}
-        onForked={(session) => {
+        onMoved={afterMove}
+        onForked={(session, text) => {
+          if (text) saveDraft(browserStorage(), session.id, text);
           void sessions.refresh().then(() => sessions.select(session.id));
         }}
+        onRenamed={sessions.replace}
         onCompacted={() => chat.reload()}
+        unsavedBuffers={unsavedBuffers}
+        onFilesChanged={onFilesRestored}
       />
+      {editError ? <Notice kind="error">{editError}</Notice> : null}
       <InspectorPanel
         projectId={projectId}
         sessionId={sessions.sessionId}
@@ -226,6 +258,7 @@ export function ChatPanel({
           hasModel={!noModel}
           readOnly={readOnly}
           changes={changes}
+          onEditUser={readOnly || running ? undefined : editMessage}
         />
       )}
       {changes.notice}

@@ -30,6 +30,7 @@ export function MessageList({
   hasModel = true,
   readOnly = false,
   changes,
+  onEditUser,
 }: {
   state: ChatState;
   /** Issue 14: what follows a message (a turn's changed files) and the tool calls that changed files. */
@@ -38,6 +39,8 @@ export function MessageList({
     toolChanges: Record<string, string[]>;
     openToolDiff: (toolCallId: string, name: string) => void;
   };
+  /** "Edit" on a user message (its index): the session moves back to before it and its text goes to the composer. */
+  onEditUser?: (index: number) => void;
   hasModel?: boolean;
   readOnly?: boolean;
   onRetry?: () => void;
@@ -107,6 +110,7 @@ export function MessageList({
               superseded={places.get(i)?.superseded}
               onRetry={places.get(i)?.canRetry ? onRetry : undefined}
               systemHead={systemHead}
+              onEdit={onEditUser && m.role === "user" && !running ? () => onEditUser(i) : undefined}
             />
             {changes?.afterMessage(i)}
           </Fragment>

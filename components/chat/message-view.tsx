@@ -29,8 +29,11 @@ export function MessageView({
   superseded,
   onRetry,
   systemHead,
+  onEdit,
 }: {
   message: AgentMessage;
+  /** For a user message: "Edit" (pi's /tree selection of it: the text comes back, a new branch follows). */
+  onEdit?: () => void;
   streaming: boolean;
   ctx: MessageContext;
   /** For a `!command` sent from this page: whether it is still running (or failed to start). */
@@ -45,10 +48,22 @@ export function MessageView({
   switch (message.role) {
     case "user":
       return (
-        <article className="message message-user" data-testid="message-user" aria-label="You">
-          <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
-          <MessageImages content={message.content} />
-        </article>
+        <>
+          <article className="message message-user" data-testid="message-user" aria-label="You">
+            <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
+            <MessageImages content={message.content} />
+          </article>
+          {onEdit ? (
+            <button
+              type="button"
+              className="btn btn-small message-edit"
+              onClick={onEdit}
+              title="Go back to before this message and edit it; what follows stays in the tree"
+            >
+              Edit
+            </button>
+          ) : null}
+        </>
       );
     case "assistant":
       return (

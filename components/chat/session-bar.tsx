@@ -41,6 +41,7 @@ export function SessionBar({
   onSessionRenamed,
   onSessionDeleted,
   children,
+  onOpenTree,
 }: {
   sessions: SessionSummary[];
   sessionId: string | null;
@@ -66,6 +67,8 @@ export function SessionBar({
   onSessionDeleted?: (deleted: DeletedSession) => void;
   /** More buttons of the bar (e.g. "Session changes"), after Export and Import. */
   children?: ReactNode;
+  /** Opens the session tree (pi's /tree); no "Tree" button without it. */
+  onOpenTree?: () => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
@@ -134,6 +137,18 @@ export function SessionBar({
               onSessionDeleted?.(d);
             }}
           />
+        ) : null}
+        {onOpenTree ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={onOpenTree}
+            disabled={!sessionId}
+            title="The session's tree: every branch, move, fork, label (Alt+T)"
+            aria-keyshortcuts="Alt+T"
+          >
+            Tree
+          </button>
         ) : null}
         {readOnly ? null : (
           <button type="button" className="btn btn-small" onClick={onNewSession} disabled={busy}>

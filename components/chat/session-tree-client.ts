@@ -32,6 +32,14 @@ export interface SessionTreeNode {
   role?: string;
   preview: string;
   label?: string;
+  /** When the label was set. */
+  labelTimestamp?: string;
+  /** An assistant message holding only tool calls (pi's tree hides it unless it is the leaf). */
+  toolCallsOnly?: true;
+  /** A tool result's call as pi's tree shows it (`[read: a.ts]`). */
+  tool?: string;
+  /** The entry's file-state commit (docs/checkpoints.md), when the server knows it. */
+  commit?: string;
   timestamp: string;
   depth: number;
   childCount: number;
@@ -145,9 +153,30 @@ export function branchSession(
   return send(`/api/sessions/${enc(sessionId)}/branch`, post(input));
 }
 
-export async function forkSession(sessionId: string, entryId: string): Promise<SessionSummary> {
-  return (await send<{ session: SessionSummary }>(`/api/sessions/${enc(sessionId)}/fork`, post({ entryId })))
-    .session;
+/**
+ * `POST /api/sessions/:id/fork`: a new session from `entryId`; `position: "before"` (pi's `/fork` of a user
+ * message) keeps the path before it and answers its text as `editorText`, `"at"` (default) keeps the entry. The
+ * files become that point's (`changed`; the editor's `buffers` are kept first).
+ */
+export function forkSession(
+  sessionId: string,
+  entryId: string,
+  position: "before" | "at" = "at",
+  buffers?: { path: string; content: string }[],
+): Promise<{ session: SessionSummary; editorText?: string; restoreId?: string; changed?: string[] }> {
+  return send(
+    `/api/sessions/${enc(sessionId)}/fork`,
+    post(buffers?.length ? { entryId, position, buffers } : { entryId, position }),
+  );
+}
+
+/** `POST /api/sessions/:id/labels`: set an entry's label; an empty label clears it (pi). */
+export function labelEntry(
+  sessionId: string,
+  entryId: string,
+  label: string,
+): Promise<{ entryId: string; label?: string; labelEntryId: string }> {
+  return send(`/api/sessions/${enc(sessionId)}/labels`, post({ entryId, label }));
 }
 
 export function compactSession(sessionId: string, focus?: string): Promise<CompactResponse> {

@@ -248,6 +248,11 @@ export function ProjectWorkspace({
         onPathsChanged={onPathsChanged}
         onRunEnd={() => setGitKey((k) => k + 1)}
         readOnlyNote={readOnlyNote}
+        unsavedBuffers={files.unsavedBuffers}
+        onFilesRestored={(paths) => {
+          files.reloadFromServer(paths);
+          void refreshTree();
+        }}
       />
       {remover.dialog}
       {quickOpen && entries ? (

@@ -14,6 +14,7 @@ import type { SummarizeFn } from "@/lib/session/compaction/compaction";
 import { loadBranch } from "@/lib/session/context-load";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/entries";
 import {
+  appendLabel,
   branch,
   branchWithSummary,
   createBranchedSession,
@@ -185,14 +186,76 @@ export async function navigateTree(input: NavigateTreeInput): Promise<NavigateTr
   return { leafId: newLeafId, editorText };
 }
 
+/** Where a fork cuts (pi `AgentSessionRuntime.fork(entryId, { position })`). */
+export type ForkPosition = "before" | "at";
+
+/** What {@link forkSession} made. */
+export interface ForkResult {
+  session: SessionRow;
+  /** `before`: the user message's text, for the new session's editor (pi's `selectedText`). */
+  editorText?: string;
+}
+
+/** pi's refusal of a `before` fork of an entry that is not a user message (and of an unknown entry). */
+export const INVALID_FORK_ENTRY = "Invalid entry ID for forking";
+
 /**
- * Fork: a new session in the same project holding the root→`entryId` path of `sessionId` (pi
- * `createBranchedSession`; labels of kept entries re-added; header `parentSession` = the source id).
- * @throws SessionNotFoundError, EntryNotFoundError.
+ * Fork: a new session in the same project (pi `createBranchedSession`; labels of kept entries re-added;
+ * header `parentSession` = the source id), cut as pi's runtime `fork(entryId, { position })` cuts:
+ * - `at` (pi's `/clone` and Strata's default): the root→`entryId` path, the entry included;
+ * - `before` (pi's `/fork`, from a user message): the root→parent path, and the message's text is returned as
+ *   `editorText` to be edited and sent in the new session; a root user message gives an empty session.
+ * @throws SessionNotFoundError, EntryNotFoundError, InvalidForkEntryError (`before` on a non-user entry).
  */
-export async function forkSession(scope: DbScope, sessionId: string, entryId: string): Promise<SessionRow> {
+export async function forkSession(
+  scope: DbScope,
+  sessionId: string,
+  entryId: string,
+  options: { position?: ForkPosition } = {},
+): Promise<ForkResult> {
   if (!(await getSession(scope, sessionId))) throw new SessionNotFoundError(sessionId);
   const path = await loadBranch(scope, sessionId, entryId);
-  if (path.length === 0 || path[path.length - 1].id !== entryId) throw new EntryNotFoundError(entryId);
-  return createBranchedSession(scope, sessionId, entryId);
+  const entry = path[path.length - 1];
+  if (!entry || entry.id !== entryId) throw new EntryNotFoundError(entryId);
+  if (options.position !== "before")
+    return { session: await createBranchedSession(scope, sessionId, entryId) };
+  const message = entry.type === "message" ? (entry.message as AgentMessage) : undefined;
+  if (message?.role !== "user") throw new InvalidForkEntryError();
+  const editorText = textContent((message as AgentMessage & { content: unknown }).content);
+  return { session: await createBranchedSession(scope, sessionId, entry.parentId), editorText };
+}
+
+/** {@link INVALID_FORK_ENTRY}, as a type the HTTP layer answers with 400. */
+export class InvalidForkEntryError extends Error {
+  constructor() {
+    super(INVALID_FORK_ENTRY);
+    this.name = "InvalidForkEntryError";
+  }
+}
+
+/**
+ * pi's tree label edit (`setLabel(entryId, label)` → `appendLabelChange`, 7.22): the text is trimmed and an empty
+ * one clears the label. Like every pi append, the `label` entry goes under the current leaf, which moves to it.
+ * @returns the resolved label afterwards (undefined = none).
+ * @throws SessionNotFoundError, EntryNotFoundError.
+ */
+export async function labelEntry(
+  scope: DbScope,
+  sessionId: string,
+  entryId: string,
+  label: string | undefined,
+): Promise<{ entryId: string; label?: string; labelEntryId: string }> {
+  if (!(await getSession(scope, sessionId))) throw new SessionNotFoundError(sessionId);
+  if (!(await entryInSession(scope, sessionId, entryId))) throw new EntryNotFoundError(entryId);
+  const text = label?.trim() || undefined;
+  const entry = await appendLabel(scope, sessionId, entryId, text);
+  return text ? { entryId, label: text, labelEntryId: entry.id } : { entryId, labelEntryId: entry.id };
+}
+
+async function entryInSession(scope: DbScope, sessionId: string, entryId: string): Promise<boolean> {
+  const rows = await scope.query("SELECT 1 FROM session_entries WHERE session_id = $1 AND id = $2", [
+    sessionId,
+    entryId,
+  ]);
+  return rows.length > 0;
 }

@@ -4,7 +4,7 @@
  * held first kept on the source session's branch. The switch is a restore of the new session, so it can be undone.
  */
 import { pointCommit } from "@/lib/agent/file-state";
-import { forkSession } from "@/lib/agent/session-tree";
+import { type ForkPosition, forkSession } from "@/lib/agent/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import { entryCommit, recordRestore } from "@/lib/session/checkpoint-rows";
@@ -15,6 +15,8 @@ import { type EditorBuffer, switchFiles } from "./restore";
 /** What {@link forkWithFiles} made. */
 export interface ForkResult {
   session: SessionRow;
+  /** `position: "before"`: the user message's text, for the new session's composer (pi's `/fork`). */
+  editorText?: string;
   /** The files' restore on the new session (undo brings back the working tree as it was); absent without files. */
   restoreId?: string;
   /** Project-relative paths the switch wrote or deleted. */
@@ -31,6 +33,8 @@ export async function forkWithFiles(input: {
   scope: DbScope;
   sessionId: string;
   entryId: string;
+  /** pi's fork cut (lib/agent/session-tree.ts `forkSession`); default `at`. */
+  position?: ForkPosition;
   files: boolean;
   buffers?: EditorBuffer[];
   author: { name: string; email: string };
@@ -38,11 +42,13 @@ export async function forkWithFiles(input: {
 }): Promise<ForkResult> {
   const { scope } = input;
   const source = await getSession(scope, input.sessionId);
-  const forked = await forkSession(scope, input.sessionId, input.entryId);
-  if (!input.files || !source) return { session: forked, changed: [] };
+  const { session: forked, editorText } = await forkSession(scope, input.sessionId, input.entryId, {
+    position: input.position,
+  });
+  if (!input.files || !source) return { session: forked, editorText, changed: [] };
   const project = await getProject(scope, forked.projectId);
   const toCommit = forked.leafId ? await entryCommit(scope, forked.id, forked.leafId) : null;
-  if (!project || !toCommit) return { session: forked, changed: [] };
+  if (!project || !toCommit) return { session: forked, editorText, changed: [] };
   const { kept, changed } = await switchFiles(input, project, source.leafId, toCommit);
   const before =
     kept ??
@@ -59,5 +65,5 @@ export async function forkWithFiles(input: {
     toCommit,
     userId: input.userId,
   });
-  return { session: forked, restoreId: row.id, changed };
+  return { session: forked, editorText, restoreId: row.id, changed };
 }

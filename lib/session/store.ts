@@ -697,16 +697,18 @@ async function insertEntries(
 /**
  * pi `createBranchedSession(leafId)` (7.23): a new session in the same project holding only the
  * root→`leafId` path (labels dropped from the chain and re-added at its end for kept targets); its
- * header's `parentSession` is the source session id; leaf = the last entry.
+ * header's `parentSession` is the source session id; leaf = the last entry. `leafId` null: an empty session
+ * with that header (pi's fork before a root user message: `newSession({ parentSession })`).
  * @throws Error `Entry <id> not found`.
  */
 export async function createBranchedSession(
   scope: DbScope,
   sessionId: string,
-  leafId: string,
+  leafId: string | null,
 ): Promise<SessionRow> {
   const source = await getSession(scope, sessionId);
   if (!source) throw new Error(`Session ${sessionId} not found`);
+  if (leafId === null) return createSessionWithEntries(scope, source, [], sessionId);
   const path = await loadBranch(scope, sessionId, leafId);
   if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
   const labels = resolveLabels(await loadAllEntries(scope, sessionId));

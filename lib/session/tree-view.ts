@@ -19,6 +19,15 @@ export interface SessionTreeViewNode {
   /** One line, at most {@link PREVIEW_CHARS} characters. */
   preview: string;
   label?: string;
+  /** When the label was set (the `label` entry's timestamp). */
+  labelTimestamp?: string;
+  /**
+   * An assistant message with no text that ended normally (`stop`/`toolUse`): only tool calls. pi's tree hides
+   * these in every filter mode unless it is the leaf.
+   */
+  toolCallsOnly?: true;
+  /** For a tool result: its call as pi's tree shows it (`[read: src/a.ts]`, `[bash: ls -la]`). */
+  tool?: string;
   timestamp: string;
   /** Depth in the tree (roots 0). */
   depth: number;
@@ -116,8 +125,61 @@ function roleOf(entry: SessionEntry): string | undefined {
   return undefined;
 }
 
-/** Flatten `buildSessionTree` roots depth first (children oldest first), iteratively. */
+/** pi's tree rendering of a tool call (`formatToolCall`, without its home-directory shortening). */
+export function formatToolCall(name: string, args: Record<string, unknown>): string {
+  const path = () => String(args.path || args.file_path || "");
+  switch (name) {
+    case "read": {
+      const offset = typeof args.offset === "number" ? args.offset : undefined;
+      const limit = typeof args.limit === "number" ? args.limit : undefined;
+      let shown = path();
+      if (offset !== undefined || limit !== undefined) {
+        const start = offset ?? 1;
+        const end = limit !== undefined ? start + limit - 1 : "";
+        shown += `:${start}${end ? `-${end}` : ""}`;
+      }
+      return `[read: ${shown}]`;
+    }
+    case "write":
+    case "edit":
+      return `[${name}: ${path()}]`;
+    case "bash": {
+      const raw = String(args.command || "");
+      const cmd = raw
+        .replace(/[\n\t]/g, " ")
+        .trim()
+        .slice(0, 50);
+      return `[bash: ${cmd}${raw.length > 50 ? "..." : ""}]`;
+    }
+    case "grep":
+      return `[grep: /${String(args.pattern || "")}/ in ${String(args.path || ".")}]`;
+    case "find":
+      return `[find: ${String(args.pattern || "")} in ${String(args.path || ".")}]`;
+    case "ls":
+      return `[ls: ${String(args.path || ".")}]`;
+    default: {
+      const json = JSON.stringify(args) ?? "";
+      return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? "..." : ""}]`;
+    }
+  }
+}
+
+/** An assistant message whose content has no non-blank text and that ended with `stop` or `toolUse`. */
+function isToolCallsOnly(message: AgentMessage): boolean {
+  if (message.role !== "assistant") return false;
+  const hasText = (message.content ?? []).some(
+    (b) => b?.type === "text" && typeof b.text === "string" && b.text.trim().length > 0,
+  );
+  const stop = message.stopReason;
+  return !hasText && !(stop && stop !== "stop" && stop !== "toolUse");
+}
+
+/**
+ * Flatten `buildSessionTree` roots depth first (children oldest first), iteratively; tool results carry their
+ * call as pi shows it (calls are indexed as they are passed: a call precedes its result on every path).
+ */
 export function sessionTreeView(roots: readonly SessionTreeNode[]): SessionTreeViewNode[] {
+  const calls = new Map<string, string>();
   const out: SessionTreeViewNode[] = [];
   const stack: { node: SessionTreeNode; depth: number }[] = [];
   for (let i = roots.length - 1; i >= 0; i--) stack.push({ node: roots[i], depth: 0 });
@@ -133,9 +195,19 @@ export function sessionTreeView(roots: readonly SessionTreeNode[]): SessionTreeV
       depth,
       childCount: node.children.length,
     };
-    const role = roleOf(entry);
+    const message = entry.type === "message" ? repairMessage(entry.message).message : undefined;
+    const role = message ? message.role : roleOf(entry);
     if (role) view.role = role;
     if (node.label) view.label = node.label;
+    if (node.label && node.labelTimestamp) view.labelTimestamp = node.labelTimestamp;
+    if (message?.role === "assistant") {
+      if (isToolCallsOnly(message)) view.toolCallsOnly = true;
+      for (const b of message.content ?? [])
+        if (b?.type === "toolCall" && typeof b.id === "string")
+          calls.set(b.id, formatToolCall(String(b.name), (b.arguments ?? {}) as Record<string, unknown>));
+    } else if (message?.role === "toolResult") {
+      view.tool = calls.get(message.toolCallId) ?? `[${message.toolName ?? "tool"}]`;
+    }
     out.push(view);
     for (let i = node.children.length - 1; i >= 0; i--)
       stack.push({ node: node.children[i], depth: depth + 1 });

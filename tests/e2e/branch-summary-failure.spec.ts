@@ -1,7 +1,7 @@
 /**
  * A failed branch summary, end to end in Chromium: the mock provider fails the summarization request, and the
- * History panel shows, under the entry whose "Go here" failed, the server's message and what to do next; the
- * session did not move (nothing half done). Retry then succeeds with a summary; "Go without summary" is offered.
+ * session tree shows, where the move was asked for, the server's message and what to do next; the session did not
+ * move (nothing half done). Retry then succeeds with a summary; "Go without summary" is offered.
  */
 import { expect, test } from "@playwright/test";
 import { mockProviderClient } from "../mock-provider";
@@ -27,9 +27,8 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
   }
   await expect(page.getByTestId("message-assistant").last()).toContainText("Second answer.");
 
-  const history = page.getByRole("region", { name: "History" });
-  await history.getByRole("button", { name: "History" }).click();
-  await history.getByLabel("Summarize the branch I leave").check();
+  const panel = page.getByRole("dialog", { name: "Session tree" });
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
   const sessionId = await page.evaluate(() => {
     const key = Object.keys(window.localStorage).find((k) => k.startsWith("strata.session."));
     return key ? window.localStorage.getItem(key) : null;
@@ -38,9 +37,11 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
     ((await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as { leafId: string }).leafId;
   const before = await leaf();
 
-  const target = history.getByRole("listitem").filter({ hasText: "First answer." });
-  await target.getByRole("button", { name: "Go to: First answer." }).click();
-  const alert = target.getByRole("alert");
+  await panel.getByRole("option").filter({ hasText: "First answer." }).click();
+  await panel.getByRole("button", { name: "Go here…" }).click();
+  await panel.getByRole("radio", { name: "Summarize", exact: true }).check();
+  await panel.getByRole("button", { name: "Move", exact: true }).click();
+  const alert = panel.getByRole("alert");
   await expect(alert.locator(".notice-title")).toHaveText("Could not summarize the branch you are leaving");
   await expect(alert.locator(".branch-failure-message")).toHaveText(
     "Branch summarization failed: 400 The summarizer is refusing requests.",
@@ -49,7 +50,7 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
     "Nothing changed: the session is still where it was. Retry, go there without a summary, or check the session's model and its API key.",
   );
   await expect(alert.getByRole("button", { name: "Go without summary" })).toBeEnabled();
-  if (SHOTS) await history.screenshot({ path: `${SHOTS}/branch-failure.png` });
+  if (SHOTS) await panel.screenshot({ path: `${SHOTS}/branch-failure.png` });
   // Nothing half done: the leaf did not move, no branch_summary entry, the conversation is unchanged.
   expect(await leaf()).toBe(before);
   const tree = (await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as {
@@ -59,7 +60,8 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
   await expect(page.getByTestId("message-assistant").last()).toContainText("Second answer.");
 
   await alert.getByRole("button", { name: "Retry" }).click();
-  await expect(target.getByRole("alert")).toHaveCount(0);
+  // The move is done: the tree closes.
+  await expect(panel).toHaveCount(0);
   await expect.poll(leaf).not.toBe(before);
   const after = (await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as {
     nodes: { type: string; preview: string }[];

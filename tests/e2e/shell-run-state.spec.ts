@@ -1,8 +1,8 @@
 /**
  * A `!command` is a run of its own (mode `bash`), end to end in Chromium: the tab that started it shows
  * "Shell command running" and Abort; after a reload the same tab says it is its own shell command (not the agent,
- * not another tab), the composer is not refilled with the command, and stays empty after it finished; the History
- * count follows each command without a reload. Screenshots in /tmp/shots-2b.
+ * not another tab), the composer is not refilled with the command, and stays empty after it finished; the session
+ * tree's count follows each command without a reload. Screenshots in /tmp/shots-2b.
  */
 import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
@@ -11,9 +11,17 @@ import { composer, openZipProject, uniqueName } from "./helpers";
 const SHOTS = "/tmp/shots-2b";
 const shellIndicator = (page: Page) => page.getByRole("status", { name: "Shell command running" });
 const abortButton = (page: Page) => page.getByRole("button", { name: "Abort", exact: true });
-const history = (page: Page) => page.getByRole("region", { name: "History" });
-/** The History header's count, e.g. "3 entries". */
-const historyCount = (page: Page) => history(page).locator(".context-header .muted");
+/** The number of entries the session tree shows (its status line `(i/n)`), read by opening and closing it. */
+async function treeCount(page: Page): Promise<number> {
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Session tree" });
+  const status = dialog.locator("[aria-live]");
+  await expect(status).toHaveText(/^\(\d+\/\d+\)/);
+  const n = Number(/\/(\d+)\)/.exec((await status.textContent()) ?? "")?.[1]);
+  await dialog.getByRole("button", { name: "Close the session tree" }).click();
+  await expect(dialog).toHaveCount(0);
+  return n;
+}
 
 async function sendShell(page: Page, command: string) {
   await composer(page).fill(command);
@@ -26,13 +34,12 @@ test("a !command: its indicator and Abort, a reload keeps it this tab's, the com
   test.setTimeout(120_000);
   mkdirSync(SHOTS, { recursive: true });
   await openZipProject(page, uniqueName("shellrun"), { "README.md": "# Demo\n" });
-  await expect(historyCount(page)).toBeVisible();
-  const before = Number.parseInt((await historyCount(page).textContent()) ?? "", 10);
+  const before = await treeCount(page);
 
-  // A quick command: the History count grows by one without a reload (it stayed one behind).
+  // A quick command: the tree's count grows by one without a reload.
   await sendShell(page, "!echo one");
   await expect(page.getByTestId("message-bashExecution").locator(".shell-status")).toHaveText("exit 0");
-  await expect(historyCount(page)).toHaveText(`${before + 1} entr${before + 1 === 1 ? "y" : "ies"}`);
+  await expect.poll(() => treeCount(page)).toBe(before + 1);
 
   // A slow one: the starting tab shows what runs, and Abort.
   await sendShell(page, "!sleep 6 && echo slept");
@@ -73,9 +80,10 @@ test("a !command: its indicator and Abort, a reload keeps it this tab's, the com
   await expect(page.getByTestId("message-bashExecution").last().locator("pre")).toHaveText("slept");
   await expect(composer(page)).toHaveValue("");
   await expect(abortButton(page)).toHaveCount(0);
-  await expect(historyCount(page)).toHaveText(`${before + 2} entries`);
+  await expect.poll(() => treeCount(page)).toBe(before + 2);
   await page.reload();
-  await expect(historyCount(page)).toHaveText(`${before + 2} entries`);
+  await expect(page.getByLabel("Message")).toBeEnabled();
+  expect(await treeCount(page)).toBe(before + 2);
   await expect(composer(page)).toHaveValue("");
 });
 

@@ -255,6 +255,10 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     ok: [201],
     build: (ctx) => ({ params: session(ctx), json: { entryId: ctx.fx.entryId } }),
   },
+  "POST /api/sessions/[id]/labels": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { entryId: ctx.fx.entryId, label: `l${ctx.n}` } }),
+  },
   "PUT /api/sessions/[id]/model": {
     permission: "write",
     build: (ctx) => ({ params: session(ctx), json: { model: "anthropic/claude-sonnet-4-5" } }),

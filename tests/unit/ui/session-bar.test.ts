@@ -1,9 +1,9 @@
-/** Server-rendered markup of the session bar's file controls and the History view's empty state. */
+/** Server-rendered markup of the session bar's file controls, its Tree button and the closed session tree. */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { SessionBar } from "@/components/chat/session-bar";
-import { SessionHistory } from "@/components/chat/session-history";
+import { SessionTree } from "@/components/session-tree/session-tree";
 
 const session = {
   id: "11111111-1111-4111-8111-111111111111",
@@ -14,9 +14,10 @@ const session = {
   updatedAt: "2026-01-01T00:00:00.000Z",
 };
 
-const bar = (sessionId: string | null) =>
+const bar = (sessionId: string | null, onOpenTree?: () => void) =>
   renderToStaticMarkup(
     createElement(SessionBar, {
+      onOpenTree,
       sessions: sessionId ? [session] : [],
       sessionId,
       onSelectSession: () => {},
@@ -44,7 +45,25 @@ describe("SessionBar file controls", () => {
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Import session<\/button>/);
   });
 
-  it("History renders nothing without a session", () => {
-    expect(renderToStaticMarkup(createElement(SessionHistory, { sessionId: null }))).toBe("");
+  it("offers the Tree button (Alt+T) only when asked, disabled without a session", () => {
+    expect(bar(session.id)).not.toContain(">Tree</button>");
+    expect(bar(session.id, () => {})).toMatch(/<button[^>]*aria-keyshortcuts="Alt\+T"[^>]*>Tree<\/button>/);
+    expect(bar(null, () => {})).toMatch(/<button[^>]*disabled=""[^>]*>Tree<\/button>/);
+  });
+
+  it("the session tree renders nothing while closed", () => {
+    const props = {
+      sessionId: session.id,
+      sessionName: "Tour",
+      open: false,
+      onOpenChange: () => {},
+      busy: false,
+      readOnly: false,
+      onMoved: () => {},
+      onForked: () => {},
+      onRenamed: () => {},
+      onCompacted: () => {},
+    };
+    expect(renderToStaticMarkup(createElement(SessionTree, props))).toBe("");
   });
 });

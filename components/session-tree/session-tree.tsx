@@ -1,0 +1,173 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { describeError, type SessionSummary } from "@/components/api-client";
+import { getSessionTree } from "@/components/chat/session-tree-client";
+import { Notice } from "@/components/ui/notice";
+import type { AgentMessage } from "@/lib/agent/messages";
+import { userEntryFromEnd } from "./edit-message";
+import { isOpenTreeKey } from "./keys";
+import { type MoveResult, moveTo, undoRestore } from "./move-client";
+import { TreePanel } from "./tree-panel";
+
+/**
+ * The chat's session tree: the panel (open from the session bar's "Tree" button or `Alt+T`), the "Undo restore"
+ * offer after a restore, and `edit(index)` for the chat's "Edit" on a user message. `onMoved` gets every move's
+ * answer (reload the conversation; `editorText` goes to the composer), `onForked` the new session and the text
+ * for its composer.
+ */
+export function SessionTree({
+  sessionId,
+  sessionName,
+  open,
+  onOpenChange,
+  busy,
+  readOnly,
+  refreshKey,
+  onMoved,
+  onForked,
+  onRenamed,
+  onCompacted,
+  unsavedBuffers,
+  onFilesChanged,
+}: {
+  sessionId: string | null;
+  sessionName: string | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  busy: boolean;
+  readOnly: boolean;
+  refreshKey?: unknown;
+  onMoved: (result: MoveResult) => void;
+  onForked: (session: SessionSummary, editorText?: string) => void;
+  onRenamed: (session: SessionSummary) => void;
+  onCompacted: () => void;
+  /** The editor's unsaved buffers, kept by a restore before files change. */
+  unsavedBuffers?: () => { path: string; content: string }[];
+  /** A restore or fork changed these project files (reload them in the editor and the file tree). */
+  onFilesChanged?: (paths: string[]) => void;
+}) {
+  const [restore, setRestore] = useState<{ id: string; changed: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const openRef = useRef(onOpenChange);
+  openRef.current = onOpenChange;
+
+  useEffect(() => {
+    if (!sessionId) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!isOpenTreeKey(e)) return;
+      e.preventDefault();
+      openRef.current(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [sessionId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another session forgets the last restore and error
+  useEffect(() => {
+    setRestore(null);
+    setError(null);
+  }, [sessionId]);
+
+  const moved = (result: MoveResult) => {
+    setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+    if (result.changed?.length) onFilesChanged?.(result.changed);
+    onOpenChange(false);
+    onMoved(result);
+  };
+  const undo = async () => {
+    if (!sessionId || !restore) return;
+    try {
+      const result = await undoRestore(sessionId, restore.id, unsavedBuffers?.());
+      setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+      if (result.changed?.length) onFilesChanged?.(result.changed);
+      onMoved(result);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+
+  return (
+    <>
+      {error ? (
+        <Notice
+          kind="error"
+          actions={
+            <button type="button" className="btn btn-small" onClick={() => setError(null)}>
+              Dismiss
+            </button>
+          }
+        >
+          {error}
+        </Notice>
+      ) : null}
+      {restore ? (
+        <Notice
+          kind="info"
+          title="Moved to another point of the session"
+          actions={
+            <>
+              <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
+                Undo restore
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setRestore(null)}>
+                Dismiss
+              </button>
+            </>
+          }
+        >
+          {restore.changed === 0
+            ? "No file changed."
+            : restore.changed === 1
+              ? "1 file changed."
+              : `${restore.changed} files changed.`}
+        </Notice>
+      ) : null}
+      {open && sessionId ? (
+        <TreePanel
+          sessionId={sessionId}
+          sessionName={sessionName}
+          busy={busy}
+          readOnly={readOnly}
+          refreshKey={refreshKey}
+          onClose={() => onOpenChange(false)}
+          onMoved={moved}
+          unsavedBuffers={unsavedBuffers}
+          onForked={(session, text, changed) => {
+            onOpenChange(false);
+            if (changed?.length) onFilesChanged?.(changed);
+            onForked(session, text);
+          }}
+          onRenamed={onRenamed}
+          onCompacted={onCompacted}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Edit the user message at `index` of the chat's `messages` (pi: select it in the tree): the leaf goes to its
+ * parent and its text comes back (`editorText`). Resolves the move's answer.
+ * @throws Error when the message cannot be found on the session's current path.
+ */
+export async function editUserMessage(
+  sessionId: string,
+  messages: readonly AgentMessage[],
+  index: number,
+): Promise<MoveResult> {
+  const target = messages[index];
+  if (target?.role !== "user") throw new Error("Only your own messages can be edited");
+  let fromEnd = 0;
+  for (let i = messages.length - 1; i > index; i--) if (messages[i]?.role === "user") fromEnd++;
+  const text =
+    typeof target.content === "string"
+      ? target.content
+      : target.content
+          .filter((b) => b.type === "text")
+          .map((b) => (b.type === "text" ? b.text : ""))
+          .join(" ");
+  const entryId = userEntryFromEnd(await getSessionTree(sessionId), fromEnd, text);
+  if (!entryId)
+    throw new Error("This message is not on the session's current path any more; open the tree to find it");
+  return moveTo(sessionId, { entryId, mode: "conversation" });
+}
