@@ -1,0 +1,142 @@
+/**
+ * Issue 14, branches bound to files, end to end in Chromium with the mock provider: two branches of one session edit
+ * `notes.md` differently; moving between them in the session tree with "Restore files and conversation" switches the
+ * editor's content each way; "Conversation only" leaves the files; "Undo restore" brings back the state before; an
+ * unsaved editor buffer survives a branch switch (kept, and back with the undo); the turn's diff shows the branch's
+ * change; a fork from an assistant message holds that path and its files. Screenshots in $STRATA_SHOTS_DIR
+ * (default /tmp/shots-branch-files).
+ */
+import { mkdirSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
+import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
+import { E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
+const SHOTS = process.env.STRATA_SHOTS_DIR ?? "/tmp/shots-branch-files";
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+
+const dialog = (page: Page) => page.getByRole("dialog", { name: "Session tree" });
+const rows = (page: Page) =>
+  dialog(page).getByRole("listbox", { name: "Session entries" }).getByRole("option");
+const editor = (page: Page) => page.getByTestId("editor");
+const fileItem = (page: Page, name: string) =>
+  page.getByRole("tree", { name: "Files" }).getByRole("treeitem", { name, exact: true });
+const projectIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop() as string;
+
+async function stored(page: Page, path: string): Promise<string | number> {
+  const res = await page.request.get(
+    `/api/projects/${projectIdOf(page)}/file?path=${encodeURIComponent(path)}`,
+  );
+  return res.status() === 200 ? ((await res.json()) as { content: string }).content : res.status();
+}
+
+async function send(page: Page, text: string) {
+  await composer(page).fill(text);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expectIdle(page);
+}
+
+/** Open the tree, select the row with `text`, press Enter and move with `choice`. */
+async function moveTo(
+  page: Page,
+  text: string,
+  choice: "Restore files and conversation" | "Conversation only",
+) {
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await expect(dialog(page)).toBeVisible();
+  await rows(page).filter({ hasText: text }).first().click();
+  await rows(page).filter({ hasText: text }).first().press("Enter");
+  const chooser = dialog(page).getByRole("group", { name: "Move to this point" });
+  await chooser.getByRole("radio", { name: choice }).check();
+  await chooser.getByRole("button", { name: "Move", exact: true }).click();
+  await expect(dialog(page)).toHaveCount(0);
+}
+
+test("two branches edit one file: restores switch the editor, conversation only keeps it, undo and buffers", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  await mock.reset();
+  await mock.script(
+    { toolCalls: [{ id: "toolu_a", name: "write", input: { path: "notes.md", content: "branch A\n" } }] },
+    { text: "Wrote A." },
+    { toolCalls: [{ id: "toolu_b", name: "write", input: { path: "notes.md", content: "branch B\n" } }] },
+    { text: "Wrote B." },
+  );
+  await openZipProject(page, uniqueName("branches"), { "notes.md": "base\n", "README.md": "# Demo\n" });
+  await fileItem(page, "notes.md").click();
+  await expect(editor(page).locator(".view-lines")).toContainText("base");
+
+  // Branch A.
+  await send(page, "Make it A");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote A.");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch A");
+
+  // Back to before "Make it A" with its files: the editor shows the base again, the prompt is in the composer.
+  await moveTo(page, "Make it A", "Restore files and conversation");
+  await expect(composer(page)).toHaveValue("Make it A");
+  await expect(editor(page).locator(".view-lines")).toContainText("base");
+  expect(await stored(page, "notes.md")).toBe("base\n");
+
+  // Branch B from the same point.
+  await send(page, "Make it B");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote B.");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch B");
+  // The turn's change: notes.md, +1 −1, and the diff shows base → branch B.
+  const summary = page.getByTestId("turn-changes");
+  await expect(summary).toHaveCount(1);
+  await expect(
+    summary.locator('[data-testid="turn-file"][data-path="notes.md"]').getByTestId("change-counts"),
+  ).toHaveText("+1 −1");
+  await shot(page, "branch-b");
+
+  // To A with its files: the editor switches to A, the chat shows A's turn.
+  await moveTo(page, "Wrote A.", "Restore files and conversation");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch A");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote A.");
+  expect(await stored(page, "notes.md")).toBe("branch A\n");
+  // And back to B.
+  await moveTo(page, "Wrote B.", "Restore files and conversation");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch B");
+  expect(await stored(page, "notes.md")).toBe("branch B\n");
+
+  // Conversation only: the chat moves to A, the files stay B's.
+  await moveTo(page, "Wrote A.", "Conversation only");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote A.");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch B");
+  expect(await stored(page, "notes.md")).toBe("branch B\n");
+  // Undo that move: back on B.
+  await page.getByRole("button", { name: "Undo restore" }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote B.");
+
+  // An unsaved buffer survives a switch: typed, not saved, then a move to A with files.
+  await editor(page).locator(".view-lines").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("unsaved line\n");
+  await expect(page.getByText("Modified", { exact: true })).toBeVisible();
+  await moveTo(page, "Wrote A.", "Restore files and conversation");
+  await expect(editor(page).locator(".view-lines")).toContainText("branch A");
+  await expect(editor(page).locator(".view-lines")).not.toContainText("unsaved line");
+  await shot(page, "after-switch-with-buffer");
+  // Undo: B's files with the buffer's text, kept by the restore.
+  await page.getByRole("button", { name: "Undo restore" }).click();
+  await expect(editor(page).locator(".view-lines")).toContainText("unsaved line");
+  expect(await stored(page, "notes.md")).toBe("branch B\nunsaved line\n");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote B.");
+  await shot(page, "after-undo");
+
+  // Fork from A's answer: a new session with A's path and A's files.
+  const picker = page.getByRole("combobox", { name: "Session", exact: true });
+  const before = await picker.inputValue();
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await rows(page).filter({ hasText: "Wrote A." }).first().click();
+  await dialog(page).getByRole("button", { name: "Fork from here" }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await expect.poll(() => picker.inputValue()).not.toBe(before);
+  await expect(page.getByTestId("message-user")).toHaveText(["Make it A"]);
+  await expect(editor(page).locator(".view-lines")).toContainText("branch A");
+  expect(await stored(page, "notes.md")).toBe("branch A\n");
+  expect((await mock.requests()).length).toBe(4);
+});
