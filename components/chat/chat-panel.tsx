@@ -218,6 +218,7 @@ export function ChatPanel({
         onCompacted={() => chat.reload()}
         unsavedBuffers={unsavedBuffers}
         onFilesChanged={onFilesRestored}
+        projectId={projectId}
       />
       {editError ? <Notice kind="error">{editError}</Notice> : null}
       <InspectorPanel

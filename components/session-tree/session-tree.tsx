@@ -30,7 +30,10 @@ export function SessionTree({
   onCompacted,
   unsavedBuffers,
   onFilesChanged,
+  projectId,
 }: {
+  /** The session's project (links to its files at a point). */
+  projectId?: string;
   sessionId: string | null;
   sessionName: string | null;
   open: boolean;
@@ -132,6 +135,7 @@ export function SessionTree({
           onClose={() => onOpenChange(false)}
           onMoved={moved}
           unsavedBuffers={unsavedBuffers}
+          projectId={projectId}
           onForked={(session, text, changed) => {
             onOpenChange(false);
             if (changed?.length) onFilesChanged?.(changed);

@@ -51,6 +51,7 @@ export function TreePanel({
   onRenamed,
   onCompacted,
   unsavedBuffers,
+  projectId,
 }: {
   sessionId: string;
   sessionName: string | null;
@@ -64,6 +65,8 @@ export function TreePanel({
   onCompacted: () => void;
   /** The editor's unsaved buffers, sent with a move or fork that changes files (kept first). */
   unsavedBuffers?: () => { path: string; content: string }[];
+  /** The session's project: "Download files" of a point links to its archive at the point's commit. */
+  projectId?: string;
 }) {
   const [tree, setTree] = useState<SessionTreeResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -353,6 +356,16 @@ export function TreePanel({
                 ? "Fork before this message"
                 : "Fork from here"}
             </button>
+            {projectId && row?.node.commit ? (
+              <a
+                className="btn btn-small"
+                href={`/api/projects/${encodeURIComponent(projectId)}/archive?commit=${row.node.commit}`}
+                download
+                title={`The project's files at this point (commit ${row.node.commit.slice(0, 7)}) as a .zip`}
+              >
+                Download files
+              </a>
+            ) : null}
             <button
               type="button"
               className="btn btn-small"

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { strFromU8, unzipSync } from "fflate";
 import { mockProviderClient } from "../mock-provider";
 import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
 import { E2E_MOCK_URL } from "./ports";
@@ -127,11 +128,19 @@ test("two branches edit one file: restores switch the editor, conversation only 
   await expect(page.getByTestId("message-assistant").last()).toContainText("Wrote B.");
   await shot(page, "after-undo");
 
+  // The files at A's answer as a .zip, from the tree.
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await rows(page).filter({ hasText: "Wrote A." }).first().click();
+  const download = dialog(page).getByRole("link", { name: "Download files" });
+  await expect(download).toHaveAttribute("href", /\/archive\?commit=[0-9a-f]{40}$/);
+  const zip = await page.request.get((await download.getAttribute("href")) as string);
+  expect(zip.status()).toBe(200);
+  expect(strFromU8(unzipSync(new Uint8Array(await zip.body()))["notes.md"])).toBe("branch A\n");
+  await dialog(page).screenshot({ path: `${SHOTS}/tree-at-a.png` });
+
   // Fork from A's answer: a new session with A's path and A's files.
   const picker = page.getByRole("combobox", { name: "Session", exact: true });
   const before = await picker.inputValue();
-  await page.getByRole("button", { name: "Tree", exact: true }).click();
-  await rows(page).filter({ hasText: "Wrote A." }).first().click();
   await dialog(page).getByRole("button", { name: "Fork from here" }).click();
   await expect(dialog(page)).toHaveCount(0);
   await expect.poll(() => picker.inputValue()).not.toBe(before);
