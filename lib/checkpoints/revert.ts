@@ -13,7 +13,7 @@ import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
 import { commitSnapshot, diffSnapshots, readBlob, workingTreeSnapshot } from "@/lib/vfs/worktree";
 import { openSessionFiles } from "./changes";
-import { CheckpointError } from "./errors";
+import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /** A revert that cannot apply cleanly: the files (project-relative) changed again in a way that conflicts. */
@@ -72,11 +72,11 @@ export async function revertChanges(
   const files = { vfs, root, session: { id: sessionId } };
   const session = await getSession(scope, sessionId);
   const leafCommit = await pointCommit(scope, files, session?.leafId ?? null);
-  const [before, after, working] = await Promise.all([
-    commitSnapshot(vfs, root, input.from),
-    commitSnapshot(vfs, root, input.to),
-    workingTreeSnapshot(vfs, root),
-  ]);
+  // A commit of another project (or no commit) answers 404; one whose tree names `.git` or `..` 422.
+  const [before, after] = await orCommitNotFound(`${input.from}..${input.to}`, () =>
+    Promise.all([commitSnapshot(vfs, root, input.from), commitSnapshot(vfs, root, input.to)]),
+  );
+  const working = await workingTreeSnapshot(vfs, root);
   const changes = diffSnapshots(before, after).filter((c) => !input.path || c.path === input.path);
   if (changes.length === 0) throw new NothingToRevertError(input.path);
 

@@ -1,0 +1,221 @@
+/**
+ * Hostile input to the checkpoint operations (docs/checkpoints.md, docs/security.md): editor buffers aimed at `.git`
+ * or through a symlink out of the project, and commits whose trees name `.git` or `..` (objects a refused pull leaves
+ * in the repository: it flushes what it fetched before checking paths) reverted, restored or downloaded; commit ids of
+ * another project and non-commit objects. Each must refuse with nothing written and nothing of the other side shown.
+ */
+import * as git from "isomorphic-git";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionChanges } from "@/lib/checkpoints/changes";
+import { restoreSessionPoint } from "@/lib/checkpoints/restore";
+import { revertChanges } from "@/lib/checkpoints/revert";
+import { DbScope } from "@/lib/db/client";
+import { errorResponse } from "@/lib/http/errors";
+import { buildProjectArchive } from "@/lib/remote/archive";
+import { createGitFs } from "@/lib/vfs/git-fs";
+import { ADA, projectWithSession, readProjectFile, type SessionFixture } from "../../helpers/session-fixture";
+
+let scope: DbScope;
+beforeAll(() => {
+  scope = new DbScope();
+});
+afterAll(async () => {
+  await scope.release();
+});
+
+const restore = (f: SessionFixture, extra: Record<string, unknown>) =>
+  restoreSessionPoint({
+    scope,
+    sessionId: f.session.id,
+    entryId: "",
+    mode: "files",
+    env: {},
+    author: ADA,
+    userId: null,
+    ...extra,
+  });
+
+/** The route layer's answer to what `run` throws: status and `error` body. */
+async function answerOf(run: Promise<unknown>): Promise<[number, { code: string; message: string }]> {
+  const res = errorResponse(
+    await run.then(
+      () => new Error("resolved"),
+      (e) => e,
+    ),
+  );
+  return [res.status, ((await res.json()) as { error: { code: string; message: string } }).error];
+}
+
+async function rawFile(f: SessionFixture, abs: string): Promise<string | null> {
+  const { vfs, scope: s } = f.openVfs();
+  try {
+    return await vfs.readText(abs).catch(() => null);
+  } finally {
+    await s.release();
+  }
+}
+
+/**
+ * A commit in `f`'s repository whose tree holds `bad` (a tree entry name: `.git`, `..`) with a file `name` inside,
+ * and `ok.txt` — what a pull from a hostile remote leaves behind. Raw tree objects, so no name is validated.
+ */
+async function hostileCommit(f: SessionFixture, bad: string, name: string, text: string): Promise<string> {
+  const { vfs, scope: s } = f.openVfs();
+  try {
+    const fs = createGitFs(vfs);
+    const gitdir = `${f.project.rootPath}/.git`;
+    const blob = await git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode(text) });
+    const ok = await git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode("ok\n") });
+    const entry = (mode: string, n: string, oid: string) =>
+      Buffer.concat([Buffer.from(`${mode} ${n}\0`), Buffer.from(oid, "hex")]);
+    const inner = await git.writeObject({
+      fs,
+      gitdir,
+      type: "tree",
+      format: "content",
+      object: entry("100644", name, blob),
+    });
+    const top = await git.writeObject({
+      fs,
+      gitdir,
+      type: "tree",
+      format: "content",
+      object: Buffer.concat([entry("40000", bad, inner), entry("100644", "ok.txt", ok)]),
+    });
+    const who = { name: "m", email: "m@x", timestamp: 1, timezoneOffset: 0 };
+    const oid = await git.writeCommit({
+      fs,
+      gitdir,
+      commit: { message: "hostile\n", tree: top, parent: [], author: who, committer: who },
+    });
+    await vfs.flush();
+    return oid;
+  } finally {
+    await s.release();
+  }
+}
+
+describe("restore buffers", () => {
+  it("refuses a buffer aimed into .git, nothing written", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const before = await rawFile(f, `${f.project.rootPath}/.git/HEAD`);
+    const [status, body] = await answerOf(
+      restore(f, { entryId: null, buffers: [{ path: ".git/HEAD", content: "ref: refs/heads/pwned\n" }] }),
+    );
+    expect([status, body.code]).toEqual([400, "path_escape"]);
+    expect(await rawFile(f, `${f.project.rootPath}/.git/HEAD`)).toBe(before);
+    await expect(
+      restore(f, { entryId: null, buffers: [{ path: "./.git/config", content: "x" }] }),
+    ).rejects.toMatchObject({ code: "EACCES" });
+    expect(await readProjectFile(f, "a.txt")).toBe("one\n");
+  });
+
+  it("refuses a buffer written through a symlink out of the project, nothing written there", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const victim = await projectWithSession(scope, { "v.txt": "victim\n" });
+    const { vfs, scope: s } = f.openVfs();
+    await vfs.symlink(victim.project.rootPath, `${f.project.rootPath}/out`);
+    await vfs.flush();
+    await s.release();
+    await expect(
+      restore(f, { entryId: null, buffers: [{ path: "out/planted.txt", content: "planted\n" }] }),
+    ).rejects.toMatchObject({ name: "PathEscapeError" });
+    expect(await readProjectFile(victim, "planted.txt")).toBeNull();
+  });
+});
+
+describe("hostile commits", () => {
+  it("a revert from a commit whose tree has .git/config writes nothing into .git", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const config = await rawFile(f, `${f.project.rootPath}/.git/config`);
+    const evil = await hostileCommit(f, ".git", "config", "[core]\n\tpwned = true\n");
+    const revert = (from: string, to: string) =>
+      revertChanges({ scope, sessionId: f.session.id, from, to, author: ADA, userId: null, label: "x" });
+    expect(await answerOf(revert(evil, f.initCommit))).toEqual([
+      422,
+      {
+        code: "unsafe_path",
+        message: `Commit ${evil}..${f.initCommit} has an unsafe path (.git, .. or a separator in a name); it cannot be compared, reverted or restored.`,
+      },
+    ]);
+    expect(await rawFile(f, `${f.project.rootPath}/.git/config`)).toBe(config);
+    // The same commit as a download: refused, no `.git/config` entry handed out.
+    const { vfs, scope: s } = f.openVfs();
+    expect(
+      await answerOf(buildProjectArchive(vfs, { rootPath: f.project.rootPath, name: "demo" }, evil)),
+    ).toEqual([
+      422,
+      {
+        code: "unsafe_path",
+        message: `Commit ${evil.slice(0, 7)} has an unsafe path (.git, .. or a separator in a name); it cannot be downloaded.`,
+      },
+    ]);
+    await s.release();
+  });
+
+  it("a revert from a commit whose tree has a `..` folder writes nothing outside the project", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const evil = await hostileCommit(f, "..", "escaped.txt", "escaped\n");
+    const outside = `${f.project.rootPath.replace(/\/[^/]+$/, "")}/escaped.txt`;
+    const [status, body] = await answerOf(
+      revertChanges({
+        scope,
+        sessionId: f.session.id,
+        from: evil,
+        to: f.initCommit,
+        author: ADA,
+        userId: null,
+        label: "x",
+      }),
+    );
+    expect([status, body.code]).toEqual([422, "unsafe_path"]);
+    expect(await rawFile(f, outside)).toBeNull();
+    const [status2, body2] = await answerOf(
+      sessionChanges(scope, f.session.id, { from: f.initCommit, to: evil }),
+    );
+    expect([status2, body2.code]).toEqual([422, "unsafe_path"]);
+  });
+});
+
+describe("commit ids that are not this project's commits", () => {
+  it("another project's commit answers 404 naming none of its files", async () => {
+    const mine = await projectWithSession(scope, { "a.txt": "one\n" });
+    const other = await projectWithSession(scope, { "secret-plan.txt": "the other team's secret\n" });
+    const err = await sessionChanges(scope, mine.session.id, {
+      from: mine.initCommit,
+      to: other.initCommit,
+      path: "secret-plan.txt",
+    }).catch((e) => e);
+    expect([err.status, err.code]).toEqual([404, "not_found"]);
+    expect(err.message).not.toContain("secret");
+    // Reverting with it: the 404 the docs promise (was a 500 `internal` and a console line), nothing written.
+    const reverted = await answerOf(
+      revertChanges({
+        scope,
+        sessionId: mine.session.id,
+        from: other.initCommit,
+        to: mine.initCommit,
+        author: ADA,
+        userId: null,
+        label: "x",
+      }),
+    );
+    expect(reverted).toEqual([
+      404,
+      {
+        code: "not_found",
+        message: `Commit ${other.initCommit}..${mine.initCommit} is not in this project's history.`,
+      },
+    ]);
+    expect(await readProjectFile(mine, "secret-plan.txt")).toBeNull();
+  });
+
+  it("a blob id given as a commit answers 404, not a 500", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const blob = (await git.hashBlob({ object: new TextEncoder().encode("one\n") })).oid;
+    expect(await answerOf(sessionChanges(scope, f.session.id, { from: blob, to: f.initCommit }))).toEqual([
+      404,
+      { code: "not_found", message: `Commit ${blob}..${f.initCommit} is not in this project's history.` },
+    ]);
+  });
+});
