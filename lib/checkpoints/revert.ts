@@ -11,7 +11,13 @@ import type { DbScope } from "@/lib/db/client";
 import { recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
-import { commitSnapshot, diffSnapshots, readBlob, workingTreeSnapshot } from "@/lib/vfs/worktree";
+import {
+  assertNoSymlinkParent,
+  commitSnapshot,
+  diffSnapshots,
+  readBlob,
+  workingTreeSnapshot,
+} from "@/lib/vfs/worktree";
 import { openSessionFiles } from "./changes";
 import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
@@ -119,6 +125,8 @@ export async function revertChanges(
   }
   if (conflicts.length > 0) throw new RevertConflictError(conflicts);
   if (plan.length === 0) throw new NothingToRevertError(input.path);
+  // Never through a symlinked folder (an ignored link into `.git` or out of the project), before anything is written.
+  for (const p of plan) await assertNoSymlinkParent(vfs, root, p.path);
 
   // The user's other uncommitted changes first, as their own checkpoint.
   const user = await commitWorkingTree(files, {

@@ -12,6 +12,7 @@ import { revertChanges } from "@/lib/checkpoints/revert";
 import { DbScope } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/errors";
 import { buildProjectArchive } from "@/lib/remote/archive";
+import { commitAll } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { ADA, projectWithSession, readProjectFile, type SessionFixture } from "../../helpers/session-fixture";
 
@@ -217,5 +218,61 @@ describe("commit ids that are not this project's commits", () => {
       404,
       { code: "not_found", message: `Commit ${blob}..${f.initCommit} is not in this project's history.` },
     ]);
+  });
+});
+
+describe("untracked symlinks in the working tree", () => {
+  /**
+   * `init` holds `g/planted.txt`; a second commit deletes it; then the working tree gets `g` as a symlink to `.git`
+   * (the shell allows links into `.git`: "every write through it is refused") and a `.gitignore` naming `g`, so the
+   * kept commit of a restore leaves the link out and a checkout of `init` would write `g/planted.txt` through it.
+   */
+  async function linkedIntoGit() {
+    const f = await projectWithSession(scope, {
+      "a.txt": "one\n",
+      "g/planted.txt": "[core]\n\tplanted = 1\n",
+    });
+    const { vfs, scope: s } = f.openVfs();
+    const root = f.project.rootPath;
+    await vfs.unlink(`${root}/g/planted.txt`);
+    await vfs.rmdir(`${root}/g`);
+    const without = await commitAll(vfs, root, { message: "drop g", author: { name: "t", email: "t@x" } });
+    await vfs.writeFile(`${root}/.gitignore`, "g\n");
+    await vfs.symlink(".git", `${root}/g`);
+    await vfs.flush();
+    await s.release();
+    return { f, without };
+  }
+
+  it("a restore refuses to write a file below a symlinked folder (into .git), nothing written", async () => {
+    const { f } = await linkedIntoGit();
+    const [status, body] = await answerOf(
+      restore(f, { entryId: null, commit: f.initCommit, exactLeaf: true }),
+    );
+    expect([status, body]).toEqual([
+      400,
+      {
+        code: "einval",
+        message: `EINVAL: refusing to write '${f.project.rootPath}/g/planted.txt': 'g' is a symbolic link (git does not check out beyond one). Remove or rename it, then try again.`,
+      },
+    ]);
+    expect(await rawFile(f, `${f.project.rootPath}/.git/planted.txt`)).toBeNull();
+  });
+
+  it("a revert refuses the same, nothing written", async () => {
+    const { f, without } = await linkedIntoGit();
+    const [status, body] = await answerOf(
+      revertChanges({
+        scope,
+        sessionId: f.session.id,
+        from: f.initCommit,
+        to: without,
+        author: ADA,
+        userId: null,
+        label: "x",
+      }),
+    );
+    expect([status, body.code]).toEqual([400, "einval"]);
+    expect(await rawFile(f, `${f.project.rootPath}/.git/planted.txt`)).toBeNull();
   });
 });
