@@ -254,6 +254,14 @@ export async function undoRestore(
 ): Promise<RestoreResult & { undone: RestoreRow }> {
   const row = await getRestore(input.scope, input.sessionId, input.restoreId);
   if (!row) throw new RestoreNotFoundError(input.restoreId);
+  // Once is what "undo" means: a second undo of the same restore (a stale tab) would move the session back again over
+  // whatever was done since. The undo itself is a restore and can be undone.
+  if (row.undoneBy)
+    throw new CheckpointError(
+      409,
+      "already_undone",
+      `Restore ${row.id} was already undone (by restore ${row.undoneBy}). Undo that one to go back.`,
+    );
   const result = await restoreSessionPoint({
     ...input,
     entryId:

@@ -7,7 +7,7 @@
 import * as git from "isomorphic-git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionChanges } from "@/lib/checkpoints/changes";
-import { restoreSessionPoint } from "@/lib/checkpoints/restore";
+import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";
 import { revertChanges } from "@/lib/checkpoints/revert";
 import { DbScope } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/errors";
@@ -274,5 +274,27 @@ describe("untracked symlinks in the working tree", () => {
     );
     expect([status, body.code]).toEqual([400, "einval"]);
     expect(await rawFile(f, `${f.project.rootPath}/.git/planted.txt`)).toBeNull();
+  });
+});
+
+describe("undo", () => {
+  it("undoes a restore once; a second undo of it answers 409 and changes nothing; the undo itself can be undone", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const moved = await restore(f, { entryId: null, commit: null, exactLeaf: true });
+    expect([moved.changed, await readProjectFile(f, "a.txt")]).toEqual([["a.txt"], null]);
+    const undo = (restoreId: string) =>
+      undoRestore({ scope, sessionId: f.session.id, restoreId, env: {}, author: ADA, userId: null });
+    const first = await undo(moved.restoreId!);
+    expect([first.changed, await readProjectFile(f, "a.txt")]).toEqual([["a.txt"], "one\n"]);
+    expect(await answerOf(undo(moved.restoreId!))).toEqual([
+      409,
+      {
+        code: "already_undone",
+        message: `Restore ${moved.restoreId} was already undone (by restore ${first.restoreId}). Undo that one to go back.`,
+      },
+    ]);
+    expect(await readProjectFile(f, "a.txt")).toBe("one\n");
+    const redo = await undo(first.restoreId!);
+    expect([redo.changed, await readProjectFile(f, "a.txt")]).toEqual([["a.txt"], null]);
   });
 });
