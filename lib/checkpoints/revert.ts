@@ -34,10 +34,12 @@ export class RevertConflictError extends CheckpointError {
   }
 }
 
-/** Nothing to revert between the two commits (for the path asked). */
-export class NothingToRevertError extends Error {
+/** Nothing to revert between the two commits (for the path asked): 409 `nothing_to_revert`. */
+export class NothingToRevertError extends CheckpointError {
   constructor(path?: string) {
     super(
+      409,
+      "nothing_to_revert",
       path ? `${path} did not change there: nothing to revert.` : "No file changed there: nothing to revert.",
     );
     this.name = "NothingToRevertError";

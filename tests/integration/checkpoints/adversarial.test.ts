@@ -298,3 +298,28 @@ describe("undo", () => {
     expect([redo.changed, await readProjectFile(f, "a.txt")]).toEqual([["a.txt"], null]);
   });
 });
+
+describe("revert answers", () => {
+  it("nothing to revert (a path that did not change, or the same commit twice) is 409 nothing_to_revert, not a 500", async () => {
+    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const revert = (path?: string) =>
+      revertChanges({
+        scope,
+        sessionId: f.session.id,
+        from: f.initCommit,
+        to: f.initCommit,
+        path,
+        author: ADA,
+        userId: null,
+        label: "x",
+      });
+    expect(await answerOf(revert("../../etc/passwd"))).toEqual([
+      409,
+      { code: "nothing_to_revert", message: "../../etc/passwd did not change there: nothing to revert." },
+    ]);
+    expect(await answerOf(revert())).toEqual([
+      409,
+      { code: "nothing_to_revert", message: "No file changed there: nothing to revert." },
+    ]);
+  });
+});
