@@ -18,7 +18,7 @@ import {
   readBlob,
   workingTreeSnapshot,
 } from "@/lib/vfs/worktree";
-import { openSessionFiles } from "./changes";
+import { DIFF_TIMEOUT_MS, openSessionFiles } from "./changes";
 import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
@@ -118,10 +118,12 @@ export async function revertChanges(
       conflicts.push(c.path);
       continue;
     }
+    // Bounded like the change counts (DIFF_TIMEOUT_MS): texts too different to diff in time are not merged.
     const inverse = structuredPatch(c.path, c.path, decoder.decode(a), decoder.decode(b), "", "", {
       context: 3,
+      timeout: DIFF_TIMEOUT_MS,
     });
-    const merged = applyPatch(decoder.decode(n), inverse);
+    const merged = inverse ? applyPatch(decoder.decode(n), inverse) : false;
     if (merged === false) conflicts.push(c.path);
     else plan.push({ path: c.path, write: new TextEncoder().encode(merged), mode: now.mode });
   }

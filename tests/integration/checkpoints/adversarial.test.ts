@@ -6,7 +6,7 @@
  */
 import * as git from "isomorphic-git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionChanges } from "@/lib/checkpoints/changes";
+import { diffCommits, sessionChanges } from "@/lib/checkpoints/changes";
 import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";
 import { revertChanges } from "@/lib/checkpoints/revert";
 import { DbScope } from "@/lib/db/client";
@@ -321,5 +321,25 @@ describe("revert answers", () => {
       409,
       { code: "nothing_to_revert", message: "No file changed there: nothing to revert." },
     ]);
+  });
+});
+
+describe("line counts", () => {
+  it("two unrelated 10,000-line versions of a file are not diffed past the time limit (counts null)", async () => {
+    const lines = (seed: string) => Array.from({ length: 10_000 }, (_, i) => `${seed}-${i}\n`).join("");
+    const f = await projectWithSession(scope, { "big.txt": lines("a") });
+    const { vfs, scope: s } = f.openVfs();
+    const root = f.project.rootPath;
+    await vfs.writeFile(`${root}/big.txt`, lines("b"));
+    const next = await commitAll(vfs, root, { message: "rewrite", author: { name: "t", email: "t@x" } });
+    await vfs.flush();
+    const started = Date.now();
+    const set = await diffCommits(vfs, root, f.initCommit, next);
+    const took = Date.now() - started;
+    await s.release();
+    expect(set.files).toEqual([
+      { path: "big.txt", status: "modified", additions: null, deletions: null, binary: false },
+    ]);
+    expect(took).toBeLessThan(3_000); // was 16 s of the event loop
   });
 });
