@@ -342,4 +342,26 @@ describe("line counts", () => {
     ]);
     expect(took).toBeLessThan(3_000); // was 16 s of the event loop
   });
+
+  it("many such files in one change give the event loop a turn between them", async () => {
+    const lines = (seed: string) => Array.from({ length: 3_000 }, (_, i) => `${seed}-${i}\n`).join("");
+    const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.txt`, lines("a")]));
+    const f = await projectWithSession(scope, files);
+    const { vfs, scope: s } = f.openVfs();
+    const root = f.project.rootPath;
+    for (const name of Object.keys(files)) await vfs.writeFile(`${root}/${name}`, lines("b"));
+    const next = await commitAll(vfs, root, { message: "rewrite", author: { name: "t", email: "t@x" } });
+    await vfs.flush();
+    let last = Date.now();
+    let longest = 0;
+    const tick = setInterval(() => {
+      longest = Math.max(longest, Date.now() - last);
+      last = Date.now();
+    }, 5);
+    const set = await diffCommits(vfs, root, f.initCommit, next);
+    clearInterval(tick);
+    await s.release();
+    expect(set.files.map((x) => x.additions)).toEqual(Array(20).fill(null));
+    expect(longest).toBeLessThan(600); // one file's 100 ms budget and its reads, not all 20 files
+  });
 });
