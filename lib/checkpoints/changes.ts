@@ -35,6 +35,12 @@ export interface ChangeSet {
 /** A side larger than this (bytes) is not diffed line by line. */
 export const MAX_DIFF_BYTES = 1024 * 1024;
 
+/**
+ * Longest one file's line diff may run (ms): Myers' diff is O((N+M)·D), and two unrelated 10,000-line texts took
+ * 16 s of the event loop (every request waited). Past it the counts are null, as for a side over the size limit.
+ */
+export const DIFF_TIMEOUT_MS = 100;
+
 const decoder = new TextDecoder("utf-8", { fatal: false });
 const isBinary = (bytes: Uint8Array) => bytes.subarray(0, 8000).includes(0);
 
@@ -78,7 +84,9 @@ async function countLines(vfs: Vfs, root: string, c: TreeChange): Promise<FileCh
     return { path: c.path, status: c.status, additions: null, deletions: null, binary: false };
   let additions = 0;
   let deletions = 0;
-  for (const part of diffLines(decoder.decode(before), decoder.decode(after))) {
+  const parts = diffLines(decoder.decode(before), decoder.decode(after), { timeout: DIFF_TIMEOUT_MS });
+  if (!parts) return { path: c.path, status: c.status, additions: null, deletions: null, binary: false };
+  for (const part of parts) {
     if (part.added) additions += part.count ?? 0;
     else if (part.removed) deletions += part.count ?? 0;
   }

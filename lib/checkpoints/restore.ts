@@ -11,6 +11,7 @@ import { commitWorkingTree, KEPT_MESSAGE, pointCommit } from "@/lib/agent/file-s
 import { EntryNotFoundError, navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
+import { writeProjectFile } from "@/lib/projects/files";
 import { getProject } from "@/lib/projects/projects";
 import {
   entryCommit,
@@ -214,7 +215,8 @@ export async function switchFiles(
           flush: false,
         });
       const stored = await keep(base);
-      for (const b of input.buffers ?? []) await vfs.writeFile(`${root}/${b.path}`, b.content);
+      // As the editor's own save (PUT …/file): never into `.git`, never through a symlink out of the project.
+      for (const b of input.buffers ?? []) await writeProjectFile(vfs, root, b.path, b.content);
       const buffered = input.buffers?.length ? await keep(stored?.oid ?? base) : null;
       const keptCommit = buffered ?? stored;
       const keptRows = [
@@ -252,6 +254,14 @@ export async function undoRestore(
 ): Promise<RestoreResult & { undone: RestoreRow }> {
   const row = await getRestore(input.scope, input.sessionId, input.restoreId);
   if (!row) throw new RestoreNotFoundError(input.restoreId);
+  // Once is what "undo" means: a second undo of the same restore (a stale tab) would move the session back again over
+  // whatever was done since. The undo itself is a restore and can be undone.
+  if (row.undoneBy)
+    throw new CheckpointError(
+      409,
+      "already_undone",
+      `Restore ${row.id} was already undone (by restore ${row.undoneBy}). Undo that one to go back.`,
+    );
   const result = await restoreSessionPoint({
     ...input,
     entryId:

@@ -11,9 +11,15 @@ import type { DbScope } from "@/lib/db/client";
 import { recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
-import { commitSnapshot, diffSnapshots, readBlob, workingTreeSnapshot } from "@/lib/vfs/worktree";
-import { openSessionFiles } from "./changes";
-import { CheckpointError } from "./errors";
+import {
+  assertNoSymlinkParent,
+  commitSnapshot,
+  diffSnapshots,
+  readBlob,
+  workingTreeSnapshot,
+} from "@/lib/vfs/worktree";
+import { DIFF_TIMEOUT_MS, openSessionFiles } from "./changes";
+import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /** A revert that cannot apply cleanly: the files (project-relative) changed again in a way that conflicts. */
@@ -28,10 +34,12 @@ export class RevertConflictError extends CheckpointError {
   }
 }
 
-/** Nothing to revert between the two commits (for the path asked). */
-export class NothingToRevertError extends Error {
+/** Nothing to revert between the two commits (for the path asked): 409 `nothing_to_revert`. */
+export class NothingToRevertError extends CheckpointError {
   constructor(path?: string) {
     super(
+      409,
+      "nothing_to_revert",
       path ? `${path} did not change there: nothing to revert.` : "No file changed there: nothing to revert.",
     );
     this.name = "NothingToRevertError";
@@ -72,11 +80,11 @@ export async function revertChanges(
   const files = { vfs, root, session: { id: sessionId } };
   const session = await getSession(scope, sessionId);
   const leafCommit = await pointCommit(scope, files, session?.leafId ?? null);
-  const [before, after, working] = await Promise.all([
-    commitSnapshot(vfs, root, input.from),
-    commitSnapshot(vfs, root, input.to),
-    workingTreeSnapshot(vfs, root),
-  ]);
+  // A commit of another project (or no commit) answers 404; one whose tree names `.git` or `..` 422.
+  const [before, after] = await orCommitNotFound(`${input.from}..${input.to}`, () =>
+    Promise.all([commitSnapshot(vfs, root, input.from), commitSnapshot(vfs, root, input.to)]),
+  );
+  const working = await workingTreeSnapshot(vfs, root);
   const changes = diffSnapshots(before, after).filter((c) => !input.path || c.path === input.path);
   if (changes.length === 0) throw new NothingToRevertError(input.path);
 
@@ -110,15 +118,19 @@ export async function revertChanges(
       conflicts.push(c.path);
       continue;
     }
+    // Bounded like the change counts (DIFF_TIMEOUT_MS): texts too different to diff in time are not merged.
     const inverse = structuredPatch(c.path, c.path, decoder.decode(a), decoder.decode(b), "", "", {
       context: 3,
+      timeout: DIFF_TIMEOUT_MS,
     });
-    const merged = applyPatch(decoder.decode(n), inverse);
+    const merged = inverse ? applyPatch(decoder.decode(n), inverse) : false;
     if (merged === false) conflicts.push(c.path);
     else plan.push({ path: c.path, write: new TextEncoder().encode(merged), mode: now.mode });
   }
   if (conflicts.length > 0) throw new RevertConflictError(conflicts);
   if (plan.length === 0) throw new NothingToRevertError(input.path);
+  // Never through a symlinked folder (an ignored link into `.git` or out of the project), before anything is written.
+  for (const p of plan) await assertNoSymlinkParent(vfs, root, p.path);
 
   // The user's other uncommitted changes first, as their own checkpoint.
   const user = await commitWorkingTree(files, {

@@ -7,6 +7,7 @@
 import { compileGrepPattern, grepLines, isGrepBinary } from "@/lib/tools/grep";
 import { walkSearchable } from "@/lib/tools/search-walk";
 import { GREP_MAX_LINE_LENGTH } from "@/lib/tools/truncate";
+import { timeSlicer } from "@/lib/vfs/archive-limits";
 import type { FileSystem } from "@/lib/vfs/types";
 
 /** Matching lines one search returns at most. */
@@ -101,7 +102,14 @@ export async function searchProject(
   let matches = 0;
   let searched = 0;
   let capped: SearchResult["capped"] = null;
-  for (const path of paths) {
+  // The budget is checked before every line, and the event loop gets a turn every 10 ms: one slow pattern over a big
+  // file held the whole server for as long as that file took (only one line's match can still hold it).
+  const slice = timeSlicer();
+  const timeUp = () => ({
+    reason: "time" as const,
+    message: `The search stopped after ${budget / 1000} s with ${searched} of ${paths.length} files searched. Use a simpler or more specific pattern.`,
+  });
+  scan: for (const path of paths) {
     if (matches >= maxMatches) {
       capped = {
         reason: "matches",
@@ -110,22 +118,28 @@ export async function searchProject(
       break;
     }
     if (now() - started > budget) {
-      capped = {
-        reason: "time",
-        message: `The search stopped after ${budget / 1000} s with ${searched} of ${paths.length} files searched. Use a simpler or more specific pattern.`,
-      };
+      capped = timeUp();
       break;
     }
-    searched++;
     const bytes = contents.get(path);
-    if (!bytes || isGrepBinary(bytes)) continue;
+    if (!bytes || isGrepBinary(bytes)) {
+      searched++;
+      continue;
+    }
     const hits: SearchHit[] = [];
     const lines = grepLines(decoder.decode(bytes));
     for (let i = 0; i < lines.length && matches < maxMatches; i++) {
+      await slice();
+      if (now() - started > budget) {
+        if (hits.length > 0) files.push({ path: path.slice(root.length + 1), hits });
+        capped = timeUp();
+        break scan;
+      }
       if (!pattern.test(lines[i])) continue;
       matches++;
       hits.push(hitOf(lines[i].replace(/\r$/, ""), i + 1, all));
     }
+    searched++; // a file the budget cut short is not counted
     if (hits.length > 0) files.push({ path: path.slice(root.length + 1), hits });
   }
   return { files, matches, searched, capped };

@@ -91,7 +91,17 @@ const gitMode = (mode: string) => (mode === "120000" ? 0o120777 : mode === "1007
 async function commitEntries(vfs: Vfs, root: string, oid: string): Promise<{ entries: Entry[]; time: Date }> {
   const repo = openRepo(vfs, root);
   const { tree, timestamp } = await commitInfo(repo, oid);
-  const files = await listTreeFiles(repo, tree);
+  // isomorphic-git refuses to read a tree naming `.git`, `..` or a separator (a refused pull keeps such objects):
+  // no such entry is ever handed to an unzip.
+  const files = await listTreeFiles(repo, tree).catch((error: { name?: string }) => {
+    if (error?.name === "UnsafeFilepathError")
+      throw new RemoteError(
+        422,
+        "unsafe_path",
+        `Commit ${oid.slice(0, 7)} has an unsafe path (.git, .. or a separator in a name); it cannot be downloaded.`,
+      );
+    throw error;
+  });
   if (files.length > MAX_DOWNLOAD_ENTRIES)
     throw tooLarge(`Commit ${oid.slice(0, 7)} has ${files.length} files`);
   const entries: Entry[] = [];

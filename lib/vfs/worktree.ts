@@ -5,7 +5,7 @@
  * file set, so a comparison costs a few round trips whatever the project's size.
  */
 import * as git from "isomorphic-git";
-import { fsErrors } from "./errors";
+import { fsErrors, VfsError } from "./errors";
 import { createGitFs } from "./git-fs";
 import { normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
@@ -170,6 +170,26 @@ export async function readBlob(vfs: Vfs, root: string, oid: string): Promise<Uin
 }
 
 /**
+ * Refuse to write project-relative `rel` below `root` when one of its parent folders is a symbolic link: git never
+ * checks out beyond one, and an untracked (e.g. ignored) link would take the write into `.git` or out of the project.
+ * @throws VfsError `EINVAL` naming the path and the link.
+ */
+export async function assertNoSymlinkParent(vfs: Vfs, root: string, rel: string): Promise<void> {
+  const top = normalizePosix(root);
+  for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) {
+    const dir = rel.slice(0, i);
+    const st = await vfs.lstat(`${top}/${dir}`).catch(() => null);
+    if (!st) return; // missing: created as a folder
+    if (st.kind === "symlink")
+      throw new VfsError(
+        "EINVAL",
+        `EINVAL: refusing to write '${top}/${rel}': '${dir}' is a symbolic link (git does not check out beyond one). Remove or rename it, then try again.`,
+        `${top}/${rel}`,
+      );
+  }
+}
+
+/**
  * Make the working tree hold `target` where it holds `current` (a snapshot the working tree equals for the paths
  * it names, e.g. the commit just made of it): files of `current` absent from `target` are deleted (and directories
  * they leave empty), files that differ are written with `target`'s bytes and mode. Paths named by neither snapshot
@@ -215,6 +235,8 @@ export async function checkoutSnapshot(
   }
   for (const c of writes) {
     const abs = `${top}/${c.path}`;
+    // After the deletions (a tracked link replaced by a folder is gone by now); the caller flushes only on success.
+    await assertNoSymlinkParent(vfs, top, c.path);
     const { blob } = await git.readBlob({ fs: gfs, gitdir, oid: c.after!.oid });
     const existing = await vfs.lstat(abs).catch(() => null);
     if (existing && existing.kind !== "dir") await vfs.unlink(abs);
