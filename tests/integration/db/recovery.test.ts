@@ -4,6 +4,7 @@
  * the run went silent for RUN_STALE_MS, commits exactly those files as a recovery checkpoint on the session's
  * ref and stores and streams a displayed custom_message saying so.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createCheckpointer,
@@ -11,6 +12,7 @@ import {
   RECOVERY_CUSTOM_TYPE,
   recoveryNotice,
 } from "@/lib/agent/checkpointer";
+import { USER_CHANGES_MESSAGE } from "@/lib/agent/file-state";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { RUN_STALE_MS, startPromptRun } from "@/lib/session/runs";
@@ -127,9 +129,17 @@ describe("a run that died between its flush and its checkpoint", () => {
     const ref = `refs/heads/strata/session-${session.id}`;
     const tip = await withScope(async (s) => {
       const { vfs } = openWorkspaceVfs(workspaceId, s);
-      const oid = (await resolveRef(vfs, root, ref)) as string;
       const history = await log(vfs, root, ref);
-      expect(history.map((c) => c.message.trim())).toEqual([RECOVERY_COMMIT_MESSAGE, "init"]);
+      // The recovery checkpoint, then the IDE's edit as the user's checkpoint before the prompt (docs/checkpoints.md).
+      expect(history.map((c) => c.message.trim())).toEqual([
+        USER_CHANGES_MESSAGE,
+        RECOVERY_COMMIT_MESSAGE,
+        "init",
+      ]);
+      expect(history[0].parents).toEqual([history[1].oid]);
+      expect(await readTextAt(vfs, root, history[0].oid, "c.txt")).toBe("not the run's\n");
+      const oid = history[1].oid;
+      expect(await resolveRef(vfs, root, ref)).toBe(history[0].oid);
       expect(await readTextAt(vfs, root, oid, "a.txt")).toBe("alpha 2\n");
       expect(await readTextAt(vfs, root, oid, "src/b.txt")).toBe("beta\n");
       await expect(readTextAt(vfs, root, oid, "c.txt")).rejects.toThrow(
