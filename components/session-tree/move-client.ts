@@ -60,6 +60,8 @@ export interface MoveResult {
   restoreId?: string;
   /** Project-relative paths the restore wrote or deleted. */
   changed?: string[];
+  /** The commit that kept what the working tree held (unsaved buffers included) before files changed. */
+  keptCommit?: string | null;
   /** The branch summary was cancelled: nothing changed. */
   aborted?: boolean;
 }

@@ -50,7 +50,14 @@ export function SessionTree({
   /** A restore or fork changed these project files (reload them in the editor and the file tree). */
   onFilesChanged?: (paths: string[]) => void;
 }) {
-  const [restore, setRestore] = useState<{ id: string; changed: number } | null>(null);
+  const [restore, setRestore] = useState<{
+    id: string;
+    changed: number;
+    /** The commit that kept what was there before (short id), if anything was kept. */
+    kept: string | null;
+    /** This restore was an undo of the previous one. */
+    undo: boolean;
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const openRef = useRef(onOpenChange);
   openRef.current = onOpenChange;
@@ -72,7 +79,16 @@ export function SessionTree({
   }, [sessionId]);
 
   const moved = (result: MoveResult) => {
-    setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+    setRestore(
+      result.restoreId
+        ? {
+            id: result.restoreId,
+            changed: result.changed?.length ?? 0,
+            kept: result.keptCommit?.slice(0, 7) ?? null,
+            undo: false,
+          }
+        : null,
+    );
     if (result.changed?.length) onFilesChanged?.(result.changed);
     onOpenChange(false);
     onMoved(result);
@@ -81,7 +97,16 @@ export function SessionTree({
     if (!sessionId || !restore) return;
     try {
       const result = await undoRestore(sessionId, restore.id, unsavedBuffers?.());
-      setRestore(result.restoreId ? { id: result.restoreId, changed: result.changed?.length ?? 0 } : null);
+      setRestore(
+        result.restoreId
+          ? {
+              id: result.restoreId,
+              changed: result.changed?.length ?? 0,
+              kept: result.keptCommit?.slice(0, 7) ?? null,
+              undo: true,
+            }
+          : null,
+      );
       if (result.changed?.length) onFilesChanged?.(result.changed);
       onMoved(result);
     } catch (err) {
@@ -106,11 +131,13 @@ export function SessionTree({
       {restore ? (
         <Notice
           kind="info"
-          title="Moved to another point of the session"
+          title={
+            restore.undo ? "Restore undone: back where you were" : "Moved to another point of the session"
+          }
           actions={
             <>
               <button type="button" className="btn btn-small" disabled={busy} onClick={() => void undo()}>
-                Undo restore
+                {restore.undo ? "Redo restore" : "Undo restore"}
               </button>
               <button type="button" className="btn btn-small" onClick={() => setRestore(null)}>
                 Dismiss
@@ -123,6 +150,9 @@ export function SessionTree({
             : restore.changed === 1
               ? "1 file changed."
               : `${restore.changed} files changed.`}
+          {restore.kept
+            ? ` What the files held before, unsaved editor changes included, was kept as checkpoint ${restore.kept}; Undo restore brings it back.`
+            : ""}
         </Notice>
       ) : null}
       {open && sessionId ? (

@@ -86,6 +86,17 @@ function messagePreview(message: AgentMessage): string {
   return "";
 }
 
+/** `Files restored (commit abc1234)` / `Reverted a.txt, b.txt (commit abc1234)` for a `strata.checkpoint` entry. */
+function checkpointPreview(data: unknown): string {
+  const d = (data ?? {}) as { kind?: unknown; commit?: unknown; paths?: unknown };
+  const commit = typeof d.commit === "string" ? ` (commit ${d.commit.slice(0, 7)})` : "";
+  if (d.kind === "revert") {
+    const paths = Array.isArray(d.paths) ? d.paths.filter((p) => typeof p === "string").join(", ") : "";
+    return `Reverted ${paths || "files"}${commit}`;
+  }
+  return `Files restored${commit}`;
+}
+
 /** The preview of one entry: its text, tool names, setting or summary, on one line. */
 export function entryPreview(entry: SessionEntry): string {
   const e = entry as SessionEntry & Record<string, unknown>;
@@ -113,6 +124,8 @@ export function entryPreview(entry: SessionEntry): string {
     case "context_edit":
       return oneLine(`${e.replacement === null ? "Removed" : "Edited"} ${String(e.targetId)}`);
     case "custom":
+      // Strata's file-state records (docs/checkpoints.md) in words; other extensions' entries by their type.
+      if (e.customType === "strata.checkpoint") return oneLine(checkpointPreview(e.data));
       return oneLine(`Custom: ${String(e.customType ?? "")}`);
     default:
       return oneLine(entry.type);
