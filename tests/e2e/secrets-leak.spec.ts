@@ -115,7 +115,8 @@ test("workspace and server provider keys never appear in pages, APIs, streams, e
   const field = page.getByLabel("New value for ANTHROPIC_API_KEY");
   await expect(field).toHaveAttribute("type", "password");
   await field.fill(WORKSPACE_ANTHROPIC_KEY);
-  await page.getByRole("button", { name: "Save" }).click();
+  // The row's own Save (the page also has the git credentials form's).
+  await anthropicRow.getByRole("button", { name: "Save", exact: true }).click();
   await expect(
     page.getByText("ANTHROPIC_API_KEY saved. New prompts in this workspace's projects use it."),
   ).toBeVisible();
@@ -125,7 +126,10 @@ test("workspace and server provider keys never appear in pages, APIs, streams, e
   await expect(page.getByLabel("New value for ANTHROPIC_API_KEY")).toHaveCount(0);
   await page.getByRole("button", { name: "Set MISTRAL_API_KEY" }).click();
   await page.getByLabel("New value for MISTRAL_API_KEY").fill(WORKSPACE_MISTRAL_KEY);
-  await page.getByRole("button", { name: "Save" }).click();
+  await page
+    .locator('[data-secret="MISTRAL_API_KEY"]')
+    .getByRole("button", { name: "Save", exact: true })
+    .click();
   await expect(page.locator('[data-secret="MISTRAL_API_KEY"]')).toContainText("set · updated by Local owner");
   await page.screenshot({ path: `${SHOTS}/workspace-secrets.png`, fullPage: true });
   // Delete asks first; Cancel keeps it.
