@@ -1,0 +1,97 @@
+/**
+ * The shapes of a session share (docs/sharing.md): what the owner previews, what publishing stores (an immutable,
+ * redacted snapshot of one root→leaf path, with the files of the leaf's checkpoint when chosen) and what the public
+ * routes serve. Every layer of `lib/share/` and every share route speaks these types; nothing here imports Node APIs.
+ */
+import type { SessionEntry, SessionHeader } from "@/lib/session/entries";
+
+/** Where a redaction was made. `entry` indexes {@link ShareSnapshot.entries}; `line` is 1-based. */
+export type RedactionSite =
+  | { kind: "title" }
+  | { kind: "entry"; entry: number; line: number }
+  | { kind: "file"; path: string; line: number }
+  | { kind: "system"; line: number };
+
+/** One redaction: where, and which rule found it (a secretlint rule id, or `owner` for an owner's own string). */
+export interface Redaction {
+  site: RedactionSite;
+  /** e.g. `@secretlint/secretlint-rule-aws`, `strata/dotenv`, `owner`. */
+  rule: string;
+  /** The rule's message id, e.g. `AWSSecretAccessKey`; `owner` for owner redactions. */
+  kind: string;
+  /** The redacted line with every secret replaced, at most 160 characters (never the secret itself). */
+  excerpt: string;
+}
+
+/** A file of the shared checkpoint: its text is in the share (redacted) unless `omitted` says why not. */
+export interface SharedFileInfo {
+  path: string;
+  /** Bytes of the original blob. */
+  size: number;
+  /** `100644` / `100755` / `120000`. */
+  mode: string;
+  omitted?: "binary" | "too-large" | "over-total";
+}
+
+/** The system prompt and the rules that shaped it, when the owner includes them (off by default). */
+export interface SharedSystem {
+  prompt: string;
+  /** The context files and rules the prompt was built from, as the context inspector names them. */
+  sources: { label: string; path: string }[];
+}
+
+/**
+ * The snapshot a share serves: one root→leaf path as pi entries with fresh ids (nothing maps back to the session),
+ * already redacted. Immutable once published; later turns of the session never change it.
+ */
+export interface ShareSnapshot {
+  version: 1;
+  /** The session's title (redacted), or "Untitled session". */
+  title: string;
+  /** A pi session header for the JSONL export: a fresh id, the publish time, cwd `/project`. */
+  header: SessionHeader;
+  entries: SessionEntry[];
+  system: SharedSystem | null;
+  /** The files' list (contents are stored apart, see `share_files`); null when files were not shared. */
+  files: SharedFileInfo[] | null;
+  redactions: Redaction[];
+}
+
+/** What the owner chooses before publishing. */
+export interface ShareOptions {
+  /** The leaf of the path to share (an entry id of the session). */
+  leafId: string;
+  includeFiles: boolean;
+  includeSystem: boolean;
+  /** The owner's own strings to redact everywhere (each at least 4 characters). */
+  redact: string[];
+}
+
+/** `POST /api/sessions/:id/shares/preview` → `{ preview }`. `digest` is what `publish` must echo. */
+export interface SharePreview {
+  digest: string;
+  snapshot: ShareSnapshot;
+  /** Redacted text of each shared file (only those not omitted). */
+  fileTexts: Record<string, string>;
+}
+
+/** A published share as its owner and admins see it (never its contents). */
+export interface ShareSummary {
+  id: string;
+  /** `/s/<token>`, relative to the app's origin. */
+  url: string;
+  sessionId: string;
+  sessionTitle: string;
+  projectId: string;
+  projectName: string;
+  workspaceId: string;
+  title: string;
+  entryCount: number;
+  includeFiles: boolean;
+  includeSystem: boolean;
+  redactionCount: number;
+  createdAt: string;
+  createdBy: { id: string; name: string };
+  /** ISO time, or null for no expiry. */
+  expiresAt: string | null;
+}
