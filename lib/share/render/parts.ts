@@ -1,0 +1,129 @@
+/**
+ * The pieces around a share's conversation: dates and sizes as text, the redaction banner (how many secrets were
+ * redacted, where and by which rule), the system prompt block with its sources, and the files' list (page mode:
+ * links to each file's page; export mode: each file's code inline in a `<details>`). Every interpolated string is
+ * escaped. Pure and edge-safe.
+ */
+import type { Redaction, RedactionSite, SharedFileInfo, SharedSystem } from "../types";
+import { escapeHtml, escapeText, hrefPath } from "./escape";
+import { renderCode } from "./highlight";
+
+/** An ISO time as `2026-01-02 13:04 UTC` (the same for every reader; no locale); an unparsable one as given. */
+export function formatDate(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** `512 B`, `1.5 KB`, `2.0 MB` (1 KB = 1,024 bytes). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.trunc(bytes || 0))} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The page of one shared file: `/s/<token>/files/<path>` with each segment percent-encoded, escaped for an href. */
+export function filePageHref(token: string, path: string): string {
+  return `/s/${hrefPath([token])}/files/${hrefPath(path.split("/"))}`;
+}
+
+/** How a file's omission reads in a list. */
+export const OMITTED_TEXT: Record<NonNullable<SharedFileInfo["omitted"]>, string> = {
+  binary: "binary file, not shared",
+  "too-large": "too large to share",
+  "over-total": "not shared: the share's total size was reached",
+};
+
+/** Where a redaction was, as HTML: `Title`, `Entry 12, line 3` (a link to the entry), a file line, the system prompt. */
+function siteHtml(site: RedactionSite, fileHref: (path: string) => string | null): string {
+  switch (site.kind) {
+    case "title":
+      return "Title";
+    case "entry":
+      return `<a href="#e${Math.trunc(site.entry)}">Entry ${Math.trunc(site.entry) + 1}</a>, line ${Math.trunc(site.line)}`;
+    case "file": {
+      const href = fileHref(site.path);
+      const name = `<code>${escapeHtml(site.path)}</code>`;
+      return `${href ? `<a href="${href}#L${Math.trunc(site.line)}">${name}</a>` : name}, line ${Math.trunc(site.line)}`;
+    }
+    case "system":
+      return `System prompt, line ${Math.trunc(site.line)}`;
+    default:
+      return "Elsewhere";
+  }
+}
+
+/** The banner's heading: `1 secret was redacted` / `N secrets were redacted`. */
+export function redactionHeading(count: number): string {
+  return count === 1 ? "1 secret was redacted" : `${count} secrets were redacted`;
+}
+
+/**
+ * The redaction banner (`""` without redactions): its heading, then one item per redaction — site, rule id and kind,
+ * and the redacted excerpt. `fileHref` links a file site (null: no link).
+ */
+export function renderRedactionBanner(
+  redactions: readonly Redaction[],
+  fileHref: (path: string) => string | null,
+): string {
+  if (redactions.length === 0) return "";
+  const items = redactions.map(
+    (r) =>
+      `<li>${siteHtml(r.site, fileHref)} — <code>${escapeHtml(r.rule)}</code>${r.kind && r.kind !== r.rule ? ` (${escapeHtml(r.kind)})` : ""}${r.excerpt ? `<br><code class="muted">${escapeText(r.excerpt)}</code>` : ""}</li>`,
+  );
+  return [
+    '<section class="banner" role="note" aria-label="Redactions">',
+    `<details${redactions.length <= 5 ? " open" : ""}><summary>${redactionHeading(redactions.length)}</summary>`,
+    '<p class="muted">Before this session was shared, secrets found in it were replaced by <mark class="redacted">[redacted:…]</mark> markers:</p>',
+    `<ul>${items.join("")}</ul></details></section>`,
+  ].join("");
+}
+
+/** The system prompt, collapsed, with the context files and rules it was built from. */
+export function renderSystemBlock(system: SharedSystem): string {
+  const sources = system.sources.map(
+    (s) => `<li>${escapeHtml(s.label)} — <code>${escapeHtml(s.path)}</code></li>`,
+  );
+  return [
+    '<details class="message message-meta system-prompt" id="system"><summary>System prompt</summary>',
+    `<pre class="system-text">${escapeText(system.prompt)}</pre>`,
+    sources.length > 0 ? `<p class="muted">Built from:</p><ul>${sources.join("")}</ul>` : "",
+    "</details>",
+  ].join("");
+}
+
+const fileLine = (f: SharedFileInfo, name: string) =>
+  `<li>${name}${f.omitted ? ` <span class="muted">(${OMITTED_TEXT[f.omitted] ?? "not shared"})</span>` : ""}<span class="size">${formatBytes(f.size)}</span></li>`;
+
+/** Page mode: the files' list, each shared file a link to its page, omitted ones with the reason. */
+export function renderFileLinks(files: readonly SharedFileInfo[], token: string): string {
+  const items = files.map((f) =>
+    fileLine(
+      f,
+      f.omitted
+        ? `<span>${escapeHtml(f.path)}</span>`
+        : `<a href="${filePageHref(token, f.path)}">${escapeHtml(f.path)}</a>`,
+    ),
+  );
+  return `<section class="files" aria-label="Files"><h2 class="section-title">Files (${files.length})</h2><ul class="file-list">${items.join("")}</ul></section>`;
+}
+
+/**
+ * Export mode: the files' list (each shared file's name links to its block below), then each file whose text is in
+ * `fileTexts` as a collapsed `<details id="f<i>">` with its highlighted code.
+ */
+export function renderInlineFiles(
+  files: readonly SharedFileInfo[],
+  fileTexts: Readonly<Record<string, string>>,
+): string {
+  const has = (f: SharedFileInfo) => !f.omitted && Object.hasOwn(fileTexts, f.path);
+  const items = files.map((f, i) =>
+    fileLine(f, has(f) ? `<a href="#f${i}">${escapeHtml(f.path)}</a>` : `<span>${escapeHtml(f.path)}</span>`),
+  );
+  const blocks = files.map((f, i) =>
+    has(f)
+      ? `<details class="file-block" id="f${i}"><summary>${escapeHtml(f.path)} <span class="muted">· ${formatBytes(f.size)}</span></summary>${renderCode(f.path, fileTexts[f.path])}</details>`
+      : "",
+  );
+  return `<section class="files" aria-label="Files"><h2 class="section-title">Files (${files.length})</h2><ul class="file-list">${items.join("")}</ul>${blocks.join("")}</section>`;
+}
