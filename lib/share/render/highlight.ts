@@ -167,7 +167,7 @@ export function splitHighlightedLines(html: string): string[] {
 }
 
 /**
- * `text` as `<pre class="code" data-language="…"><code>` + one `<span class="line" id="L<n>">` per line +
+ * `text` as `<pre class="code" data-language="…"><code>` + one `<span class="line" id="L<n>">` per line (block elements, no newline between them) +
  * `</code></pre>`: highlighted when `languageOf(path)` knows the language and the text is at most
  * {@link HIGHLIGHT_MAX_CHARS}, plain escaped text otherwise (`data-language="plaintext"`). A trailing newline adds
  * no empty last line.
@@ -182,6 +182,6 @@ export function renderCode(path: string, text: string): string {
   }
   const lines = splitHighlightedLines(html)
     .map((line, i) => `<span class="line" id="L${i + 1}">${line}</span>`)
-    .join("\n");
+    .join("");
   return `<pre class="code" data-language="${language ?? "plaintext"}"><code>${lines}</code></pre>`;
 }
