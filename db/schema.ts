@@ -15,6 +15,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -376,6 +377,71 @@ export const projectTrust = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.workspaceId, t.dir] })],
+);
+
+/**
+ * A published share of one session branch (lib/share, docs/sharing.md): an immutable, redacted snapshot of a
+ * root→leaf path under an unguessable `token`. Revoking deletes the row (and its files); the foreign keys to the
+ * session, project and creator are RESTRICT, so deleting any of them must revoke its shares first (a forgotten
+ * path fails loudly instead of cascading a share away unrevoked).
+ */
+export const sessionShares = pgTable(
+  "session_shares",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** ≥128 random bits, base64url; the whole capability of a share link. */
+    token: text("token").notNull(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "restrict" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "restrict" }),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "restrict" }),
+    /** The shared leaf (an entry id of the session; never served). */
+    leafEntryId: text("leaf_entry_id").notNull(),
+    createdBy: uuid("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Null = no expiry. An expired share is revoked (deleted) when next looked up. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    title: text("title").notNull(),
+    includeFiles: boolean("include_files").notNull(),
+    includeSystem: boolean("include_system").notNull(),
+    entryCount: integer("entry_count").notNull(),
+    redactionCount: integer("redaction_count").notNull(),
+    /** The `ShareSnapshot` (lib/share/types.ts), redacted. */
+    snapshot: jsonb("snapshot").notNull(),
+    /** SHA-256 hex of the canonical preview the owner approved. */
+    digest: text("digest").notNull(),
+  },
+  (t) => [
+    uniqueIndex("session_shares_token_idx").on(t.token),
+    index("session_shares_session_idx").on(t.sessionId),
+    index("session_shares_project_idx").on(t.projectId),
+    index("session_shares_workspace_idx").on(t.workspaceId),
+    index("session_shares_created_by_idx").on(t.createdBy),
+  ],
+);
+
+/** The redacted text of each file of a share (only files not omitted); gone with the share. */
+export const sessionShareFiles = pgTable(
+  "session_share_files",
+  {
+    shareId: uuid("share_id")
+      .notNull()
+      .references(() => sessionShares.id, { onDelete: "cascade" }),
+    /** Project-relative path. */
+    path: text("path").notNull(),
+    text: text("text").notNull(),
+    /** Bytes of the original blob. */
+    size: bigint("size", { mode: "number" }).notNull(),
+    mode: text("mode").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareId, t.path] })],
 );
 
 export * from "./auth-schema";

@@ -35,12 +35,17 @@ export async function guardInvitation(db: Db, workspaceId: string): Promise<void
     });
 }
 
-/** Better Auth hook: only a team can be deleted. @throws APIError 400 for a personal or agent workspace. */
+/**
+ * Better Auth hook: only a team can be deleted, and its shares are revoked first.
+ * @throws APIError 400 for a personal or agent workspace.
+ */
 export async function guardWorkspaceDelete(db: Db, workspaceId: string): Promise<void> {
   if ((await kindOf(db, workspaceId)) !== "team")
     throw new APIError("BAD_REQUEST", {
       message: "A personal workspace cannot be deleted; delete its projects instead.",
     });
+  // A team's shares are revoked before it goes (docs/sharing.md): their rows RESTRICT the cascade to its projects.
+  await db.execute(sql`DELETE FROM session_shares WHERE workspace_id = ${workspaceId}`);
 }
 
 /** The slugs Strata gives its own workspaces (`personal-<user id>`, `agent-<user id>`). */

@@ -166,7 +166,7 @@ export interface DeletedProject {
 }
 
 /**
- * Delete a project and everything that is only its, in one transaction: every VFS node at or below its root
+ * Delete a project and everything that is only its, in one transaction: its sessions' shares (revoked first), every VFS node at or below its root
  * (files, folders, the git repository with every session's checkpoint branch), the trust decisions stored for
  * its directory and below, and the project row, whose foreign keys cascade to its sessions (their entries,
  * runs, queued messages and pending paths) and staged session uploads. The project and its sessions are
@@ -207,6 +207,8 @@ export async function deleteProject(scope: DbScope, id: string): Promise<Deleted
       root,
       `${root}/`,
     ]);
+    // Its sessions' shares are revoked first (docs/sharing.md): their rows RESTRICT the project's deletion.
+    await q("DELETE FROM session_shares WHERE project_id = $1", [id]);
     await q("DELETE FROM projects WHERE id = $1", [id]);
     const project = toProject(row);
     return {

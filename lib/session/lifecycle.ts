@@ -204,7 +204,7 @@ export async function deleteGitRefRows(
 const checkpointRef = (sessionId: string) => `refs/heads/strata/session-${sessionId}`;
 
 /**
- * Delete a session and everything that is only its: its entries, runs, queued messages, pending paths (by the
+ * Delete a session and everything that is only its: its shares (revoked first: every share URL answers 404), its entries, runs, queued messages, pending paths (by the
  * foreign keys' cascade) and its checkpoint branch `strata/session-<id>` in the project repository, in one
  * transaction that holds the session row locked (a run cannot start meanwhile). The project's files are not
  * touched.
@@ -236,6 +236,8 @@ export async function deleteSession(scope: DbScope, sessionId: string): Promise<
       "SELECT count(*)::int AS n FROM session_entries WHERE session_id = $1",
       [sessionId],
     );
+    // Its shares are revoked first (docs/sharing.md): their rows RESTRICT the session's deletion.
+    await q("DELETE FROM session_shares WHERE session_id = $1", [sessionId]);
     await q("DELETE FROM sessions WHERE id = $1", [sessionId]);
     const branchDeleted = await deleteGitRefRows(
       q,

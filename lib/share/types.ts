@@ -48,13 +48,18 @@ export interface ShareSnapshot {
   version: 1;
   /** The session's title (redacted), or "Untitled session". */
   title: string;
-  /** A pi session header for the JSONL export: a fresh id, the publish time, cwd `/project`. */
+  /**
+   * A pi session header for the JSONL export: a fresh id (derived like the entries' ids), the shared leaf's timestamp
+   * (so the same leaf previews and publishes identically), cwd `/project`.
+   */
   header: SessionHeader;
   entries: SessionEntry[];
   system: SharedSystem | null;
   /** The files' list (contents are stored apart, see `share_files`); null when files were not shared. */
   files: SharedFileInfo[] | null;
   redactions: Redaction[];
+  /** Images on the path (their data is shared as it is, never redacted). */
+  images?: number;
 }
 
 /** What the owner chooses before publishing. */

@@ -1,0 +1,266 @@
+/**
+ * Published shares in Postgres (`session_shares`, `session_share_files`; docs/sharing.md). Publishing stores the
+ * owner's approved preview as an immutable snapshot under a fresh unguessable token (24 random bytes from Web Crypto,
+ * base64url: 192 bits); nothing ever updates a share. Revoking deletes the row and its files, so every URL of the
+ * share answers 404 afterwards; an expired share is revoked when it is next looked up. Deleting a session, project or
+ * team revokes its shares first (`lib/session/lifecycle.ts`, `lib/projects/projects.ts`, `lib/auth/workspaces.ts` run
+ * the same DELETE in their own transaction; the RESTRICT foreign keys make a forgotten path fail). Edge-safe: this
+ * file never imports the redaction code (secretlint is Node-only).
+ */
+import type { Caller } from "@/lib/auth/caller";
+import { roleAllows } from "@/lib/auth/roles";
+import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
+import type { Project } from "@/lib/projects/projects";
+import type { SessionRow } from "@/lib/session/store";
+import { ShareError } from "./errors";
+import type { ShareOptions, SharePreview, ShareSnapshot, ShareSummary } from "./types";
+
+/** A live share with what the public routes serve. */
+export interface ShareRow extends ShareSummary {
+  token: string;
+  snapshot: ShareSnapshot;
+}
+
+/** Longest expiry a share may have: one year from publishing. */
+export const MAX_SHARE_LIFETIME_MS = 366 * 24 * 3600 * 1000;
+
+/** Token shape: base64url, 22 to 64 characters (what {@link newShareToken} makes is 32). */
+const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
+
+/** A new share token: 24 random bytes from `crypto.getRandomValues`, base64url without padding (32 characters). */
+export function newShareToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+interface RawShare {
+  id: string;
+  token: string;
+  workspace_id: string;
+  project_id: string;
+  project_name: string;
+  session_id: string;
+  session_title: string | null;
+  created_by: string;
+  creator_name: string;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  title: string;
+  include_files: boolean;
+  include_system: boolean;
+  entry_count: number;
+  redaction_count: number;
+  snapshot?: ShareSnapshot | string;
+}
+
+const SELECT_SUMMARY = `SELECT sh.id, sh.token, sh.workspace_id, sh.project_id, p.name AS project_name, sh.session_id,
+  s.title AS session_title, sh.created_by, u.name AS creator_name, sh.created_at, sh.expires_at, sh.title,
+  sh.include_files, sh.include_system, sh.entry_count, sh.redaction_count
+  FROM session_shares sh JOIN projects p ON p.id = sh.project_id JOIN sessions s ON s.id = sh.session_id
+  JOIN users u ON u.id = sh.created_by`;
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toSummary(r: RawShare): ShareSummary {
+  return {
+    id: r.id,
+    url: `/s/${r.token}`,
+    sessionId: r.session_id,
+    sessionTitle: r.session_title ?? "Untitled session",
+    projectId: r.project_id,
+    projectName: r.project_name,
+    workspaceId: r.workspace_id,
+    title: r.title,
+    entryCount: r.entry_count,
+    includeFiles: r.include_files,
+    includeSystem: r.include_system,
+    redactionCount: r.redaction_count,
+    createdAt: iso(r.created_at),
+    createdBy: { id: r.created_by, name: r.creator_name },
+    expiresAt: r.expires_at === null ? null : iso(r.expires_at),
+  };
+}
+
+/**
+ * Store `preview` as a new share of `session` (always a new token and snapshot; re-sharing never reuses one).
+ * `expiresAt` must be in the future and at most a year away.
+ * @returns the share's summary (its `url` is `/s/<token>`).
+ * @throws ShareError 422 `bad_expiry`.
+ */
+export async function publishShare(
+  scope: DbScope,
+  input: {
+    session: SessionRow;
+    project: Project;
+    userId: string;
+    preview: SharePreview;
+    options: ShareOptions;
+    expiresAt: Date | null;
+  },
+): Promise<ShareSummary> {
+  const { session, project, preview, options, expiresAt } = input;
+  if (expiresAt) {
+    const left = expiresAt.getTime() - Date.now();
+    if (!(left > 0) || left > MAX_SHARE_LIFETIME_MS)
+      throw new ShareError(422, "bad_expiry", "The expiry must be in the future and at most one year away");
+  }
+  const token = newShareToken();
+  const { snapshot, fileTexts } = preview;
+  const id = await scope.transaction(async (q) => {
+    const [row] = await q<{ id: string }>(
+      `INSERT INTO session_shares (token, workspace_id, project_id, session_id, leaf_entry_id, created_by, expires_at,
+         title, include_files, include_system, entry_count, redaction_count, snapshot, digest)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14) RETURNING id`,
+      [
+        token,
+        project.workspaceId,
+        project.id,
+        session.id,
+        options.leafId,
+        input.userId,
+        expiresAt,
+        snapshot.title,
+        options.includeFiles,
+        options.includeSystem,
+        snapshot.entries.length,
+        snapshot.redactions.length,
+        JSON.stringify(snapshot),
+        preview.digest,
+      ],
+    );
+    const files = (snapshot.files ?? []).filter((f) => !f.omitted && fileTexts[f.path] !== undefined);
+    for (let i = 0; i < files.length; i += 200) {
+      const chunk = files.slice(i, i + 200);
+      await q(
+        `INSERT INTO session_share_files (share_id, path, text, size, mode)
+         SELECT $1, t.path, t.text, t.size, t.mode FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[])
+           AS t(path, text, size, mode)`,
+        [
+          row.id,
+          chunk.map((f) => f.path),
+          chunk.map((f) => fileTexts[f.path]),
+          chunk.map((f) => f.size),
+          chunk.map((f) => f.mode),
+        ],
+      );
+    }
+    return row.id;
+  });
+  const [row] = await scope.query<RawShare>(`${SELECT_SUMMARY} WHERE sh.id = $1`, [id]);
+  return toSummary(row);
+}
+
+/**
+ * The live share of `token`, or null for an unknown, malformed, revoked or expired token (an expired share is
+ * revoked here). The lookup is one equality on the unique index.
+ */
+export async function findLiveShare(scope: DbScope, token: string): Promise<ShareRow | null> {
+  if (typeof token !== "string" || !TOKEN.test(token)) return null;
+  const [row] = await scope.query<RawShare>(
+    `${SELECT_SUMMARY.replace(" FROM", ", sh.snapshot FROM")} WHERE sh.token = $1`,
+    [token],
+  );
+  if (!row) return null;
+  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= Date.now()) {
+    await scope.query("DELETE FROM session_shares WHERE id = $1", [row.id]);
+    return null;
+  }
+  const snapshot =
+    typeof row.snapshot === "string" ? (JSON.parse(row.snapshot) as ShareSnapshot) : row.snapshot!;
+  return { ...toSummary(row), token: row.token, snapshot };
+}
+
+/** One shared file's redacted text, or null when `path` is not a file of the share (or the share is gone). */
+export async function readSharedFile(
+  scope: DbScope,
+  shareId: string,
+  path: string,
+): Promise<{ text: string; size: number; mode: string } | null> {
+  const [row] = await scope.query<{ text: string; size: string | number; mode: string }>(
+    "SELECT text, size, mode FROM session_share_files WHERE share_id = $1 AND path = $2",
+    [shareId, path],
+  );
+  return row ? { text: row.text, size: Number(row.size), mode: row.mode } : null;
+}
+
+/** Every shared file's redacted text: path → text (empty when files were not shared). */
+export async function readSharedFiles(scope: DbScope, shareId: string): Promise<Record<string, string>> {
+  const rows = await scope.query<{ path: string; text: string }>(
+    "SELECT path, text FROM session_share_files WHERE share_id = $1 ORDER BY path",
+    [shareId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.path, r.text]));
+}
+
+/** The live shares of a session, newest first (expired ones are left out, and revoked on the next lookup). */
+export async function listSharesForSession(scope: DbScope, sessionId: string): Promise<ShareSummary[]> {
+  const rows = await scope.query<RawShare>(
+    `${SELECT_SUMMARY} WHERE sh.session_id = $1 AND (sh.expires_at IS NULL OR sh.expires_at > now())
+     ORDER BY sh.created_at DESC, sh.id`,
+    [sessionId],
+  );
+  return rows.map(toSummary);
+}
+
+/** Every live share `caller` may revoke: those they created and those of workspaces where they are admin or owner. */
+export async function listSharesForCaller(
+  scope: DbScope,
+  caller: Pick<Caller, "userId">,
+): Promise<ShareSummary[]> {
+  const rows = await scope.query<RawShare>(
+    `${SELECT_SUMMARY} WHERE (sh.expires_at IS NULL OR sh.expires_at > now()) AND (sh.created_by = $1
+       OR EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = sh.workspace_id AND m.user_id = $1
+                  AND m.role IN ('owner', 'admin')))
+     ORDER BY sh.created_at DESC, sh.id`,
+    [caller.userId],
+  );
+  return rows.map(toSummary);
+}
+
+/**
+ * Revoke a share: its creator, or an admin or owner of its workspace, deletes it (snapshot and files).
+ * @throws ShareError 404 `not_found` "Share <id> not found" (no such share, or the caller is not in its workspace and
+ *   did not create it); 403 `forbidden` for a member of the workspace below admin who did not create it.
+ */
+export async function revokeShare(
+  scope: DbScope,
+  caller: Pick<Caller, "userId">,
+  shareId: string,
+): Promise<void> {
+  const missing = () => new ShareError(404, "not_found", `Share ${shareId} not found`);
+  if (!isUuid(shareId)) throw missing();
+  const [row] = await scope.query<{ created_by: string; role: string | null }>(
+    `SELECT sh.created_by, m.role FROM session_shares sh
+     LEFT JOIN workspace_members m ON m.workspace_id = sh.workspace_id AND m.user_id = $2 WHERE sh.id = $1`,
+    [shareId, caller.userId],
+  );
+  if (!row) throw missing();
+  if (row.created_by !== caller.userId) {
+    if (row.role === null) throw missing();
+    if (!roleAllows(row.role, "manage"))
+      throw new ShareError(
+        403,
+        "forbidden",
+        `Your role in this workspace (${row.role}) cannot revoke a share someone else created. Ask its creator or an admin.`,
+      );
+  }
+  await scope.query("DELETE FROM session_shares WHERE id = $1", [shareId]);
+}
+
+/** Revoke every share of a session, a project or a workspace. @returns how many were revoked. */
+export async function revokeSharesOf(
+  scope: DbScope,
+  of: { sessionId: string } | { projectId: string } | { workspaceId: string },
+): Promise<number> {
+  const [column, id] =
+    "sessionId" in of
+      ? ["session_id", of.sessionId]
+      : "projectId" in of
+        ? ["project_id", of.projectId]
+        : ["workspace_id", of.workspaceId];
+  const rows = await scope.query(`DELETE FROM session_shares WHERE ${column} = $1 RETURNING id`, [id]);
+  return rows.length;
+}
