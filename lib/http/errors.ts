@@ -19,6 +19,7 @@ import { InvalidSessionFileError } from "@/lib/session/jsonl";
 import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
 import { SessionUploadError } from "@/lib/session/session-upload";
 import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
+import { ShareError } from "@/lib/share/errors";
 import { PathEscapeError, VfsConflictError, VfsError } from "@/lib/vfs/errors";
 
 export class ApiError extends Error {
@@ -48,7 +49,7 @@ export function errorResponse(error: unknown): Response {
   }
   if (error instanceof ApiError) {
     ({ status, code, message } = error);
-  } else if (error instanceof RulesError || error instanceof CheckpointError) {
+  } else if (error instanceof RulesError || error instanceof CheckpointError || error instanceof ShareError) {
     ({ status, code, message } = error);
   } else if (error instanceof AuthError) {
     ({ status, code, message } = error);

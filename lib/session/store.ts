@@ -769,6 +769,7 @@ async function createSessionWithEntries(
 /**
  * Store parsed pi entries as a new session of `projectId`: ids, parentIds, timestamps and every field
  * kept; the header kept for export; leaf = the last entry (pi's leaf after loading); cwd from the header.
+ * `options.commitOid`: every entry is bound to that commit of the project (a fork of a share with its files).
  * @throws Error when parent links form a cycle.
  */
 export async function insertImportedSession(
@@ -776,8 +777,9 @@ export async function insertImportedSession(
   projectId: string,
   header: SessionHeader,
   entries: readonly SessionEntry[],
-  options: { userId?: string | null; title?: string | null } = {},
+  options: { userId?: string | null; title?: string | null; commitOid?: string | null } = {},
 ): Promise<SessionRow> {
+  const commits = new Map(options.commitOid ? entries.map((e) => [e.id, options.commitOid!]) : []);
   return scope.transaction(async (q) => {
     // The header's cwd is a path of the machine that wrote the file: the session works in the project,
     // in that directory only when it lies inside the project (the header itself is kept for export).
@@ -792,7 +794,7 @@ export async function insertImportedSession(
       "INSERT INTO sessions (project_id, user_id, cwd, title, header) VALUES ($1, $2, $3, $4, $5) RETURNING *",
       [projectId, options.userId ?? null, cwd, options.title ?? null, JSON.stringify(header)],
     );
-    await insertEntries(q, row.id, entries);
+    await insertEntries(q, row.id, entries, commits);
     const [updated] = await q<RawSession>("UPDATE sessions SET leaf_id = $2 WHERE id = $1 RETURNING *", [
       row.id,
       entries[entries.length - 1]?.id ?? null,

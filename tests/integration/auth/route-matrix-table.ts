@@ -580,7 +580,71 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     build: (ctx) => ({ params: project(ctx), query: "q=matrix&regex=0&case=0" }),
   },
   "GET /api/projects/[id]/tree/version": { permission: "read", build: (ctx) => ({ params: project(ctx) }) },
+  // --- shares (issue 15, core): a share made for the call by the team's owner (so revoke is admin+ or its creator) ---
+  "POST /api/s/[token]/fork": {
+    permission: "self",
+    ok: [201],
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token }, json: {} }),
+  },
+  "GET /api/s/[token]": {
+    permission: "public",
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token } }),
+  },
+  "GET /api/s/[token]/files/[...path]": {
+    permission: "public",
+    build: async (ctx) => ({
+      params: { token: (await teamShare(ctx)).token, path: ctx.fx.filePath },
+    }),
+  },
+  "GET /api/sessions/[id]/shares": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
+  "POST /api/sessions/[id]/shares": {
+    permission: "write",
+    ok: [201],
+    build: async (ctx) => {
+      const { buildSharePreview } = await import("@/lib/share/build");
+      const { getSession } = await import("@/lib/session/store");
+      const row = (await getSession(ctx.scope, ctx.fx.sessionId))!;
+      const options = { leafId: ctx.fx.entryId, includeFiles: true, includeSystem: false, redact: [] };
+      const { digest } = await buildSharePreview(ctx.scope, row, options);
+      return { params: session(ctx), json: { leafId: ctx.fx.entryId, includeFiles: true, digest } };
+    },
+  },
+  "POST /api/sessions/[id]/shares/preview": {
+    permission: "write",
+    build: (ctx) => ({ params: session(ctx), json: { leafId: ctx.fx.entryId, includeFiles: true } }),
+  },
+  "GET /api/shares": { permission: "self", build: () => ({}) },
+  "DELETE /api/shares/[shareId]": {
+    permission: "manage",
+    ok: [204],
+    build: async (ctx) => ({ params: { shareId: (await teamShare(ctx)).id } }),
+  },
 };
+
+/** A fresh share of the fixture session (its entry, with files) published by the fixture team's owner. */
+async function teamShare(ctx: MatrixContext): Promise<{ id: string; token: string }> {
+  const { buildSharePreview } = await import("@/lib/share/build");
+  const { publishShare } = await import("@/lib/share/store");
+  const { getSession } = await import("@/lib/session/store");
+  const { getProject } = await import("@/lib/projects/projects");
+  const [owner] = await ctx.scope.query<{ user_id: string }>(
+    "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' LIMIT 1",
+    [ctx.fx.workspaceId],
+  );
+  const session = (await getSession(ctx.scope, ctx.fx.sessionId))!;
+  const project = (await getProject(ctx.scope, ctx.fx.projectId))!;
+  const options = { leafId: ctx.fx.entryId, includeFiles: true, includeSystem: false, redact: [] };
+  const preview = await buildSharePreview(ctx.scope, session, options);
+  const share = await publishShare(ctx.scope, {
+    session,
+    project,
+    userId: owner.user_id,
+    preview,
+    options,
+    expiresAt: null,
+  });
+  return { id: share.id, token: share.url.slice("/s/".length) };
+}
 
 /** A fresh viewer invite link of `workspaceId`, made by the fixture team's owner. */
 async function inviteLink(ctx: MatrixContext, workspaceId: string) {
