@@ -283,6 +283,24 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   },
   "GET /api/sessions/[id]/tree": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
 
+  // --- share pages and exports (issue 15, render): public ones need a live share (teamShare, below) ---
+  "GET /api/s/[token]/export": {
+    permission: "public",
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token }, query: "format=html" }),
+  },
+  "GET /api/sessions/[id]/branch-export": {
+    permission: "read",
+    build: (ctx) => ({ params: session(ctx), query: `leaf=${ctx.fx.entryId}&format=jsonl` }),
+  },
+  "GET /s/[token]": {
+    permission: "public",
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token } }),
+  },
+  "GET /s/[token]/files/[...path]": {
+    permission: "public",
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token, path: "shared/note.txt" } }),
+  },
+
   // ── checkpoints (issue 14, lead): branches bound to file state, docs/checkpoints.md ──
   "POST /api/sessions/[id]/restore": {
     permission: "write",
