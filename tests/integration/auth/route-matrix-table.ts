@@ -611,7 +611,7 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   "GET /api/s/[token]/files/[...path]": {
     permission: "public",
     build: async (ctx) => ({
-      params: { token: (await teamShare(ctx)).token, path: ctx.fx.filePath },
+      params: { token: (await teamShare(ctx)).token, path: "shared/note.txt" },
     }),
   },
   "GET /api/sessions/[id]/shares": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
@@ -639,20 +639,27 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   },
 };
 
-/** A fresh share of the fixture session (its entry, with files) published by the fixture team's owner. */
+/**
+ * A fresh share published by the fixture team's owner, of a fresh session of the team project retitled
+ * `Matrix share <n>` (a share is public: nothing of the fixture's may be in it), holding one file `shared/note.txt`.
+ */
 async function teamShare(ctx: MatrixContext): Promise<{ id: string; token: string }> {
   const { buildSharePreview } = await import("@/lib/share/build");
   const { publishShare } = await import("@/lib/share/store");
-  const { getSession } = await import("@/lib/session/store");
+  const { getSession, setSessionTitle } = await import("@/lib/session/store");
   const { getProject } = await import("@/lib/projects/projects");
   const [owner] = await ctx.scope.query<{ user_id: string }>(
     "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' LIMIT 1",
     [ctx.fx.workspaceId],
   );
-  const session = (await getSession(ctx.scope, ctx.fx.sessionId))!;
+  const sessionId = await ctx.fx.newSession();
+  await setSessionTitle(ctx.scope, sessionId, `Matrix share ${ctx.n}`);
+  const session = (await getSession(ctx.scope, sessionId))!;
   const project = (await getProject(ctx.scope, ctx.fx.projectId))!;
-  const options = { leafId: ctx.fx.entryId, includeFiles: true, includeSystem: false, redact: [] };
+  const options = { leafId: session.leafId!, includeFiles: true, includeSystem: false, redact: [] };
   const preview = await buildSharePreview(ctx.scope, session, options);
+  preview.snapshot.files = [{ path: "shared/note.txt", size: 11, mode: "100644" }];
+  preview.fileTexts = { "shared/note.txt": "shared note" };
   const share = await publishShare(ctx.scope, {
     session,
     project,

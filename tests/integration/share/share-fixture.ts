@@ -1,0 +1,89 @@
+/**
+ * The share tests' fixture: a signed-up owner with a project (committed files) and a session in their personal
+ * workspace, prompts through `runPrompt` against the mock provider, and the share routes called as a browser would.
+ */
+import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { DbScope } from "@/lib/db/client";
+import { insertProject } from "@/lib/projects/projects";
+import { createSession } from "@/lib/session/store";
+import { commitAll, initRepository } from "@/lib/vfs/git";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import type { SessionFixture } from "../../helpers/session-fixture";
+import type { MockProvider } from "../../mock-provider";
+
+export const mockEnv = (mock: MockProvider) => ({
+  ANTHROPIC_API_KEY: "k",
+  ANTHROPIC_BASE_URL: `${mock.url}/v1`,
+  STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
+});
+
+/** An owner and `files` committed in a new project of their personal workspace, with an empty session. */
+export async function ownerProject(
+  scope: DbScope,
+  files: Record<string, string>,
+  owner?: TestUser,
+): Promise<SessionFixture & { owner: TestUser }> {
+  const user = owner ?? (await createTestUser("Share Owner"));
+  const project = await insertProject(scope, { workspaceId: user.workspaceId, name: "shared", source: null });
+  const openVfs = () => openWorkspaceVfs(user.workspaceId, new DbScope());
+  const { vfs, scope: s } = openVfs();
+  await initRepository(vfs, project.rootPath);
+  for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
+  const initCommit = await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  await s.release();
+  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath, userId: user.id });
+  const actor = { userId: user.id, workspaceId: user.workspaceId } as unknown as SessionFixture["actor"];
+  return { actor, project, session, initCommit, openVfs, owner: user };
+}
+
+/** One prompt whose answer makes `calls` (tool calls, ids `<prefix>_<n>`) then says `answer`. */
+export async function prompt(
+  mock: MockProvider,
+  f: SessionFixture & { owner: TestUser },
+  text: string,
+  calls: { name: string; input: Record<string, unknown> }[],
+  answer = "Done.",
+  prefix = "c",
+): Promise<RunEvent[]> {
+  if (calls.length > 0)
+    mock.enqueue({ toolCalls: calls.map((c, i) => ({ id: `${prefix}_${i + 1}`, ...c })) }, { text: answer });
+  else mock.enqueue({ text: answer });
+  const events: RunEvent[] = [];
+  await runPrompt({
+    sessionId: f.session.id,
+    text,
+    env: mockEnv(mock),
+    author: { name: f.owner.name, email: f.owner.email },
+    userId: f.owner.id,
+    emit: async (e) => void events.push(e),
+  });
+  const errors = events.filter((e) => e.type === "error");
+  if (errors.length > 0) throw new Error(`the run failed: ${JSON.stringify(errors)}`);
+  return events;
+}
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+/** Call route `handler` as `user` (null: signed out) with a JSON body (POST) or none (GET/DELETE). */
+export async function call(
+  handler: Handler,
+  user: TestUser | null,
+  url: string,
+  params: Record<string, string | string[]>,
+  init: { method?: string; json?: unknown; form?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; headers: Headers }> {
+  const headers: Record<string, string> = {};
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(init.json);
+  } else if (init.form) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(init.form).toString();
+  }
+  const method = init.method ?? (body === undefined ? "GET" : "POST");
+  const res = await handler(asUser(user, url, { method, headers, body }), { params: Promise.resolve(params) });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
