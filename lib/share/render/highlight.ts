@@ -31,7 +31,7 @@ import swift from "highlight.js/lib/languages/swift";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { escapeHtml } from "./escape";
+import { escapeHtml, markRedactions } from "./escape";
 
 const LANGUAGES = {
   bash,
@@ -167,7 +167,7 @@ export function splitHighlightedLines(html: string): string[] {
 }
 
 /**
- * `text` as `<pre class="code" data-language="…"><code>` + one `<span class="line" id="L<n>">` per line (block elements, no newline between them) +
+ * `text` as `<pre class="code" data-language="…"><code>` (redaction markers marked) + one `<span class="line" id="L<n>">` per line (block elements, no newline between them) +
  * `</code></pre>`: highlighted when `languageOf(path)` knows the language and the text is at most
  * {@link HIGHLIGHT_MAX_CHARS}, plain escaped text otherwise (`data-language="plaintext"`). A trailing newline adds
  * no empty last line.
@@ -180,7 +180,9 @@ export function renderCode(path: string, text: string): string {
   } catch {
     html = escapeHtml(text);
   }
-  const lines = splitHighlightedLines(html)
+  // Redaction markers inside one text run of the highlighted HTML are marked (highlight.js never splits one: it has
+  // no token boundary inside `[redacted:<rule>]` in a comment or string, and elsewhere the marker stays plain).
+  const lines = splitHighlightedLines(markRedactions(html))
     .map((line, i) => `<span class="line" id="L${i + 1}">${line}</span>`)
     .join("");
   return `<pre class="code" data-language="${language ?? "plaintext"}"><code>${lines}</code></pre>`;

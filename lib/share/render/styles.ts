@@ -29,6 +29,7 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}
 .btn:hover{background:var(--bg-active);text-decoration:none}
 .btn-primary{background:var(--accent);border-color:var(--accent);color:#fff}
 .btn-primary:hover{filter:brightness(1.08);background:var(--accent)}
+@media (prefers-color-scheme:dark){.btn-primary{color:#0f1620}}
 .banner{border:1px solid var(--warn);background:var(--warn-bg);border-radius:6px;padding:8px 12px}
 .banner summary{cursor:pointer;font-weight:600}
 .banner ul{margin:6px 0 0;padding-left:20px}
@@ -55,7 +56,7 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}
 .markdown h1,.markdown h2,.markdown h3{margin:10px 0 4px;font-size:15px}
 .markdown pre{background:var(--bg-pane);border:1px solid var(--border);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre}
 .markdown :not(pre)>code{background:var(--bg-raised);border-radius:3px;padding:0 4px}
-.markdown table{border-collapse:collapse}.markdown th,.markdown td{border:1px solid var(--border);padding:2px 6px}
+.markdown table{border-collapse:collapse}.markdown th{background:var(--bg-pane)}.markdown th,.markdown td{border:1px solid var(--border);padding:2px 6px}
 .markdown blockquote{margin:6px 0;padding-left:10px;border-left:3px solid var(--border);color:var(--text-muted)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .message-images{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}
@@ -95,6 +96,7 @@ mark.redacted{background:var(--mark-bg);color:var(--mark-text);border-radius:3px
 .file-list .size{margin-left:auto;color:var(--text-muted);flex-shrink:0}
 .file-block{border:1px solid var(--border);border-radius:6px;margin-top:6px}
 .file-block>summary{cursor:pointer;padding:4px 10px;font-family:var(--mono);font-size:12.5px}
+.file-block pre.code{border:0;border-top:1px solid var(--border);border-radius:0 0 6px 6px}
 .file-view-head{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:baseline}
 .file-view-path{font-family:var(--mono);font-size:16px;overflow-wrap:anywhere}
 pre.code{background:var(--bg-pane);border:1px solid var(--border);border-radius:6px;padding:8px 0;overflow-x:auto;white-space:pre;counter-reset:line}

@@ -210,6 +210,14 @@ describe("renderCode", () => {
       '<pre class="code" data-language="json"><code><span class="line" id="L1"><span class="hljs-punctuation">{</span><span class="hljs-attr">&quot;a&quot;</span><span class="hljs-punctuation">:</span> <span class="hljs-string">&quot;&lt;b&gt;&quot;</span><span class="hljs-punctuation">}</span></span></code></pre>',
     );
   });
+  it("marks redaction markers in code, highlighted or not", () => {
+    expect(renderCode("a.py", "k = '[redacted:aws]'  # [redacted:owner]")).toBe(
+      '<pre class="code" data-language="python"><code><span class="line" id="L1">k = <span class="hljs-string">&#x27;<mark class="redacted">[redacted:aws]</mark>&#x27;</span>  <span class="hljs-comment"># <mark class="redacted">[redacted:owner]</mark></span></span></code></pre>',
+    );
+    expect(renderCode("x.env", "A=[redacted:dotenv]")).toBe(
+      '<pre class="code" data-language="plaintext"><code><span class="line" id="L1">A=<mark class="redacted">[redacted:dotenv]</mark></span></code></pre>',
+    );
+  });
   it("keeps each line balanced when a token spans lines", () => {
     expect(splitHighlightedLines('<span class="c">/* a\nb */</span> x\ny')).toEqual([
       '<span class="c">/* a</span>',
