@@ -77,11 +77,11 @@ type Handler = (
 ) => Promise<Response>;
 
 /** Call route `handler` as `user` (null: signed out) with a JSON body (POST) or none (GET/DELETE). */
-export async function call(
-  handler: Handler,
+export async function call<P>(
+  handler: (req: Request, ctx: { params: Promise<P> }) => Promise<Response>,
   user: TestUser | null,
   url: string,
-  params: Record<string, string | string[]>,
+  params: P,
   init: { method?: string; json?: unknown; form?: Record<string, string> } = {},
 ): Promise<{ status: number; body: string; headers: Headers }> {
   const headers: Record<string, string> = {};
