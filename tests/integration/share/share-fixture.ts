@@ -71,11 +71,6 @@ export async function prompt(
   return events;
 }
 
-type Handler = (
-  req: Request,
-  ctx: { params: Promise<Record<string, string | string[]>> },
-) => Promise<Response>;
-
 /** Call route `handler` as `user` (null: signed out) with a JSON body (POST) or none (GET/DELETE). */
 export async function call<P>(
   handler: (req: Request, ctx: { params: Promise<P> }) => Promise<Response>,
