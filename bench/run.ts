@@ -18,6 +18,7 @@ import { pipelineSection } from "./sections/pipeline";
 import { resourcesSection } from "./sections/resources";
 import { responsiveSection } from "./sections/responsive";
 import { sessionSection } from "./sections/session";
+import { shareSection } from "./sections/share";
 import { shareRenderSection } from "./sections/share-render";
 import { treeSection } from "./sections/tree";
 import { vfsSection } from "./sections/vfs";
@@ -33,6 +34,7 @@ const SECTIONS: BenchSection[] = [
   execSection,
   responsiveSection,
   treeSection,
+  shareSection,
   shareRenderSection,
 ];
 

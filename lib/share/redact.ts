@@ -60,6 +60,13 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     ],
   },
   {
+    // The preset's PEM rule wants a body of 100+ characters and an END line: a short or cut-off block is caught here.
+    name: "PrivateKeyBlock",
+    patterns: [
+      "/-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$(?![\\s\\S]))/",
+    ],
+  },
+  {
     name: "DotenvValue",
     filePathGlobs: ["**/.env*", ".env*"],
     patterns: ["/(?<=^[ \\t]*(?:export[ \\t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \\t]*=[ \\t]*)\\S.*$/m"],

@@ -28,16 +28,28 @@ async function twoBranches() {
   const f = await ownerProject(scope, { "base.txt": "base\n" });
   await prompt(mock, f, "root question", [], "Root answer.");
   const fork = (await getSession(scope, f.session.id))!.leafId!;
-  await prompt(mock, f, "alpha question ALPHA_ONLY_TEXT", [
-    { name: "write", input: { path: "notes.txt", content: "ALPHA_FILE_BODY\n" } },
-  ], "Alpha done.", "a");
+  await prompt(
+    mock,
+    f,
+    "alpha question ALPHA_ONLY_TEXT",
+    [{ name: "write", input: { path: "notes.txt", content: "ALPHA_FILE_BODY\n" } }],
+    "Alpha done.",
+    "a",
+  );
   const leafA = (await getSession(scope, f.session.id))!.leafId!;
   await branch(scope, f.session.id, fork);
-  await prompt(mock, f, "beta question BETA_ONLY_TEXT", [
-    { name: "write", input: { path: "notes.txt", content: "BETA_FILE_BODY\n" } },
-    { name: "write", input: { path: "beta-extra.txt", content: "BETA_EXTRA_FILE\n" } },
-    { name: "bash", input: { command: "echo BETA_TOOL_OUTPUT" } },
-  ], "Beta done BETA_ANSWER.", "b");
+  await prompt(
+    mock,
+    f,
+    "beta question BETA_ONLY_TEXT",
+    [
+      { name: "write", input: { path: "notes.txt", content: "BETA_FILE_BODY\n" } },
+      { name: "write", input: { path: "beta-extra.txt", content: "BETA_EXTRA_FILE\n" } },
+      { name: "bash", input: { command: "echo BETA_TOOL_OUTPUT" } },
+    ],
+    "Beta done BETA_ANSWER.",
+    "b",
+  );
   const leafB = (await getSession(scope, f.session.id))!.leafId!;
   return { f, leafA, leafB };
 }
@@ -55,7 +67,13 @@ describe("share isolation", () => {
     expect(bodies[2].body).toBe("ALPHA_FILE_BODY\n");
     const all = bodies.map((b) => b.body).join("\n");
     expect(all).toContain("ALPHA_ONLY_TEXT");
-    for (const only of ["BETA_ONLY_TEXT", "BETA_FILE_BODY", "BETA_EXTRA_FILE", "BETA_TOOL_OUTPUT", "BETA_ANSWER"])
+    for (const only of [
+      "BETA_ONLY_TEXT",
+      "BETA_FILE_BODY",
+      "BETA_EXTRA_FILE",
+      "BETA_TOOL_OUTPUT",
+      "BETA_ANSWER",
+    ])
       expect(all).not.toContain(only);
     const ids = (await loadAllEntries(scope, f.session.id)).map((e) => e.id);
     expect(ids.length).toBeGreaterThan(10);
@@ -64,7 +82,10 @@ describe("share isolation", () => {
     expect(all).not.toContain(commitB);
     const snapshot = (JSON.parse(bodies[0].body) as { snapshot: ShareSnapshot }).snapshot;
     // One chain: each entry's parent is the one before it.
-    snapshot.entries.forEach((e, i) => expect(e.parentId).toBe(i === 0 ? null : snapshot.entries[i - 1].id));
+    expect(snapshot.entries.map((e) => e.parentId)).toEqual([
+      null,
+      ...snapshot.entries.slice(0, -1).map((e) => e.id),
+    ]);
     expect(snapshot).toEqual(preview.snapshot);
   });
 
@@ -73,9 +94,14 @@ describe("share isolation", () => {
     const first = await share(f.owner, f.session.id, { leafId: leafA, includeFiles: true });
     const before = await readAll(first.token, ["notes.txt"]);
     await branch(scope, f.session.id, leafA);
-    await prompt(mock, f, "later turn LATER_TEXT", [
-      { name: "write", input: { path: "notes.txt", content: "LATER_FILE\n" } },
-    ], "Later.", "l");
+    await prompt(
+      mock,
+      f,
+      "later turn LATER_TEXT",
+      [{ name: "write", input: { path: "notes.txt", content: "LATER_FILE\n" } }],
+      "Later.",
+      "l",
+    );
     const after = await readAll(first.token, ["notes.txt"]);
     expect(after).toEqual(before);
     expect(after.map((b) => b.body).join("")).not.toContain("LATER");

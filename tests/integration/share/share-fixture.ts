@@ -30,10 +30,17 @@ export async function ownerProject(
   const { vfs, scope: s } = openVfs();
   await initRepository(vfs, project.rootPath);
   for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
-  const initCommit = await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
+  const initCommit = await commitAll(vfs, project.rootPath, {
+    message: "init",
+    author: { name: "t", email: "t@x" },
+  });
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath, userId: user.id });
+  const session = await createSession(scope, {
+    projectId: project.id,
+    cwd: project.rootPath,
+    userId: user.id,
+  });
   const actor = { userId: user.id, workspaceId: user.workspaceId } as unknown as SessionFixture["actor"];
   return { actor, project, session, initCommit, openVfs, owner: user };
 }
@@ -64,14 +71,12 @@ export async function prompt(
   return events;
 }
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-
 /** Call route `handler` as `user` (null: signed out) with a JSON body (POST) or none (GET/DELETE). */
-export async function call(
-  handler: Handler,
+export async function call<P>(
+  handler: (req: Request, ctx: { params: Promise<P> }) => Promise<Response>,
   user: TestUser | null,
   url: string,
-  params: Record<string, string | string[]>,
+  params: P,
   init: { method?: string; json?: unknown; form?: Record<string, string> } = {},
 ): Promise<{ status: number; body: string; headers: Headers }> {
   const headers: Record<string, string> = {};
@@ -84,6 +89,8 @@ export async function call(
     body = new URLSearchParams(init.form).toString();
   }
   const method = init.method ?? (body === undefined ? "GET" : "POST");
-  const res = await handler(asUser(user, url, { method, headers, body }), { params: Promise.resolve(params) });
+  const res = await handler(asUser(user, url, { method, headers, body }), {
+    params: Promise.resolve(params),
+  });
   return { status: res.status, body: await res.text(), headers: res.headers };
 }

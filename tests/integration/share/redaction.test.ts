@@ -1,0 +1,130 @@
+/**
+ * Redaction end to end (docs/sharing.md): secrets seeded in a user message, a tool result, tool call arguments, a file
+ * and a `.env` file are absent from every response — preview, published data, file URLs, and the fork's session and
+ * files — and the preview lists each redaction with its site and rule. The owner's own string is redacted too.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { loadAllEntries } from "@/lib/session/context-load";
+import { getSession } from "@/lib/session/store";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { createTestUser } from "../../helpers/auth";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { readAll, routes, share } from "./helpers";
+import { call, ownerProject, prompt } from "./share-fixture";
+
+let mock: MockProvider;
+let scope: DbScope;
+beforeAll(async () => {
+  mock = await startMockProvider();
+  scope = new DbScope();
+});
+afterAll(async () => {
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+const SK = "sk-proj-Qw3rTy8uIo9pAs5dFg7hJk2lZx4cVb6nM1";
+const AKIA = "AKIAQ4KZ7N3XW2PL5RTY";
+const AWS_SECRET = "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";
+const KEY_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0";
+const PRIVATE_KEY = `-----BEGIN RSA PRIVATE KEY-----\n${KEY_BODY}\n-----END RSA PRIVATE KEY-----\n`;
+const SECRETS = [
+  SK,
+  AKIA,
+  AWS_SECRET,
+  AWS_SECRET.slice(20), // the tail secretlint's AWS range leaves
+  KEY_BODY,
+  "hunter2-Secret-99",
+  "pepper-salt-value-123",
+  "visible-value-456",
+  "Nightingale",
+];
+
+describe("share redaction", () => {
+  it("removes every secret from every response and lists each redaction", async () => {
+    const f = await ownerProject(scope, {
+      "config.txt": `# settings\nAWS_ACCESS_KEY_ID=${AKIA}\nAWS_SECRET_ACCESS_KEY=${AWS_SECRET}\nDB_PASSWORD=hunter2-Secret-99\n`,
+      ".env": "SESSION_SALT=pepper-salt-value-123\nPLAIN=visible-value-456\n",
+      "readme.md": "# Demo\nNothing secret here: the token bucket refills.\n",
+    });
+    await prompt(mock, f, `use the key ${SK} for Project Nightingale`, [
+      { name: "read", input: { path: "config.txt" } },
+      { name: "write", input: { path: "key.pem", content: PRIVATE_KEY } },
+    ]);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { previewBody, preview, token } = await share(f.owner, f.session.id, {
+      leafId,
+      includeFiles: true,
+      redact: ["Project Nightingale"],
+    });
+    const entries = preview.snapshot.entries;
+    const roleAt = (i: number) =>
+      (entries[i] as { message?: { role: string } }).message?.role ?? entries[i].type;
+    const listed = preview.snapshot.redactions.map((r) => ({
+      at:
+        r.site.kind === "entry"
+          ? `${roleAt(r.site.entry)}:${r.site.line}`
+          : r.site.kind === "file"
+            ? `file:${r.site.path}:${r.site.line}`
+            : r.site.kind,
+      rule: r.rule,
+      kind: r.kind,
+    }));
+    expect(listed).toEqual(EXPECTED);
+    for (const r of preview.snapshot.redactions) for (const s of SECRETS) expect(r.excerpt).not.toContain(s);
+
+    const paths = (preview.snapshot.files ?? []).map((x) => x.path);
+    expect(paths).toEqual([".env", "config.txt", "key.pem", "readme.md"]);
+    const bodies = await readAll(token, paths);
+    expect(bodies.map((b) => b.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(bodies[1].body).toBe("SESSION_SALT=[redacted:DotenvValue]\nPLAIN=[redacted:DotenvValue]\n");
+    expect(bodies[2].body).toBe(
+      "# settings\nAWS_ACCESS_KEY_ID=[redacted:AWSAccessKeyID]\n[redacted:AWSSecretAccessKey]\nDB_PASSWORD=[redacted:SecretAssignment]\n",
+    );
+    expect(bodies[3].body).toBe("[redacted:PrivateKeyBlock]\n");
+    expect(bodies[4].body).toBe("# Demo\nNothing secret here: the token bucket refills.\n");
+
+    const forker = await createTestUser("Forker");
+    const forked = await call(routes.fork.POST, forker, `/api/s/${token}/fork`, { token }, { json: {} });
+    expect(forked.status).toBe(201);
+    const { project, session } = JSON.parse(forked.body) as {
+      project: { id: string; rootPath: string };
+      session: { id: string };
+    };
+    const forkEntries = JSON.stringify(await loadAllEntries(scope, session.id));
+    const { vfs, scope: vs } = openWorkspaceVfs(forker.workspaceId, new DbScope());
+    const forkFiles: string[] = [];
+    for (const p of paths) forkFiles.push(await vfs.readText(`${project.rootPath}/${p}`));
+    await vs.release();
+    expect(forkFiles).toEqual(bodies.slice(1).map((b) => b.body));
+
+    const everything = [
+      previewBody,
+      ...bodies.map((b) => b.body),
+      forked.body,
+      forkEntries,
+      ...forkFiles,
+    ].join("\n");
+    for (const s of SECRETS) expect(everything, s).not.toContain(s);
+  });
+});
+
+/** Where (title, `role:line` of an entry, `file:path:line`), which rule, which kind: the title is the first prompt. */
+const EXPECTED: { at: string; rule: string; kind: string }[] = [
+  { at: "title", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretKeySk" },
+  { at: "title", rule: "owner", kind: "owner" },
+  { at: "user:1", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretKeySk" },
+  { at: "user:1", rule: "owner", kind: "owner" },
+  { at: "assistant:1", rule: "@secretlint/secretlint-rule-pattern", kind: "PrivateKeyBlock" },
+  { at: "toolResult:2", rule: "@secretlint/secretlint-rule-aws", kind: "AWSAccessKeyID" },
+  { at: "toolResult:3", rule: "@secretlint/secretlint-rule-aws", kind: "AWSSecretAccessKey" },
+  { at: "toolResult:4", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretAssignment" },
+  { at: "file:.env:1", rule: "@secretlint/secretlint-rule-pattern", kind: "DotenvValue" },
+  { at: "file:.env:2", rule: "@secretlint/secretlint-rule-pattern", kind: "DotenvValue" },
+  { at: "file:config.txt:2", rule: "@secretlint/secretlint-rule-aws", kind: "AWSAccessKeyID" },
+  { at: "file:config.txt:3", rule: "@secretlint/secretlint-rule-aws", kind: "AWSSecretAccessKey" },
+  { at: "file:config.txt:4", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretAssignment" },
+  { at: "file:key.pem:1", rule: "@secretlint/secretlint-rule-pattern", kind: "PrivateKeyBlock" },
+];

@@ -1,0 +1,155 @@
+/**
+ * Revocation everywhere (docs/sharing.md): after a revoke every URL of the share answers the same 404, including URLs
+ * fetched before; a token with one character changed and an expired share answer it too; who may revoke (creator,
+ * admin+; a member 403, an outsider 404); deleting a session or a project revokes its shares first.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DbScope } from "@/lib/db/client";
+import { deleteProject } from "@/lib/projects/projects";
+import { deleteSession } from "@/lib/session/lifecycle";
+import { getSession } from "@/lib/session/store";
+import { createTestUser } from "../../helpers/auth";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { readAll, routes, share } from "./helpers";
+import { call, ownerProject, prompt } from "./share-fixture";
+
+let mock: MockProvider;
+let scope: DbScope;
+beforeAll(async () => {
+  mock = await startMockProvider();
+  scope = new DbScope();
+});
+afterAll(async () => {
+  await scope.release();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+const NOT_FOUND = JSON.stringify({ error: "Share not found" });
+
+async function sharedSession() {
+  const f = await ownerProject(scope, { "a.txt": "alpha\n" });
+  await prompt(mock, f, "hello", [{ name: "write", input: { path: "b.txt", content: "beta\n" } }]);
+  const leafId = (await getSession(scope, f.session.id))!.leafId!;
+  return { f, leafId, ...(await share(f.owner, f.session.id, { leafId, includeFiles: true })) };
+}
+
+/** Every URL of a share (data, both files, fork as a signed-in user): statuses and bodies. */
+async function everyUrl(token: string, forker: Awaited<ReturnType<typeof createTestUser>>) {
+  const reads = await readAll(token, ["a.txt", "b.txt"]);
+  const fork = await call(routes.fork.POST, forker, `/api/s/${token}/fork`, { token }, { json: {} });
+  return [
+    ...reads.map((r) => [r.status, r.body] as const),
+    [fork.status, fork.status === 404 ? fork.body : ""],
+  ];
+}
+
+describe("share revocation", () => {
+  it("answers 404 on every URL after a revoke; a changed token answers 404 before it", async () => {
+    const { f, token, summary } = await sharedSession();
+    const forker = await createTestUser("Forker");
+    const before = await everyUrl(token, forker);
+    expect(before.map((b) => b[0])).toEqual([200, 200, 200, 201]);
+    const last = token.at(-1) === "A" ? "B" : "A";
+    const changed = `${token.slice(0, -1)}${last}`;
+    expect((await everyUrl(changed, forker)).map((b) => b[0])).toEqual([404, 404, 404, 404]);
+    const res = await call(
+      routes.revoke.DELETE,
+      f.owner,
+      `/api/shares/${summary.id}`,
+      { shareId: summary.id },
+      {
+        method: "DELETE",
+      },
+    );
+    expect(res.status).toBe(204);
+    const after = await everyUrl(token, forker);
+    expect(after).toEqual([
+      [404, NOT_FOUND],
+      [404, NOT_FOUND],
+      [404, NOT_FOUND],
+      [404, NOT_FOUND],
+    ]);
+    const [rows] = await scope.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM session_share_files WHERE share_id = $1",
+      [summary.id],
+    );
+    expect(rows.n).toBe(0);
+    const data = await call(routes.data.GET, null, `/api/s/${token}`, { token });
+    expect(data.headers.get("cache-control")).toBe("no-store");
+    expect(data.headers.get("x-robots-tag")).toBe("noindex");
+    expect(data.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("answers 404 for an expired share and revokes it on sight", async () => {
+    const { token, summary } = await sharedSession();
+    await scope.query("UPDATE session_shares SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      summary.id,
+    ]);
+    const res = await call(routes.data.GET, null, `/api/s/${token}`, { token });
+    expect([res.status, res.body]).toEqual([404, NOT_FOUND]);
+    expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [summary.id])).toEqual([]);
+  });
+
+  it("lets the creator and a workspace admin revoke; a member who is not the creator 403, an outsider 404", async () => {
+    const owner = await createTestUser("Team owner");
+    const [team] = await scope.query<{ id: string }>(
+      "INSERT INTO workspaces (name, slug, kind) VALUES ('Share team', $1, 'team') RETURNING id",
+      [`share-team-${crypto.randomUUID()}`],
+    );
+    const member = await createTestUser("Member");
+    const admin = await createTestUser("Admin");
+    const outsider = await createTestUser("Outsider");
+    for (const [u, role] of [
+      [owner, "owner"],
+      [member, "member"],
+      [admin, "admin"],
+    ] as const)
+      await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)", [
+        team.id,
+        u.id,
+        role,
+      ]);
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const first = await share(owner, f.session.id, { leafId });
+    const second = await share(owner, f.session.id, { leafId });
+    const mine = await share(member, f.session.id, { leafId });
+    const revoke = (u: typeof owner, id: string) =>
+      call(routes.revoke.DELETE, u, `/api/shares/${id}`, { shareId: id }, { method: "DELETE" }).then(
+        (r) => r.status,
+      );
+    expect(await revoke(outsider, first.summary.id)).toBe(404);
+    expect(await revoke(member, first.summary.id)).toBe(403);
+    const listed = await call(routes.mine.GET, admin, "/api/shares", {});
+    expect((JSON.parse(listed.body).shares as { id: string }[]).map((s) => s.id).sort()).toEqual(
+      [first.summary.id, second.summary.id, mine.summary.id].sort(),
+    );
+    expect(await revoke(admin, first.summary.id)).toBe(204);
+    expect(await revoke(owner, second.summary.id)).toBe(204);
+    expect(await revoke(member, mine.summary.id)).toBe(204);
+    expect(await revoke(admin, first.summary.id)).toBe(404);
+  });
+
+  it("revokes a session's shares when the session is deleted, and a project's when the project is", async () => {
+    const one = await sharedSession();
+    await deleteSession(scope, one.f.session.id);
+    expect((await readAll(one.token, ["a.txt"])).map((r) => [r.status, r.body])).toEqual([
+      [404, NOT_FOUND],
+      [404, NOT_FOUND],
+    ]);
+    expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [one.summary.id])).toEqual([]);
+    const two = await sharedSession();
+    await deleteProject(scope, two.f.project.id);
+    expect((await readAll(two.token, ["b.txt"])).map((r) => r.status)).toEqual([404, 404]);
+    expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [two.summary.id])).toEqual([]);
+  });
+
+  it("keeps a share from being cascaded away: deleting the session row directly fails loudly", async () => {
+    const { f } = await sharedSession();
+    await expect(scope.query("DELETE FROM sessions WHERE id = $1", [f.session.id])).rejects.toThrow(
+      /foreign key/,
+    );
+  });
+});
