@@ -41,11 +41,8 @@ function originOf(value: string): string | undefined {
  * Whether a request may change state. Safe methods always pass. Otherwise:
  * - `Sec-Fetch-Site`, when present (browsers send it), must be `same-origin` — `cross-site`, `same-site`
  *   (another port or subdomain) and `none` are refused;
- * - `Origin`, when present, must equal the app's own origin: `protocol` + the request's `Host`; any other origin is
- *   refused, and so is `Origin: null` — except beside `Sec-Fetch-Site: same-origin`: a browser sends `null` for a
- *   plain form post from a page whose referrer policy is `no-referrer` (Fetch, "append a request Origin header"), as
- *   every Strata page's is (a share page's "Fork to my workspace" form, docs/sharing.md), and no page can forge
- *   `Sec-Fetch-Site`;
+ * - `Origin`, when present, must equal the app's own origin: `protocol` + the request's `Host`
+ *   (`Origin: null` and any other origin are refused);
  * - with neither header the client is not a browser (every browser sends Origin on a cross-origin POST),
  *   so it is allowed: a web page cannot make a browser omit both.
  * @returns the 403 refusal with its message, or undefined when allowed.
@@ -61,7 +58,6 @@ export function checkCrossSite(input: CrossSiteInput): CrossSiteRefusal | undefi
     };
   }
   if (input.origin === null) return undefined;
-  if (input.origin.trim() === "null" && site === "same-origin") return undefined;
   const own = input.host ? originOf(`${input.protocol}//${input.host}`) : undefined;
   const given = originOf(input.origin);
   if (own !== undefined && given === own) return undefined;
