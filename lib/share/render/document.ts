@@ -4,7 +4,8 @@
  * and for the offline export (`mode: "export"`: no link back to the app, no form, the files' text inline);
  * `renderShareFilePage` for one shared file; `renderUnavailablePage` for a link that is unknown, revoked or expired
  * (it never says which). No `<script>` anywhere — the pages are complete without JavaScript — one inline `<style>`,
- * `noindex, nofollow` and `no-referrer` meta tags. Pure and edge-safe.
+ * `noindex, nofollow` and referrer-policy meta tags (`same-origin` on the share page, whose fork form must carry
+ * its origin; `no-referrer` everywhere else). Pure and edge-safe.
  */
 import type { SharedFileInfo, ShareSnapshot } from "../types";
 import { renderEntries } from "./entries";
@@ -40,14 +41,23 @@ export type ShareRenderOptions =
       fileTexts?: Readonly<Record<string, string>>;
     };
 
-/** `<!doctype html>` … with the meta tags, `title` and the stylesheet; `body` is trusted HTML. */
-export function htmlDocument(title: string, body: string): string {
+/**
+ * `<!doctype html>` … with the meta tags, `title` and the stylesheet; `body` is trusted HTML. `referrer` is the
+ * document's referrer policy: `no-referrer` (default), or `same-origin` for the share page — a browser sends
+ * `Origin: null` on a plain form post from a `no-referrer` document, which the cross-site guard refuses
+ * (lib/http-guard/cross-site.ts), so the fork form needs `same-origin`; other sites still get no referrer.
+ */
+export function htmlDocument(
+  title: string,
+  body: string,
+  referrer: "no-referrer" | "same-origin" = "no-referrer",
+): string {
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex, nofollow">',
-    '<meta name="referrer" content="no-referrer">',
+    `<meta name="referrer" content="${referrer}">`,
     '<meta name="color-scheme" content="light dark">',
     `<title>${escapeHtml(title)}</title>`,
     `<style>${SHARE_CSS}</style>`,
@@ -120,7 +130,7 @@ export function renderShareDocument(snapshot: ShareSnapshot, options: ShareRende
     '<footer class="share-footer">A read-only snapshot of one branch of a Strata session, as it was when it was shared; later turns of the session do not change it.</footer>',
     "</main>",
   ].join("\n");
-  return htmlDocument(pageTitle(snapshot), body);
+  return htmlDocument(pageTitle(snapshot), body, options.mode === "page" ? "same-origin" : "no-referrer");
 }
 
 /**

@@ -137,7 +137,7 @@ describe("the share page", () => {
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expectShareHeaders(res.headers);
     expect(res.body).toContain('<meta name="robots" content="noindex, nofollow">');
-    expect(res.body).toContain('<meta name="referrer" content="no-referrer">');
+    expect(res.body).toContain('<meta name="referrer" content="same-origin">');
     expect(res.body).toContain("<title>Parser &lt;fix&gt; session · Strata</title>");
     expect(res.body).toContain("<p>Explain <strong>the parser</strong></p>");
     expect(res.body).toContain("<p>Shared branch answer about <code>src/app.ts</code></p>");

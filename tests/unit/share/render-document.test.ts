@@ -64,7 +64,9 @@ describe("renderShareDocument (page)", () => {
   it("is a complete document with the meta tags, one style and no script", () => {
     expect(html.startsWith('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">')).toBe(true);
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
-    expect(html).toContain('<meta name="referrer" content="no-referrer">');
+    // same-origin, not no-referrer: a plain form post from a no-referrer document carries `Origin: null`, which the
+    // cross-site guard refuses — the fork form would fail. Other sites still get no referrer.
+    expect(html).toContain('<meta name="referrer" content="same-origin">');
     expect(html).toContain(
       "<title>Title &lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt; · Strata</title>",
     );
@@ -151,6 +153,7 @@ describe("renderShareDocument (export)", () => {
     expect(html).not.toContain("<form");
     expect(html).not.toContain("Fork to my workspace");
     expect(html).toContain('<div class="share-brand">Strata · exported session</div>');
+    expect(html).toContain('<meta name="referrer" content="no-referrer">');
     expect(html).toContain("<span>Exported 2026-01-02 10:00 UTC</span>");
     expectInert(html);
   });
@@ -194,6 +197,7 @@ describe("file page and unavailable page", () => {
   it("says only that the link is not available", () => {
     const html = renderUnavailablePage();
     expect(html).toContain("<h1>This share link is not available</h1>");
+    expect(html).toContain('<meta name="referrer" content="no-referrer">');
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
     expectInert(html);
   });
