@@ -248,6 +248,42 @@ describe("the owner's branch export", () => {
       expect(res.body).not.toContain(KEY);
       expect(res.body).not.toContain(KEY.slice(8, 40));
     }
+    const unknownLeaf = await call(
+      branchExport as Handler,
+      `/api/sessions/${s.id}/branch-export?leaf=ffffffff&format=html`,
+      { id: s.id },
+      owner,
+    );
+    expect(unknownLeaf.status).toBe(404);
+    expect(JSON.parse(unknownLeaf.body).error.code).toBe("entry_not_found");
+  });
+});
+
+describe("an expired share", () => {
+  it("answers the same 404 page as an unknown token", async () => {
+    const row = (await getSession(scope, session.id))!;
+    const options = { leafId: sharedLeaf, includeFiles: false, includeSystem: false, redact: [] };
+    const preview = await buildSharePreview(scope, row, options);
+    const expiresAt = new Date(Date.now() + 60_000);
+    const share = await publishShare(scope, {
+      session: row,
+      project,
+      userId: owner.id,
+      preview,
+      options,
+      expiresAt,
+    });
+    const t = share.url.slice("/s/".length);
+    expect((await call(sharePage as Handler, `/s/${t}`, { token: t })).status).toBe(200);
+    await scope.query("UPDATE session_shares SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      share.id,
+    ]);
+    const page = await call(sharePage as Handler, `/s/${t}`, { token: t });
+    const unknown = await call(sharePage as Handler, `/s/${"B".repeat(32)}`, { token: "B".repeat(32) });
+    expect(page.status).toBe(404);
+    expect(page.body).toBe(unknown.body);
+    const download = await call(exportRoute as Handler, `/api/s/${t}/export?format=jsonl`, { token: t });
+    expect([download.status, JSON.parse(download.body)]).toEqual([404, { error: "Share not found" }]);
   });
 });
 
