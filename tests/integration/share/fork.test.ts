@@ -118,14 +118,14 @@ describe("fork a share", () => {
     const signedOut = await call(routes.fork.POST, null, `/api/s/${token}/fork`, { token }, { form: {} });
     expect([signedOut.status, signedOut.headers.get("location")]).toEqual([
       303,
-      `http://127.0.0.1:3000/sign-in?next=${encodeURIComponent(`/s/${token}`)}`,
+      `/sign-in?next=${encodeURIComponent(`/s/${token}`)}`,
     ]);
     const json = await call(routes.fork.POST, null, `/api/s/${token}/fork`, { token }, { json: {} });
     expect(json.status).toBe(401);
     const forker = await createTestUser("Form forker");
     const form = await call(routes.fork.POST, forker, `/api/s/${token}/fork`, { token }, { form: {} });
     expect(form.status).toBe(303);
-    const projectId = /\/projects\/([0-9a-f-]{36})$/.exec(form.headers.get("location") ?? "")![1];
+    const projectId = /^\/projects\/([0-9a-f-]{36})$/.exec(form.headers.get("location") ?? "")![1];
     const [row] = await scope.query<{ workspace_id: string; root_path: string }>(
       "SELECT workspace_id, root_path FROM projects WHERE id = $1",
       [projectId],

@@ -41,7 +41,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   try {
     if (!(await findLiveShare(probe, token))) return shareNotFound();
     if (!(await resolveCaller(probe, request))) {
-      if (form) return sharePublic(redirect(request, `/sign-in?next=${encodeURIComponent(`/s/${token}`)}`));
+      if (form) return sharePublic(redirect(`/sign-in?next=${encodeURIComponent(`/s/${token}`)}`));
       return sharePublic(errorResponse(unauthenticated()));
     }
   } finally {
@@ -54,12 +54,16 @@ export const POST = route(async (request: Request, { params }: { params: Promise
       workspaceId: access.workspaceId,
       ...(body.name ? { name: body.name } : {}),
     });
-    if (form) return sharePublic(redirect(request, `/projects/${forked.project.id}`));
+    if (form) return sharePublic(redirect(`/projects/${forked.project.id}`));
     return sharePublic(Response.json(forked, { status: 201 }));
   });
 });
 
-/** 303 See Other to a path of this app. */
-function redirect(request: Request, path: string): Response {
-  return new Response(null, { status: 303, headers: { location: new URL(path, request.url).toString() } });
+/**
+ * 303 See Other to a path of this app, as a relative `Location` (RFC 9110 10.2.2): behind `next start` the request's
+ * URL may name another host (`localhost` for `127.0.0.1`), and the page's CSP `form-action 'self'` would then block
+ * the redirect.
+ */
+function redirect(path: string): Response {
+  return new Response(null, { status: 303, headers: { location: path } });
 }
