@@ -82,6 +82,8 @@ describe("the execution service's workers", () => {
     const timer = setInterval(() => ticks++, 5);
     let load = await exec.health();
     while (load.busy < 2 && !settled) load = await exec.health();
+    // Health can answer before this process's 5 ms interval is due; a short sleep must end while both still burn.
+    await new Promise((r) => setTimeout(r, 50));
     const seenWhileBurning = { load: { busy: load.busy, queued: load.queued }, settled, ticked: ticks > 0 };
     const burns = await burning;
     clearInterval(timer);
