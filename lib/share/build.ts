@@ -6,7 +6,8 @@
  * any original entry id quoted inside a string); labels and context edits aimed off the path are dropped. Every string
  * is redacted (`redact.ts`); image data is kept as it is and counted. With `includeFiles`, the files of the leaf's
  * checkpoint commit (text redacted; binary, over 1 MiB, or past 20 MiB / 2,000 files listed but omitted); with
- * `includeSystem`, the system prompt and its sources as the context inspector builds them. Node-only (imports
+ * `includeSystem`, the system prompt and its sources as the context inspector builds them and the path's system
+ * messages (without it they are left out of the path, parents relinked). Node-only (imports
  * secretlint through `redact.ts`).
  */
 import type { DbScope } from "@/lib/db/client";
@@ -79,7 +80,9 @@ export async function buildSharePreview(
     await scope.query<{ id: string }>("SELECT id FROM session_entries WHERE session_id = $1", [session.id])
   ).map((r) => r.id);
   const fresh = await freshIds(session.id, allIds);
-  const entries = remapPath(path, fresh);
+  // The system messages on the path (the prompt's sections, AGENTS.md text, tool declarations) are the system
+  // prompt: shown only with `includeSystem`.
+  const entries = remapPath(options.includeSystem ? path : path.filter((e) => !isSystemEntry(e)), fresh);
   let images = 0;
 
   // Every redactable string: the title, each entry's strings, then the files and the system prompt.
@@ -243,6 +246,17 @@ async function freshIds(sessionId: string, ids: readonly string[]): Promise<Map<
     }
   }
   return out;
+}
+
+/** Whether `entry` holds a SystemMessage (`{ role: "system", content, sections?, toolsAdded?, toolsRemoved? }`). */
+function isSystemEntry(entry: SessionEntry): boolean {
+  const message = (entry as { message?: unknown }).message;
+  return (
+    entry.type === "message" &&
+    typeof message === "object" &&
+    message !== null &&
+    (message as { role?: unknown }).role === "system"
+  );
 }
 
 /** The path with fresh ids and remapped references; labels and context edits aimed off the path dropped. */
