@@ -91,6 +91,7 @@ describe("sharing the system prompt", () => {
     expect(system.prompt).toContain(RULE);
     expect(system.sources.map((s) => s.path)).toContain(`${f.project.rootPath}/AGENTS.md`);
     const bodies = await everything(token);
-    for (const where of ["data", "page", "html", "jsonl"] as const) expect(bodies[where], where).toContain(RULE);
+    for (const where of ["data", "page", "html", "jsonl"] as const)
+      expect(bodies[where], where).toContain(RULE);
   });
 });
