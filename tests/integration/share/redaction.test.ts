@@ -1,9 +1,12 @@
 /**
  * Redaction end to end (docs/sharing.md): secrets seeded in a user message, a tool result, tool call arguments, a file
- * and a `.env` file are absent from every response — preview, published data, file URLs, and the fork's session and
- * files — and the preview lists each redaction with its site and rule. The owner's own string is redacted too.
+ * and a `.env` file are absent from every response — preview, published data, file URLs, the share page, file pages,
+ * the HTML and pi JSONL downloads, and the fork's session and files — and the preview lists each redaction with its site and rule. The owner's own string is redacted too.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
+import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
+import { GET as sharePage } from "@/app/s/[token]/route";
 import { DbScope } from "@/lib/db/client";
 import { loadAllEntries } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
@@ -100,8 +103,26 @@ describe("share redaction", () => {
     await vs.release();
     expect(forkFiles).toEqual(bodies.slice(1).map((b) => b.body));
 
+    // The share page, each file's page and both downloads (the offline HTML inlines the files).
+    const page = await call(sharePage, null, `/s/${token}`, { token });
+    const html = await call(exportRoute, null, `/api/s/${token}/export?format=html`, { token });
+    const jsonl = await call(exportRoute, null, `/api/s/${token}/export?format=jsonl`, { token });
+    const filePages = [];
+    for (const p of paths)
+      filePages.push(await call(filePage, null, `/s/${token}/files/${p}`, { token, path: p.split("/") }));
+    expect([page, html, jsonl, ...filePages].map((r) => r.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 200,
+    ]);
+    expect(html.body).toContain('SESSION_SALT=<mark class="redacted">[redacted:DotenvValue]</mark>');
+    expect(page.body).toContain('<mark class="redacted">[redacted:SecretKeySk]</mark>');
+    expect(jsonl.body).toContain("use the key [redacted:SecretKeySk] for [redacted:owner]");
+
     const everything = [
       previewBody,
+      page.body,
+      html.body,
+      jsonl.body,
+      ...filePages.map((r) => r.body),
       ...bodies.map((b) => b.body),
       forked.body,
       forkEntries,
