@@ -14,6 +14,7 @@ import { isUuid } from "@/lib/db/ids";
 import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
 import { ShareError } from "./errors";
+import { CONTROL_CHARS } from "./paths";
 import type { ShareOptions, SharePreview, ShareSnapshot, ShareSummary } from "./types";
 
 /** A live share with what the public routes serve. */
@@ -173,12 +174,17 @@ export async function findLiveShare(scope: DbScope, token: string): Promise<Shar
   return { ...toSummary(row), token: row.token, snapshot };
 }
 
-/** One shared file's redacted text, or null when `path` is not a file of the share (or the share is gone). */
+/**
+ * One shared file's redacted text, or null when `path` is not a file of the share (or the share is gone), a path with
+ * a control character (NUL included) too.
+ */
 export async function readSharedFile(
   scope: DbScope,
   shareId: string,
   path: string,
 ): Promise<{ text: string; size: number; mode: string } | null> {
+  // A NUL cannot reach Postgres (text refuses it: a 500); no shared path holds a control character.
+  if (CONTROL_CHARS.test(path)) return null;
   const [row] = await scope.query<{ text: string; size: string | number; mode: string }>(
     "SELECT text, size, mode FROM session_share_files WHERE share_id = $1 AND path = $2",
     [shareId, path],
