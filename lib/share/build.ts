@@ -23,7 +23,7 @@ import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
 import { ShareError } from "./errors";
-import { CONTROL_CHARS } from "./paths";
+import { CONTROL_CHARS, isShareablePath } from "./paths";
 import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
 import type {
   Redaction,
@@ -317,7 +317,7 @@ async function loadFiles(
   if (!commit) return { list: [], texts: [] };
   const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
   const tree = await commitSnapshot(vfs, project.rootPath, commit);
-  const paths = [...tree.keys()].filter((p) => !p.split("/").includes(".git")).sort();
+  const paths = [...tree.keys()].filter(isShareablePath).sort();
   const gitdir = `${project.rootPath}/.git`;
   await vfs.prefetch(
     paths.map((p) => {
