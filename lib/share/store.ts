@@ -44,7 +44,6 @@ interface RawShare {
   project_id: string;
   project_name: string;
   session_id: string;
-  session_title: string | null;
   created_by: string;
   creator_name: string;
   created_at: Date | string;
@@ -58,10 +57,9 @@ interface RawShare {
 }
 
 const SELECT_SUMMARY = `SELECT sh.id, sh.token, sh.workspace_id, sh.project_id, p.name AS project_name, sh.session_id,
-  s.title AS session_title, sh.created_by, u.name AS creator_name, sh.created_at, sh.expires_at, sh.title,
-  sh.include_files, sh.include_system, sh.entry_count, sh.redaction_count
-  FROM session_shares sh JOIN projects p ON p.id = sh.project_id JOIN sessions s ON s.id = sh.session_id
-  JOIN users u ON u.id = sh.created_by`;
+  sh.created_by, u.name AS creator_name, sh.created_at, sh.expires_at, sh.title, sh.include_files,
+  sh.include_system, sh.entry_count, sh.redaction_count
+  FROM session_shares sh JOIN projects p ON p.id = sh.project_id JOIN users u ON u.id = sh.created_by`;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -70,7 +68,8 @@ function toSummary(r: RawShare): ShareSummary {
     id: r.id,
     url: `/s/${r.token}`,
     sessionId: r.session_id,
-    sessionTitle: r.session_title ?? "Untitled session",
+    // The snapshot's (redacted) title, never the live session's: a title holding a secret must not reach a list.
+    sessionTitle: r.title,
     projectId: r.project_id,
     projectName: r.project_name,
     workspaceId: r.workspace_id,
