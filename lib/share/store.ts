@@ -3,8 +3,9 @@
  * owner's approved preview as an immutable snapshot under a fresh unguessable token (24 random bytes from Web Crypto,
  * base64url: 192 bits); nothing ever updates a share. Revoking deletes the row and its files, so every URL of the
  * share answers 404 afterwards; an expired share is revoked when it is next looked up. Deleting a session, project or
- * team revokes its shares first (`lib/session/lifecycle.ts`, `lib/projects/projects.ts`, `lib/auth/workspaces.ts` run
- * the same DELETE in their own transaction; the RESTRICT foreign keys make a forgotten path fail). Edge-safe: this
+ * team revokes its shares first (`lib/session/lifecycle.ts` and `lib/projects/projects.ts` run the same DELETE in
+ * their own transaction; `lib/auth/workspaces.ts`'s team-delete hook runs it just before Better Auth's delete, not in
+ * one transaction, which fails safe; the RESTRICT foreign keys make a forgotten path fail). Edge-safe: this
  * file never imports the redaction code (secretlint is Node-only).
  */
 import type { Caller } from "@/lib/auth/caller";

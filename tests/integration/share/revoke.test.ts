@@ -4,6 +4,7 @@
  * admin+; a member 403, an outsider 404); deleting a session or a project revokes its shares first.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { guardWorkspaceDelete } from "@/lib/auth/workspaces";
 import { DbScope } from "@/lib/db/client";
 import { deleteProject } from "@/lib/projects/projects";
 import { deleteSession } from "@/lib/session/lifecycle";
@@ -201,6 +202,29 @@ describe("share revocation", () => {
     await deleteProject(scope, two.f.project.id);
     expect((await readAll(two.token, ["b.txt"])).map((r) => r.status)).toEqual([404, 404]);
     expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [two.summary.id])).toEqual([]);
+  });
+
+  it("revokes a team's shares in the team-delete hook; without it the workspace row cannot go (RESTRICT)", async () => {
+    const owner = await createTestUser("Deleting owner");
+    const [team] = await scope.query<{ id: string }>(
+      "INSERT INTO workspaces (name, slug, kind) VALUES ('Doomed team', $1, 'team') RETURNING id",
+      [`doomed-team-${crypto.randomUUID()}`],
+    );
+    await scope.query(
+      "INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')",
+      [team.id, owner.id],
+    );
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { token, summary } = await share(owner, f.session.id, { leafId });
+    await expect(scope.query("DELETE FROM workspaces WHERE id = $1", [team.id])).rejects.toThrow(
+      /foreign key/,
+    );
+    expect((await readAll(token, [])).map((r) => r.status)).toEqual([200]);
+    await scope.run((db) => guardWorkspaceDelete(db, team.id));
+    expect((await readAll(token, [])).map((r) => [r.status, r.body])).toEqual([[404, NOT_FOUND]]);
+    expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [summary.id])).toEqual([]);
   });
 
   it("keeps a share from being cascaded away: deleting the session row directly fails loudly", async () => {
