@@ -45,6 +45,8 @@ export async function guardWorkspaceDelete(db: Db, workspaceId: string): Promise
       message: "A personal workspace cannot be deleted; delete its projects instead.",
     });
   // A team's shares are revoked before it goes (docs/sharing.md): their rows RESTRICT the cascade to its projects.
+  // Not one transaction with Better Auth's delete (it runs apart from its hooks): should that fail, the shares stay
+  // revoked, which is the safe side.
   await db.execute(sql`DELETE FROM session_shares WHERE workspace_id = ${workspaceId}`);
 }
 

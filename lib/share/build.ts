@@ -23,6 +23,7 @@ import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
 import { ShareError } from "./errors";
+import { CONTROL_CHARS, isShareablePath } from "./paths";
 import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
 import type {
   Redaction,
@@ -68,6 +69,9 @@ export async function buildSharePreview(
       "redaction_too_short",
       `Each redaction string must be at least ${MIN_OWNER_REDACTION} characters long`,
     );
+  // A NUL cannot reach Postgres (text refuses it: a 500); no entry id holds a control character anyway.
+  if (CONTROL_CHARS.test(options.leafId))
+    throw new ShareError(404, "entry_not_found", `Entry ${options.leafId} is not in session ${session.id}`);
   const path = await loadBranch(scope, session.id, options.leafId);
   if (path.length === 0) {
     const [any] = await scope.query("SELECT 1 FROM session_entries WHERE session_id = $1 LIMIT 1", [
@@ -313,7 +317,7 @@ async function loadFiles(
   if (!commit) return { list: [], texts: [] };
   const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
   const tree = await commitSnapshot(vfs, project.rootPath, commit);
-  const paths = [...tree.keys()].filter((p) => !p.split("/").includes(".git")).sort();
+  const paths = [...tree.keys()].filter(isShareablePath).sort();
   const gitdir = `${project.rootPath}/.git`;
   await vfs.prefetch(
     paths.map((p) => {

@@ -20,6 +20,7 @@ import { insertImportedSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { isShareablePath } from "./paths";
 import { readSharedFiles, type ShareRow } from "./store";
 
 /** The commit message of a fork's first commit. */
@@ -46,7 +47,12 @@ export async function forkShare(
   ]
     .slice(0, MAX_PROJECT_NAME_LENGTH)
     .join("");
-  const files = share.includeFiles ? await readSharedFiles(scope, share.id) : {};
+  // Only relative paths without `..`, `.git` or control characters are written (the same predicate as the preview's).
+  const files = Object.fromEntries(
+    Object.entries(share.includeFiles ? await readSharedFiles(scope, share.id) : {}).filter(([p]) =>
+      isShareablePath(p),
+    ),
+  );
   const modes = new Map((share.snapshot.files ?? []).map((f) => [f.path, f.mode]));
   const project = await insertProject(scope, { workspaceId, name, source: null });
   const vfsScope = new DbScope();

@@ -4,7 +4,8 @@
  * linted with secretlint's recommended preset (its `filter-comments` rule disabled, so a `secretlint-disable` comment
  * in a shared file cannot keep a secret visible), `no-dotenv` (a `.env` file: every value goes) and
  * `secretlint-rule-pattern` with Strata's named patterns for what the preset misses (JWTs, `sk-…` keys, secret-named
- * assignments, every value of a `.env.*` file). Each finding's range is replaced by `[redacted:<kind>]`, and so is
+ * assignments and keys' quoted or YAML values, URL passwords, secret query parameters, `Authorization` / `X-Api-Key`
+ * headers, Stripe and Google API keys, every value of a `.env.*` file). Each finding's range is replaced by `[redacted:<kind>]`, and so is
  * every other occurrence of the secret a rule names in its message data: secretlint's AWS secret-key rule reports a
  * range that starts at `AWS_SECRET_ACCESS_KEY=` but is only as long as the key, so the range alone leaves the key's
  * tail visible. The owner's own strings (literal, case-sensitive) become `[redacted:owner]`. Many strings are linted
@@ -40,6 +41,13 @@ export interface RedactedText {
   excerpts: string[];
 }
 
+/**
+ * A secret-named key (regex source, no anchors): the name ends in password, passwd, secret, token, api key, access
+ * key, secret key, private key, credentials or authorization (any case; `_`/`-` between the words or none).
+ */
+export const SECRET_NAME =
+  "(?:pass(?:word|wd)|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|credentials?|authorization)";
+
 /** Strata's pattern rules (named; the name is the redaction's `kind`). */
 export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs?: string[] }[] = [
   {
@@ -65,6 +73,57 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     patterns: [
       "/-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$(?![\\s\\S]))/",
     ],
+  },
+  {
+    // The quoted value of a secret-named key in JSON, YAML or code, any case: `"password": "…"`, `api_key: '…'`,
+    // `apiKey = "…"`, `{ clientSecret: "…" }`; the whole text between the quotes.
+    name: "SecretKeyValue",
+    patterns: [
+      `/(?<=${SECRET_NAME}["']?[ \\t]*(?::=|=>|[:=])[ \\t]*(["']))(?:(?!\\1)[^\\\\\\r\\n]|\\\\.)+(?=\\1)/i`,
+    ],
+  },
+  {
+    // YAML's unquoted `password: value` at a line's start (or a list item's); the rest of the line. Code that looks
+    // alike (`token: string;`, `password: input.value,`) is left alone: a type keyword, or a line ending in , ; { (.
+    // Header lines (`Authorization:`, `X-…:`) go by the two header patterns below.
+    name: "YamlSecretValue",
+    patterns: [
+      `/(?<=^[ \\t]*(?:-[ \\t]+)?(?!authorization\\b|x-)[A-Za-z0-9_.-]*${SECRET_NAME}[ \\t]*:[ \\t]+)(?![\\s"'|>&*!]|(?:string|number|boolean|null|undefined|any|unknown)\\b|[^\\r\\n]*[,;{(][ \\t]*$)[^\\r\\n]*?(?=[ \\t]*$)/im`,
+    ],
+  },
+  {
+    // `scheme://user:password@host` in any scheme, an empty user too (`redis://:pw@host`); the password only.
+    name: "UrlCredentials",
+    patterns: ["/(?<=\\b[A-Za-z][A-Za-z0-9+.-]*:\\/\\/[^\\s:@\\/?#]*:)[^\\s@\\/?#]+(?=@)/"],
+  },
+  {
+    // `?access_token=…`, `&token=…`, `api_key=…` (and refresh/id tokens, client secrets, passwords) in a query.
+    name: "SecretQueryParam",
+    patterns: [
+      "/(?<=[?&;](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password)=)[^&#\\s\"'<>]+/i",
+    ],
+  },
+  {
+    // `Authorization: Bearer …` / `Basic …` / `Token …` (or no scheme), as a header line, a curl flag or a JSON member.
+    name: "AuthorizationHeader",
+    patterns: [
+      "/(?<=\\bAuthorization[\"']?[ \\t]*[:=][ \\t]*[\"']?(?:(?:Bearer|Basic|Token)[ \\t]+)?)(?!(?:Bearer|Basic|Token)\\b)[A-Za-z0-9._~+\\/=-]{4,}/i",
+    ],
+  },
+  {
+    // `X-Api-Key: …` (and `X-Auth-Token`, `X-Access-Token`) headers.
+    name: "ApiKeyHeader",
+    patterns: ["/(?<=\\bX-(?:Api-Key|Auth-Token|Access-Token)[\"']?[ \\t]*:[ \\t]*[\"']?)[^\\s\"',;]{4,}/i"],
+  },
+  {
+    // Stripe secret and restricted keys, live and test.
+    name: "StripeKey",
+    patterns: ["/\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/"],
+  },
+  {
+    // Google API keys: `AIza` and 35 more characters.
+    name: "GoogleApiKey",
+    patterns: ["/\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/"],
   },
   {
     name: "DotenvValue",

@@ -3,17 +3,19 @@
  * owner's approved preview as an immutable snapshot under a fresh unguessable token (24 random bytes from Web Crypto,
  * base64url: 192 bits); nothing ever updates a share. Revoking deletes the row and its files, so every URL of the
  * share answers 404 afterwards; an expired share is revoked when it is next looked up. Deleting a session, project or
- * team revokes its shares first (`lib/session/lifecycle.ts`, `lib/projects/projects.ts`, `lib/auth/workspaces.ts` run
- * the same DELETE in their own transaction; the RESTRICT foreign keys make a forgotten path fail). Edge-safe: this
+ * team revokes its shares first (`lib/session/lifecycle.ts` and `lib/projects/projects.ts` run the same DELETE in
+ * their own transaction; `lib/auth/workspaces.ts`'s team-delete hook runs it just before Better Auth's delete, not in
+ * one transaction, which fails safe; the RESTRICT foreign keys make a forgotten path fail). Edge-safe: this
  * file never imports the redaction code (secretlint is Node-only).
  */
 import type { Caller } from "@/lib/auth/caller";
-import { roleAllows } from "@/lib/auth/roles";
+import { asRole, roleAllows } from "@/lib/auth/roles";
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
 import { ShareError } from "./errors";
+import { CONTROL_CHARS } from "./paths";
 import type { ShareOptions, SharePreview, ShareSnapshot, ShareSummary } from "./types";
 
 /** A live share with what the public routes serve. */
@@ -43,7 +45,6 @@ interface RawShare {
   project_id: string;
   project_name: string;
   session_id: string;
-  session_title: string | null;
   created_by: string;
   creator_name: string;
   created_at: Date | string;
@@ -57,10 +58,9 @@ interface RawShare {
 }
 
 const SELECT_SUMMARY = `SELECT sh.id, sh.token, sh.workspace_id, sh.project_id, p.name AS project_name, sh.session_id,
-  s.title AS session_title, sh.created_by, u.name AS creator_name, sh.created_at, sh.expires_at, sh.title,
-  sh.include_files, sh.include_system, sh.entry_count, sh.redaction_count
-  FROM session_shares sh JOIN projects p ON p.id = sh.project_id JOIN sessions s ON s.id = sh.session_id
-  JOIN users u ON u.id = sh.created_by`;
+  sh.created_by, u.name AS creator_name, sh.created_at, sh.expires_at, sh.title, sh.include_files,
+  sh.include_system, sh.entry_count, sh.redaction_count
+  FROM session_shares sh JOIN projects p ON p.id = sh.project_id JOIN users u ON u.id = sh.created_by`;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -69,7 +69,8 @@ function toSummary(r: RawShare): ShareSummary {
     id: r.id,
     url: `/s/${r.token}`,
     sessionId: r.session_id,
-    sessionTitle: r.session_title ?? "Untitled session",
+    // The snapshot's (redacted) title, never the live session's: a title holding a secret must not reach a list.
+    sessionTitle: r.title,
     projectId: r.project_id,
     projectName: r.project_name,
     workspaceId: r.workspace_id,
@@ -173,12 +174,17 @@ export async function findLiveShare(scope: DbScope, token: string): Promise<Shar
   return { ...toSummary(row), token: row.token, snapshot };
 }
 
-/** One shared file's redacted text, or null when `path` is not a file of the share (or the share is gone). */
+/**
+ * One shared file's redacted text, or null when `path` is not a file of the share (or the share is gone), a path with
+ * a control character (NUL included) too.
+ */
 export async function readSharedFile(
   scope: DbScope,
   shareId: string,
   path: string,
 ): Promise<{ text: string; size: number; mode: string } | null> {
+  // A NUL cannot reach Postgres (text refuses it: a 500); no shared path holds a control character.
+  if (CONTROL_CHARS.test(path)) return null;
   const [row] = await scope.query<{ text: string; size: string | number; mode: string }>(
     "SELECT text, size, mode FROM session_share_files WHERE share_id = $1 AND path = $2",
     [shareId, path],
@@ -205,25 +211,38 @@ export async function listSharesForSession(scope: DbScope, sessionId: string): P
   return rows.map(toSummary);
 }
 
-/** Every live share `caller` may revoke: those they created and those of workspaces where they are admin or owner. */
+/**
+ * The caller's current role in the share's workspace, as `authorizeWorkspace` sees it (an agent workspace: its owner
+ * only), or NULL for someone who is not (or no longer) a member. Needs `sh` and the caller's id as `$<n>`.
+ */
+const callerRole = (param: string) => `(SELECT CASE WHEN w.kind = 'agent'
+    THEN CASE WHEN w.owner_user_id = ${param} THEN 'owner' END
+    ELSE (SELECT m.role FROM workspace_members m WHERE m.workspace_id = w.id AND m.user_id = ${param}) END
+  FROM workspaces w WHERE w.id = sh.workspace_id)`;
+
+/**
+ * Every live share `caller` may revoke, in the workspaces they are a member of now: those they created (any role), and
+ * every share of a workspace where they are admin or owner. A former member sees none of that workspace's shares.
+ */
 export async function listSharesForCaller(
   scope: DbScope,
   caller: Pick<Caller, "userId">,
 ): Promise<ShareSummary[]> {
   const rows = await scope.query<RawShare>(
-    `${SELECT_SUMMARY} WHERE (sh.expires_at IS NULL OR sh.expires_at > now()) AND (sh.created_by = $1
-       OR EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = sh.workspace_id AND m.user_id = $1
-                  AND m.role IN ('owner', 'admin')))
-     ORDER BY sh.created_at DESC, sh.id`,
+    `SELECT * FROM (${SELECT_SUMMARY.replace(" FROM", `, ${callerRole("$1")} AS caller_role FROM`)}
+       WHERE sh.expires_at IS NULL OR sh.expires_at > now()) shares
+     WHERE caller_role IN ('owner', 'admin') OR (created_by = $1 AND caller_role IN ('member', 'viewer'))
+     ORDER BY created_at DESC, id`,
     [caller.userId],
   );
   return rows.map(toSummary);
 }
 
 /**
- * Revoke a share: its creator, or an admin or owner of its workspace, deletes it (snapshot and files).
- * @throws ShareError 404 `not_found` "Share <id> not found" (no such share, or the caller is not in its workspace and
- *   did not create it); 403 `forbidden` for a member of the workspace below admin who did not create it.
+ * Revoke a share: its creator while still a member of its workspace (any role), or an admin or owner of the workspace,
+ * deletes it (snapshot and files).
+ * @throws ShareError 404 `not_found` "Share <id> not found" (no such share, or the caller is not — or no longer — a
+ *   member of its workspace, its creator included); 403 `forbidden` for a member below admin who did not create it.
  */
 export async function revokeShare(
   scope: DbScope,
@@ -233,20 +252,18 @@ export async function revokeShare(
   const missing = () => new ShareError(404, "not_found", `Share ${shareId} not found`);
   if (!isUuid(shareId)) throw missing();
   const [row] = await scope.query<{ created_by: string; role: string | null }>(
-    `SELECT sh.created_by, m.role FROM session_shares sh
-     LEFT JOIN workspace_members m ON m.workspace_id = sh.workspace_id AND m.user_id = $2 WHERE sh.id = $1`,
+    `SELECT sh.created_by, ${callerRole("$2")} AS role FROM session_shares sh WHERE sh.id = $1`,
     [shareId, caller.userId],
   );
   if (!row) throw missing();
-  if (row.created_by !== caller.userId) {
-    if (row.role === null) throw missing();
-    if (!roleAllows(row.role, "manage"))
-      throw new ShareError(
-        403,
-        "forbidden",
-        `Your role in this workspace (${row.role}) cannot revoke a share someone else created. Ask its creator or an admin.`,
-      );
-  }
+  const role = asRole(row.role);
+  if (role === null) throw missing();
+  if (row.created_by !== caller.userId && !roleAllows(role, "manage"))
+    throw new ShareError(
+      403,
+      "forbidden",
+      `Your role in this workspace (${role}) cannot revoke a share someone else created. Ask its creator or an admin.`,
+    );
   await scope.query("DELETE FROM session_shares WHERE id = $1", [shareId]);
 }
 

@@ -86,6 +86,7 @@ export interface ShareSummary {
   /** `/s/<token>`, relative to the app's origin. */
   url: string;
   sessionId: string;
+  /** The session's title as the share holds it: redacted, as published (= `title`; never the live title). */
   sessionTitle: string;
   projectId: string;
   projectName: string;

@@ -9,7 +9,8 @@ import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
 import { DbScope } from "@/lib/db/client";
 import { loadAllEntries } from "@/lib/session/context-load";
-import { getSession } from "@/lib/session/store";
+import { getSession, setSessionTitle } from "@/lib/session/store";
+import type { ShareSummary } from "@/lib/share/types";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestUser } from "../../helpers/auth";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
@@ -129,6 +130,31 @@ describe("share redaction", () => {
       ...forkFiles,
     ].join("\n");
     for (const s of SECRETS) expect(everything, s).not.toContain(s);
+  });
+});
+
+describe("share summaries", () => {
+  it("give the redacted title as sessionTitle in every list, never the live session's title", async () => {
+    const f = await ownerProject(scope, { "a.txt": "a\n" });
+    await prompt(mock, f, "hello", []);
+    await setSessionTitle(scope, f.session.id, `Deploy with ${SK}`);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { summary } = await share(f.owner, f.session.id, { leafId });
+    const mine = await call(routes.mine.GET, f.owner, "/api/shares", {});
+    const ofSession = await call(routes.sessionShares.GET, f.owner, `/api/sessions/${f.session.id}/shares`, {
+      id: f.session.id,
+    });
+    const listed = [
+      summary,
+      ...(JSON.parse(mine.body).shares as ShareSummary[]),
+      ...(JSON.parse(ofSession.body).shares as ShareSummary[]),
+    ].filter((s) => s.id === summary.id);
+    expect(listed.map((s) => [s.title, s.sessionTitle])).toEqual([
+      ["Deploy with [redacted:SecretKeySk]", "Deploy with [redacted:SecretKeySk]"],
+      ["Deploy with [redacted:SecretKeySk]", "Deploy with [redacted:SecretKeySk]"],
+      ["Deploy with [redacted:SecretKeySk]", "Deploy with [redacted:SecretKeySk]"],
+    ]);
+    expect(`${mine.body}${ofSession.body}`).not.toContain(SK);
   });
 });
 

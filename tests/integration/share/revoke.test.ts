@@ -4,6 +4,7 @@
  * admin+; a member 403, an outsider 404); deleting a session or a project revokes its shares first.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { guardWorkspaceDelete } from "@/lib/auth/workspaces";
 import { DbScope } from "@/lib/db/client";
 import { deleteProject } from "@/lib/projects/projects";
 import { deleteSession } from "@/lib/session/lifecycle";
@@ -132,6 +133,63 @@ describe("share revocation", () => {
     expect(await revoke(admin, first.summary.id)).toBe(404);
   });
 
+  it("forgets a former member: none of the team's shares listed, each revoke 404 — their own shares included", async () => {
+    const owner = await createTestUser("Team owner 2");
+    const [team] = await scope.query<{ id: string }>(
+      "INSERT INTO workspaces (name, slug, kind) VALUES ('Left team', $1, 'team') RETURNING id",
+      [`left-team-${crypto.randomUUID()}`],
+    );
+    const leaver = await createTestUser("Leaver");
+    const exAdmin = await createTestUser("Ex-admin");
+    for (const [u, role] of [
+      [owner, "owner"],
+      [leaver, "member"],
+      [exAdmin, "admin"],
+    ] as const)
+      await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)", [
+        team.id,
+        u.id,
+        role,
+      ]);
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const ownersShare = await share(owner, f.session.id, { leafId });
+    const leaversShare = await share(leaver, f.session.id, { leafId });
+    // The leaver's own personal share stays theirs.
+    const p = await ownerProject(scope, { "b.txt": "b\n" }, leaver);
+    await prompt(mock, p, "mine", []);
+    const personal = await share(leaver, p.session.id, {
+      leafId: (await getSession(scope, p.session.id))!.leafId!,
+    });
+    const listed = async (u: typeof owner) =>
+      (JSON.parse((await call(routes.mine.GET, u, "/api/shares", {})).body).shares as { id: string }[])
+        .map((x) => x.id)
+        .sort();
+    expect(await listed(leaver)).toEqual([leaversShare.summary.id, personal.summary.id].sort());
+    expect(await listed(exAdmin)).toEqual([ownersShare.summary.id, leaversShare.summary.id].sort());
+
+    await scope.query("DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = ANY($2)", [
+      team.id,
+      [leaver.id, exAdmin.id],
+    ]);
+    expect(await listed(leaver)).toEqual([personal.summary.id]);
+    expect(await listed(exAdmin)).toEqual([]);
+    const revoke = (u: typeof owner, id: string) =>
+      call(routes.revoke.DELETE, u, `/api/shares/${id}`, { shareId: id }, { method: "DELETE" }).then((r) => [
+        r.status,
+        r.body,
+      ]);
+    const missing = (id: string) => [
+      404,
+      JSON.stringify({ error: { code: "not_found", message: `Share ${id} not found` } }),
+    ];
+    expect(await revoke(leaver, leaversShare.summary.id)).toEqual(missing(leaversShare.summary.id));
+    expect(await revoke(exAdmin, ownersShare.summary.id)).toEqual(missing(ownersShare.summary.id));
+    expect(await listed(owner)).toEqual([ownersShare.summary.id, leaversShare.summary.id].sort());
+    expect(await revoke(leaver, personal.summary.id)).toEqual([204, ""]);
+  });
+
   it("revokes a session's shares when the session is deleted, and a project's when the project is", async () => {
     const one = await sharedSession();
     await deleteSession(scope, one.f.session.id);
@@ -144,6 +202,29 @@ describe("share revocation", () => {
     await deleteProject(scope, two.f.project.id);
     expect((await readAll(two.token, ["b.txt"])).map((r) => r.status)).toEqual([404, 404]);
     expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [two.summary.id])).toEqual([]);
+  });
+
+  it("revokes a team's shares in the team-delete hook; without it the workspace row cannot go (RESTRICT)", async () => {
+    const owner = await createTestUser("Deleting owner");
+    const [team] = await scope.query<{ id: string }>(
+      "INSERT INTO workspaces (name, slug, kind) VALUES ('Doomed team', $1, 'team') RETURNING id",
+      [`doomed-team-${crypto.randomUUID()}`],
+    );
+    await scope.query(
+      "INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')",
+      [team.id, owner.id],
+    );
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { token, summary } = await share(owner, f.session.id, { leafId });
+    await expect(scope.query("DELETE FROM workspaces WHERE id = $1", [team.id])).rejects.toThrow(
+      /foreign key/,
+    );
+    expect((await readAll(token, [])).map((r) => r.status)).toEqual([200]);
+    await scope.run((db) => guardWorkspaceDelete(db, team.id));
+    expect((await readAll(token, [])).map((r) => [r.status, r.body])).toEqual([[404, NOT_FOUND]]);
+    expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [summary.id])).toEqual([]);
   });
 
   it("keeps a share from being cascaded away: deleting the session row directly fails loudly", async () => {

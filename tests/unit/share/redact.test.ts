@@ -63,6 +63,89 @@ describe("redactTexts", () => {
     ]);
   });
 
+  it("redacts secret-named keys' values, URL credentials, secret query parameters, auth headers, Stripe and Google keys", async () => {
+    const google = `AIza${"SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6q"}`;
+    expect(google.length).toBe(39);
+    const lines = [
+      '{ "password": "hunter2hunter2", "user": "bob" }',
+      "api_key: 'abcd1234efgh5678'",
+      'const ApiKey = "abcd 1234 efgh";',
+      'config.clientSecret => "s3cr3t-value"',
+      "password: hunter2 with spaces",
+      "  - db_Password: tr0ub4dor&3",
+      "redis://:s3cretpass@redis.example.com:6379/0",
+      "git+ssh://deploy:pa55w0rd@git.example.com/repo.git",
+      "GET https://api.example.com/x?access_token=abcdef123456&page=2",
+      "https://api.example.com/x?a=1&token=zyx987wvu654",
+      "https://api.example.com/x?api_key=k3y-v4lu3#top",
+      "Authorization: Bearer abcdef1234567890xyz",
+      'curl -H "authorization: Basic dXNlcjpwYXNzd29yZA=="',
+      "X-Api-Key: 0123456789abcdef",
+      "stripe sk_live_51HabcdefGHIJKLmnopQRSTuv",
+      "rk_live_51HabcdefGHIJKLmnopQRSTuv and sk_test_51HabcdefGHIJKLmnopQRSTuv",
+      `maps key=${google}`,
+    ];
+    const r = await one(lines.join("\n"));
+    expect(r.text.split("\n")).toEqual([
+      '{ "password": "[redacted:SecretKeyValue]", "user": "bob" }',
+      "api_key: '[redacted:SecretKeyValue]'",
+      'const ApiKey = "[redacted:SecretKeyValue]";',
+      'config.clientSecret => "[redacted:SecretKeyValue]"',
+      "password: [redacted:YamlSecretValue]",
+      "  - db_Password: [redacted:YamlSecretValue]",
+      "redis://:[redacted:UrlCredentials]@redis.example.com:6379/0",
+      "git+ssh://deploy:[redacted:UrlCredentials]@git.example.com/repo.git",
+      "GET https://api.example.com/x?access_token=[redacted:SecretQueryParam]&page=2",
+      "https://api.example.com/x?a=1&token=[redacted:SecretQueryParam]",
+      "https://api.example.com/x?api_key=[redacted:SecretQueryParam]#top",
+      "Authorization: Bearer [redacted:AuthorizationHeader]",
+      'curl -H "authorization: Basic [redacted:AuthorizationHeader]"',
+      "X-Api-Key: [redacted:ApiKeyHeader]",
+      "stripe [redacted:StripeKey]",
+      "[redacted:StripeKey] and [redacted:StripeKey]",
+      "maps key=[redacted:GoogleApiKey]",
+    ]);
+    expect(kinds(r)).toEqual([
+      "pattern/SecretKeyValue@1",
+      "pattern/SecretKeyValue@2",
+      "pattern/SecretKeyValue@3",
+      "pattern/SecretKeyValue@4",
+      "pattern/YamlSecretValue@5",
+      "pattern/YamlSecretValue@6",
+      "pattern/UrlCredentials@7",
+      "pattern/UrlCredentials@8",
+      "pattern/SecretQueryParam@9",
+      "pattern/SecretQueryParam@10",
+      "pattern/SecretQueryParam@11",
+      "pattern/AuthorizationHeader@12",
+      "pattern/AuthorizationHeader@13",
+      "pattern/ApiKeyHeader@14",
+      "pattern/StripeKey@15",
+      "pattern/StripeKey@16",
+      "pattern/StripeKey@16",
+      "pattern/GoogleApiKey@17",
+    ]);
+  });
+
+  it("leaves code that only looks like a secret-named key alone", async () => {
+    const text = [
+      "interface Login {",
+      "  password: string;",
+      "  token: string | null;",
+      "}",
+      "const login = {",
+      "  password: input.value,",
+      "  apiKey: process.env.API_KEY,",
+      "};",
+      "if (token === '') return;",
+      'const passwordHint = "remember the horse";',
+      "https://example.com/search?q=token&page=2",
+    ].join("\n");
+    const r = await one(text);
+    expect(r.text).toBe(text);
+    expect(r.findings).toEqual([]);
+  });
+
   it("redacts every value of a .env file and of .env.* files", async () => {
     expect((await one("A=1\n# note\nexport B = two words\n", "app/.env")).text).toBe(
       "A=[redacted:DotenvValue]\n# note\nexport B = [redacted:DotenvValue]\n",

@@ -7,7 +7,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Revoke a share → 204: its snapshot and files are deleted and every URL of it answers 404 from now on. Its creator,
- * or an admin or owner of its workspace; 403 for another member, 404 for anyone else (and for an unknown id).
+ * while still a member, or an admin or owner of its workspace; 403 for another member, 404 for anyone else (a former
+ * member too, and for an unknown id).
  * Authorised by `revokeShare` itself (the share's workspace is known only from its row).
  */
 export const DELETE = route(

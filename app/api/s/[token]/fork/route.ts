@@ -7,6 +7,7 @@ import { mediaType, readJson, readText, SMALL_JSON_LIMIT } from "@/lib/http/body
 import { errorResponse, route } from "@/lib/http/errors";
 import { shareNotFound, sharePublic } from "@/lib/http/share";
 import { forkShare } from "@/lib/share/fork";
+import { CONTROL_CHARS } from "@/lib/share/paths";
 import { findLiveShare } from "@/lib/share/store";
 
 export const runtime = "edge";
@@ -15,7 +16,14 @@ export const dynamic = "force-dynamic";
 const ForkBody = z
   .object({
     workspaceId: z.string().max(100).optional(),
-    name: z.string().max(200).optional(),
+    name: z
+      .string()
+      .max(200)
+      .refine(
+        (n) => !CONTROL_CHARS.test(n),
+        "The name must not contain control characters (a line break, a tab, NUL)",
+      )
+      .optional(),
   })
   .strict();
 
@@ -23,7 +31,7 @@ const ForkBody = z
  * Fork a share into the caller's own workspace: JSON `{ workspaceId?, name? }` → 201 `{ project, session }` (personal
  * workspace by default; a workspace the caller may write otherwise). A form post (`application/x-www-form-urlencoded`,
  * the share page without JavaScript) answers 303 to `/projects/<id>`, or when signed out 303 to
- * `/sign-in?next=/s/<token>`; a signed-out JSON call answers 401. Unknown, revoked or expired token: the share 404.
+ * `/sign-in?next=/s/<token>`; a signed-out JSON call answers 401. 400 for a name with a control character. Unknown, revoked or expired token: the share 404.
  * The check of the share comes first (its 404 is the same for everyone), then the caller and their role in the target.
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ token: string }> }) => {
