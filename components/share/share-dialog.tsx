@@ -226,6 +226,7 @@ export function ShareDialog({
           <div className={styles.redactRow}>
             <input
               id={`${titleId}-redact`}
+              type="text"
               value={draft}
               maxLength={1000}
               disabled={publishing}

@@ -25,7 +25,14 @@ export function ShareLinkResult({ share }: { share: ShareSummary }) {
       <strong>Link published.</strong> {expiryText(share.expiresAt, formatDateTime)}; revoke it below or in
       Settings → Shared links.
       <div className={styles.redactRow}>
-        <input ref={input} readOnly value={url} aria-label="Share link" onFocus={(e) => e.target.select()} />
+        <input
+          ref={input}
+          type="text"
+          readOnly
+          value={url}
+          aria-label="Share link"
+          onFocus={(e) => e.target.select()}
+        />
         <button type="button" className="btn btn-small" onClick={() => void copy()}>
           {copied === "yes" ? "Copied" : "Copy"}
         </button>

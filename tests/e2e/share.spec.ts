@@ -91,10 +91,14 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(system).not.toBeChecked();
   const table = dialog.getByRole("table", { name: "Redactions" });
   const rows = table.locator("tbody tr");
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText(/^Entry \d+, line 1patternSecretKeySk/);
-  await expect(rows.first()).toContainText("[redacted:SecretKeySk]");
-  await expect(dialog).toContainText("1 redaction");
+  // The session's title is its first prompt: the key is redacted there and in the message.
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveText(
+    `TitlepatternSecretKeySkProject ${CODENAME}: use the key [redacted:SecretKeySk]`,
+  );
+  await expect(rows.nth(1)).toContainText(/^Entry \d+, line 1patternSecretKeySk/);
+  await expect(rows.nth(1)).toContainText("use the key [redacted:SecretKeySk] and read README.md.");
+  await expect(dialog).toContainText(/\d+ entries · 2 redactions/);
   await expect(dialog).not.toContainText(PROMPT_KEY.slice(8));
 
   // Files at the checkpoint: the .env value is redacted too.
@@ -102,7 +106,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const envRow = rows.filter({ hasText: ".env, line 1" });
   await expect(envRow).toHaveCount(1);
   await expect(envRow).toContainText("OPENAI_API_KEY=[redacted:");
-  await expect(dialog).toContainText(/\d+ entries · 2 files · 2 redactions/);
+  await expect(dialog).toContainText(/\d+ entries · 2 files · 3 redactions/);
 
   // The owner's own strings: too short is refused (nothing lost), a code name is added and previewed.
   const extra = dialog.getByLabel("Also redact (your own text, at least 4 characters)");
@@ -115,10 +119,13 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await extra.fill(CODENAME);
   await extra.press("Enter");
   await expect(dialog.getByRole("list", { name: "Your redactions" })).toContainText(CODENAME);
-  const ownerRow = rows.filter({ hasText: "your string" });
-  await expect(ownerRow).toHaveCount(1);
-  await expect(ownerRow).toContainText("Project [redacted:owner]");
-  await expect(dialog).toContainText("3 redactions");
+  const ownerRows = rows.filter({ hasText: "your string" });
+  await expect(ownerRows).toHaveCount(2);
+  await expect(ownerRows.nth(0)).toContainText("Titleyour stringownerProject [redacted:owner]");
+  await expect(ownerRows.nth(1)).toContainText(
+    "Project [redacted:owner]: use the key [redacted:SecretKeySk]",
+  );
+  await expect(dialog).toContainText("5 redactions");
   await dialog.screenshot({ path: `${SHOTS}/share-dialog.png` });
 
   await dialog.getByRole("button", { name: "Publish link" }).click();
@@ -145,7 +152,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await expect(visitor.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(visitor.locator("body")).toContainText("The README says: Shared demo.");
-  await expect(visitor.locator("body")).toContainText("3 secrets were redacted");
+  await expect(visitor.locator("body")).toContainText("5 secrets were redacted");
   const pageHtml = await visitor.content();
   for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(pageHtml).not.toContain(hidden);
   await visitor.screenshot({ path: `${SHOTS}/share-page-signed-out.png`, fullPage: true });
@@ -176,7 +183,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const section = page.getByRole("region", { name: "Shared links" });
   const row = section.getByRole("listitem").filter({ hasText: `/s/${token}` });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("3 redactions");
+  await expect(row).toContainText("5 redactions");
   await expect(row).toContainText("Never expires");
   await section.screenshot({ path: `${SHOTS}/settings-shared-links.png` });
   await row.getByRole("button", { name: /^Revoke / }).click();
