@@ -26,7 +26,9 @@ export function RedactionTable({ redactions }: { redactions: readonly Redaction[
             // biome-ignore lint/suspicious/noArrayIndexKey: a line can hold several redactions of one rule
             <tr key={i}>
               <td className={styles.where}>{redactionWhere(r.site)}</td>
-              <td title={r.rule}>{ruleLabel(r.rule)}</td>
+              <td className={styles.rule} title={r.rule}>
+                {ruleLabel(r.rule)}
+              </td>
               <td>{r.kind}</td>
               <td>
                 <code className={styles.excerpt}>{r.excerpt}</code>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import styles from "./share.module.css";
 import { revokeShare, type ShareSummary } from "./share-api";
-import { expiryText, plural, shareErrorMessage } from "./view-model";
+import { absoluteShareUrl, expiryText, plural, shareErrorMessage } from "./view-model";
 
 /**
  * A list of live shares (the share dialog's "Live links of this session" and Settings → Shared links): title (and
@@ -57,7 +57,7 @@ export function ShareList({
               {plural(s.redactionCount, "redaction", "redactions")}
             </span>
             <a className={styles.shareLink} href={s.url} target="_blank" rel="noreferrer">
-              {s.url}
+              {typeof window === "undefined" ? s.url : absoluteShareUrl(s.url, window.location.origin)}
             </a>
             {errors[s.id] ? (
               <span className={styles.error} role="alert">
