@@ -1,13 +1,16 @@
 "use client";
 
-import { branchExportUrl } from "@/components/share/share-api";
+import { useState } from "react";
+import { downloadBranch } from "@/components/share/share-api";
+import { shareErrorMessage } from "@/components/share/view-model";
 import styles from "./session-tree.module.css";
 import type { TreeRow } from "./view-model";
 
 /**
  * The tree's action bar for the selected node: Go here…, Fork, Download files (the point's commit as a .zip),
  * Label…, "Share this branch…" (the share dialog for the path ending at the node), and the branch's exports —
- * "Download conversation HTML" and "Download pi JSONL" (redacted as a share; nothing is published) — then the keys.
+ * "Download conversation HTML" and "Download pi JSONL" (redacted as a share; nothing is published; fetched so that a
+ * refusal shows as the tree's error, with what to do next) — then the keys.
  */
 export function TreeActions({
   row,
@@ -19,6 +22,8 @@ export function TreeActions({
   onFork,
   onLabel,
   onShare,
+  onDownloaded,
+  onError,
 }: {
   row: TreeRow | undefined;
   sessionId: string;
@@ -29,8 +34,22 @@ export function TreeActions({
   onFork: () => void;
   onLabel: () => void;
   onShare: (leafId: string) => void;
+  onDownloaded: (fileName: string) => void;
+  onError: (message: string) => void;
 }) {
   const node = row?.node;
+  const [downloading, setDownloading] = useState<"html" | "jsonl" | null>(null);
+  const download = async (format: "html" | "jsonl") => {
+    if (!node) return;
+    setDownloading(format);
+    try {
+      onDownloaded(await downloadBranch(sessionId, node.id, format));
+    } catch (err) {
+      onError(shareErrorMessage("download", err));
+    } finally {
+      setDownloading(null);
+    }
+  };
   return (
     <div className={styles.actions}>
       <button
@@ -68,26 +87,24 @@ export function TreeActions({
           Share this branch…
         </button>
       )}
-      {node ? (
-        <>
-          <a
-            className="btn btn-small"
-            href={branchExportUrl(sessionId, node.id, "html")}
-            download
-            title="The conversation up to this point as one HTML file, secrets redacted"
-          >
-            Download conversation HTML
-          </a>
-          <a
-            className="btn btn-small"
-            href={branchExportUrl(sessionId, node.id, "jsonl")}
-            download
-            title="The conversation up to this point as a pi session file, secrets redacted"
-          >
-            Download pi JSONL
-          </a>
-        </>
-      ) : null}
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={!node || downloading !== null}
+        title="The conversation up to this point as one HTML file, secrets redacted"
+        onClick={() => void download("html")}
+      >
+        {downloading === "html" ? "Downloading…" : "Download conversation HTML"}
+      </button>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={!node || downloading !== null}
+        title="The conversation up to this point as a pi session file, secrets redacted"
+        onClick={() => void download("jsonl")}
+      >
+        {downloading === "jsonl" ? "Downloading…" : "Download pi JSONL"}
+      </button>
       <span className={`muted ${styles.help}`}>
         ↑/↓ move · ←/→ page · Ctrl+←/→ fold/branch · Enter go · Shift+L label · Shift+T label time ·
         Ctrl+D/U/L/A filters · Ctrl+O cycle · type to search · Esc close

@@ -352,6 +352,14 @@ export function TreePanel({
             onFork={() => void fork()}
             onLabel={() => setFooter({ kind: "label" })}
             onShare={setSharing}
+            onDownloaded={(name) => {
+              setError(null);
+              setNotice(`Downloaded ${name}.`);
+            }}
+            onError={(message) => {
+              setNotice(null);
+              setError(message);
+            }}
           />
         )}
       </div>

@@ -67,3 +67,44 @@ export function revokeShare(shareId: string): Promise<void> {
 export function branchExportUrl(sessionId: string, leafId: string, format: "html" | "jsonl"): string {
   return `${session(sessionId)}/branch-export?leaf=${encodeURIComponent(leafId)}&format=${format}`;
 }
+
+/** The file name of an attachment: RFC 5987 `filename*` first, then `filename`. */
+export function attachmentName(disposition: string | null, fallback: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? "")?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star);
+    } catch {
+      // A malformed escape: use the plain name.
+    }
+  }
+  return /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? fallback;
+}
+
+/**
+ * Downloads one branch's export (see {@link branchExportUrl}) through `fetch`, so a refusal can be shown, then saves it
+ * with the server's file name. Resolves with that name. @throws ApiError (404 `entry_not_found`, 422 …).
+ */
+export async function downloadBranch(
+  sessionId: string,
+  leafId: string,
+  format: "html" | "jsonl",
+): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(branchExportUrl(sessionId, leafId, format), { credentials: "same-origin" });
+  } catch (err) {
+    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
+  }
+  if (!res.ok) throw await errorFromResponse(res);
+  const name = attachmentName(res.headers.get("content-disposition"), `session.${format}`);
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return name;
+}

@@ -80,13 +80,14 @@ export function expiryText(expiresAt: string | null, format: (iso: string) => st
   return expiresAt === null ? "Never expires" : `Expires ${format(expiresAt)}`;
 }
 
-export type ShareAction = "preview" | "publish" | "load" | "revoke";
+export type ShareAction = "preview" | "publish" | "load" | "revoke" | "download";
 
 const ACTION_WORDS: Record<ShareAction, string> = {
   preview: "Could not build the preview",
   publish: "Could not publish the link",
   load: "Could not load the shared links",
   revoke: "Could not revoke the link",
+  download: "Could not download the conversation",
 };
 
 /** The sentence for a failed share request: what happened, then what to do next. */
@@ -102,9 +103,9 @@ export function shareErrorMessage(action: ShareAction, err: unknown): string {
     case "redaction_too_short":
       return `${head}: ${err.message}. Remove that string (at least ${MIN_REDACTION_LENGTH} characters each) and try again.`;
     case "entry_not_found":
-      return `${head}: that point of the session no longer exists. Close this dialog, reopen the session tree and pick another one.`;
+      return `${head}: that point of the session no longer exists. Reopen the session tree and pick another point.`;
     case "empty_path":
-      return `${head}: there is nothing to share on this branch yet. Send a message first.`;
+      return `${head}: there is nothing on this branch yet. Send a message first.`;
     case "bad_expiry":
       return `${head}: ${err.message}. Pick another expiry.`;
   }

@@ -10,7 +10,7 @@
  * then answer 404. The tree's "Share this branch…" and branch downloads are checked on the way. Screenshots in
  * $STRATA_E2E_SHOTS (default /tmp/strata-share-shots).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { mockProviderClient } from "../mock-provider";
 import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
@@ -63,17 +63,21 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await composer(page).press("Alt+t");
   const tree = page.getByRole("dialog", { name: "Session tree" });
   await expect(tree).toBeVisible();
-  const html = tree.getByRole("link", { name: "Download conversation HTML" });
-  await expect(html).toHaveAttribute("href", /\/branch-export\?leaf=[^&]+&format=html$/);
-  await expect(tree.getByRole("link", { name: "Download pi JSONL" })).toHaveAttribute(
-    "href",
-    /format=jsonl$/,
-  );
-  const exported = await page.request.get((await html.getAttribute("href")) as string);
-  expect(exported.status()).toBe(200);
-  const exportedText = await exported.text();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    tree.getByRole("button", { name: "Download conversation HTML" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.html$/);
+  await expect(tree.getByRole("status")).toContainText(`Downloaded ${download.suggestedFilename()}.`);
+  const exportedText = readFileSync((await download.path()) as string, "utf8");
   expect(exportedText).toContain("The README says: Shared demo.");
   expect(exportedText).not.toContain(PROMPT_KEY);
+  const [jsonl] = await Promise.all([
+    page.waitForEvent("download"),
+    tree.getByRole("button", { name: "Download pi JSONL" }).click(),
+  ]);
+  expect(jsonl.suggestedFilename()).toMatch(/\.jsonl$/);
+  expect(readFileSync((await jsonl.path()) as string, "utf8")).not.toContain(PROMPT_KEY);
   await tree.getByRole("button", { name: "Share this branch…" }).click();
   const fromTree = page.getByRole("dialog", { name: "Share this branch" });
   await expect(fromTree.getByRole("table", { name: "Redactions" })).toBeVisible();

@@ -1,6 +1,7 @@
 /** The share dialog's and Shared links' words (components/share/view-model.ts), as exact strings. */
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/api-client";
+import { attachmentName } from "@/components/share/share-api";
 import {
   absoluteShareUrl,
   expiresAtFor,
@@ -115,6 +116,24 @@ describe("shareErrorMessage", () => {
     );
     expect(shareErrorMessage("preview", new Error("odd"))).toBe(
       "Could not build the preview: odd. Try again.",
+    );
+  });
+});
+
+describe("attachmentName", () => {
+  it("prefers the UTF-8 name, then the ASCII one, then the fallback", () => {
+    expect(
+      attachmentName(
+        `attachment; filename="Caf_ notes.html"; filename*=UTF-8''Caf%C3%A9%20notes.html`,
+        "x.html",
+      ),
+    ).toBe("Café notes.html");
+    expect(attachmentName('attachment; filename="notes.jsonl"', "x.jsonl")).toBe("notes.jsonl");
+    expect(attachmentName(null, "session.html")).toBe("session.html");
+  });
+  it("words a failed download", () => {
+    expect(shareErrorMessage("download", new ApiError(404, "entry_not_found", "Entry not found"))).toBe(
+      "Could not download the conversation: that point of the session no longer exists. Reopen the session tree and pick another point.",
     );
   });
 });
