@@ -35,7 +35,7 @@ export function initials(name: string, email: string): string {
 /**
  * The top bar of every signed-in page: "Strata" (home), the workspace switcher (personal workspace and teams,
  * each `/?workspace=<id>`; "New team…"; "Team settings" for the current team) and the account menu (name and
- * email, Settings, Sign out). Both menus are keyboard-operable WAI-ARIA menu buttons.
+ * email, Settings, Shared links, Sign out). Both menus are keyboard-operable WAI-ARIA menu buttons.
  */
 export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppHeaderProps) {
   const [signOutError, setSignOutError] = useState<string | null>(null);
@@ -120,6 +120,9 @@ export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppH
             <hr className={styles.menuSep} />
             <a role="menuitem" className={styles.menuItem} href="/settings">
               Settings
+            </a>
+            <a role="menuitem" className={styles.menuItem} href="/settings#shares">
+              Shared links
             </a>
             <button
               type="button"

@@ -6,6 +6,7 @@ import { PasswordSection } from "./password-section";
 import { ProfileSection } from "./profile-section";
 import { SessionsSection } from "./sessions-section";
 import styles from "./settings.module.css";
+import { SharesSection } from "./shares-section";
 import { TokensSection } from "./tokens-section";
 
 const SECTIONS = [
@@ -13,11 +14,12 @@ const SECTIONS = [
   { id: "password", label: "Password" },
   { id: "sessions", label: "Sessions" },
   { id: "tokens", label: "Access tokens" },
+  { id: "shares", label: "Shared links" },
 ] as const;
 
 /**
- * The account settings page (`/settings`): the app header, a section nav and the Profile, Password, Sessions and
- * Access tokens cards. Everything after the first render goes through Better Auth's routes and
+ * The account settings page (`/settings`): the app header, a section nav and the Profile, Password, Sessions,
+ * Access tokens and Shared links cards. Everything after the first render goes through Better Auth's routes and
  * `/api/account/password`.
  */
 export function SettingsView({
@@ -60,6 +62,7 @@ export function SettingsView({
             <PasswordSection hasPassword={hasPassword} />
             <SessionsSection currentSessionId={currentSessionId} />
             <TokensSection origin={origin} />
+            <SharesSection />
           </div>
         </div>
       </div>

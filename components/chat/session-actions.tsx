@@ -5,6 +5,7 @@ import { describeError, type SessionSummary } from "@/components/api-client";
 import styles from "@/components/projects/lifecycle.module.css";
 import { type DeletedSession, deleteSession, renameSession } from "@/components/projects/lifecycle-client";
 import { ConfirmDeleteDialog, RenameDialog } from "@/components/projects/lifecycle-dialogs";
+import { ShareDialog } from "@/components/share/share-dialog";
 
 /** Longest session name (the server's limit, lib/session/lifecycle.ts `MAX_SESSION_TITLE_LENGTH`). */
 const MAX_TITLE = 200;
@@ -14,11 +15,12 @@ export function sessionDeleteText(sessionId: string): string {
   return `Its conversation (every branch), its queued messages and its checkpoint branch strata/session-${sessionId} will be deleted. The project's files stay as they are. This cannot be undone.`;
 }
 
-type Open = "menu" | "rename" | "delete" | null;
+type Open = "menu" | "rename" | "share" | "delete" | null;
 
 /**
- * The "⋯" menu of the current session: "Rename…" (stored as pi's `session_info`, so an export keeps the name)
- * and "Delete…" (a confirmation naming the session and what goes with it). Failures show in the dialog.
+ * The "⋯" menu of the current session: "Rename…" (stored as pi's `session_info`, so an export keeps the name),
+ * "Share…" (the share dialog for the branch ending at the session's current leaf) and "Delete…" (a confirmation
+ * naming the session and what goes with it). Failures show in the dialog.
  */
 export function SessionActions({
   session,
@@ -74,7 +76,7 @@ export function SessionActions({
         aria-label="Session actions"
         aria-haspopup="menu"
         aria-expanded={open === "menu"}
-        title="Rename or delete this session"
+        title="Rename, share or delete this session"
         disabled={disabled}
         onClick={() => show(open === "menu" ? null : "menu")}
       >
@@ -91,6 +93,9 @@ export function SessionActions({
         >
           <button ref={first} type="button" role="menuitem" onClick={() => show("rename")}>
             Rename session…
+          </button>
+          <button type="button" role="menuitem" onClick={() => show("share")}>
+            Share…
           </button>
           <button type="button" role="menuitem" className={styles.danger} onClick={() => show("delete")}>
             Delete session…
@@ -111,6 +116,9 @@ export function SessionActions({
           }
           onCancel={() => setOpen(null)}
         />
+      ) : null}
+      {open === "share" ? (
+        <ShareDialog sessionId={session.id} leafId={null} onClose={() => setOpen(null)} />
       ) : null}
       {open === "delete" ? (
         <ConfirmDeleteDialog

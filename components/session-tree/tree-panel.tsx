@@ -11,12 +11,14 @@ import {
   type SessionTreeResponse,
 } from "@/components/chat/session-tree-client";
 import { renameSession } from "@/components/projects/lifecycle-client";
+import { ShareDialog } from "@/components/share/share-dialog";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { treeAction } from "./keys";
 import { InlineInput, MoveChooser } from "./move-chooser";
 import { type MoveInput, type MoveResult, moveTo } from "./move-client";
 import styles from "./session-tree.module.css";
+import { TreeActions } from "./tree-actions";
 import { TreeRowView } from "./tree-row";
 import { useTreeView } from "./use-tree-view";
 import { FILTER_MODES, FILTER_TAGS, type FilterMode, nodeText } from "./view-model";
@@ -36,7 +38,8 @@ type Footer = { kind: "move" } | { kind: "label" } | { kind: "rename" } | null;
 /**
  * pi's `/tree` in the browser: the whole session tree (windowed), the root→leaf path marked `•` and the leaf
  * `← active`, labels, checkpoints (`◆`: files changed there), pi's filters, search, folds and keys. Enter on a node
- * offers the move choices; Fork, Label (Shift+L), Rename and Compact act from here. `busy`: a run holds the
+ * offers the move choices; Fork, Label (Shift+L), Rename, Compact, "Share this branch…" and the branch's
+ * downloads act from here (`tree-actions.tsx`). `busy`: a run holds the
  * session (actions disabled); `readOnly`: only looking.
  */
 export function TreePanel({
@@ -74,6 +77,8 @@ export function TreePanel({
   const [footer, setFooter] = useState<Footer>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /** The last failed move, with Retry (and Go without summary), until dismissed or another action starts. */
+  /** The leaf whose branch the share dialog shares, while it is open. */
+  const [sharing, setSharing] = useState<string | null>(null);
   const [failure, setFailure] = useState<(BranchFailure & { input: MoveInput }) | null>(null);
   const view = useTreeView(tree);
   const list = useRef<HTMLDivElement | null>(null);
@@ -337,50 +342,37 @@ export function TreePanel({
             onCancel={closeFooter}
           />
         ) : (
-          <div className={styles.actions}>
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
-              disabled={!row || !canAct || row.isLeaf}
-              onClick={openMove}
-            >
-              Go here…
-            </button>
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={!row || !canAct}
-              onClick={() => void fork()}
-            >
-              {row?.node.type === "message" && row.node.role === "user"
-                ? "Fork before this message"
-                : "Fork from here"}
-            </button>
-            {projectId && row?.node.commit ? (
-              <a
-                className="btn btn-small"
-                href={`/api/projects/${encodeURIComponent(projectId)}/archive?commit=${row.node.commit}`}
-                download
-                title={`The project's files at this point (commit ${row.node.commit.slice(0, 7)}) as a .zip`}
-              >
-                Download files
-              </a>
-            ) : null}
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={!row || !canAct}
-              onClick={() => setFooter({ kind: "label" })}
-            >
-              Label…
-            </button>
-            <span className={`muted ${styles.help}`}>
-              ↑/↓ move · ←/→ page · Ctrl+←/→ fold/branch · Enter go · Shift+L label · Shift+T label time ·
-              Ctrl+D/U/L/A filters · Ctrl+O cycle · type to search · Esc close
-            </span>
-          </div>
+          <TreeActions
+            row={row}
+            sessionId={sessionId}
+            projectId={projectId}
+            canAct={canAct}
+            readOnly={readOnly}
+            onMove={openMove}
+            onFork={() => void fork()}
+            onLabel={() => setFooter({ kind: "label" })}
+            onShare={setSharing}
+            onDownloaded={(name) => {
+              setError(null);
+              setNotice(`Downloaded ${name}.`);
+            }}
+            onError={(message) => {
+              setNotice(null);
+              setError(message);
+            }}
+          />
         )}
       </div>
+      {sharing ? (
+        <ShareDialog
+          sessionId={sessionId}
+          leafId={sharing}
+          onClose={() => {
+            setSharing(null);
+            list.current?.focus();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

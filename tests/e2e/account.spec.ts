@@ -51,6 +51,12 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeFocused();
   await page.screenshot({ path: `${SHOTS}/header-account-menu.png` });
   await page.keyboard.press("ArrowDown");
+  await expect(menu.getByRole("menuitem", { name: "Shared links" })).toHaveAttribute(
+    "href",
+    "/settings#shares",
+  );
+  await expect(menu.getByRole("menuitem", { name: "Shared links" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
   await expect(menu.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(menu).toHaveCount(0);

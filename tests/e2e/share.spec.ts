@@ -1,0 +1,204 @@
+/**
+ * Sharing one branch by link, end to end in Chromium (docs/sharing.md): the owner's project holds a `.env` with an
+ * OpenAI project key and the conversation's prompt carries an `sk-…` key and a code name. From the session's "⋯"
+ * menu the owner opens the Share dialog: the preview lists every redaction in a table (the prompt's key, the
+ * `.env` value once "Include files at this checkpoint" is ticked, the owner's own string once added; a too-short
+ * string is refused with a message), then publishes. Signed out, the link renders the title with `noindex` (meta and
+ * header) and `no-store`, and none of the secrets, the code name or the system prompt (off by default). A second user
+ * forks it ("Fork to my workspace"), lands in the new project with the shared files, and continues the conversation
+ * with the mock model. The owner revokes it from Settings → Shared links; the page, the data URL and the fork URL
+ * then answer 404. The tree's "Share this branch…" and branch downloads are checked on the way. Screenshots in
+ * $STRATA_E2E_SHOTS (default /tmp/strata-share-shots).
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { mockProviderClient } from "../mock-provider";
+import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
+import { E2E_APP_URL, E2E_MOCK_URL } from "./ports";
+
+const mock = mockProviderClient(E2E_MOCK_URL);
+const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-share-shots";
+
+const suffix = Date.now().toString(36);
+const ENV_KEY = `sk-proj-${"Q7f2".repeat(10)}${suffix}`;
+const PROMPT_KEY = `sk-${"Zr9X".repeat(8)}${suffix}`;
+const CODENAME = `NIGHTJAR${suffix.toUpperCase()}`;
+const SYSTEM_TEXT = "You are an expert coding assistant";
+
+async function newUser(browser: Browser, name: string): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    storageState: { cookies: [], origins: [] },
+  });
+  const page = await context.newPage();
+  const res = await page.request.post("/api/auth/sign-up/email", {
+    data: { email: `${name.toLowerCase()}-${suffix}@example.test`, password: "correct horse battery", name },
+    headers: { origin: E2E_APP_URL },
+  });
+  expect(res.status()).toBe(200);
+  return page;
+}
+
+test("share a branch: preview with redactions, publish, open signed out, fork, revoke", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  await mock.reset();
+  await mock.script(
+    { text: "Reading it.", toolCalls: [{ id: "toolu_share_1", name: "read", input: { path: "README.md" } }] },
+    { text: "The README says: Shared demo." },
+  );
+  await openZipProject(page, uniqueName("share"), {
+    "README.md": "# Shared demo\n",
+    ".env": `OPENAI_API_KEY=${ENV_KEY}\n`,
+  });
+  await composer(page).fill(`Project ${CODENAME}: use the key ${PROMPT_KEY} and read README.md.`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expectIdle(page);
+  await expect(page.getByTestId("message-assistant").last()).toContainText("The README says: Shared demo.");
+
+  // The tree offers "Share this branch…" and the branch's downloads (redacted like a share).
+  await composer(page).press("Alt+t");
+  const tree = page.getByRole("dialog", { name: "Session tree" });
+  await expect(tree).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    tree.getByRole("button", { name: "Download conversation HTML" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.html$/);
+  await expect(tree.getByRole("status")).toContainText(`Downloaded ${download.suggestedFilename()}.`);
+  const exportedText = readFileSync((await download.path()) as string, "utf8");
+  expect(exportedText).toContain("The README says: Shared demo.");
+  expect(exportedText).not.toContain(PROMPT_KEY);
+  const [jsonl] = await Promise.all([
+    page.waitForEvent("download"),
+    tree.getByRole("button", { name: "Download pi JSONL" }).click(),
+  ]);
+  expect(jsonl.suggestedFilename()).toMatch(/\.jsonl$/);
+  expect(readFileSync((await jsonl.path()) as string, "utf8")).not.toContain(PROMPT_KEY);
+  await tree.getByRole("button", { name: "Share this branch…" }).click();
+  const fromTree = page.getByRole("dialog", { name: "Share this branch" });
+  await expect(fromTree.getByRole("table", { name: "Redactions" })).toBeVisible();
+  await fromTree.getByRole("button", { name: "Close" }).click();
+  await expect(fromTree).toHaveCount(0);
+  await tree.getByRole("button", { name: "Close the session tree" }).click();
+
+  // The session's ⋯ menu → Share…: the preview and its redaction table.
+  await page.getByRole("button", { name: "Session actions" }).click();
+  await page.getByRole("menuitem", { name: "Share…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Share this branch" });
+  const files = dialog.getByLabel("Include files at this checkpoint");
+  const system = dialog.getByLabel("Include system prompt and rules");
+  await expect(files).not.toBeChecked();
+  await expect(system).not.toBeChecked();
+  const table = dialog.getByRole("table", { name: "Redactions" });
+  const rows = table.locator("tbody tr");
+  // The session's title is its first prompt: the key is redacted there and in the message.
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveText(
+    `TitlepatternSecretKeySkProject ${CODENAME}: use the key [redacted:SecretKeySk]`,
+  );
+  await expect(rows.nth(1)).toContainText(/^Entry \d+, line 1patternSecretKeySk/);
+  await expect(rows.nth(1)).toContainText("use the key [redacted:SecretKeySk] and read README.md.");
+  await expect(dialog).toContainText(/\d+ entries · 2 redactions/);
+  await expect(dialog).not.toContainText(PROMPT_KEY.slice(8));
+
+  // Files at the checkpoint: the .env value is redacted too.
+  await files.check();
+  const envRow = rows.filter({ hasText: ".env, line 1" });
+  await expect(envRow).toHaveCount(1);
+  await expect(envRow).toContainText("OPENAI_API_KEY=[redacted:");
+  await expect(dialog).toContainText(/\d+ entries · 2 files · 3 redactions/);
+
+  // The owner's own strings: too short is refused (nothing lost), a code name is added and previewed.
+  const extra = dialog.getByLabel("Also redact (your own text, at least 4 characters)");
+  await extra.fill("NIG");
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "Type at least 4 characters: shorter strings would redact too much.",
+  );
+  await expect(extra).toHaveValue("NIG");
+  await extra.fill(CODENAME);
+  await extra.press("Enter");
+  await expect(dialog.getByRole("list", { name: "Your redactions" })).toContainText(CODENAME);
+  const ownerRows = rows.filter({ hasText: "your string" });
+  await expect(ownerRows).toHaveCount(2);
+  await expect(ownerRows.nth(0)).toContainText("Titleyour stringownerProject [redacted:owner]");
+  await expect(ownerRows.nth(1)).toContainText(
+    "Project [redacted:owner]: use the key [redacted:SecretKeySk]",
+  );
+  await expect(dialog).toContainText("5 redactions");
+  await dialog.screenshot({ path: `${SHOTS}/share-dialog.png` });
+
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  const linkInput = dialog.getByLabel("Share link");
+  await expect(linkInput).toHaveValue(new RegExp(`^${E2E_APP_URL}/s/[A-Za-z0-9_-]{32}$`));
+  const link = await linkInput.inputValue();
+  const token = link.split("/s/")[1];
+  await expect(
+    dialog.getByRole("list", { name: "Live links of this session" }).getByRole("listitem"),
+  ).toHaveCount(1);
+  await page.screenshot({ path: `${SHOTS}/share-published.png` });
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // Signed out: the page renders, noindex and no-store; no secret, no code name, no system prompt.
+  const anonymous = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    storageState: { cookies: [], origins: [] },
+  });
+  const visitor = await anonymous.newPage();
+  const res = await visitor.goto(link);
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()["cache-control"]).toContain("no-store");
+  expect(res?.headers()["x-robots-tag"]).toContain("noindex");
+  await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await expect(visitor.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(visitor.locator("body")).toContainText("The README says: Shared demo.");
+  await expect(visitor.locator("body")).toContainText("5 secrets were redacted");
+  const pageHtml = await visitor.content();
+  for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(pageHtml).not.toContain(hidden);
+  await visitor.screenshot({ path: `${SHOTS}/share-page-signed-out.png`, fullPage: true });
+  const data = await visitor.request.get(`/api/s/${token}`);
+  expect(data.status()).toBe(200);
+  const dataText = await data.text();
+  for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(dataText).not.toContain(hidden);
+
+  // A second user forks it and goes on with the files at the checkpoint.
+  const bea = await newUser(browser, "Bea");
+  await bea.goto(link);
+  await bea.getByRole("button", { name: "Fork to my workspace" }).click();
+  await expect(bea).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
+  await expect(bea.getByRole("treeitem", { name: "README.md" })).toBeVisible({ timeout: 30_000 });
+  await expect(bea.getByRole("treeitem", { name: ".env" })).toBeVisible();
+  await expect(bea.getByTestId("message-assistant").last()).toContainText("The README says: Shared demo.");
+  await expect(bea.getByTestId("message-user").first()).toContainText("[redacted:owner]");
+  await mock.script({ text: "Continuing from the shared branch." });
+  await composer(bea).fill("Go on from here.");
+  await bea.getByRole("button", { name: "Send", exact: true }).click();
+  await expectIdle(bea);
+  await expect(bea.getByTestId("message-assistant").last()).toContainText(
+    "Continuing from the shared branch.",
+  );
+
+  // The owner revokes it from Settings → Shared links.
+  await page.goto("/settings#shares");
+  const section = page.getByRole("region", { name: "Shared links" });
+  const row = section.getByRole("listitem").filter({ hasText: `/s/${token}` });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("5 redactions");
+  await expect(row).toContainText("Never expires");
+  await section.screenshot({ path: `${SHOTS}/settings-shared-links.png` });
+  await row.getByRole("button", { name: /^Revoke / }).click();
+  await row.getByRole("button", { name: "Revoke link" }).click();
+  await expect(row).toHaveCount(0);
+
+  // Every URL of the share is gone.
+  expect((await visitor.goto(link))?.status()).toBe(404);
+  expect((await visitor.request.get(`/api/s/${token}`)).status()).toBe(404);
+  const fork = await bea.request.post(`/api/s/${token}/fork`, { data: {}, headers: { origin: E2E_APP_URL } });
+  expect(fork.status()).toBe(404);
+  await anonymous.close();
+  await bea.context().close();
+});
