@@ -54,7 +54,10 @@ export function ShareDialog({
   const [preview, setPreview] = useState<SharePreview | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const [previewKey, setPreviewKey] = useState(0);
+  /** Why the preview (or finding the leaf) failed; cleared when a preview starts. */
   const [error, setError] = useState<string | null>(null);
+  /** Why publishing failed; kept until the next publish (a stale one's new preview shows meanwhile). */
+  const [publishError, setPublishError] = useState<string | null>(null);
   const [publishing, setPublishing] = useState(false);
   const [published, setPublished] = useState<ShareSummary | null>(null);
   const [shares, setShares] = useState<ShareSummary[] | null>(null);
@@ -129,7 +132,7 @@ export function ShareDialog({
   const publish = async () => {
     if (!preview || leaf === null) return;
     setPublishing(true);
-    setError(null);
+    setPublishError(null);
     try {
       const share = await publishShare(sessionId, {
         leafId: leaf,
@@ -142,7 +145,7 @@ export function ShareDialog({
       setPublished(share);
       setShares((prev) => [share, ...(prev ?? []).filter((s) => s.id !== share.id)]);
     } catch (err) {
-      setError(shareErrorMessage("publish", err));
+      setPublishError(shareErrorMessage("publish", err));
       // A stale preview: show the new one at once (the owner reviews it, then publishes again).
       if (err instanceof Error && "code" in err && err.code === "preview_stale") setPreviewKey((k) => k + 1);
     } finally {
@@ -279,6 +282,11 @@ export function ShareDialog({
                 Preview again
               </button>
             ) : null}
+          </div>
+        ) : null}
+        {publishError ? (
+          <div className={styles.errorBox} role="alert">
+            {publishError}
           </div>
         ) : null}
         {published ? <ShareLinkResult share={published} /> : null}

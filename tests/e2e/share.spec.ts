@@ -78,6 +78,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   ]);
   expect(jsonl.suggestedFilename()).toMatch(/\.jsonl$/);
   expect(readFileSync((await jsonl.path()) as string, "utf8")).not.toContain(PROMPT_KEY);
+  await tree.screenshot({ path: `${SHOTS}/tree-actions.png` });
   await tree.getByRole("button", { name: "Share this branch…" }).click();
   const fromTree = page.getByRole("dialog", { name: "Share this branch" });
   await expect(fromTree.getByRole("table", { name: "Redactions" })).toBeVisible();
@@ -132,11 +133,32 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(dialog).toContainText("5 redactions");
   await dialog.screenshot({ path: `${SHOTS}/share-dialog.png` });
 
+  // A publish refused as stale (the session changed meanwhile; simulated once) says so where the owner looks,
+  // previews again at once, and keeps the owner's strings and choices.
+  let stale = 0;
+  await page.route("**/api/sessions/*/shares", (route) => {
+    if (route.request().method() !== "POST" || stale++ > 0) return route.fallback();
+    return route.fulfill({
+      status: 409,
+      json: { error: { code: "preview_stale", message: "The share would differ from the preview" } },
+    });
+  });
+  await dialog.getByRole("button", { name: "Publish link" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "Could not publish the link: the session, its files or the rules changed since this preview. Review the new preview, then publish again.",
+  );
+  await expect(dialog.getByRole("list", { name: "Your redactions" })).toContainText(CODENAME);
+  await expect(files).toBeChecked();
+  await expect(dialog.getByRole("button", { name: "Publish link" })).toBeEnabled();
+  await expect(rows).toHaveCount(5);
+  await expect(dialog.getByRole("alert")).toContainText("Review the new preview, then publish again.");
+  await dialog.screenshot({ path: `${SHOTS}/share-dialog-stale.png` });
   await dialog.getByRole("button", { name: "Publish link" }).click();
   const linkInput = dialog.getByLabel("Share link");
   await expect(linkInput).toHaveValue(new RegExp(`^${E2E_APP_URL}/s/[A-Za-z0-9_-]{32}$`));
   const link = await linkInput.inputValue();
   const token = link.split("/s/")[1];
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
   await expect(
     dialog.getByRole("list", { name: "Live links of this session" }).getByRole("listitem"),
   ).toHaveCount(1);
@@ -191,6 +213,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(row).toContainText("Never expires");
   await section.screenshot({ path: `${SHOTS}/settings-shared-links.png` });
   await row.getByRole("button", { name: /^Revoke / }).click();
+  await section.screenshot({ path: `${SHOTS}/settings-revoke-confirm.png` });
   await row.getByRole("button", { name: "Revoke link" }).click();
   await expect(row).toHaveCount(0);
 
