@@ -25,7 +25,7 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
 import { renameKeys, walkStrings } from "./entry-strings";
 import { ShareError } from "./errors";
-import { CONTROL_CHARS, isShareablePath } from "./paths";
+import { CONTROL_CHARS, isShareablePath, placePath } from "./paths";
 import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
 import type {
   Redaction,
@@ -131,17 +131,15 @@ export async function buildSharePreview(
   if (!project) throw new ShareError(404, "entry_not_found", `Session ${session.id} has no project`);
   const files = options.includeFiles ? await loadFiles(scope, session, options.leafId, project) : null;
   const fileTexts: Record<string, string> = {};
-  // Each file's path is redacted too (line 0 = the file name); paths that clash once redacted get `~2`, `~3`, ….
-  const takenPaths = new Set<string>();
+  // Each file's path is redacted too (line 0 = the file name); paths that clash once redacted get `~2`, `~3`, … (a
+  // directory that became a file's name too: `placePath`).
+  const takenPaths = { files: new Set<string>(), dirs: new Set<string>() };
   for (const info of files?.list ?? []) {
     const original = info.path;
     items.push({ text: original });
     sites.push(() => ({ kind: "file", path: info.path, line: 0 }));
     setters.push((t) => {
-      let path = t;
-      for (let n = 2; takenPaths.has(path); n++) path = `${t}~${n}`;
-      takenPaths.add(path);
-      info.path = path;
+      info.path = placePath(t, takenPaths);
     });
     const text = files?.texts.get(original);
     if (text === undefined) continue;

@@ -181,4 +181,27 @@ describe("share keys, whole secret values and file paths", () => {
     const everything = [previewBody, ...bodies.map((b) => b.body), forked.body, forkEntries].join("\n");
     for (const s of SECRETS) expect(everything, s).not.toContain(s);
   });
+
+  it("keeps redacted paths a tree: a directory that became a file's name is suffixed, and the fork writes both", async () => {
+    const f = await ownerProject(scope, { [`d/${SK_A}`]: "file\n", [`d/${SK_B}/y.txt`]: "nested\n" });
+    const leaf = await appendEntry(
+      scope,
+      f.session.id,
+      { type: "message", message: { role: "user", content: "hi", timestamp: 1 } },
+      { commit: f.initCommit },
+    );
+    const { preview, token } = await share(f.owner, f.session.id, { leafId: leaf.id, includeFiles: true });
+    expect(preview.fileTexts).toEqual({ [`d/${RK}`]: "file\n", [`d/${RK}~2/y.txt`]: "nested\n" });
+    const forker = await createTestUser("Tree forker");
+    const forked = await call(routes.fork.POST, forker, `/api/s/${token}/fork`, { token }, { json: {} });
+    expect(forked.status).toBe(201);
+    const { project } = JSON.parse(forked.body) as { project: { rootPath: string } };
+    const { vfs, scope: vs } = openWorkspaceVfs(forker.workspaceId, new DbScope());
+    const texts = [
+      await vfs.readText(`${project.rootPath}/d/${RK}`),
+      await vfs.readText(`${project.rootPath}/d/${RK}~2/y.txt`),
+    ];
+    await vs.release();
+    expect(texts).toEqual(["file\n", "nested\n"]);
+  });
 });
