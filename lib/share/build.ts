@@ -333,7 +333,8 @@ async function loadFiles(
     const { oid, mode } = tree.get(path)!;
     const bytes = await readBlob(vfs, project.rootPath, oid);
     const info: SharedFileInfo = { path, size: bytes.byteLength, mode };
-    if (mode !== "120000" && isBinary(bytes)) info.omitted = "binary";
+    // A NUL anywhere (not only in the first 8 KiB `isBinary` looks at) is binary here: Postgres text refuses NUL.
+    if ((mode !== "120000" && isBinary(bytes)) || bytes.includes(0)) info.omitted = "binary";
     else if (bytes.byteLength > SHARE_FILE_MAX_BYTES) info.omitted = "too-large";
     else if (total + bytes.byteLength > SHARE_TOTAL_MAX_BYTES || texts.size >= SHARE_MAX_FILES)
       info.omitted = "over-total";
