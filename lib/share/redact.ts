@@ -118,6 +118,15 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     patterns: ["/(?<=\\bX-(?:Api-Key|Auth-Token|Access-Token)[\"']?[ \\t]*:[ \\t]*[\"']?)[^\\s\"',;]{4,}/i"],
   },
   {
+    // Command-line flags: `--password=…`, `--password …`, `--token …`, `--api-key …`, `--client-secret …` (any case; a
+    // quoted value whole, quotes included), and the password of curl's `-u user:password` / `--user user:password`.
+    name: "SecretCliFlag",
+    patterns: [
+      "/(?<=(?:^|[\\s\"'])--?[A-Za-z0-9-]*(?:password|passwd|token|secret|api-?key)(?:=|[ \\t]+))(?:\"[^\"\\r\\n]+\"|'[^'\\r\\n]+'|(?![-\"'])[^\\s\"']{3,})/i",
+      "/(?<=(?:^|\\s)(?:-u|--user)(?:=|[ \\t]+)[\"']?[^\\s:\"'@]+:)[^\\s\"']+/",
+    ],
+  },
+  {
     // Stripe secret and restricted keys, live and test.
     name: "StripeKey",
     patterns: ["/\\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/"],
