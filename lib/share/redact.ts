@@ -82,6 +82,8 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     name: "SecretKeyValue",
     patterns: [
       `/(?<=${SECRET_NAME}["']?[ \\t]*(?::=|=>|[:=])[ \\t]*(["']))(?:(?!\\1)[^\\\\\\r\\n]|\\\\.)+(?=\\1)/i`,
+      // The same inside an escaped string (JSON in a log line or a tool's output): `\"password\": \"…\"`.
+      `/(?<=${SECRET_NAME}\\\\["']?[ \\t]*(?::=|=>|[:=])[ \\t]*\\\\(["']))(?:(?!\\\\\\1)[^\\r\\n])+(?=\\\\\\1)/i`,
     ],
   },
   {

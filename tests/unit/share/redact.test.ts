@@ -127,6 +127,16 @@ describe("redactTexts", () => {
     ]);
   });
 
+  it("redacts a secret-named key's value inside escaped JSON (a log line, a tool's output), whole", async () => {
+    const r = await one(
+      'log: "{\\"password\\":\\"abc def\\",\\"user\\":\\"bob\\",\\"apiToken\\": \\"t0k\\"}"',
+    );
+    expect(r.text).toBe(
+      'log: "{\\"password\\":\\"[redacted:SecretKeyValue]\\",\\"user\\":\\"bob\\",\\"apiToken\\": \\"[redacted:SecretKeyValue]\\"}"',
+    );
+    expect(kinds(r)).toEqual(["pattern/SecretKeyValue@1", "pattern/SecretKeyValue@1"]);
+  });
+
   it("redacts secrets passed as command-line flags and curl's -u password", async () => {
     const r = await one(
       [
