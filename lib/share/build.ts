@@ -171,6 +171,15 @@ export async function buildSharePreview(
     setters.push((t) => {
       shared.prompt = t;
     });
+    // The sources' labels and paths too (system line 0: the sources list).
+    for (const source of sources)
+      for (const field of ["label", "path"] as const) {
+        items.push({ text: source[field] });
+        sites.push({ kind: "system", line: 0 });
+        setters.push((t) => {
+          source[field] = t;
+        });
+      }
   }
 
   const redacted = await redactTexts(items, owner);

@@ -51,7 +51,10 @@ function siteHtml(site: RedactionSite, fileHref: (path: string) => string | null
       return `${target ? `<a href="${target}">${name}</a>` : name}, ${line > 0 ? `line ${line}` : "file name"}`;
     }
     case "system":
-      return `System prompt, line ${Math.trunc(site.line)}`;
+      // Line 0: the prompt's sources (their labels and paths).
+      return Math.trunc(site.line) > 0
+        ? `System prompt, line ${Math.trunc(site.line)}`
+        : "System prompt sources";
     default:
       return "Elsewhere";
   }

@@ -112,6 +112,16 @@ describe("renderShareDocument (page)", () => {
     );
   });
 
+  it("names a redaction in the system prompt's sources (system line 0)", () => {
+    const snapshot = fullSnapshot();
+    snapshot.redactions = [
+      { site: { kind: "system", line: 0 }, rule: "owner", kind: "owner", excerpt: "/p/[redacted:owner].md" },
+    ];
+    expect(renderShareDocument(snapshot, page)).toContain(
+      '<li>System prompt sources — <code>owner</code><br><code class="muted">/p/<mark class="redacted">[redacted:owner]</mark>.md</code></li>',
+    );
+  });
+
   it("lists the redactions with site and rule", () => {
     expect(html).toContain("<details open><summary>4 secrets were redacted</summary>");
     expect(html).toContain(
