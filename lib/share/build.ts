@@ -23,7 +23,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry } from "@/lib/session/entrie
 import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
-import { renameKeys, walkStrings } from "./entry-strings";
+import { renameKeys, setOwn, walkStrings } from "./entry-strings";
 import { ShareError } from "./errors";
 import { CONTROL_CHARS, isShareablePath, placePath } from "./paths";
 import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
@@ -109,7 +109,7 @@ export async function buildSharePreview(
         items.push(secretKey ? { text: value, secretKey } : { text: swapIds(value) });
         sites.push(site);
         setters.push((t) => {
-          (holder as Record<string | number, unknown>)[key] = t;
+          setOwn(holder, key, t);
         });
       },
       key: (holder, key) => {
@@ -130,7 +130,8 @@ export async function buildSharePreview(
   const project = await getProject(scope, session.projectId);
   if (!project) throw new ShareError(404, "entry_not_found", `Session ${session.id} has no project`);
   const files = options.includeFiles ? await loadFiles(scope, session, options.leafId, project) : null;
-  const fileTexts: Record<string, string> = {};
+  // No prototype: a file may be named `__proto__`.
+  const fileTexts: Record<string, string> = Object.create(null);
   // Each file's path is redacted too (line 0 = the file name); paths that clash once redacted get `~2`, `~3`, … (a
   // directory that became a file's name too: `placePath`).
   const takenPaths = { files: new Set<string>(), dirs: new Set<string>() };

@@ -91,7 +91,15 @@ export function renameKeys(
         for (let n = 2; taken.has(key); n++) key = `${to}~${n}`;
         taken.add(key);
       }
-      holder[key] = v;
+      setOwn(holder, key, v);
     }
   }
+}
+
+/**
+ * Set `holder[key]` as an own data property: `holder.__proto__ = …` (a key JSON allows) would set the prototype
+ * instead — a string is ignored, so a redacted value would keep its secret.
+ */
+export function setOwn(holder: object, key: string | number, value: unknown): void {
+  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -204,4 +204,34 @@ describe("share keys, whole secret values and file paths", () => {
     await vs.release();
     expect(texts).toEqual(["file\n", "nested\n"]);
   });
+
+  it("redacts a value under a __proto__ key and shares a file named __proto__ (own properties, not the prototype)", async () => {
+    const f = await ownerProject(scope, { ["__proto__"]: `key ${SK_A}\n`, "b.txt": "b\n" });
+    const args = JSON.parse(
+      `{"__proto__": "${SK_B}", "${SK_C}": 1, "nested": {"__proto__": "${SK_D}"}}`,
+    ) as Record<string, unknown>;
+    const entry = structuredClone(toolCall) as { message: { content: { arguments: unknown }[] } };
+    entry.message.content[0].arguments = args;
+    const leaf = await appendEntry(scope, f.session.id, entry as NewEntry, { commit: f.initCommit });
+    const { preview, previewBody, token } = await share(f.owner, f.session.id, {
+      leafId: leaf.id,
+      includeFiles: true,
+    });
+    const shared = (
+      preview.snapshot.entries[0] as unknown as { message: { content: { arguments: object }[] } }
+    ).message.content[0].arguments;
+    expect(Object.entries(shared)).toEqual([
+      ["__proto__", RK],
+      [RK, 1],
+      ["nested", JSON.parse(`{"__proto__": "${RK}"}`)],
+    ]);
+    expect(Object.entries(preview.fileTexts)).toEqual([
+      ["__proto__", `key ${RK}\n`],
+      ["b.txt", "b\n"],
+    ]);
+    const bodies = await readAll(token, ["__proto__"]);
+    expect(bodies.map((b) => b.status)).toEqual([200, 200]);
+    expect(bodies[1].body).toBe(`key ${RK}\n`);
+    for (const s of [SK_A, SK_B, SK_C, SK_D]) expect(`${previewBody}${bodies[0].body}`).not.toContain(s);
+  });
 });
