@@ -4,7 +4,8 @@
  * leaf previews and publishes identically yet no id maps back to the session), with every id reference remapped
  * (`parentId`, label `targetId`, compaction `firstKeptEntryId`, branch_summary `fromId`, context_edit `targetId`, and
  * any original entry id quoted inside a string); labels and context edits aimed off the path are dropped. Every string
- * is redacted (`redact.ts`); image data is kept as it is and counted. With `includeFiles`, the files of the leaf's
+ * is redacted (`redact.ts`), whole values under secret-named keys, the keys of tool-call arguments and custom entry
+ * data and the shared files' paths too (`entry-strings.ts`; clashes get `~2`…); image data is kept as it is and counted. With `includeFiles`, the files of the leaf's
  * checkpoint commit (text redacted; binary, over 1 MiB, or past 20 MiB / 2,000 files listed but omitted); with
  * `includeSystem`, the system prompt and its sources as the context inspector builds them and the path's system
  * messages (without it they are left out of the path, parents relinked). Node-only (imports
@@ -22,8 +23,9 @@ import { CURRENT_SESSION_VERSION, type SessionEntry } from "@/lib/session/entrie
 import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
+import { renameKeys, setOwn, walkStrings } from "./entry-strings";
 import { ShareError } from "./errors";
-import { CONTROL_CHARS, isShareablePath } from "./paths";
+import { CONTROL_CHARS, isShareablePath, placePath } from "./paths";
 import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
 import type {
   Redaction,
@@ -42,9 +44,6 @@ export const SHARE_TOTAL_MAX_BYTES = 20 * 1024 * 1024;
 export const SHARE_MAX_FILES = 2000;
 /** Most owner redaction strings per share. */
 export const MAX_OWNER_REDACTIONS = 100;
-
-/** Fields holding entry ids or fixed metadata: never redacted. */
-const ID_FIELDS = new Set(["id", "parentId", "timestamp", "type", "targetId", "firstKeptEntryId", "fromId"]);
 
 /**
  * Build the preview of sharing `session` up to `options.leafId`. `context.userId` = whose agent dir and trust shape the
@@ -101,31 +100,54 @@ export async function buildSharePreview(
   });
   const idPattern = /\b[0-9a-f]{8}\b/g;
   const swapIds = (s: string) => s.replace(idPattern, (m) => fresh.get(m) ?? m);
+  // Object keys (of tool-call arguments, tool result details, custom entry data) are renamed after every value is set.
+  const renames: { holder: Record<string, unknown>; from: string; to: () => string }[] = [];
   entries.forEach((entry, index) => {
-    walkStrings(
-      entry as unknown as Record<string, unknown>,
-      (holder, key, value) => {
-        items.push({ text: swapIds(value) });
-        sites.push((line) => ({ kind: "entry", entry: index, line }));
+    const site = (line: number): RedactionSite => ({ kind: "entry", entry: index, line });
+    walkStrings(entry as unknown as Record<string, unknown>, {
+      string: (holder, key, value, secretKey) => {
+        items.push(secretKey ? { text: value, secretKey } : { text: swapIds(value) });
+        sites.push(site);
         setters.push((t) => {
-          (holder as Record<string | number, unknown>)[key] = t;
+          setOwn(holder, key, t);
         });
       },
-      () => {
+      key: (holder, key) => {
+        let to = key;
+        items.push({ text: key });
+        sites.push(site);
+        setters.push((t) => {
+          to = t;
+        });
+        renames.push({ holder, from: key, to: () => to });
+      },
+      image: () => {
         images++;
       },
-    );
+    });
   });
 
   const project = await getProject(scope, session.projectId);
   if (!project) throw new ShareError(404, "entry_not_found", `Session ${session.id} has no project`);
   const files = options.includeFiles ? await loadFiles(scope, session, options.leafId, project) : null;
-  const fileTexts: Record<string, string> = {};
-  for (const [path, text] of files?.texts ?? []) {
-    items.push({ text, filePath: path });
-    sites.push((line) => ({ kind: "file", path, line }));
+  // No prototype: a file may be named `__proto__`.
+  const fileTexts: Record<string, string> = Object.create(null);
+  // Each file's path is redacted too (line 0 = the file name); paths that clash once redacted get `~2`, `~3`, … (a
+  // directory that became a file's name too: `placePath`).
+  const takenPaths = { files: new Set<string>(), dirs: new Set<string>() };
+  for (const info of files?.list ?? []) {
+    const original = info.path;
+    items.push({ text: original });
+    sites.push(() => ({ kind: "file", path: info.path, line: 0 }));
     setters.push((t) => {
-      fileTexts[path] = t;
+      info.path = placePath(t, takenPaths);
+    });
+    const text = files?.texts.get(original);
+    if (text === undefined) continue;
+    items.push({ text, filePath: original });
+    sites.push((line) => ({ kind: "file", path: info.path, line }));
+    setters.push((t) => {
+      fileTexts[info.path] = t;
     });
   }
 
@@ -150,6 +172,15 @@ export async function buildSharePreview(
     setters.push((t) => {
       shared.prompt = t;
     });
+    // The sources' labels and paths too (system line 0: the sources list).
+    for (const source of sources)
+      for (const field of ["label", "path"] as const) {
+        items.push({ text: source[field] });
+        sites.push({ kind: "system", line: 0 });
+        setters.push((t) => {
+          source[field] = t;
+        });
+      }
   }
 
   const redacted = await redactTexts(items, owner);
@@ -166,6 +197,7 @@ export async function buildSharePreview(
       });
     });
   });
+  renameKeys(renames);
 
   const leaf = path[path.length - 1];
   const snapshot: ShareSnapshot = {
@@ -283,38 +315,15 @@ function remapPath(path: readonly SessionEntry[], fresh: ReadonlyMap<string, str
   return kept;
 }
 
-/**
- * Call `onString` for every string value in `value` except id fields and image data (`onImage` instead); object keys
- * are not visited.
- */
-function walkStrings(
-  value: Record<string, unknown> | unknown[],
-  onString: (holder: object, key: string | number, value: string) => void,
-  onImage: () => void,
-): void {
-  const isImage = !Array.isArray(value) && value.type === "image" && typeof value.data === "string";
-  if (isImage) onImage();
-  const visit = (key: string | number, v: unknown, top: boolean) => {
-    if (typeof v === "string") {
-      if (top && ID_FIELDS.has(String(key))) return;
-      if (isImage && key === "data") return;
-      onString(value, key, v);
-    } else if (v && typeof v === "object") walkStrings(v as Record<string, unknown>, onString, onImage);
-  };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) visit(i, value[i], false);
-  } else for (const [k, v] of Object.entries(value)) visit(k, v, "parentId" in value && "timestamp" in value);
-}
-
 /** The leaf's checkpoint files: the list (with omissions) and the texts to redact, by path. */
 async function loadFiles(
   scope: DbScope,
   session: SessionRow,
   leafId: string,
   project: { workspaceId: string; rootPath: string },
-): Promise<{ list: SharedFileInfo[]; texts: [string, string][] }> {
+): Promise<{ list: SharedFileInfo[]; texts: Map<string, string> }> {
   const commit = await entryCommit(scope, session.id, leafId);
-  if (!commit) return { list: [], texts: [] };
+  if (!commit) return { list: [], texts: new Map() };
   const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
   const tree = await commitSnapshot(vfs, project.rootPath, commit);
   const paths = [...tree.keys()].filter(isShareablePath).sort();
@@ -327,20 +336,21 @@ async function loadFiles(
     { withData: true },
   );
   const list: SharedFileInfo[] = [];
-  const texts: [string, string][] = [];
+  const texts = new Map<string, string>();
   const decoder = new TextDecoder();
   let total = 0;
   for (const path of paths) {
     const { oid, mode } = tree.get(path)!;
     const bytes = await readBlob(vfs, project.rootPath, oid);
     const info: SharedFileInfo = { path, size: bytes.byteLength, mode };
-    if (mode !== "120000" && isBinary(bytes)) info.omitted = "binary";
+    // A NUL anywhere (not only in the first 8 KiB `isBinary` looks at) is binary here: Postgres text refuses NUL.
+    if ((mode !== "120000" && isBinary(bytes)) || bytes.includes(0)) info.omitted = "binary";
     else if (bytes.byteLength > SHARE_FILE_MAX_BYTES) info.omitted = "too-large";
-    else if (total + bytes.byteLength > SHARE_TOTAL_MAX_BYTES || texts.length >= SHARE_MAX_FILES)
+    else if (total + bytes.byteLength > SHARE_TOTAL_MAX_BYTES || texts.size >= SHARE_MAX_FILES)
       info.omitted = "over-total";
     else {
       total += bytes.byteLength;
-      texts.push([path, decoder.decode(bytes)]);
+      texts.set(path, decoder.decode(bytes));
     }
     list.push(info);
   }

@@ -16,15 +16,24 @@ import { creator as dotenvRule } from "@secretlint/secretlint-rule-no-dotenv";
 import { creator as patternRule } from "@secretlint/secretlint-rule-pattern";
 import { creator as presetRule } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
+import { SECRET_NAME } from "./entry-strings";
 
 /** Shortest owner redaction string accepted. */
 export const MIN_OWNER_REDACTION = 4;
 
-/** One string to redact; `filePath` (project-relative) lets path-aware rules (`.env` files) apply. */
+/**
+ * One string to redact; `filePath` (project-relative) lets path-aware rules (`.env` files) apply. `secretKey`: the
+ * value of a secret-named key of structured data (tool-call arguments, custom entry data): replaced whole by
+ * `[redacted:SecretKeyValue]` (rule {@link SECRET_KEY_RULE}), whatever it holds.
+ */
 export interface RedactItem {
   text: string;
   filePath?: string;
+  secretKey?: boolean;
 }
+
+/** The rule id of a whole value redacted for its secret-named key (structured data; not a secretlint rule). */
+export const SECRET_KEY_RULE = "strata/secret-key";
 
 /** One finding in a string: the rule, its kind (message id) and the 1-based line where it starts. */
 export interface Finding {
@@ -40,13 +49,6 @@ export interface RedactedText {
   /** The redacted text of each line that held a finding (same order as `findings`), at most 160 characters. */
   excerpts: string[];
 }
-
-/**
- * A secret-named key (regex source, no anchors): the name ends in password, passwd, secret, token, api key, access
- * key, secret key, private key, credentials or authorization (any case; `_`/`-` between the words or none).
- */
-export const SECRET_NAME =
-  "(?:pass(?:word|wd)|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|credentials?|authorization)";
 
 /** Strata's pattern rules (named; the name is the redaction's `kind`). */
 export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs?: string[] }[] = [
@@ -80,6 +82,8 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     name: "SecretKeyValue",
     patterns: [
       `/(?<=${SECRET_NAME}["']?[ \\t]*(?::=|=>|[:=])[ \\t]*(["']))(?:(?!\\1)[^\\\\\\r\\n]|\\\\.)+(?=\\1)/i`,
+      // The same inside an escaped string (JSON in a log line or a tool's output): `\"password\": \"…\"`.
+      `/(?<=${SECRET_NAME}\\\\["']?[ \\t]*(?::=|=>|[:=])[ \\t]*\\\\(["']))(?:(?!\\\\\\1)[^\\r\\n])+(?=\\\\\\1)/i`,
     ],
   },
   {
@@ -114,6 +118,15 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     // `X-Api-Key: …` (and `X-Auth-Token`, `X-Access-Token`) headers.
     name: "ApiKeyHeader",
     patterns: ["/(?<=\\bX-(?:Api-Key|Auth-Token|Access-Token)[\"']?[ \\t]*:[ \\t]*[\"']?)[^\\s\"',;]{4,}/i"],
+  },
+  {
+    // Command-line flags: `--password=…`, `--password …`, `--token …`, `--api-key …`, `--client-secret …` (any case; a
+    // quoted value whole, quotes included), and the password of curl's `-u user:password` / `--user user:password`.
+    name: "SecretCliFlag",
+    patterns: [
+      "/(?<=(?:^|[\\s\"'])--?[A-Za-z0-9-]*(?:password|passwd|token|secret|api-?key)(?:=|[ \\t]+))(?:\"[^\"\\r\\n]+\"|'[^'\\r\\n]+'|(?![-\"'])[^\\s\"']{3,})/i",
+      "/(?<=(?:^|\\s)(?:-u|--user)(?:=|[ \\t]+)[\"']?[^\\s:\"'@]+:)[^\\s\"']+/",
+    ],
   },
   {
     // Stripe secret and restricted keys, live and test.
@@ -267,7 +280,14 @@ export async function redactTexts(
   for (let i = 0; i < items.length; i++) {
     const { text, filePath } = items[i];
     if (text === "") out[i] = { text, findings: [], excerpts: [] };
-    else if (filePath !== undefined && /(^|\/)\.env[^/]*$/.test(filePath))
+    else if (items[i].secretKey) {
+      const whole = "[redacted:SecretKeyValue]";
+      out[i] = {
+        text: whole,
+        findings: [{ rule: SECRET_KEY_RULE, kind: "SecretKeyValue", line: 1 }],
+        excerpts: [whole],
+      };
+    } else if (filePath !== undefined && /(^|\/)\.env[^/]*$/.test(filePath))
       out[i] = applyHits(text, [...(await lint(text, filePath)), ...ownerHits(text, owner)]);
     else batched.push(i);
   }

@@ -5,7 +5,11 @@
  */
 import type { SessionEntry, SessionHeader } from "@/lib/session/entries";
 
-/** Where a redaction was made. `entry` indexes {@link ShareSnapshot.entries}; `line` is 1-based. */
+/**
+ * Where a redaction was made. `entry` indexes {@link ShareSnapshot.entries}; `line` is 1-based, except a file's line 0:
+ * the file name (its path was redacted; `path` is the redacted path the share holds), and a system line 0: the
+ * system prompt's sources (a label or path).
+ */
 export type RedactionSite =
   | { kind: "title" }
   | { kind: "entry"; entry: number; line: number }

@@ -42,12 +42,19 @@ function siteHtml(site: RedactionSite, fileHref: (path: string) => string | null
     case "entry":
       return `<a href="#e${Math.trunc(site.entry)}">Entry ${Math.trunc(site.entry) + 1}</a>, line ${Math.trunc(site.line)}`;
     case "file": {
+      // Line 0 is the file's name (its path was redacted). An in-document link (`#f<n>`, the export) takes no
+      // second fragment: `#f0#L3` names no element.
+      const line = Math.trunc(site.line);
       const href = fileHref(site.path);
       const name = `<code>${escapeHtml(site.path)}</code>`;
-      return `${href ? `<a href="${href}#L${Math.trunc(site.line)}">${name}</a>` : name}, line ${Math.trunc(site.line)}`;
+      const target = href && line > 0 && !href.startsWith("#") ? `${href}#L${line}` : href;
+      return `${target ? `<a href="${target}">${name}</a>` : name}, ${line > 0 ? `line ${line}` : "file name"}`;
     }
     case "system":
-      return `System prompt, line ${Math.trunc(site.line)}`;
+      // Line 0: the prompt's sources (their labels and paths).
+      return Math.trunc(site.line) > 0
+        ? `System prompt, line ${Math.trunc(site.line)}`
+        : "System prompt sources";
     default:
       return "Elsewhere";
   }

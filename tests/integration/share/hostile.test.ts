@@ -138,4 +138,24 @@ describe("hostile share input", () => {
     );
     expect(config.n).toBe(0);
   });
+
+  it("lists a file with a NUL past its first 8 KiB as binary, and publishes (Postgres text refuses NUL)", async () => {
+    const f = await ownerProject(scope, {
+      "a.txt": "alpha\n",
+      "late-nul.txt": `${"a".repeat(9000)}\u0000b\n`,
+    });
+    await prompt(mock, f, "hello", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { preview, token } = await share(f.owner, f.session.id, { leafId, includeFiles: true });
+    expect(preview.snapshot.files?.map((x) => [x.path, x.omitted ?? null])).toEqual([
+      ["a.txt", null],
+      ["late-nul.txt", "binary"],
+    ]);
+    expect(Object.keys(preview.fileTexts)).toEqual(["a.txt"]);
+    const r = await call(routes.file.GET, null, `/api/s/${token}/files/late-nul.txt`, {
+      token,
+      path: ["late-nul.txt"],
+    });
+    expect([r.status, r.body]).toEqual([404, NOT_FOUND]);
+  });
 });

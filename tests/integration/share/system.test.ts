@@ -94,4 +94,21 @@ describe("sharing the system prompt", () => {
     for (const where of ["data", "page", "html", "jsonl"] as const)
       expect(bodies[where], where).toContain(RULE);
   });
+
+  it("redacts the sources' labels and paths too, reported as system line 0", async () => {
+    const { f, leafId } = await ruledSession();
+    const { preview } = await share(f.owner, f.session.id, {
+      leafId,
+      includeSystem: true,
+      redact: ["AGENTS"],
+    });
+    const system = preview.snapshot.system as NonNullable<ShareSnapshot["system"]>;
+    expect(system.sources.map((s) => s.path)).toContain(`${f.project.rootPath}/[redacted:owner].md`);
+    expect(JSON.stringify(system.sources)).not.toContain("AGENTS");
+    expect(
+      preview.snapshot.redactions
+        .filter((r) => r.site.kind === "system" && r.site.line === 0)
+        .map((r) => r.excerpt),
+    ).toContain(`${f.project.rootPath}/[redacted:owner].md`);
+  });
 });

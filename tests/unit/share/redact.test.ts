@@ -127,6 +127,37 @@ describe("redactTexts", () => {
     ]);
   });
 
+  it("redacts a secret-named key's value inside escaped JSON (a log line, a tool's output), whole", async () => {
+    const r = await one(
+      'log: "{\\"password\\":\\"abc def\\",\\"user\\":\\"bob\\",\\"apiToken\\": \\"t0k\\"}"',
+    );
+    expect(r.text).toBe(
+      'log: "{\\"password\\":\\"[redacted:SecretKeyValue]\\",\\"user\\":\\"bob\\",\\"apiToken\\": \\"[redacted:SecretKeyValue]\\"}"',
+    );
+    expect(kinds(r)).toEqual(["pattern/SecretKeyValue@1", "pattern/SecretKeyValue@1"]);
+  });
+
+  it("redacts secrets passed as command-line flags and curl's -u password", async () => {
+    const r = await one(
+      [
+        "mysqladmin --password=hunter2 status",
+        "gh auth login --token ghx_abcdef123",
+        'vault login --API-KEY "k3y with" next',
+        "curl -u bob:s3cr3t https://example.com",
+        "curl --user=alice:pa55 https://example.com",
+        "tool --token-file ./token.txt --password-stdin < pw",
+      ].join("\n"),
+    );
+    expect(r.text.split("\n")).toEqual([
+      "mysqladmin --password=[redacted:SecretCliFlag] status",
+      "gh auth login --token [redacted:SecretCliFlag]",
+      "vault login --API-KEY [redacted:SecretCliFlag] next",
+      "curl -u bob:[redacted:SecretCliFlag] https://example.com",
+      "curl --user=alice:[redacted:SecretCliFlag] https://example.com",
+      "tool --token-file ./token.txt --password-stdin < pw",
+    ]);
+  });
+
   it("leaves code that only looks like a secret-named key alone", async () => {
     const text = [
       "interface Login {",

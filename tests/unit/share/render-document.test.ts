@@ -96,6 +96,32 @@ describe("renderShareDocument (page)", () => {
     expect(expiring).toContain("<span>Expires 2026-02-01 00:00 UTC</span>");
   });
 
+  it("names a redacted file path's site (line 0) as the file name, linked without a line", () => {
+    const snapshot = fullSnapshot();
+    snapshot.files = [{ path: "keys/[redacted:SecretKeySk].txt", size: 4, mode: "100644" }];
+    snapshot.redactions = [
+      {
+        site: { kind: "file", path: "keys/[redacted:SecretKeySk].txt", line: 0 },
+        rule: "@secretlint/secretlint-rule-pattern",
+        kind: "SecretKeySk",
+        excerpt: "keys/[redacted:SecretKeySk].txt",
+      },
+    ];
+    expect(renderShareDocument(snapshot, page)).toContain(
+      '<li><a href="/s/tok_ABC-123/files/keys/%5Bredacted%3ASecretKeySk%5D.txt"><code>keys/[redacted:SecretKeySk].txt</code></a>, file name — <code>@secretlint/secretlint-rule-pattern</code> (SecretKeySk)<br><code class="muted">keys/<mark class="redacted">[redacted:SecretKeySk]</mark>.txt</code></li>',
+    );
+  });
+
+  it("names a redaction in the system prompt's sources (system line 0)", () => {
+    const snapshot = fullSnapshot();
+    snapshot.redactions = [
+      { site: { kind: "system", line: 0 }, rule: "owner", kind: "owner", excerpt: "/p/[redacted:owner].md" },
+    ];
+    expect(renderShareDocument(snapshot, page)).toContain(
+      '<li>System prompt sources — <code>owner</code><br><code class="muted">/p/<mark class="redacted">[redacted:owner]</mark>.md</code></li>',
+    );
+  });
+
   it("lists the redactions with site and rule", () => {
     expect(html).toContain("<details open><summary>4 secrets were redacted</summary>");
     expect(html).toContain(
@@ -166,7 +192,7 @@ describe("renderShareDocument (export)", () => {
       '<span class="hljs-built_in">print</span>(<span class="hljs-string">&quot;&lt;script&gt;alert(1)',
     );
     expect(html).toContain('<li><a href="#f0">src/parse.ts</a><span class="size">20 B</span></li>');
-    expect(html).toContain('<a href="#f0#L3"><code>src/parse.ts</code></a>');
+    expect(html).toContain('<a href="#f0"><code>src/parse.ts</code></a>, line 3');
     expect(html).toContain('<li><span>logo.png</span> <span class="muted">(binary file, not shared)</span>');
   });
 

@@ -1,0 +1,105 @@
+/**
+ * Walking a share's entries for redaction (docs/sharing.md, "Keys, whole values and paths"): every string value (not
+ * ids, not image data), whole values under secret-named keys, and the keys of tool-call arguments, tool result details
+ * and custom entry data; renaming redacted keys in place. Also which names are secret (used by `redact.ts`'s
+ * patterns too). Edge-safe.
+ */
+
+/**
+ * A secret-named key (regex source, no anchors): the name ends in password, passwd, secret, token, api key, access
+ * key, secret key, private key, credentials or authorization (any case; `_`/`-` between the words or none).
+ */
+export const SECRET_NAME =
+  "(?:pass(?:word|wd)|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|credentials?|authorization)";
+
+const SECRET_NAME_AT_END = new RegExp(`${SECRET_NAME}$`, "i");
+
+/** Whether an object key names a secret (ends in one of {@link SECRET_NAME}'s words, any case). */
+export function isSecretName(key: string): boolean {
+  return SECRET_NAME_AT_END.test(key);
+}
+
+/** Fields holding entry ids or fixed metadata: never redacted. */
+const ID_FIELDS = new Set(["id", "parentId", "timestamp", "type", "targetId", "firstKeptEntryId", "fromId"]);
+
+/** Fields whose objects' keys are redacted too (tool-call arguments, tool result details, custom entry data). */
+const KEYED_FIELDS = new Set(["arguments", "details", "data"]);
+
+/**
+ * Visit every string value in `value` except id fields and image data (`image` instead). Under a secret-named key
+ * (`isSecretName`) every string and number below is visited with `secretKey` (redacted whole); the keys of objects
+ * below a {@link KEYED_FIELDS} field are visited with `key`.
+ */
+export function walkStrings(
+  value: Record<string, unknown> | unknown[],
+  visit: {
+    string: (holder: object, key: string | number, value: string, secretKey: boolean) => void;
+    key: (holder: Record<string, unknown>, key: string) => void;
+    image: () => void;
+  },
+  secret = false,
+  keyed = false,
+): void {
+  const isImage = !Array.isArray(value) && value.type === "image" && typeof value.data === "string";
+  if (isImage) visit.image();
+  const top = !Array.isArray(value) && "parentId" in value && "timestamp" in value;
+  const each = (key: string | number, v: unknown) => {
+    const name = typeof key === "string" ? key : undefined;
+    const under = secret || (name !== undefined && !top && isSecretName(name));
+    if (typeof v === "string" || (under && typeof v === "number")) {
+      if (top && ID_FIELDS.has(String(key))) return;
+      if (isImage && key === "data") return;
+      visit.string(value, key, String(v), under);
+    } else if (v && typeof v === "object")
+      walkStrings(
+        v as Record<string, unknown>,
+        visit,
+        under,
+        keyed || (name !== undefined && KEYED_FIELDS.has(name)),
+      );
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) each(i, value[i]);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (keyed) visit.key(value, k);
+    each(k, v);
+  }
+}
+
+/** Rename redacted keys in place (key order kept); keys that clash once redacted get `~2`, `~3`, …. */
+export function renameKeys(
+  renames: readonly { holder: Record<string, unknown>; from: string; to: () => string }[],
+) {
+  const byHolder = new Map<Record<string, unknown>, Map<string, string>>();
+  for (const r of renames) {
+    if (r.to() === r.from) continue;
+    const map = byHolder.get(r.holder) ?? new Map<string, string>();
+    map.set(r.from, r.to());
+    byHolder.set(r.holder, map);
+  }
+  for (const [holder, map] of byHolder) {
+    const pairs = Object.entries(holder);
+    for (const [k] of pairs) delete holder[k];
+    const taken = new Set(pairs.filter(([k]) => !map.has(k)).map(([k]) => k));
+    for (const [k, v] of pairs) {
+      let key = k;
+      if (map.has(k)) {
+        const to = map.get(k)!;
+        key = to;
+        for (let n = 2; taken.has(key); n++) key = `${to}~${n}`;
+        taken.add(key);
+      }
+      setOwn(holder, key, v);
+    }
+  }
+}
+
+/**
+ * Set `holder[key]` as an own data property: `holder.__proto__ = …` (a key JSON allows) would set the prototype
+ * instead — a string is ignored, so a redacted value would keep its secret.
+ */
+export function setOwn(holder: object, key: string | number, value: unknown): void {
+  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+}
