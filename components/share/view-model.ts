@@ -9,7 +9,8 @@ import type { RedactionSite, ShareSnapshot } from "@/lib/share/types";
 /** Shortest string the server redacts for the owner (lib/http/share.ts). */
 export const MIN_REDACTION_LENGTH = 4;
 
-/** Where a redaction was: `Title`, `Entry 3, line 2`, `.env, line 1`, `.env (file name)`, `System prompt, line 4`. */
+/** Where a redaction was: `Title`, `Entry 3, line 2`, `.env, line 1`, `.env (file name)`, `System prompt, line 4`,
+ * `System prompt sources` (line 0: a source's label or path). */
 export function redactionWhere(site: RedactionSite): string {
   switch (site.kind) {
     case "title":
@@ -19,7 +20,7 @@ export function redactionWhere(site: RedactionSite): string {
     case "file":
       return site.line === 0 ? `${site.path} (file name)` : `${site.path}, line ${site.line}`;
     case "system":
-      return `System prompt, line ${site.line}`;
+      return site.line === 0 ? "System prompt sources" : `System prompt, line ${site.line}`;
   }
 }
 

@@ -23,6 +23,7 @@ describe("redactionWhere", () => {
       "keys/sk-[redacted].txt (file name)",
     );
     expect(redactionWhere({ kind: "system", line: 4 })).toBe("System prompt, line 4");
+    expect(redactionWhere({ kind: "system", line: 0 })).toBe("System prompt sources");
   });
 });
 
