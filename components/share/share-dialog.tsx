@@ -30,6 +30,7 @@ import {
   expiresAtFor,
   previewCounts,
   redactionInputProblem,
+  sharedFileLine,
   shareErrorMessage,
 } from "./view-model";
 
@@ -125,7 +126,7 @@ export function ShareDialog({
     const problem = redactionInputProblem(draft, redact);
     setDraftProblem(problem);
     if (problem) return;
-    setRedact([...redact, draft]);
+    setRedact([...redact, draft.trim()]);
     setDraft("");
   };
 
@@ -143,6 +144,7 @@ export function ShareDialog({
         expiresAt: expiresAtFor(expiry, new Date()),
       });
       setPublished(share);
+      setDraftProblem(null);
       setShares((prev) => [share, ...(prev ?? []).filter((s) => s.id !== share.id)]);
     } catch (err) {
       setPublishError(shareErrorMessage("publish", err));
@@ -220,6 +222,23 @@ export function ShareDialog({
                 Title: <strong>{preview.snapshot.title}</strong>
               </p>
               <RedactionTable redactions={preview.snapshot.redactions} />
+              {preview.snapshot.files ? (
+                <details className={styles.fileList}>
+                  <summary>
+                    Files shared: the project as it was at this point&apos;s checkpoint (edits made since, and
+                    edits not yet followed by a prompt, are not in it)
+                  </summary>
+                  {preview.snapshot.files.length === 0 ? (
+                    <p>No files: this point of the conversation has no checkpoint.</p>
+                  ) : (
+                    <ul aria-label="Files shared">
+                      {preview.snapshot.files.map((f) => (
+                        <li key={f.path}>{sharedFileLine(f)}</li>
+                      ))}
+                    </ul>
+                  )}
+                </details>
+              ) : null}
             </>
           ) : null}
         </section>

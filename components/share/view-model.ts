@@ -4,7 +4,7 @@
  * request (what happened and what to do next).
  */
 import { ApiError } from "@/components/api-client";
-import type { RedactionSite, ShareSnapshot } from "@/lib/share/types";
+import type { RedactionSite, SharedFileInfo, ShareSnapshot } from "@/lib/share/types";
 
 /** Shortest string the server redacts for the owner (lib/http/share.ts). */
 export const MIN_REDACTION_LENGTH = 4;
@@ -62,13 +62,35 @@ export function expiresAtFor(choice: ExpiryChoice, now: Date): string | null {
   return days === 0 ? null : new Date(now.getTime() + days * 86_400_000).toISOString();
 }
 
-/** Why `text` cannot be added to the owner's redactions (null: it can). */
+/**
+ * Why `text` cannot be added to the owner's redactions (null: it can). The text is judged trimmed (the dialog adds it
+ * trimmed): spaces at its ends would make it redact every run of spaces.
+ */
 export function redactionInputProblem(text: string, existing: readonly string[]): string | null {
-  if (text.length === 0) return "Type the text to redact.";
-  if (text.length < MIN_REDACTION_LENGTH)
-    return `Type at least ${MIN_REDACTION_LENGTH} characters: shorter strings would redact too much.`;
-  if (existing.includes(text)) return "That text is already redacted.";
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return "Type the text to redact.";
+  if (trimmed.length < MIN_REDACTION_LENGTH)
+    return `Type at least ${MIN_REDACTION_LENGTH} characters (spaces at the ends do not count): shorter strings would redact too much.`;
+  if (existing.includes(trimmed)) return "That text is already redacted.";
   return null;
+}
+
+/** One shared file as the preview lists it: `src/app.ts · 1.2 KB`, `logo.png · not shared (binary)`. */
+export function sharedFileLine(file: SharedFileInfo): string {
+  if (file.omitted) return `${file.path} · not shared (${OMITTED_REASON[file.omitted]})`;
+  return `${file.path} · ${formatBytes(file.size)}`;
+}
+
+const OMITTED_REASON: Record<NonNullable<SharedFileInfo["omitted"]>, string> = {
+  binary: "binary",
+  "too-large": "over 1 MiB",
+  "over-total": "past the 20 MiB or 2,000-file total",
+};
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** A share's link as the user copies it: the app's origin plus `/s/<token>`. */

@@ -112,13 +112,16 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(envRow).toHaveCount(1);
   await expect(envRow).toContainText("OPENAI_API_KEY=[redacted:");
   await expect(dialog).toContainText(/\d+ entries · 2 files · 3 redactions/);
+  await dialog.getByText("Files shared:").click();
+  const fileList = dialog.getByRole("list", { name: "Files shared" });
+  await expect(fileList.getByRole("listitem")).toHaveText([/^\.env · \d+ B$/, /^README\.md · \d+ B$/]);
 
   // The owner's own strings: too short is refused (nothing lost), a code name is added and previewed.
   const extra = dialog.getByLabel("Also redact (your own text, at least 4 characters)");
   await extra.fill("NIG");
   await dialog.getByRole("button", { name: "Add", exact: true }).click();
   await expect(dialog.getByRole("alert")).toHaveText(
-    "Type at least 4 characters: shorter strings would redact too much.",
+    "Type at least 4 characters (spaces at the ends do not count): shorter strings would redact too much.",
   );
   await expect(extra).toHaveValue("NIG");
   await extra.fill(CODENAME);

@@ -10,6 +10,7 @@ import {
   redactionInputProblem,
   redactionWhere,
   ruleLabel,
+  sharedFileLine,
   shareErrorMessage,
 } from "@/components/share/view-model";
 
@@ -80,10 +81,32 @@ describe("redactionInputProblem", () => {
   it("at least 4 characters, not twice", () => {
     expect(redactionInputProblem("", [])).toBe("Type the text to redact.");
     expect(redactionInputProblem("abc", [])).toBe(
-      "Type at least 4 characters: shorter strings would redact too much.",
+      "Type at least 4 characters (spaces at the ends do not count): shorter strings would redact too much.",
     );
     expect(redactionInputProblem("abcd", ["abcd"])).toBe("That text is already redacted.");
     expect(redactionInputProblem("abcd", ["abcde"])).toBeNull();
+  });
+
+  it("judges the text trimmed: only spaces, or too short without its end spaces, is refused", () => {
+    expect(redactionInputProblem("    ", [])).toBe("Type the text to redact.");
+    expect(redactionInputProblem(" ab ", [])).toBe(
+      "Type at least 4 characters (spaces at the ends do not count): shorter strings would redact too much.",
+    );
+    expect(redactionInputProblem(" abcd ", ["abcd"])).toBe("That text is already redacted.");
+    expect(redactionInputProblem("Project Nightingale", [])).toBeNull();
+  });
+});
+
+describe("sharedFileLine", () => {
+  it("names the size, or why a file is not shared", () => {
+    expect(sharedFileLine({ path: "src/app.ts", size: 1234, mode: "100644" })).toBe("src/app.ts · 1.2 KB");
+    expect(sharedFileLine({ path: "a.txt", size: 12, mode: "100644" })).toBe("a.txt · 12 B");
+    expect(sharedFileLine({ path: "logo.png", size: 5000, mode: "100644", omitted: "binary" })).toBe(
+      "logo.png · not shared (binary)",
+    );
+    expect(sharedFileLine({ path: "big.bin", size: 2e6, mode: "100644", omitted: "too-large" })).toBe(
+      "big.bin · not shared (over 1 MiB)",
+    );
   });
 });
 
