@@ -4,6 +4,7 @@
  * request (what happened and what to do next).
  */
 import { ApiError } from "@/components/api-client";
+import { formatBytes } from "@/components/ui/format";
 import type { RedactionSite, SharedFileInfo, ShareSnapshot } from "@/lib/share/types";
 
 /** Shortest string the server redacts for the owner (lib/http/share.ts). */
@@ -86,12 +87,6 @@ const OMITTED_REASON: Record<NonNullable<SharedFileInfo["omitted"]>, string> = {
   "too-large": "over 1 MiB",
   "over-total": "past the 20 MiB or 2,000-file total",
 };
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** A share's link as the user copies it: the app's origin plus `/s/<token>`. */
 export function absoluteShareUrl(url: string, origin: string): string {

@@ -12,7 +12,7 @@ import { getSession } from "@/lib/session/store";
 import { createTestUser } from "../../helpers/auth";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { readAll, routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, createTeam, ownerProject, prompt } from "./share-fixture";
 
 let mock: MockProvider;
 let scope: DbScope;
@@ -94,24 +94,15 @@ describe("share revocation", () => {
 
   it("lets the creator and a workspace admin revoke; a member who is not the creator 403, an outsider 404", async () => {
     const owner = await createTestUser("Team owner");
-    const [team] = await scope.query<{ id: string }>(
-      "INSERT INTO workspaces (name, slug, kind) VALUES ('Share team', $1, 'team') RETURNING id",
-      [`share-team-${crypto.randomUUID()}`],
-    );
     const member = await createTestUser("Member");
     const admin = await createTestUser("Admin");
     const outsider = await createTestUser("Outsider");
-    for (const [u, role] of [
+    const teamId = await createTeam(scope, "Share team", [
       [owner, "owner"],
       [member, "member"],
       [admin, "admin"],
-    ] as const)
-      await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)", [
-        team.id,
-        u.id,
-        role,
-      ]);
-    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    ]);
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: teamId });
     await prompt(mock, f, "hi", []);
     const leafId = (await getSession(scope, f.session.id))!.leafId!;
     const first = await share(owner, f.session.id, { leafId });
@@ -135,23 +126,14 @@ describe("share revocation", () => {
 
   it("forgets a former member: none of the team's shares listed, each revoke 404 — their own shares included", async () => {
     const owner = await createTestUser("Team owner 2");
-    const [team] = await scope.query<{ id: string }>(
-      "INSERT INTO workspaces (name, slug, kind) VALUES ('Left team', $1, 'team') RETURNING id",
-      [`left-team-${crypto.randomUUID()}`],
-    );
     const leaver = await createTestUser("Leaver");
     const exAdmin = await createTestUser("Ex-admin");
-    for (const [u, role] of [
+    const teamId = await createTeam(scope, "Left team", [
       [owner, "owner"],
       [leaver, "member"],
       [exAdmin, "admin"],
-    ] as const)
-      await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)", [
-        team.id,
-        u.id,
-        role,
-      ]);
-    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    ]);
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: teamId });
     await prompt(mock, f, "hi", []);
     const leafId = (await getSession(scope, f.session.id))!.leafId!;
     const ownersShare = await share(owner, f.session.id, { leafId });
@@ -170,7 +152,7 @@ describe("share revocation", () => {
     expect(await listed(exAdmin)).toEqual([ownersShare.summary.id, leaversShare.summary.id].sort());
 
     await scope.query("DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = ANY($2)", [
-      team.id,
+      teamId,
       [leaver.id, exAdmin.id],
     ]);
     expect(await listed(leaver)).toEqual([personal.summary.id]);
@@ -206,23 +188,16 @@ describe("share revocation", () => {
 
   it("revokes a team's shares in the team-delete hook; without it the workspace row cannot go (RESTRICT)", async () => {
     const owner = await createTestUser("Deleting owner");
-    const [team] = await scope.query<{ id: string }>(
-      "INSERT INTO workspaces (name, slug, kind) VALUES ('Doomed team', $1, 'team') RETURNING id",
-      [`doomed-team-${crypto.randomUUID()}`],
-    );
-    await scope.query(
-      "INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')",
-      [team.id, owner.id],
-    );
-    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: team.id });
+    const teamId = await createTeam(scope, "Doomed team", [[owner, "owner"]]);
+    const f = await ownerProject(scope, { "a.txt": "a\n" }, { ...owner, workspaceId: teamId });
     await prompt(mock, f, "hi", []);
     const leafId = (await getSession(scope, f.session.id))!.leafId!;
     const { token, summary } = await share(owner, f.session.id, { leafId });
-    await expect(scope.query("DELETE FROM workspaces WHERE id = $1", [team.id])).rejects.toThrow(
+    await expect(scope.query("DELETE FROM workspaces WHERE id = $1", [teamId])).rejects.toThrow(
       /foreign key/,
     );
     expect((await readAll(token, [])).map((r) => r.status)).toEqual([200]);
-    await scope.run((db) => guardWorkspaceDelete(db, team.id));
+    await scope.run((db) => guardWorkspaceDelete(db, teamId));
     expect((await readAll(token, [])).map((r) => [r.status, r.body])).toEqual([[404, NOT_FOUND]]);
     expect(await scope.query("SELECT id FROM session_shares WHERE id = $1", [summary.id])).toEqual([]);
   });

@@ -94,3 +94,25 @@ export async function call<P>(
   });
   return { status: res.status, body: await res.text(), headers: res.headers };
 }
+
+/**
+ * A team workspace named `name` whose members are `members` (user and role), inserted directly.
+ * @returns the team's workspace id.
+ */
+export async function createTeam(
+  scope: DbScope,
+  name: string,
+  members: readonly (readonly [TestUser, "owner" | "admin" | "member" | "viewer"])[],
+): Promise<string> {
+  const [team] = await scope.query<{ id: string }>(
+    "INSERT INTO workspaces (name, slug, kind) VALUES ($1, $2, 'team') RETURNING id",
+    [name, `team-${crypto.randomUUID()}`],
+  );
+  for (const [user, role] of members)
+    await scope.query("INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)", [
+      team.id,
+      user.id,
+      role,
+    ]);
+  return team.id;
+}
