@@ -6,10 +6,10 @@
  * any original entry id quoted inside a string); labels and context edits aimed off the path are dropped. Every string
  * is redacted (`redact.ts`), whole values under secret-named keys, the keys of tool-call arguments and custom entry
  * data and the shared files' paths too (`entry-strings.ts`; clashes get `~2`…); image data is kept as it is and
- * counted. With `includeFiles`, the files of the leaf's checkpoint commit (text redacted; binary, over 1 MiB, or past 20 MiB / 2,000 files listed but omitted); with
- * `includeSystem`, the system prompt and its sources as the context inspector builds them and the path's system
- * messages (without it they are left out of the path, parents relinked). Node-only (imports
- * secretlint through `redact.ts`).
+ * counted. With `includeFiles`, the files of the leaf's checkpoint commit (text redacted; binary, over 1 MiB, or past
+ * 20 MiB / 2,000 files listed but omitted); with `includeSystem`, the system prompt and its sources as the context
+ * inspector builds them and the path's system messages (without it they are left out of the path, parents relinked).
+ * Node-only (imports secretlint through `redact.ts`).
  */
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
