@@ -14,11 +14,15 @@ const NOTES_BEFORE = "one\ntwo\nthree\n";
 const NOTES_AFTER = "one\nTWO\nthree\nfour\n";
 const UTIL = "export function twice(n: number): number {\n  return n * 2;\n}\n";
 
-/** The text of one side of Monaco's diff editor (`original` or `modified`), lines joined by newlines. */
+/**
+ * The text of one side of Monaco's diff editor (`original` or `modified`), lines joined by newlines. Reads the
+ * editor's own line layer (`.lines-content > .view-lines`): when the dialog is narrower than Monaco's inline
+ * breakpoint, deleted lines are drawn in the modified editor as a view zone that also carries `view-lines`.
+ */
 const diffSide = (page: Page, side: "original" | "modified") =>
   page
     .getByTestId("diff-editor")
-    .locator(`.editor.${side} .view-lines`)
+    .locator(`.editor.${side} .lines-content > .view-lines`)
     .evaluate((el) =>
       [...el.querySelectorAll(".view-line")]
         .map((l) => ({ top: Number.parseFloat((l as HTMLElement).style.top), text: l.textContent ?? "" }))
