@@ -17,7 +17,9 @@ const UTIL = "export function twice(n: number): number {\n  return n * 2;\n}\n";
 /**
  * The text of one side of Monaco's diff editor (`original` or `modified`), lines joined by newlines. Reads the
  * editor's own line layer (`.lines-content > .view-lines`): when the dialog is narrower than Monaco's inline
- * breakpoint, deleted lines are drawn in the modified editor as a view zone that also carries `view-lines`.
+ * breakpoint, deleted lines are drawn in the modified editor as a view zone that also carries `view-lines`. While
+ * the editor is (re)mounting the layer may be absent or doubled: that reads as a description, so `expect.poll`
+ * (which fails at once on a thrown error) keeps polling until the text matches.
  */
 const diffSide = (page: Page, side: "original" | "modified") =>
   page
@@ -29,7 +31,8 @@ const diffSide = (page: Page, side: "original" | "modified") =>
         .sort((a, b) => a.top - b.top)
         .map((l) => l.text.replace(/\u00a0/g, " "))
         .join("\n"),
-    );
+    )
+    .catch((error: Error) => `(diff editor not readable: ${error.message.split("\n")[0]})`);
 
 test("a turn's changes: summary with counts, the diff view, and reverting one file", async ({ page }) => {
   await mock.reset();
