@@ -7,7 +7,7 @@ import { ApiError } from "@/components/api-client";
 import { formatBytes } from "@/components/ui/format";
 import type { RedactionSite, SharedFileInfo, ShareSnapshot } from "@/lib/share/types";
 
-/** Shortest string the server redacts for the owner (lib/http/share.ts). */
+/** Shortest string the server redacts for the owner (lib/share/owner-redactions.ts: code points, trimmed). */
 export const MIN_REDACTION_LENGTH = 4;
 
 /** Where a redaction was: `Title`, `Entry 3, line 2`, `.env, line 1`, `.env (file name)`, `System prompt, line 4`,
@@ -70,7 +70,7 @@ export function expiresAtFor(choice: ExpiryChoice, now: Date): string | null {
 export function redactionInputProblem(text: string, existing: readonly string[]): string | null {
   const trimmed = text.trim();
   if (trimmed.length === 0) return "Type the text to redact.";
-  if (trimmed.length < MIN_REDACTION_LENGTH)
+  if ([...trimmed].length < MIN_REDACTION_LENGTH)
     return `Type at least ${MIN_REDACTION_LENGTH} characters (spaces at the ends do not count): shorter strings would redact too much.`;
   if (existing.includes(trimmed)) return "That text is already redacted.";
   return null;
@@ -118,8 +118,10 @@ export function shareErrorMessage(action: ShareAction, err: unknown): string {
   switch (err.code) {
     case "preview_stale":
       return `${head}: the session, its files or the rules changed since this preview. Review the new preview, then publish again.`;
+    case "redaction_blank":
     case "redaction_too_short":
-      return `${head}: ${err.message}. Remove that string (at least ${MIN_REDACTION_LENGTH} characters each) and try again.`;
+      // The server's sentence names the string's position (your redactions, in order) and what to do.
+      return `${head}: ${err.message}`;
     case "entry_not_found":
       return `${head}: that point of the session no longer exists. Reopen the session tree and pick another point.`;
     case "empty_path":

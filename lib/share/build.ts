@@ -25,8 +25,9 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
 import { renameKeys, setOwn, walkStrings } from "./entry-strings";
 import { ShareError } from "./errors";
+import { checkOwnerRedactions } from "./owner-redactions";
 import { CONTROL_CHARS, isShareablePath, placePath } from "./paths";
-import { MIN_OWNER_REDACTION, type RedactItem, redactTexts } from "./redact";
+import { type RedactItem, redactTexts } from "./redact";
 import type {
   Redaction,
   RedactionSite,
@@ -50,7 +51,8 @@ export const MAX_OWNER_REDACTIONS = 100;
  * system prompt (default the session's user); `context.env` = the provider environment (default the workspace's).
  * @returns `{ digest, snapshot, fileTexts }`; `digest` is the SHA-256 hex of the canonical JSON of
  *   `{ snapshot, fileTexts }`, what publishing must echo.
- * @throws ShareError 422 `redaction_too_short` (an owner string under 4 characters), 422 `empty_path` (the session has
+ * @throws ShareError 400 `redaction_blank` / `redaction_too_short` (an owner string empty, only whitespace, or under
+ *   4 characters: `checkOwnerRedactions`), 422 `empty_path` (the session has
  *   no entries), 404 `entry_not_found` (the leaf is not an entry of the session); the context preview's errors when
  *   `includeSystem` is on.
  */
@@ -60,14 +62,7 @@ export async function buildSharePreview(
   options: ShareOptions,
   context: { userId?: string | null; env?: Env } = {},
 ): Promise<SharePreview> {
-  const owner = [...new Set(options.redact)];
-  const short = owner.find((s) => s.length < MIN_OWNER_REDACTION);
-  if (short !== undefined)
-    throw new ShareError(
-      422,
-      "redaction_too_short",
-      `Each redaction string must be at least ${MIN_OWNER_REDACTION} characters long`,
-    );
+  const owner = checkOwnerRedactions(options.redact);
   // A NUL cannot reach Postgres (text refuses it: a 500); no entry id holds a control character anyway.
   if (CONTROL_CHARS.test(options.leafId))
     throw new ShareError(404, "entry_not_found", `Entry ${options.leafId} is not in session ${session.id}`);

@@ -2,8 +2,9 @@
  * What the share layer refuses with (docs/sharing.md). Edge-safe: every share route, Node or edge, answers a
  * `ShareError` through `lib/http/errors.ts` as `{ error: { code, message } }` with its status. Codes:
  * `entry_not_found` 404 (the leaf is not an entry of the session), `not_found` 404 (a share the caller may not see),
- * `forbidden` 403 (a member who did not create the share), `empty_path` 422, `redaction_too_short` 422,
- * `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved).
+ * `forbidden` 403 (a member who did not create the share), `empty_path` 422, `redaction_blank` 400 and
+ * `redaction_too_short` 400 (an owner redaction string empty or only whitespace, or under 4 characters: its position
+ * is named), `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved).
  */
 
 export type ShareErrorCode =
@@ -11,13 +12,14 @@ export type ShareErrorCode =
   | "not_found"
   | "forbidden"
   | "empty_path"
+  | "redaction_blank"
   | "redaction_too_short"
   | "bad_expiry"
   | "preview_stale";
 
 export class ShareError extends Error {
   constructor(
-    readonly status: 403 | 404 | 409 | 422,
+    readonly status: 400 | 403 | 404 | 409 | 422,
     readonly code: ShareErrorCode,
     message: string,
   ) {

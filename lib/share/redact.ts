@@ -17,9 +17,9 @@ import { creator as patternRule } from "@secretlint/secretlint-rule-pattern";
 import { creator as presetRule } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
 import { SECRET_NAME } from "./entry-strings";
+import { MIN_OWNER_REDACTION } from "./owner-redactions";
 
-/** Shortest owner redaction string accepted. */
-export const MIN_OWNER_REDACTION = 4;
+export { MIN_OWNER_REDACTION };
 
 /**
  * One string to redact; `filePath` (project-relative) lets path-aware rules (`.env` files) apply. `secretKey`: the
@@ -217,6 +217,7 @@ async function lint(content: string, filePath: string | undefined): Promise<Hit[
 function ownerHits(content: string, owner: readonly string[]): Hit[] {
   const hits: Hit[] = [];
   for (const s of owner) {
+    // Never reached through the routes: `checkOwnerRedactions` refuses short strings (400) before any preview.
     if (s.length < MIN_OWNER_REDACTION) continue;
     for (let at = content.indexOf(s); at >= 0; at = content.indexOf(s, at + s.length))
       hits.push({ start: at, end: at + s.length, rule: "owner", kind: "owner" });

@@ -72,7 +72,7 @@ export interface ShareOptions {
   leafId: string;
   includeFiles: boolean;
   includeSystem: boolean;
-  /** The owner's own strings to redact everywhere (each at least 4 characters). */
+  /** The owner's own strings to redact everywhere (each at least 4 characters, whitespace at its ends not counted). */
   redact: string[];
 }
 

@@ -95,6 +95,13 @@ describe("redactionInputProblem", () => {
     expect(redactionInputProblem(" abcd ", ["abcd"])).toBe("That text is already redacted.");
     expect(redactionInputProblem("Project Nightingale", [])).toBeNull();
   });
+
+  it("counts characters, not UTF-16 units, as the server does", () => {
+    expect(redactionInputProblem("ab😀", [])).toBe(
+      "Type at least 4 characters (spaces at the ends do not count): shorter strings would redact too much.",
+    );
+    expect(redactionInputProblem("ab😀x", [])).toBeNull();
+  });
 });
 
 describe("sharedFileLine", () => {
@@ -134,6 +141,16 @@ describe("shareErrorMessage", () => {
     );
     expect(shareErrorMessage("load", new ApiError(401, "unauthorized", "Sign in"))).toBe(
       "Could not load the shared links: you are signed out. Sign in again, then retry.",
+    );
+    const short =
+      "Redaction 2 is shorter than 4 characters: a short string would redact ordinary text. Use a longer, exact string.";
+    expect(shareErrorMessage("publish", new ApiError(400, "redaction_too_short", short))).toBe(
+      `Could not publish the link: ${short}`,
+    );
+    const blank =
+      "Redaction 1 is empty or only whitespace: there is no text to redact. Remove it, or type the exact text to redact.";
+    expect(shareErrorMessage("preview", new ApiError(400, "redaction_blank", blank))).toBe(
+      `Could not build the preview: ${blank}`,
     );
     expect(shareErrorMessage("preview", new ApiError(500, "internal", "Boom"))).toBe(
       "Could not build the preview: Boom (HTTP 500). Try again in a moment.",

@@ -22,7 +22,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
 /**
  * Publish a share: the preview's body plus `digest` (from the preview) and `expiresAt` (ISO, future, at most a year;
  * null or absent = no expiry) → 201 `{ share: ShareSummary }`. The preview is built again and must have the same
- * digest (409 `preview_stale` otherwise: what was previewed is what is published). Write access.
+ * digest (409 `preview_stale` otherwise: what was previewed is what is published); 400 `redaction_blank` /
+ * `redaction_too_short` for an owner string the preview refuses. Write access.
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;

@@ -12,7 +12,8 @@ export const dynamic = "force-dynamic";
  * Preview sharing the session's root→leaf path: `{ leafId, includeFiles?, includeSystem?, redact?: string[] }` →
  * `{ preview: SharePreview }` (the redacted snapshot, the files' redacted texts, every redaction with its site and
  * rule, and the `digest` publishing must echo). Changes nothing; write access (only who may share may preview).
- * 404 `entry_not_found`, 422 `empty_path` / `redaction_too_short`.
+ * 404 `entry_not_found`, 422 `empty_path`, 400 `redaction_blank` / `redaction_too_short` (an owner string, named by
+ * its position).
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
