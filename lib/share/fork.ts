@@ -21,6 +21,7 @@ import { commitAll, initRepository } from "@/lib/vfs/git";
 import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { isShareablePath } from "./paths";
+import { BIDI_CONTROLS_ALL } from "./render/unicode";
 import { readSharedFiles, type ShareRow } from "./store";
 
 /** The commit message of a fork's first commit. */
@@ -28,7 +29,8 @@ export const forkCommitMessage = (title: string) => `Forked from shared session 
 
 /**
  * Fork `share` for `caller` into `target.workspaceId` (default: the caller's personal workspace) as a new project
- * named `target.name` (default: the share's title, at most 100 characters) holding the shared files, and a new session
+ * named `target.name` (default: the share's title without control or bidi control characters, at most 100
+ * characters; the fork route refuses a given name holding either) holding the shared files, and a new session
  * holding the shared path.
  * @returns the new project and session.
  * @throws AuthError 404 / 403 when the caller may not write the target workspace; the VFS's and git's errors (the new
@@ -43,7 +45,12 @@ export async function forkShare(
   const workspaceId = target.workspaceId ?? (await personalWorkspace(scope, caller.userId));
   await authorizeWorkspace(scope, caller, workspaceId, "write");
   const name = [
-    ...(target.name?.trim() || share.title.replace(/[\u0000-\u001f\u007f]/g, " ").trim() || "Shared session"),
+    ...(target.name?.trim() ||
+      share.title
+        .replace(/[\u0000-\u001f\u007f]/g, " ")
+        .replace(BIDI_CONTROLS_ALL, "")
+        .trim() ||
+      "Shared session"),
   ]
     .slice(0, MAX_PROJECT_NAME_LENGTH)
     .join("");

@@ -9,7 +9,7 @@
  */
 import type { SharedFileInfo, ShareSnapshot } from "../types";
 import { renderEntries } from "./entries";
-import { escapeHtml, hrefPath } from "./escape";
+import { escapeHtml, escapeName, hrefPath } from "./escape";
 import { renderCode } from "./highlight";
 import {
   filePageHref,
@@ -21,6 +21,7 @@ import {
   renderSystemBlock,
 } from "./parts";
 import { SHARE_CSS } from "./styles";
+import { revealPlain } from "./unicode";
 
 /** How a share is rendered: the public page, or the offline single-file export. */
 export type ShareRenderOptions =
@@ -59,7 +60,7 @@ export function htmlDocument(
     '<meta name="robots" content="noindex, nofollow">',
     `<meta name="referrer" content="${referrer}">`,
     '<meta name="color-scheme" content="light dark">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeHtml(revealPlain(title))}</title>`,
     `<style>${SHARE_CSS}</style>`,
     `</head><body>${body}</body></html>`,
   ].join("\n");
@@ -92,7 +93,7 @@ function header(snapshot: ShareSnapshot, options: ShareRenderOptions): string {
   return [
     '<header class="share-header">',
     `<div class="share-brand">Strata · ${options.mode === "page" ? "shared session" : "exported session"}</div>`,
-    `<h1 class="share-title">${escapeHtml(snapshot.title || "Untitled session")}</h1>`,
+    `<h1 class="share-title">${escapeName(snapshot.title || "Untitled session")}</h1>`,
     `<div class="share-meta">${meta.map((m) => `<span>${m}</span>`).join("")}</div>`,
     actions,
     "</header>",
@@ -148,8 +149,8 @@ export function renderShareFilePage(
     '<main class="page">',
     '<header class="share-header">',
     `<div class="share-brand">Strata · shared file</div>`,
-    `<div><a href="/s/${hrefPath([token])}">← ${escapeHtml(title)}</a></div>`,
-    `<div class="file-view-head"><h1 class="file-view-path">${escapeHtml(file.path)}</h1>`,
+    `<div><a href="/s/${hrefPath([token])}">← ${escapeName(title)}</a></div>`,
+    `<div class="file-view-head"><h1 class="file-view-path">${escapeName(file.path)}</h1>`,
     `<span class="muted">${formatBytes(file.size)}${file.mode === "100755" ? " · executable" : file.mode === "120000" ? " · symbolic link" : ""}</span></div>`,
     "</header>",
     renderCode(file.path, text),

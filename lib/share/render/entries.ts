@@ -9,8 +9,9 @@
  */
 import type { SessionEntry } from "@/lib/session/entries";
 import { entryPreview } from "@/lib/session/tree-view";
-import { escapeHtml, escapeText } from "./escape";
+import { escapeHtml, escapeName, escapeText, markRedactions } from "./escape";
 import { renderMarkdown } from "./markdown";
+import { bidiWarning, revealPlain, revealsBidi } from "./unicode";
 
 type Block = { type?: unknown; [key: string]: unknown };
 type Msg = { role?: unknown; [key: string]: unknown };
@@ -41,7 +42,7 @@ export function renderImages(content: unknown): string {
     const mime = typeof b.mimeType === "string" ? b.mimeType : "";
     const data = typeof b.data === "string" ? b.data : "";
     if (!IMAGE_TYPE.test(mime) || !BASE64.test(data))
-      return `<span class="badge">[image ${escapeHtml(mime)} not shown]</span>`;
+      return `<span class="badge">[image ${escapeName(mime)} not shown]</span>`;
     return `<img class="message-image" alt="Attached image" src="data:${mime};base64,${data}">`;
   });
   return `<div class="message-images">${out.join("")}</div>`;
@@ -96,8 +97,8 @@ function renderToolCall(call: Block, result: ResultRef | undefined): string {
     );
   }
   return [
-    `<details class="tool-call status-${status}" data-tool-name="${escapeHtml(name)}">`,
-    `<summary><span class="tool-name">${escapeHtml(name)}</span>`,
+    `<details class="tool-call status-${status}" data-tool-name="${escapeHtml(revealPlain(name))}">`,
+    `<summary><span class="tool-name">${escapeName(name)}</span>`,
     mainArg ? `<span class="tool-arg mono">${escapeText(mainArg)}</span>` : "",
     hasRedaction(args, resultText) ? redactedBadge : "",
     `<span class="tool-status status-${status}">${label}</span></summary>`,
@@ -126,7 +127,7 @@ function renderAssistant(m: Msg, results: Map<string, ResultRef>): string {
   else if (stop === "error")
     parts.push(`<div class="stop-marker stop-error">Error: ${escapeText(error || "Unknown error")}</div>`);
   const cls = stop === "error" || stop === "aborted" ? ` stop-${stop}` : "";
-  const model = typeof m.model === "string" && m.model ? escapeHtml(m.model) : "";
+  const model = typeof m.model === "string" && m.model ? escapeHtml(revealPlain(m.model)) : "";
   return `<article class="message message-assistant${cls}" aria-label="Assistant"${model ? ` data-model="${model}"` : ""}>${parts.join("")}</article>`;
 }
 
@@ -160,7 +161,7 @@ function renderSystem(m: Msg, head: boolean): string {
     `<article class="message message-meta message-system"><details><summary>${head ? "System prompt" : "System prompt updated"}</summary>`,
     text ? `<pre class="system-text">${escapeText(text)}</pre>` : '<p class="muted">No prompt text.</p>',
     tools.length > 0
-      ? `<p class="muted">${head ? "Tools" : "Tools added"}: ${escapeHtml(tools.join(", "))}</p>`
+      ? `<p class="muted">${head ? "Tools" : "Tools added"}: ${escapeName(tools.join(", "))}</p>`
       : "",
     "</details></article>",
   ].join("");
@@ -179,7 +180,7 @@ function renderMessage(m: Msg, results: Map<string, ResultRef>, callIds: Set<str
       if (typeof m.toolCallId === "string" && callIds.has(m.toolCallId)) return "";
       const error = m.isError === true;
       const name = typeof m.toolName === "string" ? m.toolName : "(tool)";
-      return `<article class="message message-tool"><details class="tool-call status-${error ? "error" : "done"}"><summary><span class="tool-name">${escapeHtml(name)}</span><span class="tool-status status-${error ? "error" : "done"}">${error ? "error" : "result"}</span></summary><pre class="${error ? "tool-result tool-error" : "tool-result"}">${escapeText(textOf(m.content))}</pre></details></article>`;
+      return `<article class="message message-tool"><details class="tool-call status-${error ? "error" : "done"}"><summary><span class="tool-name">${escapeName(name)}</span><span class="tool-status status-${error ? "error" : "done"}">${error ? "error" : "result"}</span></summary><pre class="${error ? "tool-result tool-error" : "tool-result"}">${escapeText(textOf(m.content))}</pre></details></article>`;
     }
     case "bashExecution":
       return renderShell(m);
@@ -208,10 +209,10 @@ function renderEntry(
     case "model_change":
       return metaLine(
         "model-change",
-        `Switched to model: <span class="model-name">${escapeHtml(e.provider)}/${escapeHtml(e.modelId)}</span>`,
+        `Switched to model: <span class="model-name">${escapeName(e.provider)}/${escapeName(e.modelId)}</span>`,
       );
     case "thinking_level_change":
-      return metaLine("thinking-change", `Thinking level: ${escapeHtml(e.thinkingLevel)}`);
+      return metaLine("thinking-change", `Thinking level: ${escapeName(e.thinkingLevel)}`);
     case "compaction": {
       const tokens = typeof e.tokensBefore === "number" ? e.tokensBefore.toLocaleString("en-US") : "?";
       return `<article class="message message-meta compaction"><details><summary><span class="meta-tag">[compaction]</span> Compacted from ${tokens} tokens</summary>${renderMarkdown(e.summary)}</details></article>`;
@@ -220,7 +221,7 @@ function renderEntry(
       return `<article class="message message-meta branch-summary"><details><summary>Branch Summary</summary>${renderMarkdown(e.summary)}</details></article>`;
     case "custom_message":
       if (e.display !== true) return "";
-      return `<article class="message message-meta custom-message"><div class="meta-tag">[${escapeHtml(e.customType)}]</div>${renderMarkdown(textOf(e.content))}${renderImages(e.content)}</article>`;
+      return `<article class="message message-meta custom-message"><div class="meta-tag">[${escapeName(e.customType)}]</div>${renderMarkdown(textOf(e.content))}${renderImages(e.content)}</article>`;
     case "custom":
       return metaLine("custom", escapeText(entryPreview(entry)));
     case "context_edit":
@@ -235,13 +236,14 @@ function renderEntry(
     case "usage":
       return "";
     default:
-      return metaLine("unknown", `Entry of type ${escapeHtml(entry.type)}`);
+      return metaLine("unknown", `Entry of type ${escapeName(entry.type)}`);
   }
 }
 
 /**
  * The entries as HTML, one `<div class="entry" id="e<i>">` per entry that shows something (label tags appended),
- * tool results inside their calls (their result `<pre>` carries the `e<i>` id).
+ * tool results inside their calls (their result `<pre>` carries the `e<i>` id). Bidi controls and invisible
+ * characters show as `<U+…>` escapes (`unicode.ts`); an entry showing a bidi control starts with the bidi warning.
  */
 export function renderEntries(entries: readonly SessionEntry[]): string {
   const results = new Map<string, ResultRef>();
@@ -268,9 +270,11 @@ export function renderEntries(entries: readonly SessionEntry[]): string {
     if (!html) return;
     const label = labels.get(entry.id);
     const tag = label
-      ? `<div class="entry-label"><span class="badge badge-label">${escapeText(label)}</span></div>`
+      ? `<div class="entry-label"><span class="badge badge-label">${markRedactions(escapeName(label))}</span></div>`
       : "";
-    out.push(`<div class="entry" id="e${index}">${tag}${html}</div>`);
+    // A bidi control shown anywhere in the entry (inside a collapsed tool call too): the warning stays in sight.
+    const warning = revealsBidi(html) ? bidiWarning("message") : "";
+    out.push(`<div class="entry" id="e${index}">${tag}${warning}${html}</div>`);
   });
   return out.join("\n");
 }

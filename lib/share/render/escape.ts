@@ -2,8 +2,11 @@
  * HTML escaping for the share renderer: every string a share page interpolates (titles, tool names, paths,
  * arguments, results, excerpts) goes through {@link escapeHtml}, which makes it safe both as element text and
  * inside a double- or single-quoted attribute value. {@link markRedactions} then styles the redaction markers the
- * share's redaction left (`[redacted:<rule>]`) in text that is already escaped. Pure and edge-safe.
+ * share's redaction left (`[redacted:<rule>]`) in text that is already escaped. {@link escapeText} (text) and
+ * {@link escapeName} (titles, file names, labels) also show bidirectional and invisible characters as visible
+ * `<U+…>` escapes (`unicode.ts`). Pure and edge-safe.
  */
+import { revealUnicode } from "./unicode";
 
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",
@@ -34,9 +37,20 @@ export function markRedactions(escaped: string): string {
   return escaped.replace(REDACTION_MARKER, (m) => `<mark class="redacted">${m}</mark>`);
 }
 
-/** `escapeHtml` then `markRedactions`: how plain text (tool output, arguments, thinking) is put on the page. */
+/**
+ * `escapeHtml`, `markRedactions`, then bidi controls and invisible characters shown as `<U+…>` escapes (profile
+ * `text`: the joiners U+200C and U+200D stay): how plain text (tool output, arguments, thinking) is put on the page.
+ */
 export function escapeText(text: unknown): string {
-  return markRedactions(escapeHtml(text));
+  return revealUnicode(markRedactions(escapeHtml(text)), "text");
+}
+
+/**
+ * A name — a title, a file name or path, a label, a tool or model name — as HTML: `escapeHtml`, then every bidi control and invisible character (the joiners too) shown as a `<U+…>` escape, so a name
+ * never reads differently from what it is.
+ */
+export function escapeName(text: unknown): string {
+  return revealUnicode(escapeHtml(text), "strict");
 }
 
 /** A URL path segment list as an href: each segment percent-encoded (`/` kept between them), then escaped. */

@@ -9,6 +9,7 @@ import type { SessionEntry, SessionHeader } from "@/lib/session/entries";
 import { serializeSessionJsonl } from "@/lib/session/jsonl";
 import type { ShareSnapshot } from "../types";
 import { renderShareDocument } from "./document";
+import { revealPlain } from "./unicode";
 
 /** The download formats. */
 export const EXPORT_FORMATS = ["html", "jsonl"] as const;
@@ -23,10 +24,12 @@ export interface ExportFile {
 
 /**
  * A file name from a title: characters that file systems or headers refuse (`/ \ : * ? " < > |`, control characters)
- * become `_` (whitespace runs first become one space), at most 100 characters, `session` when nothing is left; then `.<ext>`.
+ * and bidi controls and invisible characters (`unicode.ts`: a right-to-left override would make the rest of the name,
+ * the extension too, read backwards) become `_` (whitespace runs first become one space), at most 100 characters,
+ * `session` when nothing is left; then `.<ext>`.
  */
 export function exportFileName(title: string, ext: string): string {
-  const base = title
+  const base = revealPlain(title, "strict", () => "_")
     .replace(/\s+/g, " ")
     .replace(/[/\\:*?"<>|\u0000-\u001f\u007f]/g, "_")
     .trim()

@@ -32,6 +32,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { escapeHtml, markRedactions } from "./escape";
+import { bidiWarning, hasBidiControls, revealUnicode } from "./unicode";
 
 const LANGUAGES = {
   bash,
@@ -170,7 +171,8 @@ export function splitHighlightedLines(html: string): string[] {
  * `text` as `<pre class="code" data-language="…"><code>` (redaction markers marked) + one `<span class="line" id="L<n>">` per line (block elements, no newline between them) +
  * `</code></pre>`: highlighted when `languageOf(path)` knows the language and the text is at most
  * {@link HIGHLIGHT_MAX_CHARS}, plain escaped text otherwise (`data-language="plaintext"`). A trailing newline adds
- * no empty last line.
+ * no empty last line. Bidi controls and invisible characters show as `<U+…>` escapes (`unicode.ts`, profile
+ * `strict`); a text holding a bidi control is preceded by the bidi warning (`<div class="bidi-warning">`).
  */
 export function renderCode(path: string, text: string): string {
   const language = text.length <= HIGHLIGHT_MAX_CHARS ? languageOf(path) : null;
@@ -182,8 +184,10 @@ export function renderCode(path: string, text: string): string {
   }
   // Redaction markers inside one text run of the highlighted HTML are marked (highlight.js never splits one: it has
   // no token boundary inside `[redacted:<rule>]` in a comment or string, and elsewhere the marker stays plain).
+  // Bidi controls and invisible characters (never inside highlight.js's tags) become visible `<U+…>` escapes.
   const lines = splitHighlightedLines(markRedactions(html))
-    .map((line, i) => `<span class="line" id="L${i + 1}">${line}</span>`)
+    .map((line, i) => `<span class="line" id="L${i + 1}">${revealUnicode(line, "strict")}</span>`)
     .join("");
-  return `<pre class="code" data-language="${language ?? "plaintext"}"><code>${lines}</code></pre>`;
+  const warning = hasBidiControls(text) ? bidiWarning("file") : "";
+  return `${warning}<pre class="code" data-language="${language ?? "plaintext"}"><code>${lines}</code></pre>`;
 }

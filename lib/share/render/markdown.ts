@@ -3,8 +3,9 @@
  * `remark-gfm` → `remark-rehype` (raw HTML in the markdown is dropped, never passed) → `rehype-sanitize` (the
  * default GitHub schema: no scripts, no event-handler attributes, no `javascript:` URLs) → a last pass of our own
  * ({@link shareLinks}) → `rehype-stringify`. The last pass gives every link `rel="noopener noreferrer nofollow"`
- * and `target="_blank"`, turns every markdown image into a link to it (nothing outside the page is loaded) and
- * wraps redaction markers in `<mark class="redacted">`. Pure and edge-safe.
+ * and `target="_blank"`, turns every markdown image into a link to it (nothing outside the page is loaded),
+ * wraps redaction markers in `<mark class="redacted">` and shows bidi controls and invisible characters as
+ * `<span class="uni">&lt;U+…&gt;</span>` escapes (`unicode.ts`, profile `text`). Pure and edge-safe.
  */
 import type { Element, ElementContent, Root, RootContent } from "hast";
 import rehypeSanitize from "rehype-sanitize";
@@ -14,6 +15,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { REDACTION_MARKER } from "./escape";
+import { hasRevealable, splitUnicode } from "./unicode";
 
 /** The `rel` every rendered link carries. */
 export const LINK_REL = "noopener noreferrer nofollow";
@@ -35,22 +37,40 @@ function imageAsLink(img: Element): ElementContent {
   };
 }
 
-/** A text node split around redaction markers, the markers as `<mark class="redacted">`. */
+/** Text as nodes, each bidi control or invisible character a `<span class="uni">` with its `<U+…>` escape. */
+function revealText(value: string): ElementContent[] {
+  return splitUnicode(value, "text").map(
+    (part): ElementContent =>
+      "text" in part
+        ? { type: "text", value: part.text }
+        : {
+            type: "element",
+            tagName: "span",
+            properties: {
+              className: part.bidi ? ["uni", "uni-bidi"] : ["uni"],
+              title: part.name ? `${part.label} ${part.name}` : part.label,
+            },
+            children: [{ type: "text", value: `<${part.label}>` }],
+          },
+  );
+}
+
+/** A text node split around redaction markers (as `<mark class="redacted">`) and revealed characters. */
 function splitRedactions(value: string): ElementContent[] {
   const out: ElementContent[] = [];
   let last = 0;
   for (const m of value.matchAll(REDACTION_MARKER)) {
     const at = m.index ?? 0;
-    if (at > last) out.push({ type: "text", value: value.slice(last, at) });
+    if (at > last) out.push(...revealText(value.slice(last, at)));
     out.push({
       type: "element",
       tagName: "mark",
       properties: { className: ["redacted"] },
-      children: [{ type: "text", value: m[0] }],
+      children: revealText(m[0]),
     });
     last = at + m[0].length;
   }
-  if (last < value.length) out.push({ type: "text", value: value.slice(last) });
+  if (last < value.length) out.push(...revealText(value.slice(last)));
   return out;
 }
 
@@ -68,7 +88,10 @@ function walk(children: (RootContent | ElementContent)[]): (RootContent | Elemen
       }
       node.children = walk(node.children) as ElementContent[];
       out.push(node);
-    } else if (node.type === "text" && node.value.includes("[redacted:")) {
+    } else if (
+      node.type === "text" &&
+      (node.value.includes("[redacted:") || hasRevealable(node.value, "text"))
+    ) {
       out.push(...splitRedactions(node.value));
     } else out.push(node);
   }

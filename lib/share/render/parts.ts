@@ -5,8 +5,9 @@
  * escaped. Pure and edge-safe.
  */
 import type { Redaction, RedactionSite, SharedFileInfo, SharedSystem } from "../types";
-import { escapeHtml, escapeText, hrefPath } from "./escape";
+import { escapeName, escapeText, hrefPath } from "./escape";
 import { renderCode } from "./highlight";
+import { bidiWarning, hasBidiControls, revealsBidi } from "./unicode";
 
 /** An ISO time as `2026-01-02 13:04 UTC` (the same for every reader; no locale); an unparsable one as given. */
 export function formatDate(iso: string): string {
@@ -46,7 +47,7 @@ function siteHtml(site: RedactionSite, fileHref: (path: string) => string | null
       // second fragment: `#f0#L3` names no element.
       const line = Math.trunc(site.line);
       const href = fileHref(site.path);
-      const name = `<code>${escapeHtml(site.path)}</code>`;
+      const name = `<code>${escapeName(site.path)}</code>`;
       const target = href && line > 0 && !href.startsWith("#") ? `${href}#L${line}` : href;
       return `${target ? `<a href="${target}">${name}</a>` : name}, ${line > 0 ? `line ${line}` : "file name"}`;
     }
@@ -76,7 +77,7 @@ export function renderRedactionBanner(
   if (redactions.length === 0) return "";
   const items = redactions.map(
     (r) =>
-      `<li>${siteHtml(r.site, fileHref)} — <code>${escapeHtml(r.rule)}</code>${r.kind && r.kind !== r.rule ? ` (${escapeHtml(r.kind)})` : ""}${r.excerpt ? `<br><code class="muted">${escapeText(r.excerpt)}</code>` : ""}</li>`,
+      `<li>${siteHtml(r.site, fileHref)} — <code>${escapeName(r.rule)}</code>${r.kind && r.kind !== r.rule ? ` (${escapeName(r.kind)})` : ""}${r.excerpt ? `<br><code class="muted">${escapeText(r.excerpt)}</code>` : ""}</li>`,
   );
   return [
     '<section class="banner" role="note" aria-label="Redactions">',
@@ -89,11 +90,13 @@ export function renderRedactionBanner(
 /** The system prompt, collapsed, with the context files and rules it was built from. */
 export function renderSystemBlock(system: SharedSystem): string {
   const sources = system.sources.map(
-    (s) => `<li>${escapeHtml(s.label)} — <code>${escapeHtml(s.path)}</code></li>`,
+    (s) => `<li>${escapeName(s.label)} — <code>${escapeName(s.path)}</code></li>`,
   );
+  const prompt = escapeText(system.prompt);
   return [
+    revealsBidi(prompt) ? bidiWarning("message") : "",
     '<details class="message message-meta system-prompt" id="system"><summary>System prompt</summary>',
-    `<pre class="system-text">${escapeText(system.prompt)}</pre>`,
+    `<pre class="system-text">${prompt}</pre>`,
     sources.length > 0 ? `<p class="muted">Built from:</p><ul>${sources.join("")}</ul>` : "",
     "</details>",
   ].join("");
@@ -108,8 +111,8 @@ export function renderFileLinks(files: readonly SharedFileInfo[], token: string)
     fileLine(
       f,
       f.omitted
-        ? `<span>${escapeHtml(f.path)}</span>`
-        : `<a href="${filePageHref(token, f.path)}">${escapeHtml(f.path)}</a>`,
+        ? `<span>${escapeName(f.path)}</span>`
+        : `<a href="${filePageHref(token, f.path)}">${escapeName(f.path)}</a>`,
     ),
   );
   return `<section class="files" aria-label="Files"><h2 class="section-title">Files (${files.length})</h2><ul class="file-list">${items.join("")}</ul></section>`;
@@ -125,11 +128,11 @@ export function renderInlineFiles(
 ): string {
   const has = (f: SharedFileInfo) => !f.omitted && Object.hasOwn(fileTexts, f.path);
   const items = files.map((f, i) =>
-    fileLine(f, has(f) ? `<a href="#f${i}">${escapeHtml(f.path)}</a>` : `<span>${escapeHtml(f.path)}</span>`),
+    fileLine(f, has(f) ? `<a href="#f${i}">${escapeName(f.path)}</a>` : `<span>${escapeName(f.path)}</span>`),
   );
   const blocks = files.map((f, i) =>
     has(f)
-      ? `<details class="file-block" id="f${i}"><summary>${escapeHtml(f.path)} <span class="muted">· ${formatBytes(f.size)}</span></summary>${renderCode(f.path, fileTexts[f.path])}</details>`
+      ? `<details class="file-block" id="f${i}"><summary>${escapeName(f.path)} <span class="muted">· ${formatBytes(f.size)}</span>${hasBidiControls(fileTexts[f.path]) ? ' <span class="badge badge-warn">bidirectional Unicode</span>' : ""}</summary>${renderCode(f.path, fileTexts[f.path])}</details>`
       : "",
   );
   return `<section class="files" aria-label="Files"><h2 class="section-title">Files (${files.length})</h2><ul class="file-list">${items.join("")}</ul>${blocks.join("")}</section>`;

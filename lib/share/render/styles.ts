@@ -89,6 +89,8 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}
 .badge-redacted{color:var(--mark-text);background:var(--mark-bg);border-color:transparent}
 .badge-label{color:var(--accent);border-color:var(--accent)}
 mark.redacted{background:var(--mark-bg);color:var(--mark-text);border-radius:3px;padding:0 2px;font-family:var(--mono);font-size:.92em}
+.uni{display:inline-block;font-family:var(--mono);font-size:.85em;font-style:normal;font-weight:400;color:var(--warn);border:1px solid var(--warn);border-radius:3px;padding:0 2px;margin:0 1px;line-height:1.2;unicode-bidi:isolate}
+.bidi-warning{border:1px solid var(--warn);background:var(--warn-bg);color:var(--text);border-radius:6px;padding:6px 10px;font-size:12.5px;margin:4px 0}
 .files{display:flex;flex-direction:column;gap:4px}
 .file-list{list-style:none;margin:0;padding:0;border:1px solid var(--border);border-radius:6px}
 .file-list li{display:flex;gap:12px;align-items:baseline;padding:4px 10px;border-top:1px solid var(--border);font-family:var(--mono);font-size:12.5px;overflow-wrap:anywhere}

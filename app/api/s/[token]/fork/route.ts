@@ -8,6 +8,7 @@ import { errorResponse, route } from "@/lib/http/errors";
 import { shareNotFound, sharePublic } from "@/lib/http/share";
 import { forkShare } from "@/lib/share/fork";
 import { CONTROL_CHARS } from "@/lib/share/paths";
+import { BIDI_CONTROLS } from "@/lib/share/render/unicode";
 import { findLiveShare } from "@/lib/share/store";
 
 export const runtime = "edge";
@@ -23,6 +24,10 @@ const ForkBody = z
         (n) => !CONTROL_CHARS.test(n),
         "The name must not contain control characters (a line break, a tab, NUL)",
       )
+      .refine(
+        (n) => !BIDI_CONTROLS.test(n),
+        "The name must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): they make a name read differently from what it is",
+      )
       .optional(),
   })
   .strict();
@@ -31,7 +36,7 @@ const ForkBody = z
  * Fork a share into the caller's own workspace: JSON `{ workspaceId?, name? }` → 201 `{ project, session }` (personal
  * workspace by default; a workspace the caller may write otherwise). A form post (`application/x-www-form-urlencoded`,
  * the share page without JavaScript) answers 303 to `/projects/<id>`, or when signed out 303 to
- * `/sign-in?next=/s/<token>`; a signed-out JSON call answers 401. 400 for a name with a control character. Unknown, revoked or expired token: the share 404.
+ * `/sign-in?next=/s/<token>`; a signed-out JSON call answers 401. 400 for a name with a control or bidirectional control character. Unknown, revoked or expired token: the share 404.
  * The check of the share comes first (its 404 is the same for everyone), then the caller and their role in the target.
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ token: string }> }) => {
