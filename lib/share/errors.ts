@@ -3,7 +3,9 @@
  * `ShareError` through `lib/http/errors.ts` as `{ error: { code, message } }` with its status. Codes:
  * `entry_not_found` 404 (the leaf is not an entry of the session), `not_found` 404 (a share the caller may not see),
  * `forbidden` 403 (a member who did not create the share), `empty_path` 422, `redaction_too_short` 422,
- * `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved).
+ * `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved), `publish_failed` 500 and
+ * `fork_failed` 500 (an unexpected failure midway; the step is all-or-nothing, so nothing was stored: the message says
+ * so and to try again; the original error is kept as `cause` and logged by the route).
  */
 
 export type ShareErrorCode =
@@ -13,15 +15,18 @@ export type ShareErrorCode =
   | "empty_path"
   | "redaction_too_short"
   | "bad_expiry"
-  | "preview_stale";
+  | "preview_stale"
+  | "publish_failed"
+  | "fork_failed";
 
 export class ShareError extends Error {
   constructor(
-    readonly status: 403 | 404 | 409 | 422,
+    readonly status: 403 | 404 | 409 | 422 | 500,
     readonly code: ShareErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "ShareError";
   }
 }
