@@ -12,7 +12,7 @@
  * The enclosing transaction may run its function again after a dropped connection (`lib/db/transaction.ts`): build
  * everything the work needs (a `Vfs`, caches) inside it, afresh on each run.
  */
-import { DbScope } from "./client";
+import { type Db, DbScope } from "./client";
 import type { Query } from "./transaction";
 
 export class TransactionScope extends DbScope {
@@ -43,7 +43,7 @@ export class TransactionScope extends DbScope {
   }
 
   /** Not available inside a transaction scope. @throws Error always. */
-  override async run<T>(): Promise<T> {
+  override async run<T>(_fn: (db: Db) => Promise<T>): Promise<T> {
     throw new Error("TransactionScope: Drizzle is not available inside an enclosing raw-SQL transaction");
   }
 
