@@ -51,6 +51,8 @@ export function errorResponse(error: unknown): Response {
     ({ status, code, message } = error);
   } else if (error instanceof RulesError || error instanceof CheckpointError || error instanceof ShareError) {
     ({ status, code, message } = error);
+    // A ShareError 500 wraps an unexpected failure (publish / fork, nothing stored): log what it was.
+    if (status >= 500 && error.cause !== undefined) logUnexpected(error.cause);
   } else if (error instanceof AuthError) {
     ({ status, code, message } = error);
     if (error.retryAfter !== undefined) headers = { "retry-after": String(error.retryAfter) };
@@ -122,12 +124,17 @@ export function errorResponse(error: unknown): Response {
     code = error.code.toLowerCase();
     message = error.message;
   } else {
-    console.error(
-      "[strata] unexpected error:",
-      error instanceof Error ? (error.stack ?? error.message) : error,
-    );
+    logUnexpected(error);
   }
   return Response.json({ error: { code, message } }, { status, headers });
+}
+
+/** Log an unexpected error (its stack; never a request body or a secret). */
+function logUnexpected(error: unknown): void {
+  console.error(
+    "[strata] unexpected error:",
+    error instanceof Error ? (error.stack ?? error.message) : error,
+  );
 }
 
 /** Wrap a handler so every error becomes `errorResponse`. */

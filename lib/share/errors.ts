@@ -4,7 +4,9 @@
  * `entry_not_found` 404 (the leaf is not an entry of the session), `not_found` 404 (a share the caller may not see),
  * `forbidden` 403 (a member who did not create the share), `empty_path` 422, `redaction_blank` 400 and
  * `redaction_too_short` 400 (an owner redaction string empty or only whitespace, or under 4 characters: its position
- * is named), `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved).
+ * is named), `bad_expiry` 422, `preview_stale` 409 (the published preview differs from the one approved),
+ * `publish_failed` 500 and `fork_failed` 500 (an unexpected failure midway; the step is all-or-nothing, so nothing was
+ * stored: the message says so and to try again; the original error is kept as `cause` and logged by the route).
  */
 
 export type ShareErrorCode =
@@ -15,15 +17,18 @@ export type ShareErrorCode =
   | "redaction_blank"
   | "redaction_too_short"
   | "bad_expiry"
-  | "preview_stale";
+  | "preview_stale"
+  | "publish_failed"
+  | "fork_failed";
 
 export class ShareError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 422,
+    readonly status: 400 | 403 | 404 | 409 | 422 | 500,
     readonly code: ShareErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "ShareError";
   }
 }

@@ -8,18 +8,16 @@
  */
 import { authorizeWorkspace } from "@/lib/auth/authorize";
 import type { Caller } from "@/lib/auth/caller";
-import { DbScope } from "@/lib/db/client";
-import {
-  deleteProjectRow,
-  insertProject,
-  MAX_PROJECT_NAME_LENGTH,
-  type Project,
-} from "@/lib/projects/projects";
+import type { DbScope } from "@/lib/db/client";
+import { isDbTrouble } from "@/lib/db/errors";
+import { TransactionScope } from "@/lib/db/tx-scope";
+import { insertProject, MAX_PROJECT_NAME_LENGTH, type Project } from "@/lib/projects/projects";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "@/lib/session/entries";
 import { insertImportedSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { ShareError } from "./errors";
 import { isShareablePath } from "./paths";
 import { BIDI_CONTROLS_ALL } from "./render/unicode";
 import { readSharedFiles, type ShareRow } from "./store";
@@ -32,9 +30,15 @@ export const forkCommitMessage = (title: string) => `Forked from shared session 
  * named `target.name` (default: the share's title without control or bidi control characters, at most 100
  * characters; the fork route refuses a given name holding either) holding the shared files, and a new session
  * holding the shared path.
+ *
+ * **All or nothing.** The project row, its files and git objects, the session and every entry are written in one
+ * database transaction (`TransactionScope`): should any step fail — a statement, the VFS, git, or the connection for
+ * longer than the retry budget — none of it exists (no project in the caller's list, no orphan files, no session). A
+ * dropped connection re-runs the whole fork on a new one (exactly once as seen by the database). The workspace's
+ * project-name lock is held until the fork commits.
  * @returns the new project and session.
- * @throws AuthError 404 / 403 when the caller may not write the target workspace; the VFS's and git's errors (the new
- *   project row is removed again).
+ * @throws AuthError 404 / 403 when the caller may not write the target workspace; DbBusyError / DbUnavailableError
+ *   (503, nothing written); ShareError 500 `fork_failed` for any other failure (nothing written).
  */
 export async function forkShare(
   scope: DbScope,
@@ -61,53 +65,71 @@ export async function forkShare(
     ),
   );
   const modes = new Map((share.snapshot.files ?? []).map((f) => [f.path, f.mode]));
-  const project = await insertProject(scope, { workspaceId, name, source: null });
-  const vfsScope = new DbScope();
-  let commit: string;
   try {
-    const { vfs } = openWorkspaceVfs(workspaceId, vfsScope);
-    await initRepository(vfs, project.rootPath);
-    for (const [path, text] of Object.entries(files)) {
-      const abs = `${project.rootPath}/${path}`;
-      const dir = abs.slice(0, abs.lastIndexOf("/"));
-      if (dir !== project.rootPath) await vfs.mkdir(dir, { recursive: true });
-      const mode = modes.get(path);
-      // A link stays a link only when it resolves inside the new project; any other becomes a file holding its target.
-      if (
-        mode === "120000" &&
-        !text.startsWith("/") &&
-        isInsideRoot(project.rootPath, normalizePosix(`${dir}/${text}`))
-      )
-        await vfs.symlink(text, abs);
-      else await vfs.writeFile(abs, text, { mode: mode === "100755" ? 0o755 : 0o644 });
-    }
-    commit = await commitAll(vfs, project.rootPath, {
-      message: forkCommitMessage(share.title),
-      author: { name: caller.name || caller.email, email: caller.email },
+    // Everything below may run again after a dropped connection: each run starts from nothing (a fresh Vfs).
+    return await scope.transaction(async (q) => {
+      const tx = new TransactionScope(q);
+      const project = await insertProject(tx, { workspaceId, name, source: null });
+      const commit = await writeFiles(tx, project, files, modes, caller, share.title);
+      const header: SessionHeader = {
+        type: "session",
+        version: CURRENT_SESSION_VERSION,
+        id: share.snapshot.header.id,
+        timestamp: new Date().toISOString(),
+        cwd: project.rootPath,
+      };
+      const session = await insertImportedSession(tx, project.id, header, share.snapshot.entries, {
+        userId: caller.userId,
+        title: share.title,
+        commitOid: commit,
+      });
+      return { project, session };
     });
-    await vfs.flush();
   } catch (error) {
-    await openWorkspaceVfs(workspaceId, vfsScope)
-      .vfs.removeTree(project.rootPath)
-      .catch(() => undefined);
-    await deleteProjectRow(scope, project.id);
-    throw error;
-  } finally {
-    await vfsScope.release();
+    if (isDbTrouble(error)) throw error;
+    throw new ShareError(
+      500,
+      "fork_failed",
+      "The fork could not be completed, so nothing was created (no project, no session). Fork the share again; if it keeps failing, report it.",
+      { cause: error },
+    );
   }
-  const header: SessionHeader = {
-    type: "session",
-    version: CURRENT_SESSION_VERSION,
-    id: share.snapshot.header.id,
-    timestamp: new Date().toISOString(),
-    cwd: project.rootPath,
-  };
-  const session = await insertImportedSession(scope, project.id, header, share.snapshot.entries, {
-    userId: caller.userId,
-    title: share.title,
-    commitOid: commit,
+}
+
+/**
+ * Write the shared files into the new project's directory (on `tx`, the fork's transaction) as its first commit.
+ * @returns the commit's oid.
+ */
+async function writeFiles(
+  tx: DbScope,
+  project: Project,
+  files: Record<string, string>,
+  modes: ReadonlyMap<string, string>,
+  caller: Caller,
+  title: string,
+): Promise<string> {
+  const { vfs } = openWorkspaceVfs(project.workspaceId, tx);
+  await initRepository(vfs, project.rootPath);
+  for (const [path, text] of Object.entries(files)) {
+    const abs = `${project.rootPath}/${path}`;
+    const dir = abs.slice(0, abs.lastIndexOf("/"));
+    if (dir !== project.rootPath) await vfs.mkdir(dir, { recursive: true });
+    const mode = modes.get(path);
+    // A link stays a link only when it resolves inside the new project; any other becomes a file holding its target.
+    if (
+      mode === "120000" &&
+      !text.startsWith("/") &&
+      isInsideRoot(project.rootPath, normalizePosix(`${dir}/${text}`))
+    )
+      await vfs.symlink(text, abs);
+    else await vfs.writeFile(abs, text, { mode: mode === "100755" ? 0o755 : 0o644 });
+  }
+  const commit = await commitAll(vfs, project.rootPath, {
+    message: forkCommitMessage(title),
+    author: { name: caller.name || caller.email, email: caller.email },
   });
-  return { project, session };
+  await vfs.flush();
+  return commit;
 }
 
 /** The caller's personal workspace id (one query; every account gets one at sign-up). */

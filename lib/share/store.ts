@@ -11,6 +11,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { asRole, roleAllows } from "@/lib/auth/roles";
 import type { DbScope } from "@/lib/db/client";
+import { isDbTrouble } from "@/lib/db/errors";
 import { isUuid } from "@/lib/db/ids";
 import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
@@ -88,8 +89,14 @@ function toSummary(r: RawShare): ShareSummary {
 /**
  * Store `preview` as a new share of `session` (always a new token and snapshot; re-sharing never reuses one).
  * `expiresAt` must be in the future and at most a year away.
+ *
+ * **All or nothing.** The share row, every shared file and the summary read back run in one transaction: should any
+ * statement fail, or the connection stay lost past the retry budget, no row of the share exists and its token serves
+ * the 404 of an unknown share — never a share with part of its files. A dropped connection re-runs the transaction on
+ * a new one (exactly once as seen by the database).
  * @returns the share's summary (its `url` is `/s/<token>`).
- * @throws ShareError 422 `bad_expiry`.
+ * @throws ShareError 422 `bad_expiry`; DbBusyError / DbUnavailableError (503, nothing published unless its
+ *   `commitUnknown`); ShareError 500 `publish_failed` for any other failure (nothing published).
  */
 export async function publishShare(
   scope: DbScope,
@@ -110,7 +117,7 @@ export async function publishShare(
   }
   const token = newShareToken();
   const { snapshot, fileTexts } = preview;
-  const id = await scope.transaction(async (q) => {
+  const publish = scope.transaction(async (q) => {
     const [row] = await q<{ id: string }>(
       `INSERT INTO session_shares (token, workspace_id, project_id, session_id, leaf_entry_id, created_by, expires_at,
          title, include_files, include_system, entry_count, redaction_count, snapshot, digest)
@@ -148,10 +155,20 @@ export async function publishShare(
         ],
       );
     }
-    return row.id;
+    const [summary] = await q<RawShare>(`${SELECT_SUMMARY} WHERE sh.id = $1`, [row.id]);
+    return summary;
   });
-  const [row] = await scope.query<RawShare>(`${SELECT_SUMMARY} WHERE sh.id = $1`, [id]);
-  return toSummary(row);
+  try {
+    return toSummary(await publish);
+  } catch (error) {
+    if (isDbTrouble(error)) throw error;
+    throw new ShareError(
+      500,
+      "publish_failed",
+      "The share could not be stored, so nothing was published (no link exists). Publish again; if it keeps failing, report it.",
+      { cause: error },
+    );
+  }
 }
 
 /**
