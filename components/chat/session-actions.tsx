@@ -41,6 +41,8 @@ export function SessionActions({
   const [error, setError] = useState<string | null>(null);
   const wrap = useRef<HTMLSpanElement>(null);
   const first = useRef<HTMLButtonElement>(null);
+  /** The "⋯" button: the dialogs give focus back to it (the menu item that opened them is gone by then). */
+  const trigger = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (open !== "menu") return;
@@ -71,6 +73,7 @@ export function SessionActions({
   return (
     <span className={styles.menuWrap} ref={wrap}>
       <button
+        ref={trigger}
         type="button"
         className="btn btn-small"
         aria-label="Session actions"
@@ -115,10 +118,16 @@ export function SessionActions({
             void run(async () => onRenamed(await renameSession(session.id, title)), "rename")
           }
           onCancel={() => setOpen(null)}
+          returnFocusTo={trigger}
         />
       ) : null}
       {open === "share" ? (
-        <ShareDialog sessionId={session.id} leafId={null} onClose={() => setOpen(null)} />
+        <ShareDialog
+          sessionId={session.id}
+          leafId={null}
+          returnFocusTo={trigger}
+          onClose={() => setOpen(null)}
+        />
       ) : null}
       {open === "delete" ? (
         <ConfirmDeleteDialog
@@ -129,6 +138,7 @@ export function SessionActions({
           error={error}
           onConfirm={() => void run(async () => onDeleted(await deleteSession(session.id)), "delete")}
           onCancel={() => setOpen(null)}
+          returnFocusTo={trigger}
         >
           <p>{sessionDeleteText(session.id)}</p>
         </ConfirmDeleteDialog>

@@ -2,11 +2,12 @@
 
 import { useEffect, useId, useRef } from "react";
 import type { TrustChoice, TrustStatus } from "@/components/api-client";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 
 /**
  * pi's project trust prompt (2.11): the question `Trust project folder?`, the folder, the explanation,
  * and pi's choices in pi's order. "Decide later" closes it without a decision (pi's cancel: untrusted
- * for now, nothing stored).
+ * for now, nothing stored). A modal (`useFocusTrap`): the first choice has the focus.
  */
 export function TrustDialog({
   trust,
@@ -22,11 +23,14 @@ export function TrustDialog({
   const titleId = useId();
   const bodyId = useId();
   const first = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog);
   const [title, folder, , ...rest] = trust.prompt.split("\n");
   useEffect(() => first.current?.focus(), []);
   return (
     <div className="modal-backdrop">
       <div
+        ref={dialog}
         className="modal trust-dialog"
         role="dialog"
         aria-modal="true"

@@ -6,6 +6,7 @@ import { type DiffTarget, stepIndex, totals } from "@/components/chat/turn-chang
 import { languageForPath } from "@/components/editor/language";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import { ChangeCounts, PathLabel, StatusLetter } from "./change-bits";
 import styles from "./diff.module.css";
 import { DiffEditorView } from "./diff-editor";
@@ -14,7 +15,8 @@ import { type DiffApi, useDiff } from "./use-diff";
 /**
  * The diff view, a large overlay: the changed files (status letter, `+/-` counts, binary marked) on the left and
  * Monaco's diff of the selected one on the right. Escape closes it; ArrowUp/ArrowDown move between files (outside
- * the editor). Loading and failures show in place, a failure with Retry.
+ * the editor). Loading and failures show in place, a failure with Retry. A modal (`useFocusTrap`): Tab cycles
+ * through the Close button and the (read-only) editors; on close focus goes back to the Diff button that opened it.
  */
 export function DiffView({
   sessionId,
@@ -27,6 +29,8 @@ export function DiffView({
 }) {
   const diff = useDiff(sessionId, target.query, target.path);
   const list = useRef<HTMLUListElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useFocusTrap(panel);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   const files = diff.files.status === "ready" ? diff.files.data : [];
@@ -62,6 +66,7 @@ export function DiffView({
       }}
     >
       <div
+        ref={panel}
         className={styles.panel}
         role="dialog"
         aria-modal="true"

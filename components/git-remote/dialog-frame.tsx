@@ -1,10 +1,12 @@
 "use client";
 
-import { type ReactNode, useId } from "react";
+import { type ReactNode, type RefObject, useId, useRef } from "react";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 
 /**
  * The frame of the Download, Push and Pull dialogs: a modal form with a title, its fields, and Close plus the
- * dialog's action (`submit`, disabled while `busy` or `!ready`). Escape closes it unless an operation runs.
+ * dialog's action (`submit`, disabled while `busy` or `!ready`). Escape closes it unless an operation runs. A
+ * modal (`useFocusTrap`): focus stays in it and goes back to `returnFocusTo` (default: the opener) on close.
  */
 export function DialogFrame({
   title,
@@ -15,6 +17,7 @@ export function DialogFrame({
   onSubmit,
   onClose,
   children,
+  returnFocusTo,
 }: {
   title: string;
   busy: boolean;
@@ -24,11 +27,16 @@ export function DialogFrame({
   onSubmit: () => void;
   onClose: () => void;
   children: ReactNode;
+  /** Where focus goes on close when the opener is gone (a menu item); default: the opener. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusTrap(form, { returnFocusTo });
   return (
     <div className="modal-backdrop">
       <form
+        ref={form}
         className="modal"
         role="dialog"
         aria-modal="true"

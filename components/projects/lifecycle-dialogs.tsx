@@ -1,12 +1,13 @@
 "use client";
 
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from "react";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import styles from "./lifecycle.module.css";
 
 /**
  * Confirmation for deleting a session, a project or a tree entry (components/tree/delete-entry.tsx): names
  * what goes (`subject`, then `children` saying exactly what is removed), Cancel has the focus, Escape or
- * Cancel closes it, and a failure is shown in the dialog itself.
+ * Cancel closes it, and a failure is shown in the dialog itself. Both dialogs here are modal (`useFocusTrap`).
  */
 export function ConfirmDeleteDialog({
   title,
@@ -17,6 +18,7 @@ export function ConfirmDeleteDialog({
   onConfirm,
   onCancel,
   children,
+  returnFocusTo,
 }: {
   title: string;
   subject: ReactNode;
@@ -26,14 +28,19 @@ export function ConfirmDeleteDialog({
   onConfirm: () => void;
   onCancel: () => void;
   children: ReactNode;
+  /** Where focus goes on close when the opener is gone (a menu item); default: the opener. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
   const bodyId = useId();
   const cancel = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog, { returnFocusTo });
   useEffect(() => cancel.current?.focus(), []);
   return (
     <div className="modal-backdrop">
       <div
+        ref={dialog}
         className="modal delete-dialog"
         role="alertdialog"
         aria-modal="true"
@@ -81,6 +88,7 @@ export function RenameDialog({
   error,
   onSave,
   onCancel,
+  returnFocusTo,
 }: {
   title: string;
   label: string;
@@ -91,17 +99,22 @@ export function RenameDialog({
   error: string | null;
   onSave: (value: string) => void;
   onCancel: () => void;
+  /** Where focus goes on close when the opener is gone (a menu item); default: the opener. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
   const inputId = useId();
   const [value, setValue] = useState(initial);
   const input = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusTrap(form, { returnFocusTo });
   useEffect(() => input.current?.select(), []);
   const blank = value.trim() === "";
   const unchanged = value.trim() === initial.trim();
   return (
     <div className="modal-backdrop">
       <form
+        ref={form}
         className="modal"
         role="dialog"
         aria-modal="true"

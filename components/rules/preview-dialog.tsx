@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { formatDateTime } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import styles from "./rules.module.css";
 import { listProjectSessions, listTeamProjects, setRulesPreview, type TeamSession } from "./rules-api";
 
@@ -29,6 +30,8 @@ export function PreviewDialog({
   onClose: () => void;
 }) {
   const titleId = useId();
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog);
   const [choices, setChoices] = useState<Choice[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [picked, setPicked] = useState<string | null>(null);
@@ -77,6 +80,7 @@ export function PreviewDialog({
   return (
     <div className="modal-backdrop">
       <div
+        ref={dialog}
         className={`modal ${styles.dialog}`}
         role="dialog"
         aria-modal="true"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import styles from "./rules.module.css";
 import type { DraftChange } from "./rules-api";
 
@@ -31,6 +32,8 @@ export function ProposeDialog({
   onCancel: () => void;
 }) {
   const titleId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusTrap(form);
   const [title, setTitle] = useState(() => defaultTitle(changes));
   const [description, setDescription] = useState("");
   const input = useRef<HTMLInputElement>(null);
@@ -39,6 +42,7 @@ export function ProposeDialog({
   return (
     <div className="modal-backdrop">
       <form
+        ref={form}
         className={`modal ${styles.dialog}`}
         role="dialog"
         aria-modal="true"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import styles from "./rules.module.css";
 
 /** "Reject…": an optional reason (stored as the reviewer's comment); a failure shows here and the reason stays. */
@@ -16,12 +17,15 @@ export function RejectDialog({
   onCancel: () => void;
 }) {
   const titleId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusTrap(form);
   const [reason, setReason] = useState("");
   const field = useRef<HTMLTextAreaElement>(null);
   useEffect(() => field.current?.focus(), []);
   return (
     <div className="modal-backdrop">
       <form
+        ref={form}
         className={`modal ${styles.dialog}`}
         role="dialog"
         aria-modal="true"

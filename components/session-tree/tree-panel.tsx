@@ -14,6 +14,7 @@ import { renameSession } from "@/components/projects/lifecycle-client";
 import { ShareDialog } from "@/components/share/share-dialog";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import { treeAction } from "./keys";
 import { InlineInput, MoveChooser } from "./move-chooser";
 import { type MoveInput, type MoveResult, moveTo } from "./move-client";
@@ -40,7 +41,8 @@ type Footer = { kind: "move" } | { kind: "label" } | { kind: "rename" } | null;
  * `← active`, labels, checkpoints (`◆`: files changed there), pi's filters, search, folds and keys. Enter on a node
  * offers the move choices; Fork, Label (Shift+L), Rename, Compact, "Share this branch…" and the branch's
  * downloads act from here (`tree-actions.tsx`). `busy`: a run holds the
- * session (actions disabled); `readOnly`: only looking.
+ * session (actions disabled); `readOnly`: only looking. A modal (`useFocusTrap`); the share dialog it opens stacks
+ * its own trap on top and gives focus back to "Share this branch…" when it closes.
  */
 export function TreePanel({
   sessionId,
@@ -82,6 +84,8 @@ export function TreePanel({
   const [failure, setFailure] = useState<(BranchFailure & { input: MoveInput }) | null>(null);
   const view = useTreeView(tree);
   const list = useRef<HTMLDivElement | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useFocusTrap(panel);
   const listId = useId();
   const row = view.rows[view.selected];
   const canAct = !busy && !readOnly && !working;
@@ -195,7 +199,7 @@ export function TreePanel({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes, as Escape does
     <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={styles.panel} role="dialog" aria-modal="true" aria-label="Session tree">
+      <div ref={panel} className={styles.panel} role="dialog" aria-modal="true" aria-label="Session tree">
         <header className={styles.header}>
           <h2 className={styles.title}>Session tree</h2>
           <span className={styles.name} title="Session name">
@@ -364,14 +368,7 @@ export function TreePanel({
         )}
       </div>
       {sharing ? (
-        <ShareDialog
-          sessionId={sessionId}
-          leafId={sharing}
-          onClose={() => {
-            setSharing(null);
-            list.current?.focus();
-          }}
-        />
+        <ShareDialog sessionId={sessionId} leafId={sharing} onClose={() => setSharing(null)} />
       ) : null}
     </div>
   );

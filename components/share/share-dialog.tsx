@@ -8,11 +8,13 @@
  * (chips; each change previews again), picks an expiry and publishes the previewed digest; the link then shows with
  * Copy and Open, above the session's live links (each revocable). `share-api.ts` makes the calls, `view-model.ts`
  * words them, `share-list.tsx` lists shares (also used by Settings → Shared links). Every failure is shown in the
- * dialog with what to do next; the owner's strings and choices survive any error.
+ * dialog with what to do next; the owner's strings and choices survive any error. A modal: it keeps the keyboard
+ * (`useFocusTrap`) and gives focus back to its opener (or `returnFocusTo`) on close.
  */
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import { getSessionTree } from "@/components/chat/session-tree-client";
 import { Spinner } from "@/components/ui/spinner";
+import { useFocusTrap } from "@/components/ui/use-focus-trap";
 import { RedactionTable } from "./redaction-table";
 import styles from "./share.module.css";
 import {
@@ -38,11 +40,14 @@ export function ShareDialog({
   sessionId,
   leafId,
   onClose,
+  returnFocusTo,
 }: {
   sessionId: string;
   /** The last entry of the branch to share; null: the session's current leaf. */
   leafId: string | null;
   onClose: () => void;
+  /** Where focus goes on close when the opener is gone (a menu item); default: the opener. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
   const [leaf, setLeaf] = useState<string | null>(leafId);
@@ -65,6 +70,7 @@ export function ShareDialog({
   const [sharesError, setSharesError] = useState<string | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
 
+  useFocusTrap(dialog, { returnFocusTo });
   useEffect(() => dialog.current?.focus(), []);
 
   // The session's current leaf, when none was picked.

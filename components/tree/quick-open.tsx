@@ -68,7 +68,8 @@ function Option({
 /**
  * Quick open (Ctrl+P / Cmd+P): a fuzzy finder over the project's file names (client-side, over the tree's
  * entries; `fuzzyFilter`: consecutive and file-name matches first). Up/Down choose, Enter opens, Escape or a
- * click outside closes; the matched characters are highlighted.
+ * click outside closes; the matched characters are highlighted. No focus trap (`useFocusTrap`): its one tabbable
+ * control is the input, and focus leaving it (Tab, a click elsewhere) closes the finder, so focus is never behind it.
  */
 export function QuickOpen({
   entries,
