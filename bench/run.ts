@@ -5,6 +5,7 @@
  * Add a section: create `bench/sections/<name>.ts` exporting a `BenchSection` and list it below.
  * `npm run bench -- <name>…` runs only the named sections.
  */
+import { randomBytes } from "node:crypto";
 import ws from "ws";
 import { setNodeWebSocket } from "@/lib/db/client";
 import { createTestDatabase } from "../tests/helpers/postgres";
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
   const db = await createTestDatabase("strata_bench");
   process.env.DATABASE_URL = db.url;
   process.env.STRATA_DB_PROXY = db.proxy;
+  // The sections sign users in (Better Auth): a throwaway secret for this run, unless one is set.
+  process.env.BETTER_AUTH_SECRET ??= randomBytes(32).toString("base64");
   const ctx: BenchContext = {
     createVfs: createTestVfs,
     async time(fn) {

@@ -120,7 +120,8 @@ export function shareErrorMessage(action: ShareAction, err: unknown): string {
       return `${head}: the session, its files or the rules changed since this preview. Review the new preview, then publish again.`;
     case "redaction_blank":
     case "redaction_too_short":
-      // The server's sentence names the string's position (your redactions, in order) and what to do.
+    case "publish_failed":
+      // The server's sentence says what happened and what to do (a redaction: its position among yours, in order).
       return `${head}: ${err.message}`;
     case "entry_not_found":
       return `${head}: that point of the session no longer exists. Reopen the session tree and pick another point.`;

@@ -6,7 +6,10 @@
  */
 import { z } from "zod";
 import { SHARE_NOT_FOUND } from "@/lib/share/errors";
+import { CONTROL_CHARS } from "@/lib/share/paths";
+import { BIDI_CONTROLS } from "@/lib/share/render/unicode";
 import type { ShareOptions } from "@/lib/share/types";
+import { mediaType, readJson, readText, SMALL_JSON_LIMIT } from "./body";
 
 /** Headers of every public share response. */
 export const SHARE_PUBLIC_HEADERS: Readonly<Record<string, string>> = {
@@ -50,4 +53,43 @@ export function shareOptions(body: z.infer<typeof SharePreviewBody>): ShareOptio
     includeSystem: body.includeSystem ?? false,
     redact: body.redact ?? [],
   };
+}
+
+/** `POST /api/s/:token/fork` body: `{ workspaceId?, name? }`; a name with a control or bidi control is refused. */
+const ForkBody = z
+  .object({
+    workspaceId: z.string().max(100).optional(),
+    name: z
+      .string()
+      .max(200)
+      .refine(
+        (n) => !CONTROL_CHARS.test(n),
+        "The name must not contain control characters (a line break, a tab, NUL)",
+      )
+      .refine(
+        (n) => !BIDI_CONTROLS.test(n),
+        "The name must not contain bidirectional text controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): they make a name read differently from what it is",
+      )
+      .optional(),
+  })
+  .strict();
+
+/**
+ * The fork request: JSON, or the share page's plain form (`application/x-www-form-urlencoded`, `form: true`; empty
+ * fields are absent). Errors: ZodError (→ 400) for a bad field, the body layer's 413/415 for an oversize or odd body.
+ */
+export async function readForkBody(
+  request: Request,
+): Promise<{ form: boolean; body: z.infer<typeof ForkBody> }> {
+  if (mediaType(request) !== "application/x-www-form-urlencoded")
+    return {
+      form: false,
+      body: ForkBody.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} })),
+    };
+  const fields = new URLSearchParams(await readText(request, { limit: SMALL_JSON_LIMIT, types: [] }));
+  const body = ForkBody.parse({
+    ...(fields.get("workspaceId") ? { workspaceId: fields.get("workspaceId") } : {}),
+    ...(fields.get("name") ? { name: fields.get("name") } : {}),
+  });
+  return { form: true, body };
 }

@@ -9,7 +9,7 @@
  */
 import type { SharedFileInfo, ShareSnapshot } from "../types";
 import { renderEntries } from "./entries";
-import { escapeHtml, escapeName, hrefPath } from "./escape";
+import { escapeHtml, escapeName, escapeText, hrefPath } from "./escape";
 import { renderCode } from "./highlight";
 import {
   filePageHref,
@@ -164,5 +164,20 @@ export function renderUnavailablePage(): string {
   return htmlDocument(
     "Share not available · Strata",
     '<main class="unavailable"><h1>This share link is not available</h1><p class="muted">It may have been mistyped, revoked by its owner, or it has expired.</p></main>',
+  );
+}
+
+/**
+ * The page a failed fork from the share page's plain form answers (no script there to show a JSON error): what went
+ * wrong (the API's message, escaped) and a link back to the share at `/s/<token>` to try again.
+ */
+export function renderForkFailedPage(token: string, message: string): string {
+  return htmlDocument(
+    "Fork failed · Strata",
+    [
+      '<main class="unavailable"><h1>Could not fork this share</h1>',
+      `<p>${escapeText(message)}</p>`,
+      `<p><a href="/s/${encodeURIComponent(token)}">Back to the shared conversation</a></p></main>`,
+    ].join("\n"),
   );
 }

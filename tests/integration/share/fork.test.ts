@@ -14,7 +14,7 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestUser } from "../../helpers/auth";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, mockEnv, ownerProject, prompt } from "./share-fixture";
+import { call, createTeam, mockEnv, ownerProject, prompt } from "./share-fixture";
 
 let mock: MockProvider;
 let scope: DbScope;
@@ -136,5 +136,35 @@ describe("fork a share", () => {
       [forker.workspaceId, `${row.root_path}/`],
     );
     expect(files).toEqual([]);
+  });
+
+  it("a form post that fails answers an HTML page with the status, the message and a link back to the share", async () => {
+    const f = await ownerProject(scope, { "a.txt": "a\n" });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { token } = await share(f.owner, f.session.id, { leafId });
+    const viewer = await createTestUser("Team viewer");
+    const teamId = await createTeam(scope, "Read-only team", [[viewer, "viewer"]]);
+    const projectsBefore = await scope.query("SELECT id FROM projects WHERE workspace_id = $1", [teamId]);
+    const res = await call(
+      routes.fork.POST,
+      viewer,
+      `/api/s/${token}/fork`,
+      { token },
+      { form: { workspaceId: teamId } },
+    );
+    expect([res.status, res.headers.get("content-type"), res.headers.get("cache-control")]).toEqual([
+      403,
+      "text/html; charset=utf-8",
+      "no-store",
+    ]);
+    expect(res.body).toContain("<h1>Could not fork this share</h1>");
+    expect(res.body).toContain(
+      "<p>Your role in this workspace (viewer) cannot change files, sessions or projects here. Ask an owner or admin of the workspace to change your role.</p>",
+    );
+    expect(res.body).toContain(`<a href="/s/${token}">Back to the shared conversation</a>`);
+    expect(await scope.query("SELECT id FROM projects WHERE workspace_id = $1", [teamId])).toEqual(
+      projectsBefore,
+    );
   });
 });

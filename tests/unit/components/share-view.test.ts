@@ -152,6 +152,11 @@ describe("shareErrorMessage", () => {
     expect(shareErrorMessage("preview", new ApiError(400, "redaction_blank", blank))).toBe(
       `Could not build the preview: ${blank}`,
     );
+    const failed =
+      "The share could not be stored, so nothing was published (no link exists). Publish again; if it keeps failing, report it.";
+    expect(shareErrorMessage("publish", new ApiError(500, "publish_failed", failed))).toBe(
+      `Could not publish the link: ${failed}`,
+    );
     expect(shareErrorMessage("preview", new ApiError(500, "internal", "Boom"))).toBe(
       "Could not build the preview: Boom (HTTP 500). Try again in a moment.",
     );
