@@ -87,10 +87,11 @@ const TRANSIENT_CODES = new Set([
 /**
  * Texts of the Neon driver (a node-postgres port) and of WebSocket failures: a connection that ended or
  * errored, a refused or reset socket (the WebSocket `ErrorEvent` carries only a message), a proxy that answered
- * the upgrade with an error, a connect timeout.
+ * the upgrade with an error, a connect timeout — which undici's WebSocket reports as "Connection was closed before
+ * it was established." when the driver gives up on a socket still connecting (nothing was sent: safe to retry).
  */
 const TRANSIENT_TEXT =
-  /Connection terminated|is not queryable|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|WebSocket|Unexpected server response|timeout expired|Query read timeout|Connection ended/i;
+  /Connection terminated|is not queryable|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|WebSocket|Unexpected server response|timeout expired|Query read timeout|Connection ended|Connection was closed before it was established/i;
 
 function field(error: unknown, key: string): unknown {
   return typeof error === "object" && error !== null ? (error as Record<string, unknown>)[key] : undefined;

@@ -22,6 +22,8 @@ describe("isTransientDbError", () => {
       new Error("Connection terminated unexpectedly"),
       new Error("Client has encountered a connection error and is not queryable"),
       { type: "error", message: "connect ECONNREFUSED 127.0.0.1:5432" }, // a WebSocket ErrorEvent
+      // undici's WebSocket, when the driver's connect timeout closes a socket still connecting (seen in e2e: a 500)
+      { type: "error", message: "Connection was closed before it was established." },
       withCode("read ECONNRESET", "ECONNRESET"),
       withCode("terminating connection due to administrator command", "57P01"),
       withCode("the database system is starting up", "57P03"),
