@@ -10,14 +10,14 @@ import type { RedactionSite, SharedFileInfo, ShareSnapshot } from "@/lib/share/t
 /** Shortest string the server redacts for the owner (lib/share/owner-redactions.ts: code points, trimmed). */
 export const MIN_REDACTION_LENGTH = 4;
 
-/** Where a redaction was: `Title`, `Entry 3, line 2`, `.env, line 1`, `.env (file name)`, `System prompt, line 4`,
+/** Where a redaction was: `Title`, `Entry 3, line 2`, `Entry 3 (output), line 1` (the entry's part when known), `.env, line 1`, `.env (file name)`, `System prompt, line 4`,
  * `System prompt sources` (line 0: a source's label or path). */
 export function redactionWhere(site: RedactionSite): string {
   switch (site.kind) {
     case "title":
       return "Title";
     case "entry":
-      return `Entry ${site.entry + 1}, line ${site.line}`;
+      return `Entry ${site.entry + 1}${site.part ? ` (${site.part})` : ""}, line ${site.line}`;
     case "file":
       return site.line === 0 ? `${site.path} (file name)` : `${site.path}, line ${site.line}`;
     case "system":

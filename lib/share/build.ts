@@ -98,19 +98,22 @@ export async function buildSharePreview(
   // Object keys (of tool-call arguments, tool result details, custom entry data) are renamed after every value is set.
   const renames: { holder: Record<string, unknown>; from: string; to: () => string }[] = [];
   entries.forEach((entry, index) => {
-    const site = (line: number): RedactionSite => ({ kind: "entry", entry: index, line });
+    const site =
+      (part: string | undefined) =>
+      (line: number): RedactionSite =>
+        part ? { kind: "entry", entry: index, part, line } : { kind: "entry", entry: index, line };
     walkStrings(entry as unknown as Record<string, unknown>, {
-      string: (holder, key, value, secretKey) => {
+      string: (holder, key, value, secretKey, part) => {
         items.push(secretKey ? { text: value, secretKey } : { text: swapIds(value) });
-        sites.push(site);
+        sites.push(site(part));
         setters.push((t) => {
           setOwn(holder, key, t);
         });
       },
-      key: (holder, key) => {
+      key: (holder, key, part) => {
         let to = key;
         items.push({ text: key });
-        sites.push(site);
+        sites.push(site(part ? `${part} key` : "key"));
         setters.push((t) => {
           to = t;
         });

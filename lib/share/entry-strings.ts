@@ -26,19 +26,42 @@ const ID_FIELDS = new Set(["id", "parentId", "timestamp", "type", "targetId", "f
 const KEYED_FIELDS = new Set(["arguments", "details", "data"]);
 
 /**
+ * Field names a redaction's site may name as the part of an entry it is in (`Entry 3 (output), line 1`): pi's entry
+ * and content fields only, a fixed list, so a site never repeats a name taken from the data (an argument's key may
+ * itself be a secret).
+ */
+const PART_FIELDS = new Set([
+  "text",
+  "thinking",
+  "command",
+  "output",
+  "summary",
+  "name",
+  "label",
+  "arguments",
+  "details",
+  "data",
+  "content",
+  "errorMessage",
+]);
+
+/**
  * Visit every string value in `value` except id fields and image data (`image` instead). Under a secret-named key
  * (`isSecretName`) every string and number below is visited with `secretKey` (redacted whole); the keys of objects
- * below a {@link KEYED_FIELDS} field are visited with `key`.
+ * below a {@link KEYED_FIELDS} field are visited with `key`. `part` is the nearest key on the way to the string (its
+ * own included) that is one of {@link PART_FIELDS} (`command`, `output`, `text`…), `undefined` when none is; a key is
+ * visited with the part of the object holding it.
  */
 export function walkStrings(
   value: Record<string, unknown> | unknown[],
   visit: {
-    string: (holder: object, key: string | number, value: string, secretKey: boolean) => void;
-    key: (holder: Record<string, unknown>, key: string) => void;
+    string: (holder: object, key: string | number, value: string, secretKey: boolean, part?: string) => void;
+    key: (holder: Record<string, unknown>, key: string, part?: string) => void;
     image: () => void;
   },
   secret = false,
   keyed = false,
+  part: string | undefined = undefined,
 ): void {
   const isImage = !Array.isArray(value) && value.type === "image" && typeof value.data === "string";
   if (isImage) visit.image();
@@ -46,16 +69,18 @@ export function walkStrings(
   const each = (key: string | number, v: unknown) => {
     const name = typeof key === "string" ? key : undefined;
     const under = secret || (name !== undefined && !top && isSecretName(name));
+    const own = name !== undefined && PART_FIELDS.has(name) ? name : part;
     if (typeof v === "string" || (under && typeof v === "number")) {
       if (top && ID_FIELDS.has(String(key))) return;
       if (isImage && key === "data") return;
-      visit.string(value, key, String(v), under);
+      visit.string(value, key, String(v), under, own);
     } else if (v && typeof v === "object")
       walkStrings(
         v as Record<string, unknown>,
         visit,
         under,
         keyed || (name !== undefined && KEYED_FIELDS.has(name)),
+        own,
       );
   };
   if (Array.isArray(value)) {
@@ -63,7 +88,7 @@ export function walkStrings(
     return;
   }
   for (const [k, v] of Object.entries(value)) {
-    if (keyed) visit.key(value, k);
+    if (keyed) visit.key(value, k, part);
     each(k, v);
   }
 }

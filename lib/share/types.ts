@@ -6,13 +6,15 @@
 import type { SessionEntry, SessionHeader } from "@/lib/session/entries";
 
 /**
- * Where a redaction was made. `entry` indexes {@link ShareSnapshot.entries}; `line` is 1-based, except a file's line 0:
+ * Where a redaction was made. `entry` indexes {@link ShareSnapshot.entries}; `part` names which part of that entry
+ * (pi's field: `command`, `output`, `text`, `thinking`, `arguments`…, `<field> key` for an object key; absent when the
+ * string is in no such field); `line` is 1-based, except a file's line 0:
  * the file name (its path was redacted; `path` is the redacted path the share holds), and a system line 0: the
  * system prompt's sources (a label or path).
  */
 export type RedactionSite =
   | { kind: "title" }
-  | { kind: "entry"; entry: number; line: number }
+  | { kind: "entry"; entry: number; part?: string; line: number }
   | { kind: "file"; path: string; line: number }
   | { kind: "system"; line: number };
 

@@ -101,7 +101,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(rows.nth(0)).toHaveText(
     `TitlepatternSecretKeySkProject ${CODENAME}: use the key [redacted:SecretKeySk]`,
   );
-  await expect(rows.nth(1)).toContainText(/^Entry \d+, line 1patternSecretKeySk/);
+  await expect(rows.nth(1)).toContainText(/^Entry \d+ \(text\), line 1patternSecretKeySk/);
   await expect(rows.nth(1)).toContainText("use the key [redacted:SecretKeySk] and read README.md.");
   await expect(dialog).toContainText(/\d+ entries · 2 redactions/);
   await expect(dialog).not.toContainText(PROMPT_KEY.slice(8));

@@ -163,7 +163,7 @@ export function renderShareFilePage(
 export function renderUnavailablePage(): string {
   return htmlDocument(
     "Share not available · Strata",
-    '<main class="unavailable"><h1>This share link is not available</h1><p class="muted">It may have been mistyped, revoked by its owner, or it has expired.</p></main>',
+    '<main class="unavailable"><h1>This share link is not available</h1><p class="muted">It may have been mistyped, revoked by its owner, or it has expired.</p><p>Ask whoever sent it for a new link, or <a href="/">open Strata</a>.</p></main>',
   );
 }
 

@@ -35,13 +35,16 @@ export const OMITTED_TEXT: Record<NonNullable<SharedFileInfo["omitted"]>, string
   "over-total": "not shared: the share's total size was reached",
 };
 
-/** Where a redaction was, as HTML: `Title`, `Entry 12, line 3` (a link to the entry), a file line, the system prompt. */
+/**
+ * Where a redaction was, as HTML: `Title`, `Entry 12, line 3` or `Entry 12 (output), line 3` (a link to the entry; its
+ * part escaped), a file line, the system prompt.
+ */
 function siteHtml(site: RedactionSite, fileHref: (path: string) => string | null): string {
   switch (site.kind) {
     case "title":
       return "Title";
     case "entry":
-      return `<a href="#e${Math.trunc(site.entry)}">Entry ${Math.trunc(site.entry) + 1}</a>, line ${Math.trunc(site.line)}`;
+      return `<a href="#e${Math.trunc(site.entry)}">Entry ${Math.trunc(site.entry) + 1}</a>${site.part ? ` (${escapeName(site.part)})` : ""}, line ${Math.trunc(site.line)}`;
     case "file": {
       // Line 0 is the file's name (its path was redacted). An in-document link (`#f<n>`, the export) takes no
       // second fragment: `#f0#L3` names no element.

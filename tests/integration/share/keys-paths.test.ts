@@ -5,6 +5,7 @@
  * reported with line 0 (the file name).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as sharePage } from "@/app/s/[token]/route";
 import { DbScope } from "@/lib/db/client";
 import { loadAllEntries } from "@/lib/session/context-load";
 import type { NewEntry } from "@/lib/session/entries";
@@ -126,21 +127,24 @@ describe("share keys, whole secret values and file paths", () => {
     });
     expect(
       preview.snapshot.redactions.map((r) => [
-        r.site.kind === "entry" ? `entry ${r.site.entry}:${r.site.line}` : JSON.stringify(r.site),
+        r.site.kind === "entry"
+          ? `entry ${r.site.entry} (${r.site.part}):${r.site.line}`
+          : JSON.stringify(r.site),
         r.rule,
         r.kind,
         r.excerpt,
       ]),
     ).toEqual([
-      ["entry 1:1", "strata/secret-key", "SecretKeyValue", R],
-      ["entry 1:1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
-      ["entry 1:1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
-      ["entry 1:1", "strata/secret-key", "SecretKeyValue", R],
-      ["entry 1:1", "strata/secret-key", "SecretKeyValue", R],
-      ["entry 1:1", "strata/secret-key", "SecretKeyValue", R],
-      ["entry 2:1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
-      ["entry 2:1", "strata/secret-key", "SecretKeyValue", R],
-      ["entry 2:1", "strata/secret-key", "SecretKeyValue", R],
+      // The part names pi's field, never the argument's own key (SK_C is a key here).
+      ["entry 1 (arguments):1", "strata/secret-key", "SecretKeyValue", R],
+      ["entry 1 (arguments key):1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
+      ["entry 1 (arguments key):1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
+      ["entry 1 (arguments):1", "strata/secret-key", "SecretKeyValue", R],
+      ["entry 1 (arguments):1", "strata/secret-key", "SecretKeyValue", R],
+      ["entry 1 (arguments):1", "strata/secret-key", "SecretKeyValue", R],
+      ["entry 2 (data key):1", "@secretlint/secretlint-rule-pattern", "SecretKeySk", RK],
+      ["entry 2 (data):1", "strata/secret-key", "SecretKeyValue", R],
+      ["entry 2 (data):1", "strata/secret-key", "SecretKeyValue", R],
       [
         JSON.stringify({ kind: "file", path: "[redacted:owner] plan.md", line: 0 }),
         "owner",
@@ -233,5 +237,41 @@ describe("share keys, whole secret values and file paths", () => {
     expect(bodies.map((b) => b.status)).toEqual([200, 200]);
     expect(bodies[1].body).toBe(`key ${RK}\n`);
     for (const s of [SK_A, SK_B, SK_C, SK_D]) expect(`${previewBody}${bodies[0].body}`).not.toContain(s);
+  });
+
+  it("names the part of an entry a redaction is in: a !command's command and output are told apart", async () => {
+    const f = await ownerProject(scope, { "a.txt": "a\n" });
+    const leaf = await appendEntry(scope, f.session.id, {
+      type: "message",
+      message: {
+        role: "bashExecution",
+        command: `echo ${SK_A}`,
+        output: `${SK_A}\n`,
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        timestamp: 1,
+      },
+    } as NewEntry);
+    const { preview, token } = await share(f.owner, f.session.id, { leafId: leaf.id });
+    expect(preview.snapshot.redactions).toEqual([
+      {
+        site: { kind: "entry", entry: 0, part: "command", line: 1 },
+        rule: "@secretlint/secretlint-rule-pattern",
+        kind: "SecretKeySk",
+        excerpt: `echo ${RK}`,
+      },
+      {
+        site: { kind: "entry", entry: 0, part: "output", line: 1 },
+        rule: "@secretlint/secretlint-rule-pattern",
+        kind: "SecretKeySk",
+        excerpt: RK,
+      },
+    ]);
+    const page = await call(sharePage, null, `/s/${token}`, { token });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<a href="#e0">Entry 1</a> (command), line 1');
+    expect(page.body).toContain('<a href="#e0">Entry 1</a> (output), line 1');
+    expect(page.body).not.toContain(SK_A);
   });
 });

@@ -182,6 +182,9 @@ describe("the share page", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toBe(missing.body);
     expect(unknown.body).toContain("<h1>This share link is not available</h1>");
+    expect(unknown.body).toContain(
+      '<p>Ask whoever sent it for a new link, or <a href="/">open Strata</a>.</p>',
+    );
     expectShareHeaders(unknown.headers);
   });
 });

@@ -69,7 +69,7 @@ describe("share redaction", () => {
     const listed = preview.snapshot.redactions.map((r) => ({
       at:
         r.site.kind === "entry"
-          ? `${roleAt(r.site.entry)}:${r.site.line}`
+          ? `${roleAt(r.site.entry)}:${r.site.part}:${r.site.line}`
           : r.site.kind === "file"
             ? `file:${r.site.path}:${r.site.line}`
             : r.site.kind,
@@ -162,12 +162,12 @@ describe("share summaries", () => {
 const EXPECTED: { at: string; rule: string; kind: string }[] = [
   { at: "title", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretKeySk" },
   { at: "title", rule: "owner", kind: "owner" },
-  { at: "user:1", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretKeySk" },
-  { at: "user:1", rule: "owner", kind: "owner" },
-  { at: "assistant:1", rule: "@secretlint/secretlint-rule-pattern", kind: "PrivateKeyBlock" },
-  { at: "toolResult:2", rule: "@secretlint/secretlint-rule-aws", kind: "AWSAccessKeyID" },
-  { at: "toolResult:3", rule: "@secretlint/secretlint-rule-aws", kind: "AWSSecretAccessKey" },
-  { at: "toolResult:4", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretAssignment" },
+  { at: "user:text:1", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretKeySk" },
+  { at: "user:text:1", rule: "owner", kind: "owner" },
+  { at: "assistant:content:1", rule: "@secretlint/secretlint-rule-pattern", kind: "PrivateKeyBlock" },
+  { at: "toolResult:text:2", rule: "@secretlint/secretlint-rule-aws", kind: "AWSAccessKeyID" },
+  { at: "toolResult:text:3", rule: "@secretlint/secretlint-rule-aws", kind: "AWSSecretAccessKey" },
+  { at: "toolResult:text:4", rule: "@secretlint/secretlint-rule-pattern", kind: "SecretAssignment" },
   { at: "file:.env:1", rule: "@secretlint/secretlint-rule-pattern", kind: "DotenvValue" },
   { at: "file:.env:2", rule: "@secretlint/secretlint-rule-pattern", kind: "DotenvValue" },
   { at: "file:config.txt:2", rule: "@secretlint/secretlint-rule-aws", kind: "AWSAccessKeyID" },

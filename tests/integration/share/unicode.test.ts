@@ -128,7 +128,7 @@ describe("owner redaction strings", () => {
     const b = (JSON.parse(twice.body) as { preview: SharePreview }).preview;
     expect(b.digest).toBe(a.digest);
     expect(a.snapshot.redactions.map((r) => [r.site, r.rule])).toEqual([
-      [{ kind: "entry", entry: 0, line: 1 }, "owner"],
+      [{ kind: "entry", entry: 0, part: "content", line: 1 }, "owner"],
     ]);
   });
 });

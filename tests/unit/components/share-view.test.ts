@@ -19,6 +19,9 @@ describe("redactionWhere", () => {
     expect(redactionWhere({ kind: "title" })).toBe("Title");
     expect(redactionWhere({ kind: "entry", entry: 0, line: 1 })).toBe("Entry 1, line 1");
     expect(redactionWhere({ kind: "entry", entry: 11, line: 3 })).toBe("Entry 12, line 3");
+    expect(redactionWhere({ kind: "entry", entry: 2, part: "output", line: 1 })).toBe(
+      "Entry 3 (output), line 1",
+    );
     expect(redactionWhere({ kind: "file", path: ".env", line: 2 })).toBe(".env, line 2");
     expect(redactionWhere({ kind: "file", path: "keys/sk-[redacted].txt", line: 0 })).toBe(
       "keys/sk-[redacted].txt (file name)",
