@@ -1,24 +1,57 @@
 /**
- * Vitest global setup: one fresh, migrated Postgres database and proxy for the whole run, and one execution
- * service (lib/exec/service) on it; its STRATA_EXEC_URL/STRATA_EXEC_TOKEN are in every test's environment, so a
- * session runtime on Postgres runs shell commands through it (tools on a memory VFS still run in process).
+ * Vitest global setup: one migrated template database for the run, and for each worker of the pool its own copy
+ * of it plus an execution service (lib/exec/service) on that copy. A worker's test files find theirs through
+ * `inject("strataWorkers")` in tests/setup-env.ts (indexed by `VITEST_POOL_ID`), which puts its `DATABASE_URL`,
+ * `STRATA_DB_PROXY`, `STRATA_EXEC_URL` and `STRATA_EXEC_TOKEN` in the file's environment: files that run at the same
+ * time never share a database, and no worker waits for migrations. Tools on a memory VFS still run in process.
  */
+import type { TestProject } from "vitest/node";
 import { type ExecServiceProcess, startExecService } from "../scripts/exec-service.mjs";
-import { createTestDatabase, type TestDatabase } from "./helpers/postgres";
+import { cloneDatabase, createTemplateDatabase, type TestDatabase } from "./helpers/postgres";
 
-let database: TestDatabase | undefined;
-let exec: ExecServiceProcess | undefined;
+/** What one worker of the pool gets. */
+export interface WorkerResources {
+  DATABASE_URL: string;
+  STRATA_DB_PROXY: string;
+  STRATA_EXEC_URL: string;
+  STRATA_EXEC_TOKEN: string;
+  /** The run's template database (STRATA_TEST_TEMPLATE_DB): `createTestDatabase` copies it. */
+  STRATA_TEST_TEMPLATE_DB: string;
+}
 
-export async function setup(): Promise<void> {
-  database = await createTestDatabase();
-  process.env.DATABASE_URL = database.url;
-  process.env.STRATA_DB_PROXY = database.proxy;
-  // Restarted (on the same port) if it crashes, as under `npm start`.
-  exec = await startExecService({ env: { ...process.env, STRATA_EXEC_WORKERS: "2" }, restart: true });
-  Object.assign(process.env, exec.env);
+declare module "vitest" {
+  export interface ProvidedContext {
+    strataWorkers: WorkerResources[];
+  }
+}
+
+let template: { name: string; close(): Promise<void> } | undefined;
+const databases: TestDatabase[] = [];
+const services: ExecServiceProcess[] = [];
+
+export async function setup(project: TestProject): Promise<void> {
+  template = await createTemplateDatabase();
+  const workers = Math.max(1, project.config.maxWorkers);
+  const resources: WorkerResources[] = [];
+  for (let i = 1; i <= workers; i++) {
+    const database = await cloneDatabase(template.name, `strata_test_w${i}`);
+    databases.push(database);
+    const env = { ...process.env, DATABASE_URL: database.url, STRATA_DB_PROXY: database.proxy };
+    // Restarted (on the same port) if it crashes, as under `npm start`.
+    const exec = await startExecService({ env: { ...env, STRATA_EXEC_WORKERS: "2" }, restart: true });
+    services.push(exec);
+    resources.push({
+      DATABASE_URL: database.url,
+      STRATA_DB_PROXY: database.proxy,
+      STRATA_TEST_TEMPLATE_DB: template.name,
+      ...exec.env,
+    });
+  }
+  project.provide("strataWorkers", resources);
 }
 
 export async function teardown(): Promise<void> {
-  await exec?.close();
-  await database?.close();
+  await Promise.all(services.map((s) => s.close()));
+  await Promise.all(databases.map((d) => d.close()));
+  await template?.close();
 }

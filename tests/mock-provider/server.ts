@@ -1,7 +1,10 @@
 /**
  * The mock LLM provider: a loopback `node:http` server speaking the streaming wire formats of Anthropic
- * Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`), driven by a queue of scripted
- * turns, with a control API under `/__mock/`. See README.md.
+ * Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`), driven by queues of scripted
+ * turns, with a control API under `/__mock/`. Every queue, request log, gate and OpenAI item memory belongs to
+ * a **scope**: a provider request's scope is named by its API key (`mock-scope-<id>` inside the key: see
+ * ./scope.ts), a control call's by `?scope=<id>`; without either it is the `default` scope. Tests that run side
+ * by side each script and read their own scope. See README.md.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -15,6 +18,7 @@ import {
 } from "./anthropic";
 import { CHAT_FRAME, isChatDelta, renderChatTurn, validateChatRequest } from "./chat";
 import { OpenAIState, openaiErrorBody, renderOpenAITurn, validateOpenAIRequest } from "./openai";
+import { DEFAULT_SCOPE, isScopeId, scopeOfKey } from "./scope";
 import {
   DEFAULT_TURN_TEXT,
   type ProviderKind,
@@ -34,10 +38,8 @@ export interface MockProviderOptions {
   anthropic?: AnthropicValidationOptions;
 }
 
-/** A running mock provider. */
-export interface MockProvider {
-  /** Base URL without `/v1`, e.g. `http://127.0.0.1:4010`. */
-  readonly url: string;
+/** One scope's script, log and gates (the `default` scope's are also on {@link MockProvider} itself). */
+export interface MockScopeHandle {
   /** Append turns to the script queue. Throws on a malformed turn. */
   enqueue(...turns: Turn[]): void;
   /** Clear the queue, the recorded requests, opened gates and remembered OpenAI items. */
@@ -48,6 +50,14 @@ export interface MockProvider {
   readonly pending: number;
   /** Open a gate: streams held on it continue; later holds on it pass straight through until `reset()`. */
   release(gate: string): void;
+}
+
+/** A running mock provider; its own methods act on the `default` scope. */
+export interface MockProvider extends MockScopeHandle {
+  /** Base URL without `/v1`, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The scope named `id` (created on first use): what requests whose API key names it see. */
+  scope(id: string): MockScopeHandle;
   /** Stop the server, cutting open streams. */
   close(): Promise<void>;
 }
@@ -128,13 +138,63 @@ function publicHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** SHA-256 (hex) of the request's API key (`x-api-key`, or the `Authorization: Bearer` token); never the key. */
-function credentialSha256(req: IncomingMessage): string | undefined {
+/** The request's API key: `x-api-key`, or the `Authorization: Bearer` token. */
+function apiKeyOf(req: IncomingMessage): string | undefined {
   const header = req.headers["x-api-key"];
-  const key =
+  return (
     (Array.isArray(header) ? header[0] : header) ??
-    /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]
+  );
+}
+
+/** SHA-256 (hex) of the request's API key; never the key. */
+function credentialSha256(req: IncomingMessage): string | undefined {
+  const key = apiKeyOf(req);
   return key === undefined ? undefined : createHash("sha256").update(key).digest("hex");
+}
+
+/** One scope's state: its script queue, request log, gates and the OpenAI items it emitted. */
+class ScopeState {
+  readonly queue: Turn[] = [];
+  recorded: RecordedRequest[] = [];
+  seq = 0;
+  readonly gates = new Gates();
+  readonly openai = new OpenAIState();
+
+  /** A new record numbered in this scope's arrival order, appended to its log. */
+  record(fields: Omit<RecordedRequest, "seq">): RecordedRequest {
+    this.seq += 1;
+    const record: RecordedRequest = { seq: this.seq, ...fields };
+    this.recorded.push(record);
+    return record;
+  }
+
+  enqueue(...turns: Turn[]): void {
+    for (const turn of turns) this.queue.push(turnSchema.parse(turn));
+  }
+
+  reset(): void {
+    this.queue.length = 0;
+    this.recorded = [];
+    this.seq = 0;
+    this.gates.clear();
+    this.openai.clear();
+  }
+
+  handle(): MockScopeHandle {
+    const state = this;
+    return {
+      enqueue: (...turns) => state.enqueue(...turns),
+      reset: () => state.reset(),
+      get requests() {
+        return [...state.recorded];
+      },
+      get pending() {
+        return state.queue.length;
+      },
+      release: (gate) => state.gates.release(gate),
+    };
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -157,25 +217,20 @@ const isDeltaFrame = (frame: SseFrame) =>
  * const anthropic = createAnthropic({ baseURL: `${mock.url}/v1`, apiKey: "test" });
  */
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
-  const queue: Turn[] = [];
-  let recorded: RecordedRequest[] = [];
-  let seq = 0;
-  const gates = new Gates();
-  const openai = new OpenAIState();
-
-  const enqueue = (...turns: Turn[]): void => {
-    for (const turn of turns) queue.push(turnSchema.parse(turn));
+  const scopes = new Map<string, ScopeState>();
+  const scopeNamed = (id: string): ScopeState => {
+    let state = scopes.get(id);
+    if (!state) {
+      state = new ScopeState();
+      scopes.set(id, state);
+    }
+    return state;
   };
-  const reset = (): void => {
-    queue.length = 0;
-    recorded = [];
-    seq = 0;
-    gates.clear();
-    openai.clear();
-  };
+  const defaultScope = scopeNamed(DEFAULT_SCOPE);
 
   async function stream(
     res: ServerResponse,
+    scope: ScopeState,
     record: RecordedRequest,
     frames: SseFrame[],
     turn: Turn,
@@ -215,7 +270,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         });
       } else res.write(text);
       if (frame.hold && turn.holdUntilReleased)
-        await Promise.race([gates.wait(turn.holdUntilReleased), onClose]);
+        await Promise.race([scope.gates.wait(turn.holdUntilReleased), onClose]);
     }
     if (!closed)
       res.end(() => {
@@ -232,9 +287,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const path = (req.url ?? "/").split("?")[0];
     const rawBody = await readBody(req);
     const body = parseJson(rawBody);
-    seq += 1;
-    const record: RecordedRequest = {
-      seq,
+    const scope = scopeNamed(scopeOfKey(apiKeyOf(req)));
+    const record = scope.record({
       provider,
       method: req.method ?? "GET",
       path,
@@ -243,8 +297,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       body,
       rawBody,
       status: 200,
-    };
-    recorded.push(record);
+    });
     const errorBody = provider === "anthropic" ? anthropicErrorBody : openaiErrorBody;
 
     if (req.method !== "POST") {
@@ -255,7 +308,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     try {
       if (provider === "anthropic") validateAnthropicRequest(body, options.anthropic);
       else if (provider === "openai-chat") validateChatRequest(body);
-      else validateOpenAIRequest(body, openai);
+      else validateOpenAIRequest(body, scope.openai);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       record.status = 400;
@@ -271,7 +324,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       sendJson(res, 400, errorBody(400, record.validationError));
       return;
     }
-    const turn = queue.shift() ?? { text: DEFAULT_TURN_TEXT };
+    const turn = scope.queue.shift() ?? { text: DEFAULT_TURN_TEXT };
     record.turn = turn;
     if (turn.error) {
       record.status = turn.error.status;
@@ -282,46 +335,54 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       provider === "anthropic"
         ? renderAnthropicTurn(turn, body)
         : provider === "openai-chat"
-          ? renderChatTurn(turn, body, `chatcmpl_${openai.next()}`)
-          : renderOpenAITurn(turn, body, openai);
-    await stream(res, record, frames, turn, timing);
+          ? renderChatTurn(turn, body, `chatcmpl_${scope.openai.next()}`)
+          : renderOpenAITurn(turn, body, scope.openai);
+    await stream(res, scope, record, frames, turn, timing);
   }
 
-  async function handleControl(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
+  async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const action = url.pathname.slice("/__mock/".length);
+    const scopeId = url.searchParams.get("scope") ?? DEFAULT_SCOPE;
+    if (!isScopeId(scopeId))
+      return sendJson(res, 400, { error: `not a scope id: ${JSON.stringify(scopeId)}` });
+    const scope = scopeNamed(scopeId);
     const body = parseJson(await readBody(req));
-    if (req.method === "GET" && action === "requests") return sendJson(res, 200, { requests: recorded });
+    if (req.method === "GET" && action === "requests")
+      return sendJson(res, 200, { requests: scope.recorded });
     if (req.method === "POST" && action === "reset") {
-      reset();
+      scope.reset();
+      // A scope other than the default is forgotten once reset (a test's teardown): the map does not grow.
+      if (scopeId !== DEFAULT_SCOPE) scopes.delete(scopeId);
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === "POST" && action === "script") {
       const parsed = turnsBodySchema.safeParse(body);
       if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
-      queue.push(...parsed.data.turns);
-      return sendJson(res, 200, { ok: true, pending: queue.length });
+      scope.queue.push(...parsed.data.turns);
+      return sendJson(res, 200, { ok: true, pending: scope.queue.length });
     }
     if (req.method === "POST" && action === "release") {
       const parsed = releaseBodySchema.safeParse(body);
       if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
-      gates.release(parsed.data.gate);
+      scope.gates.release(parsed.data.gate);
       return sendJson(res, 200, { ok: true });
     }
-    if (req.method === "GET" && action === "pending") return sendJson(res, 200, { pending: queue.length });
+    if (req.method === "GET" && action === "pending")
+      return sendJson(res, 200, { pending: scope.queue.length });
     sendJson(res, 404, { error: `unknown control action ${req.method} /__mock/${action}` });
   }
 
   const server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
+    const url = new URL(req.url ?? "/", "http://mock.invalid");
+    const path = url.pathname;
     let work: Promise<void>;
-    if (path.startsWith("/__mock/")) work = handleControl(req, res, path.slice("/__mock/".length));
+    if (path.startsWith("/__mock/")) work = handleControl(req, res, url);
     else if (path === "/v1/messages") work = handleProvider(req, res, "anthropic");
     else if (path === "/v1/responses") work = handleProvider(req, res, "openai");
     else if (path === "/v1/chat/completions") work = handleProvider(req, res, "openai-chat");
     else {
       work = readBody(req).then((text) => {
-        seq += 1;
-        recorded.push({
-          seq,
+        scopeNamed(scopeOfKey(apiKeyOf(req))).record({
           provider: "unknown",
           method: req.method ?? "GET",
           path,
@@ -346,20 +407,25 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
 
+  const byDefault = defaultScope.handle();
   return {
     url: `http://127.0.0.1:${port}`,
-    enqueue,
-    reset,
+    enqueue: byDefault.enqueue,
+    reset: byDefault.reset,
+    release: byDefault.release,
     get requests() {
-      return [...recorded];
+      return byDefault.requests;
     },
     get pending() {
-      return queue.length;
+      return byDefault.pending;
     },
-    release: (gate) => gates.release(gate),
+    scope: (id) => {
+      if (!isScopeId(id)) throw new Error(`not a mock scope id: ${JSON.stringify(id)}`);
+      return scopeNamed(id).handle();
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        gates.clear();
+        for (const scope of scopes.values()) scope.gates.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -370,9 +436,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
  * A client of the HTTP control API, for a process (e.g. Playwright) that scripts a provider which another
  * process (the app server) calls.
  */
-export function mockProviderClient(url: string) {
+export function mockProviderClient(url: string, scope: string = DEFAULT_SCOPE) {
+  if (!isScopeId(scope)) throw new Error(`not a mock scope id: ${JSON.stringify(scope)}`);
   const call = async (method: "GET" | "POST", action: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${url}/__mock/${action}`, {
+    const res = await fetch(`${url}/__mock/${action}?scope=${scope}`, {
       method,
       headers: body === undefined ? undefined : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -383,20 +450,27 @@ export function mockProviderClient(url: string) {
     return json;
   };
   return {
-    /** Append turns to the queue. */
+    /** The scope this client scripts and reads. */
+    scope,
+    /** Append turns to the scope's queue. */
     script: async (...turns: Turn[]): Promise<void> => {
       await call("POST", "script", { turns });
     },
-    /** Clear queue, requests and gates. */
+    /** Clear the scope's queue, requests and gates (a scope other than the default is then forgotten). */
     reset: async (): Promise<void> => {
       await call("POST", "reset", {});
     },
-    /** Open a gate. */
+    /** Open a gate of the scope. */
     release: async (gate: string): Promise<void> => {
       await call("POST", "release", { gate });
     },
-    /** The recorded requests. */
+    /** The scope's recorded requests. */
     requests: async (): Promise<RecordedRequest[]> =>
       ((await call("GET", "requests")) as { requests: RecordedRequest[] }).requests,
+    /** Turns of the scope's queue not consumed yet. */
+    pending: async (): Promise<number> => ((await call("GET", "pending")) as { pending: number }).pending,
   };
 }
+
+/** A {@link mockProviderClient}. */
+export type MockProviderClient = ReturnType<typeof mockProviderClient>;
