@@ -6,11 +6,14 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
-  fullyParallel: false,
-  workers: 1,
+  // Every test is its own account with its own mock scope (tests/e2e/fixtures.ts): any two may run at once.
+  fullyParallel: true,
+  workers: Number(process.env.STRATA_E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 90_000,
-  expect: { timeout: 15_000 },
+  // Upper bounds for conditions, never waits: a passing test takes what it takes. They hold with two workers on a
+  // loaded 2-core machine (a GET answered 15 s late was seen there under four parallel jobs).
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   reporter: [["list"]],
   // Every spec starts signed in as the local owner (tests/e2e/global-setup.ts).
   globalSetup: "./tests/e2e/global-setup.ts",

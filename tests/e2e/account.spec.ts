@@ -1,22 +1,13 @@
-/**
- * The account UI end to end in Chromium, as a new user in a fresh browser context (not the local owner's stored
- * state): sign up at /sign-up and land in the IDE home; change the password in /settings; sign out from the header's
- * account menu; a wrong password is refused inline; sign in again (back to ?next=); create a personal access token
- * (shown once), use it as `Authorization: Bearer`, revoke it, and the API then answers 401. The header menus are
- * checked with the keyboard. Screenshots of sign-in, sign-up, settings and the menus go to STRATA_E2E_SHOTS.
- */
-import fs from "node:fs";
-import { expect, request, test } from "@playwright/test";
+import { request } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
-
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-account-shots";
-fs.mkdirSync(SHOTS, { recursive: true });
 
 test.use({ storageState: { cookies: [], origins: [] }, viewport: { width: 1280, height: 860 } });
 
 test("sign up, change password, sign out, wrong password, sign in, token shown once, revoked token refused", async ({
   page,
   context,
+  shot,
 }) => {
   const stamp = Date.now().toString(36);
   const email = `ada-${stamp}@example.test`;
@@ -31,7 +22,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await page.getByLabel("Name").fill("Ada Lovelace");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("short");
-  await page.screenshot({ path: `${SHOTS}/sign-up.png` });
+  await shot(page, "sign-up");
   await page.getByRole("button", { name: "Create account" }).click();
   const signUpForm = page.getByRole("form", { name: "Create account" });
   await expect(signUpForm.getByRole("alert")).toHaveText(
@@ -49,7 +40,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   const menu = page.getByRole("menu", { name: `Account menu (${email})` });
   await expect(menu).toContainText("Ada Lovelace");
   await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/header-account-menu.png` });
+  await shot(page, "header-account-menu");
   await page.keyboard.press("ArrowDown");
   await expect(menu.getByRole("menuitem", { name: "Shared links" })).toHaveAttribute(
     "href",
@@ -68,7 +59,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   const wsMenu = page.getByRole("menu", { name: /^Switch workspace/ });
   await expect(wsMenu.getByRole("menuitem", { name: /Personal/ })).toHaveAttribute("aria-current", "page");
   await expect(wsMenu.getByRole("menuitem", { name: "New team…" })).toHaveAttribute("href", "/teams/new");
-  await page.screenshot({ path: `${SHOTS}/header-workspace-menu.png` });
+  await shot(page, "header-workspace-menu");
   await page.keyboard.press("Escape");
 
   // Settings: change the password (and sign out other devices).
@@ -85,7 +76,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await expect(password.getByRole("status")).toHaveText(
     "Password changed. Your other devices were signed out.",
   );
-  await page.screenshot({ path: `${SHOTS}/settings.png`, fullPage: true });
+  await shot(page, "settings", { fullPage: true });
 
   // Sign out from the header: the sign-in page, and the mark that keeps local mode from signing back in.
   await page.getByRole("button", { name: `Account menu (${email})` }).click();
@@ -108,7 +99,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText(
     /Wrong email or password\. Check both and try again\.$/,
   );
-  await page.screenshot({ path: `${SHOTS}/sign-in-error.png` });
+  await shot(page, "sign-in-error");
   await page.getByLabel("Password", { exact: true }).fill(second);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${E2E_APP_URL}/settings`);
@@ -125,7 +116,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   const token = await reveal.getByLabel("New personal access token", { exact: true }).inputValue();
   expect(token).toMatch(/^strata_[A-Za-z0-9_-]{20,}$/);
   await expect(reveal).toContainText(`npx strata --server ${E2E_APP_URL} --token ${token} session export`);
-  await page.screenshot({ path: `${SHOTS}/settings-token-created.png` });
+  await shot(page, "settings-token-created");
 
   const api = await request.newContext({ baseURL: E2E_APP_URL });
   try {
@@ -157,7 +148,7 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(`${E2E_APP_URL}/sign-in`);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in to Strata" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/sign-in.png` });
+  await shot(page, "sign-in");
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page).toHaveURL(`${E2E_APP_URL}/sign-up`);
   // Hydrated (the submit button is enabled only then): text typed before it would be reset.
@@ -169,5 +160,5 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await expect(page.getByRole("form", { name: "Create account" }).getByRole("alert")).toHaveText(
     /An account with this email already exists\. Sign in instead, or use another email\. Sign in$/,
   );
-  await page.screenshot({ path: `${SHOTS}/sign-up-taken.png` });
+  await shot(page, "sign-up-taken");
 });

@@ -1,21 +1,7 @@
-/**
- * Issue 14, branches bound to files, end to end in Chromium with the mock provider: two branches of one session edit
- * `notes.md` differently; moving between them in the session tree with "Restore files and conversation" switches the
- * editor's content each way; "Conversation only" leaves the files; "Undo restore" brings back the state before; an
- * unsaved editor buffer survives a branch switch (kept, and back with the undo); the turn's diff shows the branch's
- * change; a fork from an assistant message holds that path and its files. Screenshots in $STRATA_SHOTS_DIR
- * (default /tmp/shots-branch-files).
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_SHOTS_DIR ?? "/tmp/shots-branch-files";
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Session tree" });
 const rows = (page: Page) =>
@@ -56,17 +42,18 @@ async function moveTo(
 
 test("two branches edit one file: restores switch the editor, conversation only keeps it, undo and buffers", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
   test.setTimeout(180_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await mock.reset();
   await mock.script(
     { toolCalls: [{ id: "toolu_a", name: "write", input: { path: "notes.md", content: "branch A\n" } }] },
     { text: "Wrote A." },
     { toolCalls: [{ id: "toolu_b", name: "write", input: { path: "notes.md", content: "branch B\n" } }] },
     { text: "Wrote B." },
   );
-  await openZipProject(page, uniqueName("branches"), { "notes.md": "base\n", "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("branches"), { "notes.md": "base\n", "README.md": "# Demo\n" });
   await fileItem(page, "notes.md").click();
   await expect(editor(page).locator(".view-lines")).toContainText("base");
 
@@ -136,7 +123,7 @@ test("two branches edit one file: restores switch the editor, conversation only 
   const zip = await page.request.get((await download.getAttribute("href")) as string);
   expect(zip.status()).toBe(200);
   expect(strFromU8(unzipSync(new Uint8Array(await zip.body()))["notes.md"])).toBe("branch A\n");
-  await dialog(page).screenshot({ path: `${SHOTS}/tree-at-a.png` });
+  await shot(dialog(page), "tree-at-a");
 
   // Fork from A's answer: a new session with A's path and A's files.
   const picker = page.getByRole("combobox", { name: "Session", exact: true });

@@ -3,23 +3,23 @@
  * session tree shows, where the move was asked for, the server's message and what to do next; the session did not
  * move (nothing half done). Retry then succeeds with a summary; "Go without summary" is offered.
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
-test("a failed branch summary is shown next to the entry, nothing moved, Retry works", async ({ page }) => {
-  await mock.reset();
+test("a failed branch summary is shown next to the entry, nothing moved, Retry works", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   await mock.script(
     { text: "First answer." },
     { text: "Second answer." },
     { error: { status: 400, message: "The summarizer is refusing requests." } },
     { text: "The user asked a second question." },
   );
-  await openZipProject(page, uniqueName("branchfail"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("branchfail"), { "README.md": "# Demo\n" });
   for (const q of ["First question.", "Second question."]) {
     await composer(page).fill(q);
     await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -50,7 +50,7 @@ test("a failed branch summary is shown next to the entry, nothing moved, Retry w
     "Nothing changed: the session is still where it was. Retry, go there without a summary, or check the session's model and its API key.",
   );
   await expect(alert.getByRole("button", { name: "Go without summary" })).toBeEnabled();
-  if (SHOTS) await panel.screenshot({ path: `${SHOTS}/branch-failure.png` });
+  await shot(panel, "branch-failure");
   // Nothing half done: the leaf did not move, no branch_summary entry, the conversation is unchanged.
   expect(await leaf()).toBe(before);
   const tree = (await (await page.request.get(`/api/sessions/${sessionId}/tree`)).json()) as {

@@ -7,8 +7,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { openZipProject, uniqueName } from "./helpers";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 import { E2E_APP_URL } from "./ports";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -30,7 +30,10 @@ function strata(args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-test("a token made in settings runs npx strata against the server until it is revoked", async ({ page }) => {
+test("a token made in settings runs npx strata against the server until it is revoked", async ({
+  page,
+  openProject,
+}) => {
   const email = `cli-${Date.now().toString(36)}@example.test`;
   const signUp = await page.request.post("/api/auth/sign-up/email", {
     data: { email, password: "cli password 1", name: "Cli User" },
@@ -39,7 +42,7 @@ test("a token made in settings runs npx strata against the server until it is re
   expect(signUp.status()).toBe(200);
 
   const name = uniqueName("cli-token");
-  await openZipProject(page, name, { "README.md": "# CLI demo\n", "AGENTS.md": "Answer briefly.\n" });
+  await openProject(page, name, { "README.md": "# CLI demo\n", "AGENTS.md": "Answer briefly.\n" });
   const projectId = new URL(page.url()).pathname.split("/")[2];
   const created = await page.request.post(`/api/projects/${projectId}/sessions`, {
     data: {},

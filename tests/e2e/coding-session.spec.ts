@@ -5,19 +5,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { E2E_GIT_URL, E2E_MOCK_URL } from "./ports";
+import { expect, test } from "./fixtures";
+import { E2E_GIT_URL } from "./ports";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const agentsMd = fs.readFileSync(path.join(root, "AGENTS.md"), "utf8");
 const readmeFirstLine = fs.readFileSync(path.join(root, "README.md"), "utf8").split("\n")[0];
-const mock = mockProviderClient(E2E_MOCK_URL);
 
-test("a coding session: import, read, edit, stream, reload", async ({ page }) => {
+test("a coding session: import, read, edit, stream, reload", async ({ page, mock }) => {
   // Imports Strata's own repository (~1,050 files) and works on it: three times the default test timeout.
   test.slow();
-  await mock.reset();
   await mock.script(
     {
       text: "Let me read the rules.",

@@ -6,14 +6,10 @@
  * `transformMessages` made for that model, and its payload equals, byte for byte, the body the mock provider
  * receives when the same prompt is sent. The full page shows the six layers as columns.
  */
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { sessionFile } from "../helpers/session-files";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
 /** A 1×1 PNG (base64). */
 const PNG =
@@ -131,12 +127,14 @@ async function openSessionId(page: Page): Promise<string> {
 
 test("the inspector lists each transform change for a non-vision OpenAI model and its payload is the body sent", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "The login form, twice." });
   await page.setViewportSize({ width: 1500, height: 1000 });
   const name = uniqueName("inspect");
-  await openZipProject(page, name, { "README.md": "# Demo\n" });
+  await openProject(page, name, { "README.md": "# Demo\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() ?? "";
   await page.getByLabel("Import session file").setInputFiles({
     name: "anthropic-history.jsonl",
@@ -177,7 +175,7 @@ test("the inspector lists each transform change for a non-vision OpenAI model an
     "1 redacted thinking block from another model dropped",
     "thinking signatures from another model dropped",
   ]);
-  if (SHOTS) await inspector.screenshot({ path: `${SHOTS}/inspector-panel-transform.png` });
+  await shot(inspector, "inspector-panel-transform");
 
   // The filter narrows every layer: only the signature changes stay in layer 5.
   await inspector.getByLabel("Filter all layers").fill("signature");
@@ -185,7 +183,7 @@ test("the inspector lists each transform change for a non-vision OpenAI model an
   await inspector.getByLabel("Filter all layers").fill("");
   await inspector.getByRole("tab", { name: "6 Provider payload" }).click();
   await expect(payloadJson).toBeVisible();
-  if (SHOTS) await inspector.screenshot({ path: `${SHOTS}/inspector-panel-payload.png` });
+  await shot(inspector, "inspector-panel-payload");
   const previewed = JSON.parse((await payloadJson.textContent()) ?? "") as unknown;
 
   // The same prompt, sent: the mock receives exactly the previewed body.
@@ -218,7 +216,7 @@ test("the inspector lists each transform change for a non-vision OpenAI model an
     await expect(page.getByRole("tabpanel", { name: title })).toBeVisible();
   await expect(page.getByRole("tab", { name: "1 Session entries" })).toBeHidden();
   expect(await page.getByTestId("transform-change").allTextContents()).toEqual(EXPECTED_CHANGES);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/inspector-page.png`, fullPage: false });
+  await shot(page, "inspector-page");
 
   // A session of another project is not found (the page authorises session and project).
   const other = await page.goto(

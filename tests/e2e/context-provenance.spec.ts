@@ -5,8 +5,9 @@
  * (title = the exact ISO time). Then they propose a change and preview it in the session: the banner names the
  * proposal, Stop preview ends it. Screenshots in test-results/.
  */
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
+import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
 
 const PASSWORD = "correct-horse-battery-staple";
@@ -19,7 +20,7 @@ async function call<T>(page: Page, method: "POST" | "PUT", path: string, data: u
   return JSON.parse(text) as T;
 }
 
-test("Context panel: scope badges, last change, proposal preview banner", async ({ browser }) => {
+test("Context panel: scope badges, last change, proposal preview banner", async ({ browser, shot }) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
@@ -60,7 +61,7 @@ test("Context panel: scope badges, last change, proposal preview banner", async 
   await expect(files.nth(2)).toContainText("/engine/AGENTS.md");
   const teamChanged = files.nth(1).getByText(/^changed by/);
   await expect(teamChanged).toHaveAttribute("title", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  await page.screenshot({ path: "test-results/context-provenance.png", fullPage: true });
+  await shot(page, "context-provenance", { fullPage: true });
 
   const { proposal } = await call<{ proposal: { id: string } }>(
     page,
@@ -79,7 +80,7 @@ test("Context panel: scope badges, last change, proposal preview banner", async 
   const banner = panel.getByRole("status").filter({ hasText: "Previewing proposal" });
   await expect(banner).toContainText("Previewing proposal “Stricter reviews” — not merged");
   await expect(files.nth(1)).toContainText("/.team/AGENTS.md");
-  await page.screenshot({ path: "test-results/context-preview.png", fullPage: true });
+  await shot(page, "context-preview", { fullPage: true });
   await banner.getByRole("button", { name: "Stop preview" }).click();
   await expect(banner).toBeHidden();
   await context.close();

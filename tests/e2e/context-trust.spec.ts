@@ -3,16 +3,13 @@
  * needs trust, answer pi's trust prompt with "Trust", see the skill in the Context panel (trust-gated),
  * then run `/skill:x do it` and check the user message the provider received is pi's exact skill block.
  */
-import { expect, test } from "@playwright/test";
-import { strToU8, zipSync } from "fflate";
-import { mockProviderClient } from "../mock-provider";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
+import { strToU8, zipSync } from "fflate";
+import { expect, test } from "./fixtures";
+
 const SKILL = "---\nname: x\ndescription: Does x.\n---\n\nDo x carefully.\n";
 
-test("trust prompt, Context panel, /skill: expansion", async ({ page }) => {
-  await mock.reset();
+test("trust prompt, Context panel, /skill: expansion", async ({ page, mock }) => {
   await mock.script({ text: "Done with x." });
   const zip = zipSync({
     "skills-demo/README.md": strToU8("# Skills demo\n"),

@@ -4,8 +4,9 @@
  * Delete removes the folder and everything in it from the tree and from the file API, and the editor tab of
  * a file inside it closes. The same in the agent dir page, and a file deleted with the Delete key.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { openZipProject, uniqueName } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
@@ -15,8 +16,12 @@ const rowNames = (page: Page) =>
     .getByRole("treeitem")
     .evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-label")));
 
-test("a project folder is deleted through the tree, with its open file's tab", async ({ page }) => {
-  await openZipProject(page, uniqueName("del"), {
+test("a project folder is deleted through the tree, with its open file's tab", async ({
+  page,
+  openProject,
+  shot,
+}) => {
+  await openProject(page, uniqueName("del"), {
     "README.md": "# Demo\n",
     "src/a.ts": "export const a = 1;\n",
     "src/lib/b.ts": "export const b = 2;\n",
@@ -34,7 +39,7 @@ test("a project folder is deleted through the tree, with its open file's tab", a
   const dialog = page.getByRole("alertdialog", { name: "Delete folder?" });
   await expect(dialog).toContainText("src");
   await expect(dialog).toContainText("The folder and everything in it will be deleted.");
-  await page.screenshot({ path: test.info().outputPath("delete-dialog.png") });
+  await shot(page, "delete-dialog");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(item(page, "src")).toBeVisible();
@@ -46,7 +51,7 @@ test("a project folder is deleted through the tree, with its open file's tab", a
   await expect(item(page, "src")).toHaveCount(0);
   await expect(page.getByRole("tab", { name: "b.ts" })).toHaveCount(0);
   await expect.poll(() => rowNames(page)).toEqual(["docs", "README.md"]);
-  await page.screenshot({ path: test.info().outputPath("after-delete.png") });
+  await shot(page, "after-delete");
 
   const api = await page.request.get(`/api/projects/${projectId}/tree`);
   expect(api.status()).toBe(200);

@@ -4,16 +4,9 @@
  * confirmation that names it (gone from the picker after a reload, 404 from the API); the last session deleted
  * leaves the empty state. Projects are renamed and deleted from the project list and from the project page.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-
-const shots = process.env.STRATA_SHOTS_DIR;
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: shots ? `${shots}/${name}.png` : test.info().outputPath(`${name}.png`) });
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 
 const picker = (page: Page) => page.getByRole("combobox", { name: "Session", exact: true });
 const pickerOptions = (page: Page) => picker(page).locator("option").allTextContents();
@@ -21,8 +14,12 @@ const selectedLabel = (page: Page) =>
   picker(page).evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? "");
 const sessionMenu = (page: Page) => page.getByRole("button", { name: "Session actions", exact: true });
 
-test("a session is renamed and deleted from its menu, with confirmation", async ({ page }) => {
-  await openZipProject(page, uniqueName("sess"), { "README.md": "# s\n" });
+test("a session is renamed and deleted from its menu, with confirmation", async ({
+  page,
+  openProject,
+  shot,
+}) => {
+  await openProject(page, uniqueName("sess"), { "README.md": "# s\n" });
   const first = await picker(page).inputValue();
   expect(first).toMatch(/^[0-9a-f-]{36}$/);
   const firstLabel = await selectedLabel(page);
@@ -106,10 +103,12 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
 
 test("deleting a session another client is running says why in the dialog; after the run it goes", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: ["Working", " on it."], holdUntilReleased: "del" });
-  await openZipProject(page, uniqueName("busy"), { "README.md": "# b\n" });
+  await openProject(page, uniqueName("busy"), { "README.md": "# b\n" });
   const id = await picker(page).inputValue();
   const label = await selectedLabel(page);
   // A run this tab does not know of yet (e.g. the CLI or another tab that just started), held mid-stream.
@@ -140,9 +139,13 @@ test("deleting a session another client is running says why in the dialog; after
   expect((await page.request.get(`/api/sessions/${id}`)).status()).toBe(404);
 });
 
-test("a project is renamed and deleted from the list and from its page", async ({ page }) => {
+test("a project is renamed and deleted from the list and from its page", async ({
+  page,
+  openProject,
+  shot,
+}) => {
   const name = uniqueName("proj");
-  await openZipProject(page, name, { "README.md": "# p\n" });
+  await openProject(page, name, { "README.md": "# p\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() as string;
 
   // On its page: rename.
@@ -189,7 +192,7 @@ test("a project is renamed and deleted from the list and from its page", async (
 
   // Delete from its own page: back home, gone from the list.
   const other = uniqueName("page");
-  await openZipProject(page, other, { "a.txt": "a\n" });
+  await openProject(page, other, { "a.txt": "a\n" });
   const otherId = new URL(page.url()).pathname.split("/").pop() as string;
   await page.getByRole("button", { name: `Delete project ${other}` }).click();
   await expect(page.getByRole("alertdialog", { name: "Delete project?" })).toContainText(

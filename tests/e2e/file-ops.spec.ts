@@ -1,16 +1,6 @@
-/**
- * The IDE around files (issue 14), end to end in Chromium: renaming with F2 (the open tab follows with its unsaved
- * edit) and a taken name refused; moving by drag and drop onto a folder and with the context menu's Move to…;
- * Ctrl+P quick open; the Search panel opening a hit at its line and saying why a pattern is invalid; and a second
- * tab seeing a file created in the first appear in its tree without a reload, taking a clean file's new content
- * and asking before it overwrites unsaved edits.
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import { openZipProject, uniqueName } from "./helpers";
-
-const SHOTS = process.env.STRATA_SHOTS_DIR ?? "/tmp/shots-files";
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
@@ -32,12 +22,12 @@ async function stored(page: Page, path: string): Promise<string | number> {
   return res.status() === 200 ? ((await res.json()) as { content: string }).content : res.status();
 }
 
-test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
-
 test("rename with F2 (the tab follows, unsaved edit kept), move by drag and drop and Move to…", async ({
   page,
+  openProject,
+  shot,
 }) => {
-  await openZipProject(page, uniqueName("fileops"), {
+  await openProject(page, uniqueName("fileops"), {
     "README.md": "# Demo\n",
     "src/a.ts": "export const a = 1;\n",
     "src/lib/b.ts": "export const b = 2;\n",
@@ -134,8 +124,12 @@ test("rename with F2 (the tab follows, unsaved edit kept), move by drag and drop
   await shot(page, "after-moves");
 });
 
-test("Ctrl+P opens a file by a fuzzy name; the Search panel opens a hit at its line", async ({ page }) => {
-  await openZipProject(page, uniqueName("finder"), {
+test("Ctrl+P opens a file by a fuzzy name; the Search panel opens a hit at its line", async ({
+  page,
+  openProject,
+  shot,
+}) => {
+  await openProject(page, uniqueName("finder"), {
     "README.md": "# Demo\n",
     ".gitignore": "dist/\n",
     "dist/bundle.js": "const needle = 1;\n",
@@ -186,8 +180,10 @@ test("Ctrl+P opens a file by a fuzzy name; the Search panel opens a hit at its l
 
 test("another tab sees a new file appear, takes a clean file's change and asks before overwriting edits", async ({
   page,
+  openProject,
+  shot,
 }) => {
-  await openZipProject(page, uniqueName("twotabs"), { "README.md": "# Demo\n", "notes.md": "v1\n" });
+  await openProject(page, uniqueName("twotabs"), { "README.md": "# Demo\n", "notes.md": "v1\n" });
   const other = await page.context().newPage();
   await other.goto(page.url());
   await expect(item(other, "README.md")).toBeVisible();
@@ -204,7 +200,7 @@ test("another tab sees a new file appear, takes a clean file's change and asks b
   await page.getByRole("textbox", { name: "New file name" }).fill("fresh.txt");
   await page.getByRole("textbox", { name: "New file name" }).press("Enter");
   await expect(item(page, "fresh.txt")).toBeVisible();
-  await expect(item(other, "fresh.txt")).toBeVisible({ timeout: 10_000 });
+  await expect(item(other, "fresh.txt")).toBeVisible();
 
   // Changes saved from the first tab: the second's clean README.md follows; its edited notes.md asks.
   const put = (path: string, content: string) =>
@@ -212,7 +208,7 @@ test("another tab sees a new file appear, takes a clean file's change and asks b
   expect((await put("README.md", "# Changed elsewhere\n")).status()).toBe(200);
   expect((await put("notes.md", "v2 theirs\n")).status()).toBe(200);
   const notice = other.getByRole("status").filter({ hasText: "Changed elsewhere" });
-  await expect(notice).toContainText("notes.md was changed on the server", { timeout: 10_000 });
+  await expect(notice).toContainText("notes.md was changed on the server");
   await expect(editor(other).locator(".view-lines")).toContainText("mine");
   await shot(other, "changed-elsewhere");
   await notice.getByRole("button", { name: "Load theirs" }).click();

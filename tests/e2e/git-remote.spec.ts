@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { expect, type Page, test } from "@playwright/test";
 import { unzipSync } from "fflate";
 import { type GitServer, makeEmptyBare, startGitServer } from "../git-server";
-import { openZipProject, uniqueName } from "./helpers";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 
 const USERNAME = "e2e-bot";
 const TOKEN = "e2e_git_token_0123456789";
@@ -27,7 +27,6 @@ test.afterAll(async () => {
   for (const dir of temp) rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`) });
 /** `git` on disk as "Upstream Dev" with the server's credentials; async: the git server runs in this process. */
 const git = async (cwd: string, ...args: string[]) =>
   (
@@ -49,6 +48,8 @@ const git = async (cwd: string, ...args: string[]) =>
 
 test("Get work out: download the working tree, push with a stored credential, pull an upstream commit", async ({
   page,
+  openProject,
+  shot,
 }) => {
   test.setTimeout(180_000);
   bare = await makeEmptyBare("e2e-remote");
@@ -76,11 +77,11 @@ test("Get work out: download the working tree, push with a stored credential, pu
   );
   await expect(card.getByRole("list", { name: "Git credentials" })).toContainText(host);
   await expect(page.locator("body")).not.toContainText(TOKEN);
-  await card.screenshot({ path: test.info().outputPath("git-credentials.png") });
+  await shot(card, "git-credentials");
 
   // 2. A project; download its working tree.
   const name = uniqueName("getout");
-  await openZipProject(page, name, { "README.md": "# Out\n", "src/main.ts": "export const x = 1;\n" });
+  await openProject(page, name, { "README.md": "# Out\n", "src/main.ts": "export const x = 1;\n" });
   const menu = page.getByRole("button", { name: "Get work out" });
   await menu.click();
   await expect(page.getByRole("menuitem", { name: "Push to a git remote…" })).toBeVisible();

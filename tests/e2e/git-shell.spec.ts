@@ -1,14 +1,6 @@
-/**
- * Issue 12, "a commit made in the shell is visible in the IDE", end to end in Chromium: an imported project shows
- * its branch and the import commit under the Files title; after `!git commit -am "…"` in the chat (the shell's git
- * on the project's repository) the indicator shows the new commit's short id and subject without a reload, and
- * `!git log --oneline` lists both commits.
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import { composer, openZipProject, uniqueName } from "./helpers";
-
-const SHOTS = "/tmp/shots-git-shell";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, uniqueName } from "./helpers";
 
 async function runShell(page: Page, command: string) {
   const before = await page.getByTestId("message-bashExecution").count();
@@ -20,10 +12,13 @@ async function runShell(page: Page, command: string) {
   return block;
 }
 
-test("!git commit -am in the chat: the IDE's git indicator shows the new commit", async ({ page }) => {
-  mkdirSync(SHOTS, { recursive: true });
+test("!git commit -am in the chat: the IDE's git indicator shows the new commit", async ({
+  page,
+  openProject,
+  shot,
+}) => {
   const name = uniqueName("gitshell");
-  await openZipProject(page, name, { "README.md": "# Demo\n", "src/a.txt": "one\n" });
+  await openProject(page, name, { "README.md": "# Demo\n", "src/a.txt": "one\n" });
   const indicator = page.getByRole("status", { name: "Git HEAD" });
   await expect(indicator).toContainText("⎇ main");
   await expect(indicator).toContainText(`Import ${name}.zip`);
@@ -44,7 +39,7 @@ test("!git commit -am in the chat: the IDE's git indicator shows the new commit"
   const shortOid = m![1];
   await expect(indicator).toContainText(shortOid);
   await expect(indicator).toContainText("Second line in a");
-  await page.screenshot({ path: `${SHOTS}/indicator-after-commit.png` });
+  await shot(page, "indicator-after-commit");
 
   const log = await runShell(page, "!git log --oneline");
   expect(await log.locator("pre").textContent()).toMatch(
@@ -54,5 +49,5 @@ test("!git commit -am in the chat: the IDE's git indicator shows the new commit"
   // After a reload the indicator reads the same HEAD from the stored repository.
   await page.reload();
   await expect(page.getByRole("status", { name: "Git HEAD" })).toContainText(`${shortOid}Second line in a`);
-  await page.screenshot({ path: `${SHOTS}/ide-after-reload.png`, fullPage: true });
+  await shot(page, "ide-after-reload", { fullPage: true });
 });

@@ -1,10 +1,18 @@
-/** Shared steps of the chat specs: a small project from a zip, the composer, the provider's requests. */
+/** Shared steps of the chat specs: the composer, the transcript, the provider's requests; the import through the UI. */
 import { expect, type Locator, type Page } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
 import type { RecordedRequest } from "../mock-provider";
 
-/** Imports `files` as a project named `name` (a zip upload) and opens it; resolves once its chat is ready. */
-export async function openZipProject(page: Page, name: string, files: Record<string, string>): Promise<void> {
+/**
+ * Imports `files` as a project named `name` by uploading a zip on the home page's import form, and opens it; resolves
+ * once its chat is ready. Only specs about the import itself use this: others make their project through the API
+ * (the `openProject` fixture of ./fixtures.ts).
+ */
+export async function importZipThroughUi(
+  page: Page,
+  name: string,
+  files: Record<string, string>,
+): Promise<void> {
   const zip = zipSync(
     Object.fromEntries(Object.entries(files).map(([path, text]) => [`${name}/${path}`, strToU8(text)])),
   );
@@ -16,14 +24,13 @@ export async function openZipProject(page: Page, name: string, files: Record<str
   });
   await page.getByRole("button", { name: "Import" }).click();
   await page.getByRole("link", { name: new RegExp(`^Open ${name}$`) }).click();
-  // Generous: under `next dev` the first visit compiles the IDE page.
-  const ready = { timeout: process.env.STRATA_E2E_DEV ? 240_000 : 30_000 };
-  await expect(page.getByRole("region", { name: "Context", exact: true })).toContainText("in effect", ready);
-  await expect(page.getByLabel("Message")).toBeEnabled(ready);
+  await expect(page.getByRole("region", { name: "Context", exact: true })).toContainText("in effect");
+  await expect(page.getByLabel("Message")).toBeEnabled();
 }
 
-/** A unique project name per test run (the e2e database lives as long as the stack). */
-export const uniqueName = (base: string) => `${base}-${Date.now().toString(36)}`;
+/** A project name unique on the server (the e2e database lives as long as the stack). */
+export const uniqueName = (base: string) =>
+  `${base}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 export const composer = (page: Page): Locator => page.getByRole("textbox", { name: "Message", exact: true });
 export const queuedItems = (page: Page): Locator =>

@@ -5,13 +5,9 @@
  * Anthropic base64 image blocks with the exact data; the chat shows the thumbnails, also after a reload; a model
  * without image input says what will happen and the provider gets pi's placeholder text.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { anthropicRequests, composer, expectIdle, messagesOf, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { anthropicRequests, composer, expectIdle, messagesOf, uniqueName } from "./helpers";
 
 /** 8x8 PNGs, red and blue (74 bytes each). */
 const RED =
@@ -66,10 +62,12 @@ const tray = (page: Page) => page.getByRole("list", { name: "Attached images" })
 
 test("attach by picker, paste and drop; refusals; kept on a failed send; sent as Anthropic image blocks", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "A red square and a blue one." });
-  await openZipProject(page, uniqueName("images"), { "README.md": "# Images\n" });
+  await openProject(page, uniqueName("images"), { "README.md": "# Images\n" });
 
   await pickFiles(page, [png("red.png", RED)]);
   await expect(tray(page)).toHaveCount(1);
@@ -104,7 +102,7 @@ test("attach by picker, paste and drop; refusals; kept on a failed send; sent as
   await transfer(page, "drop", { name: "blue.png", type: "image/png", base64: BLUE });
   await expect(form).toHaveClass("composer");
   await expect(tray(page)).toHaveCount(2);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/attachments-tray.png` });
+  await shot(page, "attachments-tray");
 
   // A send whose request fails: text and images stay in the composer.
   await composer(page).fill("What is in these images?");
@@ -144,7 +142,7 @@ test("attach by picker, paste and drop; refusals; kept on a failed send; sent as
     expect(await images.nth(1).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
   };
   await shown();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/attachments-sent.png` });
+  await shot(page, "attachments-sent");
   await page.reload();
   await expect(page.getByTestId("message-assistant").last()).toContainText("A red square and a blue one.");
   await shown();
@@ -152,16 +150,18 @@ test("attach by picker, paste and drop; refusals; kept on a failed send; sent as
 
 test("a model without image input: the composer says what happens; the provider gets pi's placeholder", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "I only read text." });
-  await openZipProject(page, uniqueName("text-only"), { "README.md": "# Text only\n" });
+  await openProject(page, uniqueName("text-only"), { "README.md": "# Text only\n" });
 
   await page.getByLabel("Model").selectOption("anthropic/claude-text-only");
   await pickFiles(page, [png("red.png", RED)]);
   await composer(page).fill("Describe it");
   await expect(page.getByRole("note").filter({ hasText: "has no image input" })).toHaveText(TEXT_ONLY_NOTICE);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/attachments-text-only.png` });
+  await shot(page, "attachments-text-only");
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("message-assistant").last()).toContainText("I only read text.");
 

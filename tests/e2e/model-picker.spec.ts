@@ -3,20 +3,18 @@
  * after a reload even when this browser last chose Claude; switching to Claude stores pi's `model_change` at
  * once (seen in the export before any prompt), survives a reload, and the next prompt reaches the mock as Claude.
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
 test("the picker shows the session's model after a reload and a switch is stored as model_change", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "GPT answers." }, { text: "Claude answers." });
-  await openZipProject(page, uniqueName("picker"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("picker"), { "README.md": "# Demo\n" });
   const model = page.getByLabel("Model", { exact: true });
   await expect(model).toHaveValue("anthropic/claude-sonnet-4-5");
 
@@ -31,7 +29,7 @@ test("the picker shows the session's model after a reload and a switch is stored
   await page.reload();
   await expect(page.getByTestId("message-assistant").last()).toContainText("GPT answers.");
   await expect(model).toHaveValue("openai/gpt-5");
-  if (SHOTS) await page.locator(".session-bar").screenshot({ path: `${SHOTS}/model-picker.png` });
+  await shot(page.locator(".session-bar"), "model-picker");
 
   const sessionId = await page.evaluate(() => {
     const key = Object.keys(window.localStorage).find((k) => k.startsWith("strata.session."));

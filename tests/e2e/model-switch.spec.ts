@@ -4,12 +4,10 @@
  * Responses endpoint with the whole conversation, in a form the mock's validator accepts: no Anthropic
  * thinking or signature, and every function_call answered by a function_call_output with the same call id.
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, transcript, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, transcript, uniqueName } from "./helpers";
+
 const SIGNATURE = "sig-anthropic-e2e-1";
 
 interface ResponsesItem {
@@ -24,8 +22,7 @@ interface ResponsesItem {
 const itemText = (item: ResponsesItem) =>
   typeof item.content === "string" ? item.content : (item.content ?? []).map((c) => c.text ?? "").join("");
 
-test("an Anthropic session continues on an OpenAI model", async ({ page }) => {
-  await mock.reset();
+test("an Anthropic session continues on an OpenAI model", async ({ page, mock, openProject }) => {
   await mock.script(
     {
       thinking: { text: ["I should ", "read the README."], signature: SIGNATURE },
@@ -35,7 +32,7 @@ test("an Anthropic session continues on an OpenAI model", async ({ page }) => {
     { text: "The README says hello." },
     { text: "GPT here: the README greets you." },
   );
-  await openZipProject(page, uniqueName("switch"), { "README.md": "# Demo\n\nHello.\n" });
+  await openProject(page, uniqueName("switch"), { "README.md": "# Demo\n\nHello.\n" });
 
   const model = page.getByLabel("Model");
   await expect(model).toHaveValue("anthropic/claude-sonnet-4-5");

@@ -18,11 +18,11 @@ export const E2E_AUTH_ENV = {
   STRATA_SECRETS_KEY: E2E_SECRETS_KEY,
 } as const;
 /**
- * The server environment's provider keys: recognisable test values that secrets-leak.spec.ts greps every page, API
- * answer, stream, export, build asset and server log line for (they must never appear).
+ * A provider key in the server environment that configures nothing (OPENAI_COMPATIBLE_API_KEY without a base URL):
+ * a recognisable test value that secrets-leak.spec.ts greps every page, API answer, stream, export, build asset and
+ * server log line for (it must never appear). The server has no other provider key: tests/e2e/fixtures.ts.
  */
-export const E2E_SERVER_ANTHROPIC_KEY = "sk-ant-LEAKTEST-server-env-5f2c81";
-export const E2E_SERVER_OPENAI_KEY = "sk-LEAKTEST-server-openai-93ad27";
+export const E2E_SERVER_DECOY_KEY = "sk-LEAKTEST-server-env-decoy-5f2c81";
 /** The app server's stdout and stderr, copied here by tests/e2e/server.ts (secrets-leak.spec.ts reads it). */
 export const E2E_SERVER_LOG = `${process.env.TMPDIR ?? "/tmp"}/strata-e2e-server-${E2E_APP_PORT}.log`;
 /** Where the global setup saves the local owner's signed-in browser state (per app port: stacks may run side by side). */

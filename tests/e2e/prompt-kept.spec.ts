@@ -3,21 +3,21 @@
  * the summary request open), Send gets the server's 409 `session_busy`; the text goes back into the composer, no
  * user message stays in the conversation, and the text is still there after a reload (the per-session draft).
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
-test("a refused prompt returns to the composer and survives a reload", async ({ page }) => {
-  await mock.reset();
+test("a refused prompt returns to the composer and survives a reload", async ({
+  page,
+  mock,
+  openProject,
+}) => {
   await mock.script(
     { text: "First answer." },
     { text: "Second answer." },
     { text: ["Summary ", "of the branch."], holdUntilReleased: "summary" },
   );
-  await openZipProject(page, uniqueName("kept"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("kept"), { "README.md": "# Demo\n" });
   for (const q of ["First question.", "Second question."]) {
     await composer(page).fill(q);
     await page.getByRole("button", { name: "Send", exact: true }).click();

@@ -5,22 +5,11 @@
  * button re-runs a failed turn without a second user message. Retry delays come from pi's settings file in the
  * agent dir (`/.pi/agent/settings.json`, written through the agent-dir API).
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import {
-  anthropicRequests,
-  composer,
-  expectIdle,
-  messagesOf,
-  openZipProject,
-  transcript,
-  uniqueName,
-} from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { anthropicRequests, composer, expectIdle, messagesOf, transcript, uniqueName } from "./helpers";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
 const README = "# Demo\n\nHello.\n";
-const SHOTS = process.env.STRATA_E2E_SHOTS;
 
 async function retrySettings(page: Page, retry: Record<string, unknown>): Promise<void> {
   const res = await page.request.put("/api/agent/file", {
@@ -35,21 +24,20 @@ const send = async (page: Page, text: string) => {
   await composer(page).fill(text);
   await page.getByRole("button", { name: "Send", exact: true }).click();
 };
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-};
 
-test.beforeEach(async () => {
-  await mock.reset();
-});
 test.afterAll(async ({ request }) => {
   await request.delete("/api/agent/file?path=settings.json");
 });
 
-test("a 529 is retried with pi's notice, then the answer shows", async ({ page }) => {
+test("a 529 is retried with pi's notice, then the answer shows", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   await retrySettings(page, { baseDelayMs: 3000, maxRetries: 3 });
   await mock.script({ error: { status: 529, message: "Overloaded" } }, { text: "Recovered answer." });
-  await openZipProject(page, uniqueName("retry"), { "README.md": README });
+  await openProject(page, uniqueName("retry"), { "README.md": README });
   await send(page, "Say hello.");
 
   await expect(retryNotice(page)).toBeVisible();
@@ -84,10 +72,15 @@ test("a 529 is retried with pi's notice, then the answer shows", async ({ page }
   expect(await transcript(page)).toEqual(expected);
 });
 
-test("a 401 names the key to set; Retry re-runs the turn and the answer appears", async ({ page }) => {
+test("a 401 names the key to set; Retry re-runs the turn and the answer appears", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   await retrySettings(page, { baseDelayMs: 50 });
   await mock.script({ error: { status: 401, message: "invalid x-api-key" } });
-  await openZipProject(page, uniqueName("badkey"), { "README.md": README });
+  await openProject(page, uniqueName("badkey"), { "README.md": README });
   await send(page, "Say hello.");
 
   const failed = lastAssistant(page);
@@ -127,10 +120,13 @@ test("a 401 names the key to set; Retry re-runs the turn and the answer appears"
 
 test("Cancel on the retry notice stops the wait and leaves the error with a Retry button", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
   await retrySettings(page, { baseDelayMs: 20000 });
   await mock.script({ error: { status: 503, message: "Service unavailable" } }, { text: "never asked for" });
-  await openZipProject(page, uniqueName("cancel"), { "README.md": README });
+  await openProject(page, uniqueName("cancel"), { "README.md": README });
   await send(page, "Say hello.");
 
   await expect(retryNotice(page).locator(".notice-title")).toHaveText("Retrying (1/3) in 20s...");
@@ -163,9 +159,9 @@ test("Cancel on the retry notice stops the wait and leaves the error with a Retr
   ]);
 });
 
-test("an unknown model says so and where to pick another", async ({ page }) => {
+test("an unknown model says so and where to pick another", async ({ page, mock, openProject }) => {
   await mock.script({ error: { status: 404, message: "model: claude-sonnet-4-5" } });
-  await openZipProject(page, uniqueName("nomodel"), { "README.md": README });
+  await openProject(page, uniqueName("nomodel"), { "README.md": README });
   await send(page, "Say hello.");
   const failed = lastAssistant(page);
   await expect(failed.locator(".stop-title")).toHaveText(

@@ -6,14 +6,11 @@
  * shows them again (replayed from the run's event log); after the run has ended a reload does not (not stored in
  * the session, docs/runs.md). Also: the "System prompt" block shows the prompt text and the tools it declares.
  */
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { sessionFile } from "../helpers/session-files";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
 /** An 8x8 red PNG. */
 const RED =
   "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=";
@@ -39,8 +36,10 @@ const order = (page: Page) =>
 
 test("a request to a model without image input: the notice above its answer, live and after a reload mid-run", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script(
     {
       thinking: { text: ["A small ", "red square."], signature: "sig-anthropic-notice-1" },
@@ -48,7 +47,7 @@ test("a request to a model without image input: the notice above its answer, liv
     },
     { text: ["Only text", " reaches me."], holdUntilReleased: "notice-gate" },
   );
-  await openZipProject(page, uniqueName("notice"), { "README.md": "# Notice\n" });
+  await openProject(page, uniqueName("notice"), { "README.md": "# Notice\n" });
 
   const chooser = page.waitForEvent("filechooser");
   await page.getByRole("button", { name: "Attach image", exact: true }).click();
@@ -73,10 +72,7 @@ test("a request to a model without image input: the notice above its answer, liv
     new RegExp(`^${PREAMBLE.replace(/[.()]/g, "\\$&")}\n\n<tools>\n- read: `),
   );
   await expect(system.getByTestId("system-tools-added")).toHaveText("Tools: read, bash, edit, write");
-  if (SHOTS)
-    await page
-      .getByRole("log", { name: "Conversation" })
-      .screenshot({ path: `${SHOTS}/system-prompt-block.png` });
+  await shot(page.getByRole("log", { name: "Conversation" }), "system-prompt-block");
   await system.locator("summary").click();
 
   await page.getByLabel("Model", { exact: true }).selectOption("openai/gpt-text-only");
@@ -104,8 +100,7 @@ test("a request to a model without image input: the notice above its answer, liv
   await expectIdle(page);
   await expect(notes(page).getByRole("note")).toHaveText(NOTICES);
   expect((await order(page)).slice(-2)).toEqual(["request-notice", "message-assistant"]);
-  if (SHOTS)
-    await page.getByRole("log", { name: "Conversation" }).screenshot({ path: `${SHOTS}/request-notice.png` });
+  await shot(page.getByRole("log", { name: "Conversation" }), "request-notice");
 
   // The request it describes: pi's placeholder in place of the image, the thinking as text, no signature.
   const requests = await mock.requests();
@@ -182,10 +177,12 @@ const DECLARATIONS_ONLY = sessionFile(
 // The branch's declared tools stay the active set (only `read`), so the patch redefines `read` with Strata's own.
 test("a first system message without text says so and lists its tools; the next prompt's patch shows what it set", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "Hello again." });
-  await openZipProject(page, uniqueName("sysblock"), { "README.md": "# System block\n" });
+  await openProject(page, uniqueName("sysblock"), { "README.md": "# System block\n" });
   await page.getByLabel("Import session file").setInputFiles({
     name: "declarations-only.jsonl",
     mimeType: "application/x-ndjson",
@@ -203,7 +200,7 @@ test("a first system message without text says so and lists its tools; the next 
     "This message has no prompt text; it only declares the tools below.",
   );
   await expect(system.getByTestId("system-tools-added")).toHaveText("Tools: read");
-  if (SHOTS) await system.screenshot({ path: `${SHOTS}/system-block-declarations-only.png` });
+  await shot(system, "system-block-declarations-only");
 
   await composer(page).fill("Again?");
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -222,8 +219,5 @@ test("a first system message without text says so and lists its tools; the next 
   );
   await expect(patch.getByTestId("system-tools-added")).toHaveText("Tools added: read");
   await expect(patch.getByTestId("system-tools-removed")).toHaveText("Tools removed: read");
-  if (SHOTS)
-    await page
-      .getByRole("log", { name: "Conversation" })
-      .screenshot({ path: `${SHOTS}/system-block-patch.png` });
+  await shot(page.getByRole("log", { name: "Conversation" }), "system-block-patch");
 });

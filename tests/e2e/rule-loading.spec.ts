@@ -11,8 +11,8 @@ import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
 import { type GitServer, makeBareClone, startGitServer } from "../git-server";
+import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
 
 const LINE = `${"r".repeat(99)}\n`;
@@ -49,6 +49,7 @@ test.afterAll(async () => {
 
 test("Context panel: a symlinked AGENTS.md once, an escaping link as a diagnostic, a truncated file", async ({
   page,
+  shot,
 }) => {
   test.setTimeout(120_000);
   server = await startGitServer({ repos: { rules: await makeRepo() }, port: 0 });
@@ -113,8 +114,8 @@ test("Context panel: a symlinked AGENTS.md once, an escaping link as a diagnosti
     `warning: symlink ${cwd}/AGENTS.md -> ../../../../../../etc/AGENTS.md leaves the workspace; not followed, and no other context file of ${cwd} is loaded in its place (${cwd}/AGENTS.md)`,
     `warning: Context file ${root}/pkg/app/AGENTS.md truncated: 70000 bytes, 65500 loaded (per-file cap 65536 bytes) (${root}/pkg/app/AGENTS.md)`,
   ]);
-  await page.screenshot({ path: "test-results/rule-loading.png", fullPage: true });
+  await shot(page, "rule-loading", { fullPage: true });
   // The panel scrolls: the truncated file, its sizes and its marker line.
   await files.nth(1).scrollIntoViewIfNeeded();
-  await panel.screenshot({ path: "test-results/rule-loading-truncated.png" });
+  await shot(panel, "rule-loading-truncated");
 });

@@ -4,12 +4,10 @@
  * meanwhile, then streams live to the final answer; a second tab attached to the same run streams the same events
  * over one long request (no polling in its network log), and Abort from that tab ends the run for both.
  */
-import { expect, type Page, type Request, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, transcript, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
+import type { Page, Request } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, transcript, uniqueName } from "./helpers";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
 const README = "# Demo\n\nHello from the demo project.\n";
 const indicator = (page: Page) => page.getByRole("status", { name: "Agent is running" });
 const tool = (page: Page) => page.getByTestId("tool-call");
@@ -23,10 +21,6 @@ const articles = (page: Page) =>
       nodes.map((n) => `${n.getAttribute("data-testid")}: ${(n.textContent ?? "").trim()}`),
     );
 
-test.beforeEach(async () => {
-  await mock.reset();
-});
-
 /** The session's requests a page makes (its own `GET /api/sessions/:id` and the run's event streams). */
 function recordSessionRequests(page: Page): { at: number; method: string; path: string }[] {
   const seen: { at: number; method: string; path: string }[] = [];
@@ -39,6 +33,8 @@ function recordSessionRequests(page: Page): { at: number; method: string; path: 
 
 test("a reload mid-run: the run goes on, the page shows what happened and streams to the answer", async ({
   page,
+  mock,
+  openProject,
 }) => {
   await mock.script(
     {
@@ -47,7 +43,7 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
     },
     { text: ["The command", " slept and finished."], holdUntilReleased: "final-gate" },
   );
-  await openZipProject(page, uniqueName("reattach"), { "README.md": README });
+  await openProject(page, uniqueName("reattach"), { "README.md": README });
   await composer(page).fill("Run the slow command.");
   await composer(page).press("Enter");
   await expect(tool(page)).toHaveAttribute("data-status", "running");
@@ -55,14 +51,14 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
 
   // Mid-run (the tool sleeps for 3 s): reload. Only the viewer goes away.
   await page.reload();
-  await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."], { timeout: 30_000 });
+  await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."]);
   await expect(indicator(page)).toBeVisible();
   // This tab started the run (it remembers across the reload): not "another tab".
   await expect(indicator(page)).not.toContainText("started elsewhere");
   await expect(page.getByText("still working on what this tab sent before it was reloaded")).toBeVisible();
   await expect(page.getByTestId("message-assistant").first()).toContainText("Running the slow command.");
   // The tool call goes on after the reload and finishes; the final answer streams live (held after its first delta).
-  await expect(tool(page)).toHaveAttribute("data-status", "done", { timeout: 15_000 });
+  await expect(tool(page)).toHaveAttribute("data-status", "done");
   await expect(page.getByTestId("message-assistant").last()).toHaveText("The command");
   await expect(page.getByRole("button", { name: "Abort", exact: true })).toBeVisible();
   await mock.release("final-gate");
@@ -86,7 +82,7 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
   ]);
   // What is stored is what was streamed.
   await page.reload();
-  await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."], { timeout: 30_000 });
+  await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."]);
   expect(await transcript(page)).toEqual(live);
   await expect(indicator(page)).toHaveCount(0);
 });
@@ -94,13 +90,16 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
 test("a second tab streams the same run without polling; Abort there ends it for both", async ({
   page,
   context,
-}, testInfo) => {
+  mock,
+  openProject,
+  shot,
+}, _testInfo) => {
   await mock.script({
     text: ["Step one.", " Step two."],
     holdUntilReleased: "tab-gate",
     toolCalls: [{ id: "toolu_long_1", name: "bash", input: { command: "sleep 30" } }],
   });
-  await openZipProject(page, uniqueName("two-tabs"), { "README.md": README });
+  await openProject(page, uniqueName("two-tabs"), { "README.md": README });
   await composer(page).fill("Work for a while.");
   await composer(page).press("Enter");
   await expect(page.getByTestId("message-assistant").last()).toHaveText("Step one.");
@@ -108,7 +107,7 @@ test("a second tab streams the same run without polling; Abort there ends it for
   const other = await context.newPage();
   const requests = recordSessionRequests(other);
   await other.goto(page.url());
-  await expect(other.getByTestId("message-user")).toHaveText(["Work for a while."], { timeout: 30_000 });
+  await expect(other.getByTestId("message-user")).toHaveText(["Work for a while."]);
   // Replayed from the run's log: what the first tab shows.
   await expect(other.getByTestId("message-assistant").last()).toHaveText("Step one.");
   await expect(indicator(other)).toBeVisible();
@@ -125,8 +124,8 @@ test("a second tab streams the same run without polling; Abort there ends it for
   }
   // The same conversation, message for message, in the same order.
   expect(await articles(other)).toEqual(await articles(page));
-  await other.screenshot({ path: testInfo.outputPath("second-tab-running.png") });
-  await page.screenshot({ path: testInfo.outputPath("first-tab-running.png") });
+  await shot(other, "second-tab-running");
+  await shot(page, "first-tab-running");
 
   // While the tool sleeps, the second tab makes no request at all: one long event stream, no polling.
   const quietFrom = Date.now();
@@ -205,6 +204,8 @@ function dropStreams(options: { dropAfter: string; failAttaches: number }) {
 
 test("the starting tab's stream drops: it re-attaches with Last-Event-ID, then offers Reconnect", async ({
   page,
+  mock,
+  openProject,
 }) => {
   await mock.script(
     {
@@ -214,13 +215,13 @@ test("the starting tab's stream drops: it re-attaches with Last-Event-ID, then o
     { text: ["Awake", " now."] },
   );
   await page.addInitScript(dropStreams, { dropAfter: "tool_execution_start", failAttaches: 4 });
-  await openZipProject(page, uniqueName("drop"), { "README.md": README });
+  await openProject(page, uniqueName("drop"), { "README.md": README });
   await composer(page).fill("Take a nap.");
   await composer(page).press("Enter");
   await expect(page.getByText("Connection to the agent's run dropped")).toBeVisible();
   // 0.5 + 1 + 2 + 4 s of failed attempts, then the drop is shown with what to do.
   const lostNotice = page.getByRole("alert").filter({ hasText: "Lost the connection to the agent's run" });
-  await expect(lostNotice).toBeVisible({ timeout: 20_000 });
+  await expect(lostNotice).toBeVisible();
   await expect(lostNotice).toContainText("Failed to fetch");
   // The prompt was stored before the drop: the composer does not get it back, the run view stays.
   await expect(composer(page)).toHaveValue("");

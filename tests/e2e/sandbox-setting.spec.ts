@@ -2,11 +2,9 @@
  * The workspace settings page's sandbox switch (issue 12): off by default, the owner turns it on (the answer says
  * what it now allows), a reload keeps it, and it turns off again. Screenshots in STRATA_E2E_SHOTS.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-sandbox-shots";
-
-test("the owner turns the sandbox on and off on the workspace settings page", async ({ page }) => {
+test("the owner turns the sandbox on and off on the workspace settings page", async ({ page, shot }) => {
   await page.goto("/");
   const workspaces = (await (await page.request.get("/api/workspaces")).json()) as {
     workspaces: { id: string; kind: string }[];
@@ -19,14 +17,14 @@ test("the owner turns the sandbox on and off on the workspace settings page", as
   const toggle = page.getByRole("switch");
   await expect(toggle).not.toBeChecked();
   await expect(page.locator("#sandbox-what")).toContainText("run in an isolated Linux sandbox");
-  await page.screenshot({ path: `${SHOTS}/sandbox-off.png`, fullPage: true });
+  await shot(page, "sandbox-off", { fullPage: true });
 
   await toggle.click();
   await expect(
     page.getByText("Sandbox on. New prompts in this workspace's projects can run the project's code."),
   ).toBeVisible();
   await expect(toggle).toBeChecked();
-  await page.screenshot({ path: `${SHOTS}/sandbox-on.png`, fullPage: true });
+  await shot(page, "sandbox-on", { fullPage: true });
   await page.reload();
   await expect(page.getByRole("switch")).toBeChecked();
   expect(await (await page.request.get(`/api/workspaces/${workspaceId}/sandbox`)).json()).toEqual({

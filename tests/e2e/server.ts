@@ -3,6 +3,11 @@
  * the app's WebSocket proxy), the mock LLM provider, a loopback smart-HTTP git server serving Strata's
  * own repository, the execution service (lib/exec/service) on that database, and the built app (`next start`)
  * pointed at all of them. Ctrl-C / SIGTERM tears it down.
+ *
+ * The app has the providers' base URLs (the mock) but **no provider key**: a workspace without keys is the
+ * no-model state, and each test gives its own workspaces keys that name its mock scope (tests/e2e/fixtures.ts), so
+ * tests running side by side never share a script or a request log. The server environment still holds secrets
+ * that must never leak (`E2E_SERVER_DECOY_KEY`, the auth and secrets keys): secrets-leak.spec.ts searches for them.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -16,9 +21,8 @@ import {
   E2E_AUTH_ENV,
   E2E_GIT_PORT,
   E2E_MOCK_PORT,
-  E2E_SERVER_ANTHROPIC_KEY,
+  E2E_SERVER_DECOY_KEY,
   E2E_SERVER_LOG,
-  E2E_SERVER_OPENAI_KEY,
 } from "./ports";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -36,10 +40,10 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: database.url,
     STRATA_DB_PROXY: database.proxy,
-    ANTHROPIC_API_KEY: E2E_SERVER_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    OPENAI_API_KEY: E2E_SERVER_OPENAI_KEY,
     OPENAI_BASE_URL: `${mock.url}/v1`,
+    // A key that configures nothing (the OpenAI-compatible provider needs a base URL), kept only to be searched for.
+    OPENAI_COMPATIBLE_API_KEY: E2E_SERVER_DECOY_KEY,
     STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
     // A model without image input (image-attachment.spec.ts): pi's placeholder text replaces the images.
     STRATA_MODELS: JSON.stringify([
@@ -50,6 +54,8 @@ async function main() {
     // Signed in as `npm start` signs in on its embedded default: local mode on a loopback bind (the global setup,
     // tests/e2e/global-setup.ts, takes the local owner's cookie for every spec).
     ...E2E_AUTH_ENV,
+    // Every test signs up its own accounts (tests/e2e/fixtures.ts): far more than the default 100 sign-ups an hour.
+    STRATA_SIGNUP_RATE_LIMIT: "100000",
     // The e2e git server is on loopback, which a git import refuses by default (lib/net/git-http.ts).
     STRATA_GIT_IMPORT_ALLOW_PRIVATE: "1",
     // Shell commands run in the execution service, as under `npm start`.

@@ -1,20 +1,6 @@
-/**
- * The session tree (pi's /tree in the browser), end to end in Chromium with the mock provider: two turns, "Edit"
- * on the second prompt (its text back in the composer, the chat on the shorter path) and a new prompt make a second
- * branch; the tree opens with Alt+T showing both branches, the active path and leaf; pi's filters and the search;
- * keyboard navigation to the first "Question two." and Enter → Move: the composer gets its text and the chat shows
- * the shorter path, without a page reload; a fork from an assistant message selects the new session; a label set
- * with Shift+L shows on its row and in the labeled filter; the session is renamed from the tree. Screenshots in
- * $STRATA_E2E_SHOTS (default /tmp/shots-tree).
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/shots-tree";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Session tree" });
 const list = (page: Page) => dialog(page).getByRole("listbox", { name: "Session entries" });
@@ -28,12 +14,15 @@ async function send(page: Page, text: string) {
   await expectIdle(page);
 }
 
-test("the session tree: branches, filters, keyboard moves, fork, label, rename", async ({ page }) => {
+test("the session tree: branches, filters, keyboard moves, fork, label, rename", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   test.setTimeout(120_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await mock.reset();
   await mock.script({ text: "Answer one." }, { text: "Answer two." }, { text: "Answer two, again." });
-  await openZipProject(page, uniqueName("tree"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("tree"), { "README.md": "# Demo\n" });
   await send(page, "Question one.");
   await send(page, "Question two.");
   await expect(page.getByTestId("message-assistant").last()).toContainText("Answer two.");
@@ -60,7 +49,7 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   ]);
   await expect(selectedRow(page)).toContainText("Answer two, again.");
   await expect(status(page)).toHaveText("(5/7)");
-  await dialog(page).screenshot({ path: `${SHOTS}/tree-open.png` });
+  await shot(dialog(page), "tree-open");
 
   // pi's filters: Ctrl+U user messages only, search narrows, Escape clears the search, Ctrl+D back to default.
   await list(page).press("Control+u");
@@ -69,7 +58,7 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   await list(page).pressSequentially("again");
   await expect(dialog(page).getByRole("searchbox", { name: "Search the tree" })).toHaveValue("again");
   await expect(rows(page)).toHaveText([/Question two, again\./]);
-  await dialog(page).screenshot({ path: `${SHOTS}/tree-filtered.png` });
+  await shot(dialog(page), "tree-filtered");
   await list(page).press("Escape");
   await expect(rows(page)).toHaveCount(3);
   await list(page).press("Control+d");
@@ -87,13 +76,13 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   await expect(chooser).toBeVisible();
   await expect(chooser.getByRole("radio", { name: "Conversation only" })).toBeChecked();
   await expect(chooser.getByRole("radio", { name: "Files only" })).toBeEnabled();
-  await dialog(page).screenshot({ path: `${SHOTS}/tree-move.png` });
+  await shot(dialog(page), "tree-move");
   await page.keyboard.press("Enter");
   await expect(dialog(page)).toHaveCount(0);
   await expect(composer(page)).toHaveValue("Question two.");
   await expect(page.getByTestId("message-user")).toHaveText(["Question one."]);
   await expect(page.getByTestId("message-assistant")).toHaveText([/Answer one\./]);
-  await page.screenshot({ path: `${SHOTS}/after-move.png` });
+  await shot(page, "after-move");
 
   // Fork from an assistant message: a new session holding the path up to it, selected.
   const sessionPicker = page.getByRole("combobox", { name: "Session" });
@@ -126,7 +115,7 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   await nameInput.fill("Forked tour");
   await nameInput.press("Enter");
   await expect(dialog(page).getByTitle("Session name")).toHaveText("Forked tour");
-  await dialog(page).screenshot({ path: `${SHOTS}/tree-labeled.png` });
+  await shot(dialog(page), "tree-labeled");
   await list(page).press("Escape");
   await expect(dialog(page)).toHaveCount(0);
   await expect(sessionPicker.locator("option:checked")).toHaveText("Forked tour");

@@ -1,31 +1,19 @@
-/**
- * The share dialog is a real modal for the keyboard (components/ui/use-focus-trap.ts), in Chromium: opened from the
- * session's "⋯" menu it has the focus itself; Tab walks its controls in order and wraps from the last to the first
- * (three full rounds, focus never leaving it), Shift+Tab from the first goes to the last, Escape closes it and the
- * "⋯" button has the focus again. Opened from the session tree, Close gives focus back to "Share this branch…",
- * and closing the tree gives it back to the composer (where Alt+T opened it). A screenshot of the dialog with a
- * focused control goes to $STRATA_E2E_SHOTS (default /tmp/strata-share-shots).
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Locator, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-share-shots";
+import type { Locator } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
 /** Whether the page's focused element lies inside `dialog` (the dialog itself counts). */
 const focusInside = (dialog: Locator) => dialog.evaluate((d) => d.contains(document.activeElement));
 
 test("share dialog keeps the keyboard: Tab cycles inside, Shift+Tab wraps, Escape and Close give focus back", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
   test.setTimeout(120_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await mock.reset();
   await mock.script({ text: "Hello back." });
-  await openZipProject(page, uniqueName("share-focus"), { "README.md": "# Focus\n" });
+  await openProject(page, uniqueName("share-focus"), { "README.md": "# Focus\n" });
   await composer(page).fill("Say hello.");
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await expectIdle(page);
@@ -55,7 +43,7 @@ test("share dialog keeps the keyboard: Tab cycles inside, Shift+Tab wraps, Escap
     await page.keyboard.press("Tab");
     await expect(order[i % order.length]).toBeFocused();
     expect(await focusInside(dialog)).toBe(true);
-    if (i === order.length - 2) await dialog.screenshot({ path: `${SHOTS}/share-focus.png` });
+    if (i === order.length - 2) await shot(dialog, "share-focus");
   }
   // Three rounds end on the last control; one more Tab is the first, Shift+Tab from it the last.
   await page.keyboard.press("Tab");

@@ -8,16 +8,12 @@
  * forks it ("Fork to my workspace"), lands in the new project with the shared files, and continues the conversation
  * with the mock model. The owner revokes it from Settings → Shared links; the page, the data URL and the fork URL
  * then answer 404. The tree's "Share this branch…" and branch downloads are checked on the way. Screenshots in
- * $STRATA_E2E_SHOTS (default /tmp/strata-share-shots).
+ * $STRATA_E2E_SHOTS.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_APP_URL, E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-share-shots";
+import { readFileSync } from "node:fs";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
+import { E2E_APP_URL } from "./ports";
 
 const suffix = Date.now().toString(36);
 const ENV_KEY = `sk-proj-${"Q7f2".repeat(10)}${suffix}`;
@@ -25,32 +21,20 @@ const PROMPT_KEY = `sk-${"Zr9X".repeat(8)}${suffix}`;
 const CODENAME = `NIGHTJAR${suffix.toUpperCase()}`;
 const SYSTEM_TEXT = "You are an expert coding assistant";
 
-async function newUser(browser: Browser, name: string): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: E2E_APP_URL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const page = await context.newPage();
-  const res = await page.request.post("/api/auth/sign-up/email", {
-    data: { email: `${name.toLowerCase()}-${suffix}@example.test`, password: "correct horse battery", name },
-    headers: { origin: E2E_APP_URL },
-  });
-  expect(res.status()).toBe(200);
-  return page;
-}
-
 test("share a branch: preview with redactions, publish, open signed out, fork, revoke", async ({
   page,
   browser,
+  mock,
+  openProject,
+  shot,
+  newUser,
 }) => {
-  test.setTimeout(180_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await mock.reset();
+  test.slow();
   await mock.script(
     { text: "Reading it.", toolCalls: [{ id: "toolu_share_1", name: "read", input: { path: "README.md" } }] },
     { text: "The README says: Shared demo." },
   );
-  await openZipProject(page, uniqueName("share"), {
+  await openProject(page, uniqueName("share"), {
     "README.md": "# Shared demo\n",
     ".env": `OPENAI_API_KEY=${ENV_KEY}\n`,
   });
@@ -78,7 +62,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   ]);
   expect(jsonl.suggestedFilename()).toMatch(/\.jsonl$/);
   expect(readFileSync((await jsonl.path()) as string, "utf8")).not.toContain(PROMPT_KEY);
-  await tree.screenshot({ path: `${SHOTS}/tree-actions.png` });
+  await shot(tree, "tree-actions");
   await tree.getByRole("button", { name: "Share this branch…" }).click();
   const fromTree = page.getByRole("dialog", { name: "Share this branch" });
   await expect(fromTree.getByRole("table", { name: "Redactions" })).toBeVisible();
@@ -134,7 +118,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
     "Project [redacted:owner]: use the key [redacted:SecretKeySk]",
   );
   await expect(dialog).toContainText("5 redactions");
-  await dialog.screenshot({ path: `${SHOTS}/share-dialog.png` });
+  await shot(dialog, "share-dialog");
 
   // A publish refused as stale (the session changed meanwhile; simulated once) says so where the owner looks,
   // previews again at once, and keeps the owner's strings and choices.
@@ -155,7 +139,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(dialog.getByRole("button", { name: "Publish link" })).toBeEnabled();
   await expect(rows).toHaveCount(5);
   await expect(dialog.getByRole("alert")).toContainText("Review the new preview, then publish again.");
-  await dialog.screenshot({ path: `${SHOTS}/share-dialog-stale.png` });
+  await shot(dialog, "share-dialog-stale");
   await dialog.getByRole("button", { name: "Publish link" }).click();
   const linkInput = dialog.getByLabel("Share link");
   await expect(linkInput).toHaveValue(new RegExp(`^${E2E_APP_URL}/s/[A-Za-z0-9_-]{32}$`));
@@ -165,7 +149,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(
     dialog.getByRole("list", { name: "Live links of this session" }).getByRole("listitem"),
   ).toHaveCount(1);
-  await page.screenshot({ path: `${SHOTS}/share-published.png` });
+  await shot(page, "share-published");
   await dialog.getByRole("button", { name: "Close" }).click();
 
   // Signed out: the page renders, noindex and no-store; no secret, no code name, no system prompt.
@@ -184,18 +168,18 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(visitor.locator("body")).toContainText("5 secrets were redacted");
   const pageHtml = await visitor.content();
   for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(pageHtml).not.toContain(hidden);
-  await visitor.screenshot({ path: `${SHOTS}/share-page-signed-out.png`, fullPage: true });
+  await shot(visitor, "share-page-signed-out", { fullPage: true });
   const data = await visitor.request.get(`/api/s/${token}`);
   expect(data.status()).toBe(200);
   const dataText = await data.text();
   for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(dataText).not.toContain(hidden);
 
   // A second user forks it and goes on with the files at the checkpoint.
-  const bea = await newUser(browser, "Bea");
+  const { page: bea } = await newUser("Bea");
   await bea.goto(link);
   await bea.getByRole("button", { name: "Fork to my workspace" }).click();
   await expect(bea).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
-  await expect(bea.getByRole("treeitem", { name: "README.md" })).toBeVisible({ timeout: 30_000 });
+  await expect(bea.getByRole("treeitem", { name: "README.md" })).toBeVisible();
   await expect(bea.getByRole("treeitem", { name: ".env" })).toBeVisible();
   await expect(bea.getByTestId("message-assistant").last()).toContainText("The README says: Shared demo.");
   await expect(bea.getByTestId("message-user").first()).toContainText("[redacted:owner]");
@@ -214,9 +198,9 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("5 redactions");
   await expect(row).toContainText("Never expires");
-  await section.screenshot({ path: `${SHOTS}/settings-shared-links.png` });
+  await shot(section, "settings-shared-links");
   await row.getByRole("button", { name: /^Revoke / }).click();
-  await section.screenshot({ path: `${SHOTS}/settings-revoke-confirm.png` });
+  await shot(section, "settings-revoke-confirm");
   await row.getByRole("button", { name: "Revoke link" }).click();
   await expect(row).toHaveCount(0);
 
@@ -226,5 +210,4 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const fork = await bea.request.post(`/api/s/${token}/fork`, { data: {}, headers: { origin: E2E_APP_URL } });
   expect(fork.status()).toBe(404);
   await anonymous.close();
-  await bea.context().close();
 });

@@ -1,17 +1,10 @@
-/**
- * Issue 10, "say what the shell can and cannot do" and the tree's basics, end to end in Chromium: `!npm install`
- * answers bash's not-found line plus Strata's note (exit 127); `!touch new.txt` shows new.txt in the tree without
- * a reload; New file opens the file in the editor and it is still there after a reload; New folder; an existing
- * name is refused with the exact message and nothing is created.
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import { composer, openZipProject, uniqueName } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, uniqueName } from "./helpers";
 
 /** The execution service's shell (node, python3, sqlite3 included). */
 const NOTE =
   "Strata's shell is simulated: no npm, npx, pip, network or host programs. Available: ls, cat, grep, rg, find, sed, awk, jq, diff, mkdir, cp, mv, rm, git, node, python3, sqlite3 and 68 more.";
-const SHOTS = "/tmp/shots-G";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
@@ -30,9 +23,10 @@ async function runShell(page: Page, command: string) {
 
 test("!npm install says what the shell has; !touch shows the new file in the tree at once", async ({
   page,
+  openProject,
+  shot,
 }) => {
-  mkdirSync(SHOTS, { recursive: true });
-  await openZipProject(page, uniqueName("shell"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("shell"), { "README.md": "# Demo\n" });
 
   await composer(page).fill("!npm install");
   await expect(
@@ -45,7 +39,7 @@ test("!npm install says what the shell has; !touch shows the new file in the tre
     "title",
     /^The project shell is simulated \(just-bash on the project files\)\. Commands: alias awk base64 .* zcat\. Runtimes \(in the execution service\): js-exec node python python3 sqlite3 \(JavaScript on QuickJS, Python 3\.13 standard library, SQLite; no npm or pip packages, no network\)\. Builtins: cd, export, source, test and more \(run !help\)\.$/,
   );
-  await page.screenshot({ path: `${SHOTS}/composer-shell-hint.png` });
+  await shot(page, "composer-shell-hint");
   await composer(page).press("Enter");
   const npm = page.getByTestId("message-bashExecution").first();
   await expect(npm.locator(".shell-command")).toHaveText("$ npm install");
@@ -53,7 +47,7 @@ test("!npm install says what the shell has; !touch shows the new file in the tre
   // The stored output exactly: the not-found line, the note, the final newline.
   expect(await npm.locator("pre").textContent()).toBe(`bash: npm: command not found\n${NOTE}\n`);
   await expect(npm.locator(".shell-status")).toHaveText("exit 127");
-  await page.screenshot({ path: `${SHOTS}/npm-not-found.png` });
+  await shot(page, "npm-not-found");
 
   await expect.poll(() => rowNames(page)).toEqual(["README.md"]);
   const touch = await runShell(page, "!touch new.txt");
@@ -65,9 +59,12 @@ test("!npm install says what the shell has; !touch shows the new file in the tre
   await expect.poll(() => rowNames(page)).toEqual(["empty-dir", "new.txt", "README.md"]);
 });
 
-test("New file and New folder from the tree; an existing name is refused", async ({ page }) => {
-  mkdirSync(SHOTS, { recursive: true });
-  await openZipProject(page, uniqueName("newfile"), {
+test("New file and New folder from the tree; an existing name is refused", async ({
+  page,
+  openProject,
+  shot,
+}) => {
+  await openProject(page, uniqueName("newfile"), {
     "README.md": "# Demo\n",
     "src/a.ts": "export const a = 1;\n",
   });
@@ -78,7 +75,7 @@ test("New file and New folder from the tree; an existing name is refused", async
   const name = form.getByRole("textbox", { name: "New file name" });
   await expect(name).toBeFocused();
   await expect(name).toHaveValue("");
-  await page.screenshot({ path: `${SHOTS}/tree-new-file-form.png` });
+  await shot(page, "tree-new-file-form");
 
   // Validation: empty, traversal, existing.
   await form.getByRole("button", { name: "Create" }).click();
@@ -91,7 +88,7 @@ test("New file and New folder from the tree; an existing name is refused", async
   await name.fill("README.md");
   await name.press("Enter");
   await expect(form.getByRole("alert")).toHaveText('"README.md" already exists. Choose another name.');
-  await page.screenshot({ path: `${SHOTS}/tree-new-file-exists.png` });
+  await shot(page, "tree-new-file-exists");
 
   await name.fill("notes.md");
   await name.press("Enter");
@@ -116,7 +113,7 @@ test("New file and New folder from the tree; an existing name is refused", async
   await page.getByRole("textbox", { name: "New file name" }).press("Enter");
   await expect(page.getByRole("tab", { name: "guide.md" })).toBeVisible();
   await expect.poll(() => rowNames(page)).toEqual(["docs", "guide.md", "src", "notes.md", "README.md"]);
-  await page.screenshot({ path: `${SHOTS}/tree-after-create.png` });
+  await shot(page, "tree-after-create");
 
   // Escape closes the form without creating anything.
   await page.getByRole("button", { name: "New file", exact: true }).click();
@@ -160,8 +157,11 @@ test("New file and New folder from the tree; an existing name is refused", async
   ]);
 });
 
-test("Ctrl+S at once after typing or pasting saves exactly what the editor shows", async ({ page }) => {
-  await openZipProject(page, uniqueName("ctrls"), { "README.md": "# Demo\n" });
+test("Ctrl+S at once after typing or pasting saves exactly what the editor shows", async ({
+  page,
+  openProject,
+}) => {
+  await openProject(page, uniqueName("ctrls"), { "README.md": "# Demo\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() as string;
   const stored = async (path: string) => {
     const res = await page.request.get(`/api/projects/${projectId}/file?path=${path}`);

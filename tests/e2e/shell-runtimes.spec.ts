@@ -1,13 +1,6 @@
-/**
- * Issue 12, "a shell that can do real work": `!node`, `!python3` and `!sqlite3` in the composer run in the
- * execution service's shell on the project's files (QuickJS, CPython WASM, sql.js); what they write appears in the
- * tree and in the editor. (Runaway loops stopped at the limit: tests/integration/exec/shell-runtimes.test.ts.)
- */
-import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import { composer, openZipProject, uniqueName } from "./helpers";
-
-const SHOTS = "/tmp/shots-N5";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, uniqueName } from "./helpers";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const rowNames = (page: Page) =>
@@ -19,18 +12,19 @@ async function runShell(page: Page, command: string) {
   const before = await page.getByTestId("message-bashExecution").count();
   await composer(page).fill(command);
   await composer(page).press("Enter");
-  await expect(page.getByTestId("message-bashExecution")).toHaveCount(before + 1, { timeout: 30_000 });
+  await expect(page.getByTestId("message-bashExecution")).toHaveCount(before + 1);
   const message = page.getByTestId("message-bashExecution").nth(before);
-  await expect(message.locator(".shell-status")).toBeVisible({ timeout: 30_000 });
+  await expect(message.locator(".shell-status")).toBeVisible();
   return message;
 }
 
 test("!node, !python3 and !sqlite3 run on the project's files; their files show in the tree", async ({
   page,
+  openProject,
+  shot,
 }) => {
   test.setTimeout(120_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await openZipProject(page, uniqueName("runtimes"), {
+  await openProject(page, uniqueName("runtimes"), {
     "README.md": "# Demo\n",
     "nums.txt": "1\n2\n3\n",
     "sum.js":
@@ -56,7 +50,7 @@ test("!node, !python3 and !sqlite3 run on the project's files; their files show 
   await expect
     .poll(() => rowNames(page))
     .toEqual(["notes.db", "nums.txt", "README.md", "squares.txt", "sum.js"]);
-  await page.screenshot({ path: `${SHOTS}/runtimes.png` });
+  await shot(page, "runtimes");
 
   await page.getByRole("treeitem", { name: "squares.txt", exact: true }).click();
   await expect(page.getByRole("tab", { name: "squares.txt" })).toBeVisible();

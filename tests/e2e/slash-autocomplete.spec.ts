@@ -4,13 +4,9 @@
  * descriptions; typing filters; arrows move (wrapping), Escape closes; Enter, Tab and a click pick and insert
  * `/name ` with the focus kept; sending the template expands it, and the mock provider gets the expanded text.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { anthropicRequests, blocksOf, composer, messagesOf, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
-const SHOTS = process.env.STRATA_E2E_SHOTS;
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { anthropicRequests, blocksOf, composer, messagesOf, uniqueName } from "./helpers";
 
 const TEMPLATE =
   "---\ndescription: Review a file for bugs\nargument-hint: <path>\n---\nReview $1 for bugs and list them.\n";
@@ -32,10 +28,12 @@ async function expectActive(page: Page, name: string) {
 
 test("typing / lists commands, templates and skills; filter, keys, click; a template expands", async ({
   page,
+  mock,
+  openProject,
+  shot,
 }) => {
-  await mock.reset();
   await mock.script({ text: "No bugs found." });
-  await openZipProject(page, uniqueName("slash"), {
+  await openProject(page, uniqueName("slash"), {
     "README.md": "# Slash\n",
     "src/a.ts": "export const a = 1;\n",
     ".pi/prompts/review.md": TEMPLATE,
@@ -63,7 +61,7 @@ test("typing / lists commands, templates and skills; filter, keys, click; a temp
   await expect(options(page).locator(".slash-source")).toHaveText(["command", "prompt template", "skill"]);
   await expect(box).toHaveAttribute("aria-controls", (await list(page).getAttribute("id")) ?? "");
   await expectActive(page, "/compact");
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/slash-list.png` });
+  await shot(page, "slash-list");
 
   // Filtering as you type, and back.
   await page.keyboard.type("li");

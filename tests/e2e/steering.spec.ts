@@ -5,29 +5,26 @@
  * back to the composer and nothing more reaches the model; a second tab that sends a prompt meanwhile gets
  * the 409 shown and keeps its draft.
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
+
+import { expect, test } from "./fixtures";
 import {
   anthropicRequests,
   blocksOf,
   composer,
   expectIdle,
   messagesOf,
-  openZipProject,
   queuedItems,
   transcript,
   uniqueName,
 } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
 const README = "# Demo\n\nHello from the demo project.\n";
 
-test.beforeEach(async () => {
-  await mock.reset();
-});
-
-test("steering a running agent: delivered right after the tool result", async ({ page }) => {
+test("steering a running agent: delivered right after the tool result", async ({
+  page,
+  mock,
+  openProject,
+}) => {
   const steer = "Use tabs, not spaces.";
   await mock.script(
     {
@@ -37,7 +34,7 @@ test("steering a running agent: delivered right after the tool result", async ({
     },
     { text: "Switched to tabs as asked." },
   );
-  await openZipProject(page, uniqueName("steer"), { "README.md": README });
+  await openProject(page, uniqueName("steer"), { "README.md": README });
 
   await composer(page).fill("Summarise the README.");
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -81,7 +78,7 @@ test("steering a running agent: delivered right after the tool result", async ({
   expect(blocksOf(assistant).find((b) => b.type === "tool_use")?.id).toBe("toolu_steer_1");
 });
 
-test("a follow-up waits until the agent would stop", async ({ page }) => {
+test("a follow-up waits until the agent would stop", async ({ page, mock, openProject }) => {
   const followUp = "Also list the files.";
   await mock.script(
     {
@@ -92,7 +89,7 @@ test("a follow-up waits until the agent would stop", async ({ page }) => {
     { text: "The README says hello." },
     { text: "There is one file: README.md." },
   );
-  await openZipProject(page, uniqueName("follow"), { "README.md": README });
+  await openProject(page, uniqueName("follow"), { "README.md": README });
 
   await composer(page).fill("Summarise the README.");
   await composer(page).press("Enter");
@@ -130,12 +127,16 @@ test("a follow-up waits until the agent would stop", async ({ page }) => {
   expect(blocksOf(third.at(-1)!)).toEqual([expect.objectContaining({ type: "text", text: followUp })]);
 });
 
-test("abort during a tool call: the queued texts come back to the composer", async ({ page }) => {
+test("abort during a tool call: the queued texts come back to the composer", async ({
+  page,
+  mock,
+  openProject,
+}) => {
   await mock.script({
     text: "Sleeping on it.",
     toolCalls: [{ id: "toolu_sleep_1", name: "bash", input: { command: "sleep 30" } }],
   });
-  await openZipProject(page, uniqueName("abort"), { "README.md": README });
+  await openProject(page, uniqueName("abort"), { "README.md": README });
 
   await composer(page).fill("Take your time.");
   await composer(page).press("Enter");
@@ -169,12 +170,17 @@ test("abort during a tool call: the queued texts come back to the composer", asy
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
 });
 
-test("a second tab follows the run another tab started and steers it", async ({ page, context }) => {
+test("a second tab follows the run another tab started and steers it", async ({
+  page,
+  context,
+  mock,
+  openProject,
+}) => {
   await mock.script(
     { text: ["Working on it.", " Done."], holdUntilReleased: "tab-gate" },
     { text: "Steered from the other tab." },
   );
-  await openZipProject(page, uniqueName("tabs"), { "README.md": README });
+  await openProject(page, uniqueName("tabs"), { "README.md": README });
   await composer(page).fill("First prompt.");
   await composer(page).press("Enter");
   await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it.");
@@ -182,7 +188,7 @@ test("a second tab follows the run another tab started and steers it", async ({ 
   // The same session in another tab: it sees the live run (GET answers it) and follows it.
   const other = await context.newPage();
   await other.goto(page.url());
-  await expect(other.getByTestId("message-user")).toHaveText(["First prompt."], { timeout: 30_000 });
+  await expect(other.getByTestId("message-user")).toHaveText(["First prompt."]);
   const notice = other.getByText("The agent is working on this session in another tab.", { exact: false });
   await expect(notice).toBeVisible();
 

@@ -1,6 +1,6 @@
 /**
- * Issue 11, "What it must show" item 2, end to end in Chromium with four fresh browser contexts (none is the local
- * owner): Olive signs up at /sign-up, creates a team at /teams/new, invites Mia as member (invite link) and Ada as
+ * Issue 11, "What it must show" item 2, end to end in Chromium with four fresh accounts, each in its own browser
+ * context (the `newUser` fixture; the sign-up form itself is account.spec.ts's): Olive creates a team at /teams/new, invites Mia as member (invite link) and Ada as
  * admin (email invitation, its copied link); both sign up and accept. Olive imports a project into the team (home
  * `/?workspace=<team>`) and commits the team AGENTS.md on /teams/<id>/rules. Mia opens the team project and prompts:
  * the mock provider's system prompt carries the team file between its markers; Olive changes the file again and
@@ -8,45 +8,27 @@
  * changed `project_context` section, collapsed into the Anthropic system text); Mia's Context panel names the file
  * (Team, /.team/AGENTS.md, changed by Olive, an ISO time). Mia cannot save the rules root (no Save, PUT → 403), so
  * she proposes; Ada opens the proposal, sees the diff and approves; Mia's next prompt carries the proposed text.
- * Eve, signed up but not in the team, gets 404 on the project's page and API. Screenshots in test-results/.
+ * Eve, signed up but not in the team, gets 404 on the project's page and API. Screenshots in STRATA_E2E_SHOTS.
  */
-import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
-import { mockProviderClient } from "../mock-provider";
+import type { MockProviderClient } from "../mock-provider";
+import { type E2EFixtures, expect, test } from "./fixtures";
 import { anthropicRequests, composer, expectIdle, messagesOf } from "./helpers";
-import { E2E_APP_URL, E2E_MOCK_URL } from "./ports";
+import { E2E_APP_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
-const PASSWORD = "correct horse battery staple";
-const SHOTS = "test-results";
 const STAMP = Date.now().toString(36);
 
-interface Person {
-  context: BrowserContext;
-  page: Page;
-  name: string;
-  email: string;
-}
+type NewUser = E2EFixtures["newUser"];
 
-/** A fresh browser context (no stored cookie) whose user signs up through the /sign-up form and lands home. */
-async function signUp(browser: Browser, name: string): Promise<Person> {
-  const context = await browser.newContext({
-    baseURL: E2E_APP_URL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const page = await context.newPage();
-  const email = `${name.split(" ")[0].toLowerCase()}-${STAMP}@example.test`;
-  await page.goto("/sign-up");
-  await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
-  // Hydrated (the submit button is enabled only then): text typed before it would be reset.
-  await expect(page.getByRole("button", { name: "Create account", exact: true })).toBeEnabled();
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
-  await expect(page.getByRole("button", { name: `Account menu (${email})` })).toBeVisible();
-  return { context, page, name, email };
+/** A fresh account (the `newUser` fixture) that lands on the IDE home signed in. */
+async function signUp(newUser: NewUser, name: string) {
+  const person = await newUser(name);
+  await person.page.goto("/");
+  await expect(
+    person.page.getByRole("button", { name: `Account menu (${person.user.email})` }),
+  ).toBeVisible();
+  return { ...person, name, email: person.user.email };
 }
 
 /** Replace the whole Monaco buffer of the rules editor with `text`. */
@@ -84,24 +66,25 @@ interface AnthropicBody {
 const systemText = (body: unknown) => (body as AnthropicBody).system.map((b) => b.text).join("");
 
 /** Sends `text` from the member's composer and waits for the scripted answer; returns the provider's request. */
-async function prompt(page: Page, text: string, answer: string) {
-  await mock.reset();
+async function prompt(mock: MockProviderClient, page: Page, text: string, answer: string) {
+  const before = anthropicRequests(await mock.requests()).length;
   await mock.script({ text: answer });
   await composer(page).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByTestId("message-assistant").last()).toContainText(answer);
   await expectIdle(page);
   const requests = anthropicRequests(await mock.requests());
-  expect(requests).toHaveLength(1);
-  return requests[0];
+  expect(requests).toHaveLength(before + 1);
+  return requests[before];
 }
 
-test.use({ storageState: { cookies: [], origins: [] } });
-
 test("team rules: owner's AGENTS.md reaches the member as a patch, member proposes, admin approves, outsider gets 404", async ({
-  browser,
+  newUser,
+  mock,
+  scopeWorkspace,
+  shot,
 }) => {
-  test.setTimeout(300_000);
+  test.slow();
   const teamName = `Orbit ${STAMP}`;
   const projectName = `orbit-${STAMP}`;
   const README = `Orbit launch checklist ${STAMP}\n`;
@@ -110,7 +93,7 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const T3 = `${T2}Prefer small pull requests.\n`;
 
   // 1. Olive signs up, creates the team; Mia joins by invite link (member), Ada by email invitation (admin).
-  const olive = await signUp(browser, "Olive Owner");
+  const olive = await signUp(newUser, "Olive Owner");
   const o = olive.page;
   await o.goto("/teams/new");
   await o.getByLabel("Team name").fill(teamName);
@@ -125,13 +108,13 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const inviteLink = await links.getByLabel("New invite link").inputValue();
   expect(inviteLink).toMatch(new RegExp(`^${E2E_APP_URL}/invite/[A-Za-z0-9_-]{43}$`));
 
-  const mia = await signUp(browser, "Mia Member");
+  const mia = await signUp(newUser, "Mia Member");
   const m = mia.page;
   await m.goto(inviteLink);
   await m.getByRole("button", { name: `Join ${teamName}` }).click();
   await expect(m).toHaveURL(`${E2E_APP_URL}/?workspace=${teamId}`);
 
-  const ada = await signUp(browser, "Ada Admin");
+  const ada = await signUp(newUser, "Ada Admin");
   const a = ada.page;
   const byEmail = o.getByRole("region", { name: "Invite by email" });
   await byEmail.getByLabel("Email address").fill(ada.email);
@@ -147,6 +130,8 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const members = o.getByRole("region", { name: /^Members/ });
   await expect(members.getByRole("combobox", { name: "Role of Mia Member" })).toHaveValue("member");
   await expect(members.getByRole("combobox", { name: "Role of Ada Admin" })).toHaveValue("admin");
+  // The team's model keys: this test's mock scope (tests/e2e/fixtures.ts).
+  await scopeWorkspace(olive.user, teamId);
 
   // 2. Olive imports a project into the team workspace and commits the team AGENTS.md.
   await o.goto(`/?workspace=${teamId}`);
@@ -195,16 +180,16 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
     .click();
   await expect(m).toHaveURL(`${E2E_APP_URL}/projects/${projectId}`);
   const panel = m.getByRole("region", { name: "Context", exact: true });
-  await expect(panel).toContainText("in effect", { timeout: 30_000 });
+  await expect(panel).toContainText("in effect");
   await expect(composer(m)).toBeEnabled();
-  const first = await prompt(m, "What are the team rules?", "Run the tests.");
+  const first = await prompt(mock, m, "What are the team rules?", "Run the tests.");
   expect(systemText(first.body)).toContain(`\n\n${context(T1)}\n\n`);
 
   // Olive tightens the rules; Mia's next prompt in the same session carries the change as a system prompt patch.
   const beforeSecondSave = Date.now();
   await saveTeamAgents(o, teamId, T2, "Imperative commit messages", "Olive Owner");
   const afterSecondSave = Date.now();
-  const second = await prompt(m, "And now?", "Imperative it is.");
+  const second = await prompt(mock, m, "And now?", "Imperative it is.");
   expect(systemText(second.body)).not.toBe(systemText(first.body));
   expect(systemText(second.body)).toBe(systemText(first.body).replace(context(T1), context(T2)));
   expect(messagesOf(second).map((x) => x.role)).toEqual(["user", "assistant", "user"]);
@@ -244,9 +229,7 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   await expect(systemViews.nth(1).locator("pre")).toHaveText(
     `Updated system prompt section "project_context":\n\n${context(T2)}`,
   );
-  await m
-    .getByRole("log", { name: "Conversation" })
-    .screenshot({ path: `${SHOTS}/team-rules-flow-transcript-patch.png` });
+  await shot(m.getByRole("log", { name: "Conversation" }), "team-rules-flow-transcript-patch");
 
   // The Context panel: Team scope, the file's path, Olive as the last author, the exact time in the title.
   await panel.getByRole("button", { name: "Context", exact: true }).click();
@@ -261,12 +244,12 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   // The panel reloads its resources when the run ends; under load that answer can come after the panel opens,
   // so the time is polled until it is the second commit's (git keeps whole seconds).
   await expect
-    .poll(async () => Date.parse((await changed.getAttribute("title")) ?? ""), { timeout: 15_000 })
+    .poll(async () => Date.parse((await changed.getAttribute("title")) ?? ""))
     .toBeGreaterThanOrEqual(Math.floor(beforeSecondSave / 1000) * 1000);
   const iso = (await changed.getAttribute("title")) as string;
   expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   expect(Date.parse(iso)).toBeLessThanOrEqual(afterSecondSave);
-  await m.screenshot({ path: `${SHOTS}/team-rules-flow-context.png`, fullPage: true });
+  await shot(m, "team-rules-flow-context", { fullPage: true });
 
   // 4. Mia cannot change the rules root directly: no Save, and the API refuses with 403.
   await m.goto(`/teams/${teamId}/rules`);
@@ -304,7 +287,7 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   const diff = a.getByTestId("diff-AGENTS.md");
   await expect(diff.locator('[data-kind="add"]')).toHaveText(["5+Prefer small pull requests."]);
   await expect(diff.locator('[data-kind="del"]')).toHaveCount(0);
-  await a.screenshot({ path: `${SHOTS}/team-rules-flow-proposal.png`, fullPage: true });
+  await shot(a, "team-rules-flow-proposal", { fullPage: true });
   await a.getByRole("button", { name: "Approve and merge" }).click();
   await expect(a.getByText("Merged", { exact: true })).toBeVisible();
   const merged = await a.request.get(`/api/workspaces/${teamId}/rules/file?path=AGENTS.md`);
@@ -312,9 +295,9 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
 
   // Mia's next prompt (same session) carries the approved text, again as a patch.
   await m.goto(`/projects/${projectId}`);
-  await expect(panel).toContainText("in effect", { timeout: 30_000 });
+  await expect(panel).toContainText("in effect");
   await expect(composer(m)).toBeEnabled();
-  const third = await prompt(m, "Anything new?", "Small pull requests.");
+  const third = await prompt(mock, m, "Anything new?", "Small pull requests.");
   expect(systemText(third.body)).toBe(systemText(first.body).replace(context(T1), context(T3)));
   expect(messagesOf(third).map((x) => x.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
   const after = (await (await m.request.get(`/api/sessions/${sessionId}`)).json()) as typeof stored;
@@ -324,10 +307,10 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
   await expect(files.nth(0)).toContainText("/.team/AGENTS.md");
   // Approval fast-forwarded main to Mia's commit: she is the file's last author.
   await expect(files.nth(0)).toContainText("changed by Mia Member");
-  await m.screenshot({ path: `${SHOTS}/team-rules-flow-context-merged.png`, fullPage: true });
+  await shot(m, "team-rules-flow-context-merged", { fullPage: true });
 
   // 5. Eve (signed up, not in the team) gets 404 on the project's page and API, with nothing of the team in it.
-  const eve = await signUp(browser, "Eve Outsider");
+  const eve = await signUp(newUser, "Eve Outsider");
   const e = eve.page;
   for (const path of [
     `/projects/${projectId}`,
@@ -341,8 +324,7 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
     await expect(e.getByRole("alert").filter({ hasText: "Page not found" })).toBeVisible();
     const html = await e.content();
     for (const s of [projectName, teamName]) expect(html, `${path} shows ${s}`).not.toContain(s);
-    if (path === `/projects/${projectId}`)
-      await e.screenshot({ path: `${SHOTS}/team-rules-flow-outsider.png` });
+    if (path === `/projects/${projectId}`) await shot(e, "team-rules-flow-outsider");
   }
   const secrets = [
     projectName,
@@ -367,5 +349,4 @@ test("team rules: owner's AGENTS.md reaches the member as a patch, member propos
     expect(JSON.parse(body).error.code, path).toBe("not_found");
     for (const s of secrets) expect(body, `${path} leaks ${s}`).not.toContain(s);
   }
-  for (const p of [olive, mia, ada, eve]) await p.context.close();
 });

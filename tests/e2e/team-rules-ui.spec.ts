@@ -5,7 +5,8 @@
  * the rules page and the API then hold the member's text and the proposal is listed as decided. Screenshots of both
  * pages are written to test-results/.
  */
-import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
 
 const PASSWORD = "correct-horse-battery-staple";
@@ -65,7 +66,7 @@ async function createTeam(
   return { owner, member, team };
 }
 
-test("owner saves AGENTS.md, member proposes a change, owner approves it", async ({ browser }) => {
+test("owner saves AGENTS.md, member proposes a change, owner approves it", async ({ browser, shot }) => {
   test.setTimeout(180_000);
   const { owner, member, team } = await createTeam(browser);
   const rulesUrl = `/teams/${team.id}/rules`;
@@ -87,7 +88,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   await o.getByRole("button", { name: "Save", exact: true }).click();
   await expect(o.getByTestId("rules-commit")).toContainText("by Olive Owner");
   await expect(files.getByRole("button", { name: /^AGENTS\.md/ })).toContainText("changed by Olive Owner");
-  await o.screenshot({ path: "test-results/team-rules-owner.png" });
+  await shot(o, "team-rules-owner");
 
   // The member sees the owner's text; they have no Save, only Propose.
   const m = member.page;
@@ -116,7 +117,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   await m.getByRole("textbox", { name: "Comment" }).fill("Ready for review.");
   await m.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(m.getByRole("region", { name: "Comments" })).toContainText("Ready for review.");
-  await m.screenshot({ path: "test-results/team-rules-proposal-member.png", fullPage: true });
+  await shot(m, "team-rules-proposal-member", { fullPage: true });
 
   // The owner finds it under Open proposals and approves it.
   await o.goto(rulesUrl);
@@ -129,7 +130,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   await o.getByRole("button", { name: "Approve and merge" }).click();
   await expect(o.getByText("Approved", { exact: true })).toBeVisible();
   await expect(o.getByText("Merged", { exact: true })).toBeVisible();
-  await o.screenshot({ path: "test-results/team-rules-proposal-approved.png", fullPage: true });
+  await shot(o, "team-rules-proposal-approved", { fullPage: true });
 
   // The merged text is in the rules root, and the proposal is listed as decided.
   await o.goto(rulesUrl);
@@ -140,7 +141,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
   const file = await o.request.get(`/api/workspaces/${team.id}/rules/file?path=AGENTS.md`);
   expect(file.status()).toBe(200);
   expect((await file.json()).content).toBe("# Team rules\n\nAlways run the tests.\nPrefer small commits.\n");
-  await o.screenshot({ path: "test-results/team-rules-after-merge.png" });
+  await shot(o, "team-rules-after-merge");
 
   // A direct write by the member is refused with the API's words.
   const put = await m.request.put(`/api/workspaces/${team.id}/rules/file?path=AGENTS.md`, {
@@ -152,6 +153,7 @@ test("owner saves AGENTS.md, member proposes a change, owner approves it", async
 
 test("approving a proposal whose file main changed meanwhile shows the 409 conflict as the API words it", async ({
   browser,
+  shot,
 }) => {
   test.setTimeout(120_000);
   const { owner, member, team } = await createTeam(browser);
@@ -182,5 +184,5 @@ test("approving a proposal whose file main changed meanwhile shows the 409 confl
     "main changed AGENTS.md since this proposal; the author must update it. (conflict) Nothing was merged.",
   );
   await expect(o.getByText("Open", { exact: true })).toBeVisible();
-  await o.screenshot({ path: "test-results/team-rules-conflict.png" });
+  await shot(o, "team-rules-conflict");
 });

@@ -1,31 +1,18 @@
 /**
- * Teams end to end in Chromium: the owner (the local owner) creates a team, invites a second user by invite link and
- * a third by email; they join; the owner changes a role and removes one member; the other leaves. Each extra user
- * is a fresh browser context signed up through Better Auth. Screenshots: the team page and the invite page.
+ * Teams end to end in Chromium: the owner (the test's own account) creates a team, invites a second user by invite
+ * link and a third by email; they join; the owner changes a role and removes one member; the other leaves. Each extra
+ * user is a fresh account with its own browser context (the `newUser` fixture). Screenshots (STRATA_E2E_SHOTS): the
+ * team page and the invite page.
  */
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
-
-const SHOTS = process.env.STRATA_E2E_SHOTS ?? "/tmp/strata-teams-shots";
-
-async function newUser(browser: Browser, name: string): Promise<{ page: Page; email: string }> {
-  const context = await browser.newContext({
-    baseURL: E2E_APP_URL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const page = await context.newPage();
-  const email = `${name.toLowerCase()}-${Date.now().toString(36)}@example.test`;
-  const res = await page.request.post("/api/auth/sign-up/email", {
-    data: { email, password: "correct horse battery", name },
-    headers: { origin: E2E_APP_URL },
-  });
-  expect(res.status()).toBe(200);
-  return { page, email };
-}
 
 test("owner creates a team, invites by link and by email, changes a role, removes one; a member leaves", async ({
   page,
   browser,
+  shot,
+  user,
+  newUser,
 }) => {
   const teamName = `Platform ${Date.now().toString(36)}`;
 
@@ -74,32 +61,34 @@ test("owner creates a team, invites by link and by email, changes a role, remove
     "href",
     `/sign-up?next=${encodeURIComponent(linkPath)}`,
   );
-  await visitor.screenshot({ path: `${SHOTS}/invite-page-signed-out.png` });
+  await shot(visitor, "invite-page-signed-out");
   await anonymous.close();
 
   // Second user: opens the link, sees the team, joins.
-  const bea = await newUser(browser, "Bea");
+  const bea = await newUser("Bea");
   await bea.page.goto(linkUrl);
   await expect(bea.page.getByRole("heading", { name: `Join ${teamName}` })).toBeVisible();
-  await expect(bea.page.getByText("Local owner invited you to this team on Strata.")).toBeVisible();
-  await bea.page.screenshot({ path: `${SHOTS}/invite-page.png` });
+  await expect(bea.page.getByText(`${user.name} invited you to this team on Strata.`)).toBeVisible();
+  await shot(bea.page, "invite-page");
   await bea.page.getByRole("button", { name: `Join ${teamName}` }).click();
   await expect(bea.page).toHaveURL(new RegExp(`/\\?workspace=${teamId}$`));
 
   // Third user: invited by email as viewer; the invitation link is shown to copy.
-  const cal = await newUser(browser, "Cal");
+  const cal = await newUser("Cal");
   const emailCard = page.getByRole("region", { name: "Invite by email" });
-  await emailCard.getByLabel("Email address").fill(cal.email);
+  await emailCard.getByLabel("Email address").fill(cal.user.email);
   await emailCard.getByLabel("Role").selectOption("viewer");
   await emailCard.getByRole("button", { name: "Invite" }).click();
-  const invitationUrl = await emailCard.getByLabel(`Invitation link for ${cal.email}`).inputValue();
+  const invitationUrl = await emailCard.getByLabel(`Invitation link for ${cal.user.email}`).inputValue();
   expect(invitationUrl).toMatch(new RegExp(`^${E2E_APP_URL}/invitations/[0-9a-f-]{36}$`));
-  await expect(emailCard.getByTestId(`invitation-${cal.email}`)).toBeVisible();
+  await expect(emailCard.getByTestId(`invitation-${cal.user.email}`)).toBeVisible();
 
   // Bea (another address) is told whom the invitation is for.
   await bea.page.goto(invitationUrl);
   await expect(
-    bea.page.getByText(`This invitation is for ${cal.email}, but you are signed in as ${bea.email}.`),
+    bea.page.getByText(
+      `This invitation is for ${cal.user.email}, but you are signed in as ${bea.user.email}.`,
+    ),
   ).toBeVisible();
 
   await cal.page.goto(invitationUrl);
@@ -110,8 +99,8 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   // The owner sees both; the link counted one use; Cal is a viewer, promoted to member.
   await page.reload();
   const members = page.getByRole("region", { name: /^Members/ });
-  await expect(members.getByTestId(`member-${bea.email}`)).toContainText("Bea");
-  await expect(members.getByTestId(`member-${cal.email}`)).toContainText("Cal");
+  await expect(members.getByTestId(`member-${bea.user.email}`)).toContainText("Bea");
+  await expect(members.getByTestId(`member-${cal.user.email}`)).toContainText("Cal");
   await expect(
     page.getByRole("region", { name: "Invite links" }).getByRole("cell", { name: "1 / 5" }),
   ).toBeVisible();
@@ -120,7 +109,7 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   await calRole.selectOption("member");
   await page.reload();
   await expect(members.getByRole("combobox", { name: "Role of Cal" })).toHaveValue("member");
-  await page.screenshot({ path: `${SHOTS}/team-page.png`, fullPage: true });
+  await shot(page, "team-page", { fullPage: true });
 
   // Cal, a member, sees the list read-only and no invitation controls.
   await cal.page.goto(`/teams/${teamId}`);
@@ -130,14 +119,14 @@ test("owner creates a team, invites by link and by email, changes a role, remove
   await expect(cal.page.getByRole("link", { name: "Team rules" })).toBeVisible();
   await expect(cal.page.getByRole("link", { name: "Workspace settings" })).toHaveCount(0);
   await expect(cal.page.getByRole("region", { name: "Invite links" })).toHaveCount(0);
-  await cal.page.screenshot({ path: `${SHOTS}/team-page-member.png`, fullPage: true });
+  await shot(cal.page, "team-page-member", { fullPage: true });
 
   // The owner removes Bea (after confirming).
-  await members.getByTestId(`member-${bea.email}`).getByRole("button", { name: "Remove" }).click();
+  await members.getByTestId(`member-${bea.user.email}`).getByRole("button", { name: "Remove" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Remove member" });
-  await expect(dialog).toContainText(bea.email);
+  await expect(dialog).toContainText(bea.user.email);
   await dialog.getByRole("button", { name: "Remove" }).click();
-  await expect(members.getByTestId(`member-${bea.email}`)).toHaveCount(0);
+  await expect(members.getByTestId(`member-${bea.user.email}`)).toHaveCount(0);
   await bea.page.goto(`/teams/${teamId}`);
   await expect(bea.page.getByText(/not found/i).first()).toBeVisible();
 
@@ -149,9 +138,9 @@ test("owner creates a team, invites by link and by email, changes a role, remove
     .click();
   await expect(cal.page).toHaveURL(`${E2E_APP_URL}/`);
   await page.reload();
-  await expect(page.getByRole("region", { name: /^Members/ }).getByTestId(`member-${cal.email}`)).toHaveCount(
-    0,
-  );
+  await expect(
+    page.getByRole("region", { name: /^Members/ }).getByTestId(`member-${cal.user.email}`),
+  ).toHaveCount(0);
   // The owner deletes the team after typing its name; its page is then the 404 page.
   await page.getByRole("button", { name: "Delete team" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete team" });

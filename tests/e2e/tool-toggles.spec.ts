@@ -3,17 +3,18 @@
  * pi's system patch (the chat shows "Tools removed: bash"), and the next request to the mock provider declares read,
  * edit and write only; a screenshot of the open panel is saved for review.
  */
-import { expect, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
-test("turning a tool off in the Tools panel changes what the next request declares", async ({ page }) => {
-  await mock.reset();
+test("turning a tool off in the Tools panel changes what the next request declares", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   await mock.script({ text: "First answer." }, { text: "Second answer." });
-  await openZipProject(page, uniqueName("tools"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("tools"), { "README.md": "# Demo\n" });
 
   await composer(page).fill("Hello.");
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -31,7 +32,7 @@ test("turning a tool off in the Tools panel changes what the next request declar
   // Reads that started before the change (the chat's refreshes) do not bring the old state back.
   await expect(panel).toContainText("3 of 7 on");
   await expect(bash).not.toBeChecked();
-  await page.screenshot({ path: `${process.env.TMPDIR ?? "/tmp"}/strata-tool-toggles.png`, fullPage: false });
+  await shot(page, "strata-tool-toggles");
 
   await composer(page).fill("Again.");
   await page.getByRole("button", { name: "Send", exact: true }).click();

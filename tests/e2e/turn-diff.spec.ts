@@ -4,12 +4,10 @@
  * after, moves between files with the arrow keys and closes with Escape; a tool call's Diff shows only its file;
  * reverting ONE file of the turn restores exactly that file and leaves the other.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import { composer, expectIdle, openZipProject, uniqueName } from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { composer, expectIdle, uniqueName } from "./helpers";
 
-const mock = mockProviderClient(E2E_MOCK_URL);
 const NOTES_BEFORE = "one\ntwo\nthree\n";
 const NOTES_AFTER = "one\nTWO\nthree\nfour\n";
 const UTIL = "export function twice(n: number): number {\n  return n * 2;\n}\n";
@@ -34,8 +32,12 @@ const diffSide = (page: Page, side: "original" | "modified") =>
     )
     .catch((error: Error) => `(diff editor not readable: ${error.message.split("\n")[0]})`);
 
-test("a turn's changes: summary with counts, the diff view, and reverting one file", async ({ page }) => {
-  await mock.reset();
+test("a turn's changes: summary with counts, the diff view, and reverting one file", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
   await mock.script(
     {
       text: "Updating the notes.",
@@ -44,7 +46,7 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
     { toolCalls: [{ id: "toolu_w2", name: "write", input: { path: "src/util.ts", content: UTIL } }] },
     { text: "Done: notes updated and a helper added." },
   );
-  await openZipProject(page, uniqueName("turn-diff"), { "notes.md": NOTES_BEFORE, "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("turn-diff"), { "notes.md": NOTES_BEFORE, "README.md": "# Demo\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() as string;
   const readProject = async (path: string) => {
     const res = await page.request.get(`/api/projects/${projectId}/file?path=${encodeURIComponent(path)}`);
@@ -68,10 +70,8 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   await expect(row("notes.md").locator("abbr")).toHaveText("M");
   await expect(row("src/util.ts").locator("abbr")).toHaveText("A");
   await summary.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: test.info().outputPath("turn-summary.png") });
-  await page
-    .getByRole("region", { name: "Chat" })
-    .screenshot({ path: test.info().outputPath("turn-summary-chat.png") });
+  await shot(page, "turn-summary");
+  await shot(page.getByRole("region", { name: "Chat" }), "turn-summary-chat");
 
   // The diff view at notes.md: Monaco's diff editor shows before and after.
   await row("notes.md").getByRole("button", { name: "notes.md", exact: true }).click();
@@ -84,7 +84,7 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   );
   await expect.poll(() => diffSide(page, "original")).toBe("one\ntwo\nthree\n");
   await expect.poll(() => diffSide(page, "modified")).toBe("one\nTWO\nthree\nfour\n");
-  await page.screenshot({ path: test.info().outputPath("diff-view.png") });
+  await shot(page, "diff-view");
 
   // ArrowDown: the next file (added: empty before).
   await page.keyboard.press("ArrowDown");
@@ -115,7 +115,7 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   await expect(page.getByTestId("turn-changes")).toContainText("Reverted notes.md.");
   expect(await readProject("notes.md")).toBe(NOTES_BEFORE);
   expect(await readProject("src/util.ts")).toBe(UTIL);
-  await page.screenshot({ path: test.info().outputPath("after-revert.png") });
+  await shot(page, "after-revert");
 
   // The whole session against its start: only the helper is left.
   await page.getByRole("button", { name: "Session changes" }).click();

@@ -4,20 +4,9 @@
  * a reload (stored as `bashExecution` messages), and the next prompt carries only the `!` command, in pi's
  * `Ran \`…\`` form.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { mockProviderClient } from "../mock-provider";
-import {
-  anthropicRequests,
-  blocksOf,
-  composer,
-  expectIdle,
-  messagesOf,
-  openZipProject,
-  uniqueName,
-} from "./helpers";
-import { E2E_MOCK_URL } from "./ports";
-
-const mock = mockProviderClient(E2E_MOCK_URL);
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { anthropicRequests, blocksOf, composer, expectIdle, messagesOf, uniqueName } from "./helpers";
 
 async function expectShellBlocks(page: Page) {
   const blocks = page.getByTestId("message-bashExecution");
@@ -33,10 +22,13 @@ async function expectShellBlocks(page: Page) {
   await expect(secret.getByText("excluded from context")).toBeVisible();
 }
 
-test("!command and !!command: shown, stored, and only ! reaches the model", async ({ page }) => {
-  await mock.reset();
+test("!command and !!command: shown, stored, and only ! reaches the model", async ({
+  page,
+  mock,
+  openProject,
+}) => {
   await mock.script({ text: "You said hi." });
-  await openZipProject(page, uniqueName("bash"), { "README.md": "# Demo\n", "secret.txt": "top secret\n" });
+  await openProject(page, uniqueName("bash"), { "README.md": "# Demo\n", "secret.txt": "top secret\n" });
 
   await expect(composer(page)).toHaveAttribute("placeholder", /!command runs it in the project shell/);
   await composer(page).fill("!echo hi");
@@ -76,10 +68,13 @@ test("!command and !!command: shown, stored, and only ! reaches the model", asyn
   expect(raw).not.toContain("top secret");
 });
 
-test("!command while the agent runs: runs at once, stored after the run", async ({ page }) => {
-  await mock.reset();
+test("!command while the agent runs: runs at once, stored after the run", async ({
+  page,
+  mock,
+  openProject,
+}) => {
   await mock.script({ text: ["Thinking about it.", " Finished."], holdUntilReleased: "bash-gate" });
-  await openZipProject(page, uniqueName("bash-live"), { "README.md": "# Demo\n" });
+  await openProject(page, uniqueName("bash-live"), { "README.md": "# Demo\n" });
 
   await composer(page).fill("Take a look.");
   await composer(page).press("Enter");

@@ -6,8 +6,9 @@
  * viewer's IDE shows the banner, a disabled composer saying why, no + File/+ Folder/delete, no New session, no
  * project Rename/Delete, and a read-only editor (typing changes nothing). Screenshot in test-results/.
  */
-import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
+import { expect, test } from "./fixtures";
 import { composer } from "./helpers";
 import { E2E_APP_URL } from "./ports";
 
@@ -41,7 +42,7 @@ async function authPost<T>(request: APIRequestContext, path: string, data: unkno
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-test("a team viewer gets a read-only home and IDE with the reason", async ({ browser }) => {
+test("a team viewer gets a read-only home and IDE with the reason", async ({ browser, shot }) => {
   test.setTimeout(180_000);
   const teamName = `Readers ${STAMP}`;
   const projectName = `readers-${STAMP}`;
@@ -69,7 +70,7 @@ test("a team viewer gets a read-only home and IDE with the reason", async ({ bro
   const projectId = ((await openLink.getAttribute("href")) as string).split("/").pop() as string;
   await openLink.click();
   await expect(o).toHaveURL(`${E2E_APP_URL}/projects/${projectId}`);
-  await expect(composer(o)).toBeEnabled({ timeout: 30_000 });
+  await expect(composer(o)).toBeEnabled();
   await expect(o.getByRole("button", { name: "New file", exact: true })).toBeVisible();
   await expect(o.getByRole("button", { name: "New session", exact: true })).toBeVisible();
   await expect(o.getByRole("button", { name: `Rename project ${projectName}` })).toBeVisible();
@@ -125,7 +126,7 @@ test("a team viewer gets a read-only home and IDE with the reason", async ({ bro
   await expect(editor.locator(".view-lines")).not.toContainText("overwritten");
   await expect(v.getByText("Modified", { exact: true })).toHaveCount(0);
   await expect(v.getByText("Read-only", { exact: true })).toBeVisible();
-  await v.screenshot({ path: "test-results/viewer-readonly-ide.png" });
+  await shot(v, "viewer-readonly-ide");
 
   // The file on the server is unchanged.
   const file = await v.request.get(`/api/projects/${projectId}/file?path=README.md`);

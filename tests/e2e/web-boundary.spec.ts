@@ -7,8 +7,9 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, type Page, test } from "@playwright/test";
-import { openZipProject, uniqueName } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { uniqueName } from "./helpers";
 import { E2E_APP_PORT, E2E_APP_URL, E2E_STORAGE_STATE } from "./ports";
 
 const WHO =
@@ -272,9 +273,10 @@ async function watchForViolations(page: Page): Promise<() => Promise<string[]>> 
 
 test("the IDE runs under the CSP: Monaco and its TypeScript worker, no violation, no console error", async ({
   page,
+  openProject,
 }) => {
   const problems = await watchForViolations(page);
-  await openZipProject(page, uniqueName("csp"), {
+  await openProject(page, uniqueName("csp"), {
     "main.ts": "const answer: number = 'forty-two';\nexport default answer;\n",
     "README.md": "# csp\n",
   });
@@ -282,7 +284,7 @@ test("the IDE runs under the CSP: Monaco and its TypeScript worker, no violation
   const editor = page.getByTestId("editor");
   await expect(editor).toContainText("forty-two");
   // The TypeScript worker (a same-origin module worker) ran: it reported the type error.
-  await expect(editor.locator(".squiggly-error").first()).toBeVisible({ timeout: 30_000 });
+  await expect(editor.locator(".squiggly-error").first()).toBeVisible();
   expect(await problems()).toEqual([]);
 
   // The watch works and the policy is enforced: injected markup's inline handler (the XSS shape) is blocked

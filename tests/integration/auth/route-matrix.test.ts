@@ -5,14 +5,22 @@
  * and as the team's viewer, member, admin and owner, against the real Postgres and the mock provider. Expected:
  * anonymous 401, outsider 404 (the same body a random id gets), a role below the row's permission 403, at or above
  * it 2xx; no denied body names any of the team's data.
+ *
+ * Provider keys never leave the server (issue 11, "What it must show" 3): the server environment holds recognisable
+ * keys (`…LEAKTEST…`) and the team workspace has its own as secrets; no answer of any call above (SSE streams, the
+ * export and the preview included), none of Better Auth's listings and no line the handlers log contains `LEAKTEST`
+ * or STRATA_SECRETS_KEY, while the provider receives the workspace's key. (What only a browser and the running server
+ * show — pages, chunks, the build, the server's log — is tests/e2e/secrets-leak.spec.ts.)
  */
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuth } from "@/lib/auth/server";
 import { DbScope, withDb } from "@/lib/db/client";
 import { openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
+import { setSecret } from "@/lib/secrets";
 import { createSessionUpload, putSessionUploadPart } from "@/lib/session/session-upload";
 import { appendEntry, createSession, setSessionTitle } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
@@ -34,6 +42,25 @@ const ROLES: MatrixRole[] = ["anonymous", "outsider", "viewer", "member", "admin
 const LADDER: Record<string, number> = { viewer: 1, member: 2, admin: 3, owner: 4 };
 const NEEDS: Record<string, number> = { read: 1, write: 2, manage: 3, delete: 4 };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** The server environment's provider keys and the team's own (workspace secrets): none may ever be answered. */
+const SERVER_KEYS = {
+  ANTHROPIC_API_KEY: "sk-ant-LEAKTEST-server-env-5f2c81",
+  OPENAI_API_KEY: "sk-LEAKTEST-server-openai-93ad27",
+};
+const WORKSPACE_KEYS = {
+  ANTHROPIC_API_KEY: "sk-ant-LEAKTEST-workspace-c41d9e7a",
+  MISTRAL_API_KEY: "LEAKTEST-workspace-mistral-0b8f2d",
+};
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The needles found in `text`: `LEAKTEST` (every key above) and the secrets' encryption key. */
+function leaks(text: string): string[] {
+  return ["LEAKTEST", process.env.STRATA_SECRETS_KEY as string].filter((n) => text.includes(n));
+}
+
+/** Every line the handlers log through `console` while the matrix runs (still printed). */
+const logged: string[] = [];
 
 /** Every file below `dir`, relative to `app/`, with `/` separators. */
 function filesUnder(dir: string): string[] {
@@ -92,6 +119,8 @@ async function fixture(): Promise<MatrixFixture> {
   );
   for (const role of ["admin", "member", "viewer"] as const)
     await addMember(team.id, users.owner, users[role], role);
+  for (const [name, value] of Object.entries(WORKSPACE_KEYS))
+    await setSecret(scope, team.id, name, value, users.owner.id);
   const projectName = "Zebra Secret Project";
   const filePath = "README.md";
   const fileContent = "team-only content 5a1d";
@@ -171,10 +200,18 @@ beforeAll(async () => {
   scope = new DbScope();
   mock = await startMockProvider();
   // The matrix prompts a few times per user; the prompt limit is tested on its own (prompt-rate-limit.test.ts).
-  restoreEnv = setEnv({ ...mockAnthropicEnv(mock.url), STRATA_PROMPT_RATE_LIMIT: "1000" });
+  restoreEnv = setEnv({ ...mockAnthropicEnv(mock.url), ...SERVER_KEYS, STRATA_PROMPT_RATE_LIMIT: "1000" });
+  for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+    const original = console[method].bind(console);
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (a instanceof Error ? `${a.stack}` : String(a))).join(" "));
+      original(...args);
+    });
+  }
   fx = await fixture();
 }, 120_000);
 afterAll(async () => {
+  vi.restoreAllMocks();
   restoreEnv();
   await scope.release();
   await mock.close();
@@ -324,6 +361,7 @@ describe("route authorisation matrix", () => {
         const want = expected(row, role);
         const label = `${key} as ${role}: ${got.status} ${got.body.slice(0, 300)}`;
         seen.push(`${role} ${got.status}`);
+        expect(leaks(got.body), `${label} answers a provider key`).toEqual([]);
         if (want === "ok") {
           if (row.ok) expect(row.ok, label).toContain(got.status);
           else expect(got.status >= 200 && got.status < 300, label).toBe(true);
@@ -353,4 +391,30 @@ describe("route authorisation matrix", () => {
       expect(seen.length).toBe(ROLES.length);
     }, 60_000);
   }
+
+  it("Better Auth's listings answer no provider key", async () => {
+    for (const path of ["/get-session", "/list-sessions", "/api-key/list", "/organization/list"]) {
+      const res = await withDb((s) =>
+        s.run((db) =>
+          createAuth(db, ORIGIN).handler(
+            new Request(`${ORIGIN}/api/auth${path}`, {
+              headers: { cookie: users.owner.cookie },
+            }),
+          ),
+        ),
+      );
+      const body = await res.text();
+      expect(res.status, `${path}: ${body}`).toBe(200);
+      expect(leaks(body), path).toEqual([]);
+    }
+  });
+
+  it("the provider got the team's key, never the server's; no logged line carries a key", () => {
+    const keys = new Set(mock.requests.map((r) => r.credentialSha256));
+    expect(keys.has(sha256(WORKSPACE_KEYS.ANTHROPIC_API_KEY))).toBe(true);
+    expect(keys.has(sha256(SERVER_KEYS.ANTHROPIC_API_KEY))).toBe(false);
+    expect(
+      logged.flatMap((line) => leaks(line).map((n) => `${n.slice(0, 8)}… in: ${line.slice(0, 200)}`)),
+    ).toEqual([]);
+  });
 });
