@@ -56,13 +56,21 @@ async function config(caller: TestUser, query = ""): Promise<{ status: number; b
 }
 
 async function projectWithSession(owner: TestUser, files: Record<string, string>) {
-  const project = await insertProject(scope, { workspaceId: owner.workspaceId, name: "nomodel", source: null });
+  const project = await insertProject(scope, {
+    workspaceId: owner.workspaceId,
+    name: "nomodel",
+    source: null,
+  });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(owner.workspaceId, s);
   for (const [path, text] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${path}`, text);
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath, userId: owner.id });
+  const session = await createSession(scope, {
+    projectId: project.id,
+    cwd: project.rootPath,
+    userId: owner.id,
+  });
   return { project, session };
 }
 
@@ -102,7 +110,10 @@ describe("no model configured", () => {
   it("a workspace key configures that workspace's projects only", async () => {
     await setSecret(scope, other.workspaceId, "ANTHROPIC_API_KEY", "sk-ant-workspace-only", other.id);
     const { project } = await projectWithSession(other, { "README.md": "# Demo\n" });
-    const mine = (await config(other, `?project=${project.id}`)).body as { configured: boolean; models: unknown[] };
+    const mine = (await config(other, `?project=${project.id}`)).body as {
+      configured: boolean;
+      models: unknown[];
+    };
     expect(mine.configured).toBe(true);
     expect(mine.models.length).toBeGreaterThan(0);
     expect(await config(other)).toEqual({ status: 200, body: NOTHING });
