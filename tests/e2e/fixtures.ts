@@ -12,7 +12,8 @@
  *   tests/e2e/global-setup.ts) is `E2E_STORAGE_STATE`.
  * - `newUser(name)`: another account in the same scope with its own signed-in page (closed after the test).
  * - `openProject(page, name, files)`: a project named `name` made through the API from a zip of `files` (path →
- *   text), opened in `page` with its chat ready. (Importing through the UI is what tests/e2e/project-import.spec.ts and coding-session.spec.ts test.)
+ *   text), opened in `page` with its chat ready. (The import through the UI is what coding-session.spec.ts (a git URL),
+ *   context-trust.spec.ts (a zip, then the trust prompt) and team-rules-flow.spec.ts (a zip into a team) test.)
  * - `shot(target, name)`: a screenshot for review, taken only when `STRATA_E2E_SHOTS` names a folder
  *   (`<folder>/<spec file>/<name>.png`); nothing compares them.
  */

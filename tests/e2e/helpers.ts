@@ -1,32 +1,6 @@
-/** Shared steps of the chat specs: the composer, the transcript, the provider's requests; the import through the UI. */
+/** Shared steps of the chat specs: the composer, the transcript, the provider's requests. */
 import { expect, type Locator, type Page } from "@playwright/test";
-import { strToU8, zipSync } from "fflate";
 import type { RecordedRequest } from "../mock-provider";
-
-/**
- * Imports `files` as a project named `name` by uploading a zip on the home page's import form, and opens it; resolves
- * once its chat is ready. Only specs about the import itself use this: others make their project through the API
- * (the `openProject` fixture of ./fixtures.ts).
- */
-export async function importZipThroughUi(
-  page: Page,
-  name: string,
-  files: Record<string, string>,
-): Promise<void> {
-  const zip = zipSync(
-    Object.fromEntries(Object.entries(files).map(([path, text]) => [`${name}/${path}`, strToU8(text)])),
-  );
-  await page.goto("/");
-  await page.getByLabel("Archive").setInputFiles({
-    name: `${name}.zip`,
-    mimeType: "application/zip",
-    buffer: Buffer.from(zip),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await page.getByRole("link", { name: new RegExp(`^Open ${name}$`) }).click();
-  await expect(page.getByRole("region", { name: "Context", exact: true })).toContainText("in effect");
-  await expect(page.getByLabel("Message")).toBeEnabled();
-}
 
 /** A project name unique on the server (the e2e database lives as long as the stack). */
 export const uniqueName = (base: string) =>
