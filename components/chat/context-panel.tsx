@@ -40,6 +40,7 @@ export function ContextPanel({
   error,
   onChangeTrust,
   onStopPreview,
+  initiallyOpen = false,
 }: {
   data: SessionResourcesResponse | null;
   error: string | null;
@@ -47,8 +48,10 @@ export function ContextPanel({
   onChangeTrust?: () => void;
   /** Ends the session's preview of a team rules proposal. */
   onStopPreview?: () => Promise<void> | void;
+  /** Start expanded (default: collapsed, the header alone). */
+  initiallyOpen?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initiallyOpen);
   const bodyId = useId();
   const all = data?.diagnostics ?? [];
   const diagnostics = all.filter((d) => d.type !== "info");
@@ -202,8 +205,11 @@ function ResourceGroup({
   );
 }
 
-/** What rule loading did to one context file: cut to its cap (sizes and marker), or loaded once for two paths. */
-function FileNotes({ path, diagnostics }: { path: string; diagnostics: ResourceDiagnostic[] }) {
+/**
+ * What rule loading did to one context file (`path`, among `diagnostics`): cut to its cap ("truncated", "N of M bytes
+ * loaded", "Ends with: <marker>"), or loaded once for two paths ("Same file as X (real path Y); loaded once").
+ */
+export function FileNotes({ path, diagnostics }: { path: string; diagnostics: ResourceDiagnostic[] }) {
   const truncated = diagnostics.find((d) => d.code === "truncated" && d.path === path);
   const duplicates = diagnostics.filter((d) => d.code === "duplicate" && d.duplicateOf === path);
   return (
