@@ -12,20 +12,21 @@ export interface RunStreamEvent {
 
 /**
  * POST `text` to `/api/sessions/:id/prompt` as `user` (signed in, tests/helpers/auth.ts; expecting 200) and read the SSE stream to its end; `onEvent` may act
- * on an event (e.g. start an outage) before the next one is read.
+ * on an event (e.g. start an outage) before the next one is read. `text` may be the route's body `{ text, model }`
+ * (the chat sends the model it shows).
  * @returns every event in order.
  */
 export async function promptEvents(
   user: { cookie: string },
   sessionId: string,
-  text: string,
+  text: string | { text: string; model?: string },
   onEvent: (type: string) => void = () => {},
 ): Promise<RunStreamEvent[]> {
   const res = await postPrompt(
     asUser(user, `http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text }),
+      body: JSON.stringify(typeof text === "string" ? { text } : text),
     }),
     { params: Promise.resolve({ id: sessionId }) },
   );

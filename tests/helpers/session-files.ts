@@ -1,4 +1,7 @@
-/** pi session files for import tests: a large valid one, and the header the poisoned ones start with. */
+/**
+ * pi session files for import tests: a large valid one, the header the poisoned ones start with, and an Anthropic
+ * history with images and thinking for the context inspector.
+ */
 
 /** The header line of {@link largeSessionFile} and of the small test files. */
 export const SESSION_HEADER = JSON.stringify({
@@ -73,3 +76,113 @@ export function largeSessionFile(
 export function sessionFile(...entries: unknown[]): string {
   return `${[SESSION_HEADER, ...entries.map((e) => JSON.stringify(e))].join("\n")}\n`;
 }
+
+/** A 1×1 PNG (base64): the images of {@link ANTHROPIC_IMAGE_HISTORY}. */
+export const HISTORY_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+/** A Claude Sonnet turn's usage, priced at $3 / $15 per million input / output tokens. */
+const sonnetUsage = (input: number, output: number) => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: input + output,
+  cost: {
+    input: input * 3e-6,
+    output: output * 15e-6,
+    cacheRead: 0,
+    cacheWrite: 0,
+    total: input * 3e-6 + output * 15e-6,
+  },
+});
+const sonnet = { api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" };
+const at = (s: number) => `2026-01-01T09:00:${String(s).padStart(2, "0")}.000Z`;
+
+/**
+ * A history that came from Anthropic (`anthropic/claude-sonnet-4-5`): a user message with two images, thinking with
+ * signatures, a redacted thinking block, a `read` tool call whose result has an image. Switched to a model without
+ * image input of another provider (`openai/gpt-text-only`), `transformMessages` changes every kind of block in it:
+ * the context inspector's end-to-end test (tests/e2e/context-inspector.spec.ts) and the preview-equals-sent route
+ * test (tests/integration/http/preview-payload-sent.test.ts) import it.
+ */
+export const ANTHROPIC_IMAGE_HISTORY = sessionFile(
+  {
+    type: "model_change",
+    id: "e0000001",
+    parentId: null,
+    timestamp: at(1),
+    provider: "anthropic",
+    modelId: "claude-sonnet-4-5",
+  },
+  {
+    type: "message",
+    id: "e0000002",
+    parentId: "e0000001",
+    timestamp: at(2),
+    message: {
+      role: "user",
+      content: [
+        { type: "text", text: "What do these two screenshots show?" },
+        { type: "image", data: HISTORY_PNG, mimeType: "image/png" },
+        { type: "image", data: HISTORY_PNG, mimeType: "image/png" },
+      ],
+      timestamp: 1767258002000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000003",
+    parentId: "e0000002",
+    timestamp: at(3),
+    message: {
+      role: "assistant",
+      content: [
+        {
+          type: "thinking",
+          thinking: "Two screenshots; the README may say more.",
+          thinkingSignature: "sig-anthropic-1",
+        },
+        { type: "toolCall", id: "toolu_01A", name: "read", arguments: { path: "README.md" } },
+      ],
+      ...sonnet,
+      usage: sonnetUsage(1200, 40),
+      stopReason: "toolUse",
+      timestamp: 1767258003000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000004",
+    parentId: "e0000003",
+    timestamp: at(4),
+    message: {
+      role: "toolResult",
+      toolCallId: "toolu_01A",
+      toolName: "read",
+      content: [
+        { type: "text", text: "# Demo\n" },
+        { type: "image", data: HISTORY_PNG, mimeType: "image/png" },
+      ],
+      isError: false,
+      timestamp: 1767258004000,
+    },
+  },
+  {
+    type: "message",
+    id: "e0000005",
+    parentId: "e0000004",
+    timestamp: at(5),
+    message: {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "", thinkingSignature: "opaque-redacted-data", redacted: true },
+        { type: "thinking", thinking: "Both are the login form.", thinkingSignature: "sig-anthropic-2" },
+        { type: "text", text: "Both screenshots show the login form." },
+      ],
+      ...sonnet,
+      usage: sonnetUsage(1300, 60),
+      stopReason: "stop",
+      timestamp: 1767258005000,
+    },
+  },
+);
