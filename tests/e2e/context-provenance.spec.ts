@@ -7,6 +7,7 @@
  */
 import type { Page } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
+import { timeAgo } from "../../components/chat/time-ago";
 import { expect, test } from "./fixtures";
 import { E2E_APP_URL } from "./ports";
 
@@ -46,21 +47,31 @@ test("Context panel: scope badges, last change, proposal preview banner", async 
   expect(res.status(), await res.text()).toBe(201);
   const { project } = (await res.json()) as { project: { id: string } };
 
+  // The page's clock stands still at a known time, so "changed by … · <how long ago>" is exact however long the
+  // steps above took (the wording itself: tests/unit/components/time-ago.test.ts).
+  const now = Date.now();
+  await page.clock.setFixedTime(now);
   await page.goto(`/projects/${project.id}`);
   const panel = page.getByRole("region", { name: "Context", exact: true });
   await panel.getByRole("button", { name: "Context", exact: true }).click();
   const files = panel.getByRole("region", { name: "Context files" }).getByRole("listitem");
   await expect(files).toHaveCount(3);
+  /** The file's "changed by" line: its title is the change's exact ISO time, its text how long ago that was. */
+  const changedLine = async (n: number) => {
+    const line = files.nth(n).getByText(/^changed by/);
+    const iso = (await line.getAttribute("title")) ?? "";
+    expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(iso)).toBeLessThanOrEqual(now);
+    await expect(line).toHaveText(`changed by Ada Lovelace · ${timeAgo(iso, now)}`);
+  };
   await expect(files.nth(0)).toContainText("Personal");
   await expect(files.nth(0)).toContainText("/.pi/agent/AGENTS.md");
-  await expect(files.nth(0)).toContainText("changed by Ada Lovelace · just now");
+  await changedLine(0);
   await expect(files.nth(1)).toContainText("Team");
   await expect(files.nth(1)).toContainText("/.team/AGENTS.md");
-  await expect(files.nth(1)).toContainText("changed by Ada Lovelace · just now");
+  await changedLine(1);
   await expect(files.nth(2)).toContainText("Project");
   await expect(files.nth(2)).toContainText("/engine/AGENTS.md");
-  const teamChanged = files.nth(1).getByText(/^changed by/);
-  await expect(teamChanged).toHaveAttribute("title", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   await shot(page, "context-provenance", { fullPage: true });
 
   const { proposal } = await call<{ proposal: { id: string } }>(

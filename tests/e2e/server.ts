@@ -70,6 +70,9 @@ async function main() {
       String(E2E_APP_PORT),
       "-H",
       "127.0.0.1",
+      // Idle keep-alive sockets stay open longer than any test: a request sent on a socket the server was closing at
+      // that moment (its default 5 s idle timeout) failed with ECONNRESET under load.
+      ...(process.env.STRATA_E2E_DEV ? [] : ["--keepAliveTimeout", "120000"]),
     ],
     {
       cwd: root,

@@ -1,37 +1,18 @@
 /**
  * A team viewer's UI offers nothing the role cannot do (the server refuses it with 403 anyway). Two fresh accounts
- * (sign-up through Better Auth): the owner creates a team, imports a zip project into it from `/?workspace=<team>`
+ * (the `newUser` fixture): the owner creates a team, imports a zip project into it from `/?workspace=<team>`
  * and opens it (a session exists, the owner's IDE still offers + File and an enabled composer), invites the viewer
  * (role viewer) who accepts. The viewer's home shows a note instead of the import form and no Rename/Delete; the
  * viewer's IDE shows the banner, a disabled composer saying why, no + File/+ Folder/delete, no New session, no
- * project Rename/Delete, and a read-only editor (typing changes nothing). Screenshot in test-results/.
+ * project Rename/Delete, and a read-only editor (typing changes nothing). Screenshot in STRATA_E2E_SHOTS.
  */
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
 import { expect, test } from "./fixtures";
 import { composer } from "./helpers";
 import { E2E_APP_URL } from "./ports";
 
-const PASSWORD = "correct-horse-battery-staple";
 const STAMP = Date.now().toString(36);
-
-interface Account {
-  page: Page;
-  email: string;
-}
-
-/** A new browser context (not the local owner) signed up as `name`. */
-async function signUp(browser: Browser, name: string): Promise<Account> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${STAMP}@example.test`;
-  const res = await page.request.post("/api/auth/sign-up/email", {
-    data: { email, password: PASSWORD, name },
-    headers: { origin: E2E_APP_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return { page, email };
-}
 
 async function authPost<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
   const res = await request.post(`/api/auth${path}`, { data, headers: { origin: E2E_APP_URL } });
@@ -40,15 +21,12 @@ async function authPost<T>(request: APIRequestContext, path: string, data: unkno
   return JSON.parse(text) as T;
 }
 
-test.use({ storageState: { cookies: [], origins: [] } });
-
-test("a team viewer gets a read-only home and IDE with the reason", async ({ browser, shot }) => {
-  test.setTimeout(180_000);
+test("a team viewer gets a read-only home and IDE with the reason", async ({ newUser, shot }) => {
   const teamName = `Readers ${STAMP}`;
   const projectName = `readers-${STAMP}`;
   const README = `Read me, do not edit ${STAMP}\n`;
-  const owner = await signUp(browser, "Olive Owner");
-  const viewer = await signUp(browser, "Vic Viewer");
+  const owner = await newUser("Olive Owner");
+  const viewer = await newUser("Vic Viewer");
   const team = await authPost<{ id: string }>(owner.page.request, "/organization/create", {
     name: teamName,
     slug: `readers-${STAMP}`,
@@ -77,7 +55,7 @@ test("a team viewer gets a read-only home and IDE with the reason", async ({ bro
   await expect(o.getByRole("status").filter({ hasText: "You are a viewer" })).toHaveCount(0);
 
   const invitation = await authPost<{ id: string }>(o.request, "/organization/invite-member", {
-    email: viewer.email,
+    email: viewer.user.email,
     role: "viewer",
     organizationId: team.id,
   });
