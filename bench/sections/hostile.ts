@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
-import { largeSessionFile, sessionFile } from "../../tests/helpers/session-files";
+import { largeSessionFile, SESSION_HEADER, sessionFile } from "../../tests/helpers/session-files";
 import { startMockProvider } from "../../tests/mock-provider";
 import type { BenchSection } from "../context";
 import {
@@ -147,6 +147,10 @@ export const hostileSection: BenchSection = {
       headers: { ...same(), "content-type": "application/json" },
       body: Buffer.from(`{"path":"n.json","content":${"[".repeat(4_900_000)}${"]".repeat(4_900_000)}}`),
     };
+    // A staged session upload (4 MiB parts) whose third line nests 8 million levels (16 MB).
+    const deepLineSession = Buffer.from(
+      `${SESSION_HEADER}\n${JSON.stringify({ type: "session_info", id: "a", parentId: null, timestamp: "t", name: "x" })}\n${"[".repeat(8_000_000)}${"]".repeat(8_000_000)}\n`,
+    );
     const deepCwdSession = Buffer.from(
       `${JSON.stringify({ type: "session", version: 3, id: "0198a6f0-0000-7000-8000-00000000c0d0", timestamp: "2026-01-01T00:00:00.000Z", cwd: `/seed/${Array(2000).fill("c").join("/")}` })}\n`,
     );
@@ -266,6 +270,32 @@ export const hostileSection: BenchSection = {
       [
         "file PUT of 4.9 million nested arrays (9.8 MB)",
         () => send(`${app.url}/api/projects/${projectId}/file`, { method: "PUT", ...nestedPut }),
+      ],
+      [
+        "staged session upload whose third line nests 8 million levels (16 MB in 4 parts), committed",
+        async () => {
+          const uploads = `${app.url}/api/projects/${projectId}/sessions/import/uploads`;
+          const created = await send(uploads, { method: "POST", ...json({ name: "deep.jsonl" }) });
+          const uploadId = (JSON.parse(created.text) as { upload: { id: string } }).upload.id;
+          const answers = [created];
+          const partBytes = 4 * 1024 * 1024;
+          let parts = 0;
+          for (let offset = 0; offset < deepLineSession.length; offset += partBytes, parts++)
+            answers.push(
+              await send(`${uploads}/${uploadId}/parts/${parts}`, {
+                method: "PUT",
+                headers: { ...same(), "content-type": "application/octet-stream" },
+                body: deepLineSession.subarray(offset, offset + partBytes),
+              }),
+            );
+          answers.push(
+            await send(`${uploads}/${uploadId}`, {
+              method: "POST",
+              ...json({ parts, bytes: deepLineSession.length }),
+            }),
+          );
+          return answers;
+        },
       ],
       [
         "session import whose header cwd is 2,000 levels deep",

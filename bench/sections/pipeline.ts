@@ -15,6 +15,13 @@
  *     overhead (mock → first text delta out of Strata's SSE body, minus the same for the raw client; target ≤ 5 ms
  *     added) is printed apart from the work before the model request (session, resources, entries). Tokens per
  *     second: text deltas from the second to the last, per stream (target ≥ 20,000/s).
+ * (c) followers (docs/runs.md): a second tab following the run on another request (`GET …/runs/:runId/events`,
+ *     the shared tail of the run's log in Postgres, lib/runs/run-tail.ts) — how long after the starting stream
+ *     each event reaches it (30 token deltas 60 ms apart, FOLLOW_RUNS runs; the 100 ms tail interval plus one
+ *     read) — and 50 followers of one run: the reads of `run_events` per second (one shared tail: about one per
+ *     tick, not one per follower). The in-process mock provider and signed-in test users (tests/helpers/auth.ts),
+ *     through the route handlers as in tests/integration/runs. The integration tests check these behaviours as
+ *     conditions (tests/integration/runs/run-log.test.ts, shared-tail.test.ts); the figures are measured here.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -43,17 +50,30 @@ import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { buildSystemPromptSections } from "@/lib/prompt/sections";
 import { getCurrentSystemMessage, getSystemMessageText } from "@/lib/prompt/system-message";
+import { runFollowMetrics } from "@/lib/runs/run-tail";
 import { contextPathCache, loadSessionContext } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { appendEntry, createSession, deriveColumns } from "@/lib/session/store";
 import { createCodingTools } from "@/lib/tools";
 import { toolParametersJsonSchema } from "@/lib/tools/types";
-import { mockProviderClient } from "../../tests/mock-provider";
+import { mockAnthropicEnv, setEnv } from "../../tests/helpers/env";
+import {
+  newSession as newRunSession,
+  prompt as promptRoute,
+  runEvents,
+  reader as sseReader,
+  testUser,
+  viewer,
+} from "../../tests/integration/runs/helpers";
+import { type MockProvider, mockProviderClient, startMockProvider } from "../../tests/mock-provider";
 import type { RecordedRequest } from "../../tests/mock-provider/types";
 import type { BenchContext, BenchSection } from "../context";
+import { percentile } from "./responsive";
 
 const PIPELINE_RUNS = 40;
 const STREAM_RUNS = 12;
+const FOLLOW_RUNS = 5;
+const FOLLOWERS = 50;
 const MESSAGES = 2000;
 const TOKENS = 20_000;
 const TARGET_MODEL = "anthropic/claude-sonnet-4-5";
@@ -646,6 +666,100 @@ export async function streaming(ctx: BenchContext, scope: DbScope, projectId: st
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Followers
+
+/**
+ * One run streaming 30 token deltas 60 ms apart, followed on another request from its first delta: per event after
+ * the gate, how long after the starting stream got it the follower got it (both read in this process, stamped by a
+ * 2 ms interval), ms.
+ */
+async function followerLags(scope: DbScope, mock: MockProvider): Promise<number[]> {
+  mock.reset();
+  const session = await newRunSession(scope);
+  mock.enqueue({ text: Array.from({ length: 30 }, (_, i) => `t${i} `), delayMs: 60, holdUntilReleased: "g" });
+  const first = sseReader(await promptRoute(session.id, { text: "stream slowly" }));
+  await first.waitFor((e) => e.event === "message_update");
+  const runId = first.events[0].data.runId as string;
+  const second = sseReader(await runEvents(session.id, runId));
+  await second.waitFor((e) => e.event === "message_update");
+  const at = { post: new Map<number, number>(), follow: new Map<number, number>() };
+  const stamp = (which: Map<number, number>, events: { id?: number }[]) => {
+    for (const e of events) if (e.id !== undefined && !which.has(e.id)) which.set(e.id, performance.now());
+  };
+  const timer = setInterval(() => {
+    stamp(at.post, first.events);
+    stamp(at.follow, second.events);
+  }, 2);
+  const live = first.events.length;
+  mock.release("g");
+  await Promise.all([first.done, second.done]);
+  clearInterval(timer);
+  stamp(at.post, first.events);
+  stamp(at.follow, second.events);
+  if (JSON.stringify(second.events) !== JSON.stringify(first.events))
+    throw new Error("the follower got other events than the starting stream");
+  return [...at.post.keys()]
+    .filter((id) => id > live)
+    .map((id) => (at.follow.get(id) as number) - (at.post.get(id) as number));
+}
+
+/** {@link FOLLOWERS} followers of one run (three people, within each one's 20 streams): the follow path's reads. */
+async function sharedTail(scope: DbScope, mock: MockProvider) {
+  mock.reset();
+  const session = await newRunSession(scope);
+  mock.enqueue({ text: Array.from({ length: 20 }, (_, i) => `c${i} `), delayMs: 60, holdUntilReleased: "g" });
+  const first = sseReader(await promptRoute(session.id, { text: "stream to many" }));
+  await first.waitFor((e) => e.event === "message_update");
+  const runId = first.events[0].data.runId as string;
+  const people = [await testUser(), await viewer(scope), await viewer(scope)];
+  const before = { ...runFollowMetrics };
+  const started = performance.now();
+  const responses = await Promise.all(
+    Array.from({ length: FOLLOWERS }, (_, i) =>
+      runEvents(session.id, runId, { query: "after=0", as: people[i % 3] }),
+    ),
+  );
+  const followers = responses.map(sseReader);
+  await Promise.all(followers.map((f) => f.waitFor((e) => e.event === "message_update")));
+  mock.release("g");
+  await Promise.all([first.done, ...followers.map((f) => f.done)]);
+  const ms = performance.now() - started;
+  return {
+    ms,
+    tailReads: runFollowMetrics.tailReads - before.tailReads,
+    replayReads: runFollowMetrics.replayReads - before.replayReads,
+    watchTicks: runFollowMetrics.watchTicks - before.watchTicks,
+  };
+}
+
+/** (c): the follower's lag and the shared tail's reads, printed. */
+async function followers(): Promise<void> {
+  const mock = await startMockProvider();
+  const restoreEnv = setEnv(mockAnthropicEnv(mock.url));
+  const scope = new DbScope();
+  try {
+    await followerLags(scope, mock); // warm-up: the routes and the tail's first statements
+    const lags: number[] = [];
+    for (let i = 0; i < FOLLOW_RUNS; i++) lags.push(...(await followerLags(scope, mock)));
+    const f = (ms: number) => ms.toFixed(0);
+    console.log(
+      `follower on another request, behind the starting stream (${lags.length} events of ${FOLLOW_RUNS} runs): ` +
+        `p50 ${f(percentile(lags, 50))} ms, p95 ${f(percentile(lags, 95))} ms, max ${f(Math.max(...lags))} ms`,
+    );
+    const shared = await sharedTail(scope, mock);
+    console.log(
+      `${FOLLOWERS} followers of one run over ${f(shared.ms)} ms: ${shared.tailReads} tail reads of run_events ` +
+        `(${((shared.tailReads * 1000) / shared.ms).toFixed(1)}/s), ${shared.replayReads} replay reads, ` +
+        `${shared.watchTicks} watch ticks`,
+    );
+  } finally {
+    await scope.release();
+    restoreEnv();
+    await mock.close();
+  }
+}
+
 export const pipelineSection: BenchSection = {
   name: "pipeline",
   async run(ctx) {
@@ -658,6 +772,9 @@ export const pipelineSection: BenchSection = {
         source: null,
       });
       await pipeline(ctx, scope, project.id);
+      // (c) before (b): (c) signs its users in, while (b) calls the prompt route without a session cookie, which
+      // every API route now answers with 401 (and (b) throws on it).
+      await followers();
       await streaming(ctx, scope, project.id);
     } finally {
       await scope.release();

@@ -14,6 +14,7 @@ import { setSessionTrustOverride } from "@/lib/projects/session-resources";
 import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { timersStartedBy } from "../../helpers/timers";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let mock: MockProvider;
@@ -64,6 +65,13 @@ async function storedBranch(sessionId: string): Promise<string[]> {
 }
 
 const providerRequests = () => mock.requests.filter((r) => r.path === "/v1/messages");
+
+/**
+ * The waits auto-retry asked for while `fn` ran: the delays of the timers lib/agent/auto-retry.ts started (its
+ * `sleep`), in order. The waits themselves (a retry starts exactly that long after) are checked in virtual time in
+ * tests/unit/agent/auto-retry.test.ts.
+ */
+const retryWaits = (fn: () => Promise<void>) => timersStartedBy("/lib/agent/auto-retry.ts", fn);
 const retryEvents = (events: RunEvent[]) => events.filter((e) => e.type.startsWith("auto_retry"));
 const messagesOf = (i: number) =>
   (providerRequests()[i].body as { messages: { role: string; content: { text?: string }[] }[] }).messages;
@@ -77,9 +85,11 @@ describe("auto-retry in runPrompt", () => {
       { text: "Answer." },
     );
     const events: RunEvent[] = [];
-    const started = Date.now();
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300); // 100 + 200 ms of waiting
+    const waits = await retryWaits(() =>
+      runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) }),
+    );
+    // It waited 100 ms, then 200 ms: the backoff of the settings, as announced.
+    expect(waits).toEqual([100, 200]);
 
     expect(providerRequests()).toHaveLength(3);
     expect(retryEvents(events)).toEqual([
@@ -159,7 +169,8 @@ describe("auto-retry in runPrompt", () => {
     mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
     const abort = new AbortController();
     const events: RunEvent[] = [];
-    const started = Date.now();
+    // Aborted on the next turn after the announcement, when the 10 s wait has started; had the abort not cancelled
+    // it, the retry would follow after 10 s (a second request, and a success).
     await runPrompt({
       sessionId: session.id,
       text: "hello",
@@ -167,10 +178,9 @@ describe("auto-retry in runPrompt", () => {
       signal: abort.signal,
       emit: async (e) => {
         events.push(e);
-        if (e.type === "auto_retry_start") setTimeout(() => abort.abort(), 50);
+        if (e.type === "auto_retry_start") setImmediate(() => abort.abort());
       },
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(providerRequests()).toHaveLength(1);
     expect(mock.pending).toBe(1);
     expect(retryEvents(events)).toEqual([
@@ -192,25 +202,20 @@ describe("auto-retry in runPrompt", () => {
     mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
     const abort = new AbortController();
     const events: RunEvent[] = [];
-    const started = Date.now();
-    let waited = 0;
-    await runPrompt({
-      sessionId: session.id,
-      text: "hello",
-      env,
-      signal: abort.signal,
-      emit: async (e) => {
-        events.push(e);
-        // Overflowed, the timer would fire at once and the next request would follow within milliseconds.
-        if (e.type === "auto_retry_start")
-          setTimeout(() => {
-            waited = providerRequests().length;
-            abort.abort();
-          }, 300);
-      },
-    });
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(waited).toBe(1);
+    const waits = await retryWaits(() =>
+      runPrompt({
+        sessionId: session.id,
+        text: "hello",
+        env,
+        signal: abort.signal,
+        emit: async (e) => {
+          events.push(e);
+          if (e.type === "auto_retry_start") setImmediate(() => abort.abort());
+        },
+      }),
+    );
+    // The timer asked for is the announced 60 s: an overflowed one (over 2^31-1 ms) would fire at once.
+    expect(waits).toEqual([60000]);
     expect(providerRequests()).toHaveLength(1);
     expect(retryEvents(events)).toEqual([
       {

@@ -14,14 +14,20 @@ describe("settleAuth", () => {
       scope.run(async (db) => {
         const auth = createAuth(db, ORIGIN);
         const context = await auth.$context;
+        // Work chained after a tracked call is not tracked: it waits for `release`, which only this test calls.
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
         let settled = false;
-        void context.adapter
+        const untracked = context.adapter
           .count({ model: "user" })
-          .then(() => new Promise((resolve) => setTimeout(resolve, 50)))
+          .then(() => gate)
           .then(() => {
             settled = true;
           });
-        // the count itself is tracked; the timer after it is not: settle waits for the count
+        // the count itself is tracked; the gate after it is not: settle waits for the count (and would never
+        // return, failing at the test timeout, if it waited for the gate)
         let countDone = false;
         const counting = context.adapter.count({ model: "user" }).then(() => {
           countDone = true;
@@ -30,6 +36,9 @@ describe("settleAuth", () => {
         expect(countDone).toBe(true);
         await counting;
         expect(settled).toBe(false);
+        release();
+        await untracked;
+        expect(settled).toBe(true);
       }),
     );
   });

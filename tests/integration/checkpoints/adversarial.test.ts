@@ -3,10 +3,12 @@
  * or through a symlink out of the project, and commits whose trees name `.git` or `..` (objects a refused pull leaves
  * in the repository: it flushes what it fetched before checking paths) reverted, restored or downloaded; commit ids of
  * another project and non-commit objects. Each must refuse with nothing written and nothing of the other side shown.
+ * Texts too different to line-diff within the time limit get null `+/-` counts, and a change of many such files gives
+ * the event loop a turn between their diffs (turns counted with a `setImmediate` ticker, not timed).
  */
 import * as git from "isomorphic-git";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diffCommits, sessionChanges } from "@/lib/checkpoints/changes";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { diffCommits, MAX_DIFF_BYTES, sessionChanges } from "@/lib/checkpoints/changes";
 import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";
 import { revertChanges } from "@/lib/checkpoints/revert";
 import { DbScope } from "@/lib/db/client";
@@ -15,6 +17,27 @@ import { buildProjectArchive } from "@/lib/remote/archive";
 import { commitAll } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { ADA, projectWithSession, readProjectFile, type SessionFixture } from "../../helpers/session-fixture";
+
+/**
+ * The line diffs of the code under test (the `diff` package's `diffLines`, wrapped): while `turns` is set, each call
+ * is recorded as the event-loop turns counted when it started and when it returned.
+ */
+const diffProbe = vi.hoisted(() => ({
+  turns: undefined as (() => number) | undefined,
+  calls: [] as { start: number; end: number }[],
+}));
+vi.mock("diff", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("diff")>();
+  const diffLines = (...args: unknown[]) => {
+    const start = diffProbe.turns?.();
+    try {
+      return (actual.diffLines as (...a: unknown[]) => unknown)(...args);
+    } finally {
+      if (start !== undefined && diffProbe.turns) diffProbe.calls.push({ start, end: diffProbe.turns() });
+    }
+  };
+  return { ...actual, diffLines };
+});
 
 let scope: DbScope;
 beforeAll(() => {
@@ -333,14 +356,14 @@ describe("line counts", () => {
     await vfs.writeFile(`${root}/big.txt`, lines("b"));
     const next = await commitAll(vfs, root, { message: "rewrite", author: { name: "t", email: "t@x" } });
     await vfs.flush();
-    const started = Date.now();
+    // Both sides are far below the size limit: only the diff's time limit (DIFF_TIMEOUT_MS) gives null counts,
+    // where the whole diff took 16 s of the event loop.
+    expect(lines("b").length).toBeLessThan(MAX_DIFF_BYTES);
     const set = await diffCommits(vfs, root, f.initCommit, next);
-    const took = Date.now() - started;
     await s.release();
     expect(set.files).toEqual([
       { path: "big.txt", status: "modified", additions: null, deletions: null, binary: false },
     ]);
-    expect(took).toBeLessThan(3_000); // was 16 s of the event loop
   });
 
   it("many such files in one change give the event loop a turn between them", async () => {
@@ -352,16 +375,31 @@ describe("line counts", () => {
     for (const name of Object.keys(files)) await vfs.writeFile(`${root}/${name}`, lines("b"));
     const next = await commitAll(vfs, root, { message: "rewrite", author: { name: "t", email: "t@x" } });
     await vfs.flush();
-    let last = Date.now();
-    let longest = 0;
-    const tick = setInterval(() => {
-      longest = Math.max(longest, Date.now() - last);
-      last = Date.now();
-    }, 5);
-    const set = await diffCommits(vfs, root, f.initCommit, next);
-    clearInterval(tick);
-    await s.release();
+    // Event-loop turns: the ticker reschedules itself with setImmediate, so it runs once per turn the diff gives.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    diffProbe.calls = [];
+    diffProbe.turns = () => turns;
+    let set: Awaited<ReturnType<typeof diffCommits>>;
+    try {
+      set = await diffCommits(vfs, root, f.initCommit, next);
+    } finally {
+      ticking = false;
+      diffProbe.turns = undefined;
+      await s.release();
+    }
     expect(set.files.map((x) => x.additions)).toEqual(Array(20).fill(null));
-    expect(longest).toBeLessThan(600); // one file's 100 ms budget and its reads, not all 20 files
+    // One diff per file, each holding the loop for its time limit (no turn inside one), and at least one turn
+    // between every two of them: the loop was held by one file's diff at a time, never by all 20.
+    const calls = diffProbe.calls;
+    expect(calls).toHaveLength(20);
+    expect(calls.filter((c) => c.end !== c.start)).toEqual([]);
+    const between = calls.slice(1).map((c, i) => c.start - calls[i].end);
+    expect(between.filter((n) => n < 1)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import net from "node:net";
 import { Client, neonConfig } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { type DbProxy, driverProxyAddress, startDbProxy } from "../../../scripts/db-proxy.mjs";
 import { configureNeonForNode } from "../../../scripts/migrate.mjs";
@@ -194,9 +194,9 @@ describe("the driver's WebSockets send no Origin (so the proxy's Origin refusal 
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const waitForHandshake = async () => {
-    for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-  };
+  /** Until the server has seen the upgrade request (the wait is only a hang detector). */
+  const waitForHandshake = () =>
+    vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 20_000, interval: 10 });
 
   it("Node: the ws package", async () => {
     seen = [];

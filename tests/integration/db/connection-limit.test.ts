@@ -6,7 +6,7 @@
  * refused with 503.
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { DbScope } from "@/lib/db/client";
 import { DB_BUSY_RETRY_AFTER_S, queueTimeoutMessage, tooManyConnectionsMessage } from "@/lib/db/errors";
@@ -141,9 +141,24 @@ describe("100 concurrent follow-ups against a role limited to 10 connections", (
     const restore = setEnv({ STRATA_DB_MAX_CONNECTIONS: "1", STRATA_DB_QUEUE_TIMEOUT_MS: "300" });
     const { sessionId, stop } = await sessionWithLiveRun();
     const holder = new DbScope();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
-      // The one slot is busy running a statement for a second.
-      const busy = holder.query("SELECT pg_sleep(1)");
+      // The one slot is held by a transaction in progress until this test lets it finish (a scope in a statement
+      // never gives its connection up), so the follow-up's wait always outlasts its 300 ms.
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const busy = holder.transaction(async (q) => {
+        await q("SELECT 1");
+        holding();
+        await released;
+        return q<{ v: number }>("SELECT 2 AS v");
+      });
+      await held;
       const refused = await followUp(sessionId, "no slot");
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe(String(DB_BUSY_RETRY_AFTER_S));
@@ -153,10 +168,13 @@ describe("100 concurrent follow-ups against a role limited to 10 connections", (
       expect(queueTimeoutMessage(1, 300)).toBe(
         "The database is busy: all 1 connections of this server stayed in use for 0.3 s. Nothing was changed; retry in a few seconds (the limit is STRATA_DB_MAX_CONNECTIONS).",
       );
-      await busy;
+      // The holder is unaffected: its transaction goes on and commits.
+      release();
+      expect(await busy).toEqual([{ v: 2 }]);
       const stored = await admin.query("SELECT 1 FROM session_queue WHERE session_id = $1", [sessionId]);
       expect(stored.rowCount).toBe(0);
     } finally {
+      release();
       await holder.release();
       stop();
       restore();
@@ -173,8 +191,11 @@ describe("100 concurrent follow-ups against a role limited to 10 connections", (
       await scope.release();
       scope.detach(); // nothing open: no-op
       await scope.release();
-      for (let i = 0; i < 50 && limiterStats().active !== 0; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(limiterStats()).toMatchObject({ active: 0, waiting: 0, idle: 0 });
+      // The detached connection's close ends in the background (the wait is only a hang detector).
+      await vi.waitFor(() => expect(limiterStats()).toMatchObject({ active: 0, waiting: 0, idle: 0 }), {
+        timeout: 20_000,
+        interval: 50,
+      });
       expect(await db.backends()).toBe(0);
     } finally {
       restore();

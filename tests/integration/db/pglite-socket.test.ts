@@ -2,14 +2,29 @@
  * The embedded database of `npm start` (PGlite behind pglite-socket, scripts/local-db.mjs) under concurrent
  * connections: extended-query sequences of different connections must not interleave on PGlite's one session
  * (they did: "bind message supplies 1 parameters, but prepared statement "" requires 2", or a query run with
- * another connection's values), and a transaction of one connection sees none of another's statements.
+ * another connection's values), and a transaction of one connection sees none of another's statements (sent and
+ * waiting at the server while the transaction runs: the test watches the server's queue for them).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEmbeddedDatabase } from "@/scripts/local-db.mjs";
+import { ProtocolSessionQueue } from "@/scripts/pglite-queue.mjs";
+
+/** The embedded server's message queue (scripts/pglite-queue.mjs), caught at its first message. */
+let queue: ProtocolSessionQueue | undefined;
+const enqueue = ProtocolSessionQueue.prototype.enqueue;
+vi.spyOn(ProtocolSessionQueue.prototype, "enqueue").mockImplementation(function (
+  this: ProtocolSessionQueue,
+  ...args: Parameters<ProtocolSessionQueue["enqueue"]>
+) {
+  queue ??= this;
+  return enqueue.apply(this, args);
+});
+/** The types of the protocol messages waiting in the server's queue ("P" Parse, "B" Bind, … "S" Sync). */
+const waiting = () => (queue?.queue ?? []).map((q) => String.fromCharCode(q.message[0]));
 
 /**
  * Send each protocol message of `client` in its own TCP write, 1 ms apart and in order, as the Neon driver's
@@ -82,7 +97,8 @@ describe("embedded PGlite behind pglite-socket", () => {
     await a.query("insert into t_iso values ($1)", [1]);
     // b's insert waits for a's transaction to end; a rolls back, so only b's row remains.
     const insertB = b.query("insert into t_iso values ($1)", [2]);
-    await new Promise((r) => setTimeout(r, 50));
+    // All of it has reached the server and waits there (the wait is only a hang detector).
+    await vi.waitFor(() => expect(waiting()).toEqual(["P", "B", "D", "E", "S"]), { timeout: 20_000 });
     const insideA = await a.query("select v from t_iso order by v");
     await a.query("rollback");
     await insertB;

@@ -13,7 +13,7 @@
  * stops it with that error and keeps none of its writes, where it used to be `cat: README.md: No such file or
  * directory`, exit 0, with the files before and after the outage stored.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { unavailableMessage } from "@/lib/db/errors";
 import { DB_DEFAULTS } from "@/lib/db/settings";
@@ -244,9 +244,18 @@ describe("the database goes away during a tool call", () => {
       expect(mock.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(1);
 
       relay.restore();
-      // The run's lock is released as soon as the database is back.
-      for (let i = 0; i < 100 && (await withScope((s) => getLiveRun(s, session.id))); i++)
-        await new Promise((r) => setTimeout(r, 100));
+      // The run's lock is released by the run itself once the database is back: its row is finished (waited for;
+      // the wait is only a hang detector), not merely left to go stale (after 15 s without a heartbeat).
+      await vi.waitFor(
+        async () =>
+          expect(
+            await countRows(
+              "SELECT count(*)::int AS n FROM session_runs WHERE session_id = $1 AND finished_at IS NULL",
+              [session.id],
+            ),
+          ).toBe(0),
+        { timeout: 20_000, interval: 100 },
+      );
       expect(await withScope((s) => getLiveRun(s, session.id))).toBeNull();
 
       // Nothing half-written: the tool call is stored, but no result, no file, no checkpoint, nothing pending.
@@ -279,8 +288,11 @@ describe("the database goes away during a tool call", () => {
       const { session, project, workspaceId } = await newSession();
       // a.txt is written (to the worker's cache) before the outage, cat needs the database during it, b.txt and
       // the end come after it: without the service stopping the command, a.txt and b.txt would be flushed (exit 0).
+      // The outage is from 1 s to 6 s after the tool call starts: it covers the cat (2 s into the command) and the
+      // service's 1 s of retrying it, and ends well before the command would (12 s in), with seconds of margin
+      // for a command that starts late on a loaded machine.
       const command =
-        "mkdir -p out; echo one > out/a.txt; sleep 2; cat README.md; echo two > out/b.txt; sleep 2";
+        "mkdir -p out; echo one > out/a.txt; sleep 2; cat README.md; echo two > out/b.txt; sleep 10";
       mock.enqueue(
         { toolCalls: [{ id: "toolu_mid", name: "bash", input: { command } }] },
         { text: "The database was lost." },
@@ -288,7 +300,7 @@ describe("the database goes away during a tool call", () => {
       const events = await prompt(session.id, "write two files", (type) => {
         if (type !== "tool_execution_start") return;
         setTimeout(() => relay.cut(), 1000);
-        setTimeout(() => relay.restore(), 3500);
+        setTimeout(() => relay.restore(), 6000);
       });
       expect(relay.refused).toBeGreaterThan(0);
       // The app waited the outage out (its budget is 8 s); the service (1 s) stopped the command.

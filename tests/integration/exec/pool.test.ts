@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { defaultLimits } from "@/lib/exec/limits";
 import { ExecPool } from "@/lib/exec/service/pool";
 
@@ -23,25 +23,52 @@ const job = { kind: "shell", request: {}, limits: defaultLimits("shell") };
 
 describe("ExecPool", () => {
   it("a worker that cannot start: the command fails with why, and it is retried with a backoff", async () => {
+    // The backoff's timers are fake (the workers are real processes): the schedule is checked in virtual time.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const spawns = vi.spyOn(ExecPool.prototype as unknown as { spawn: () => unknown }, "spawn");
     const logs: string[] = [];
+    const starts = path.join(dir, "starts");
     const pool = new ExecPool({
       size: 1,
       memoryMb: 512,
       workerUrl: script(
         "broken.mjs",
-        `import fs from "node:fs";\nfs.appendFileSync(${JSON.stringify(path.join(dir, "starts"))}, "x");\nthrow new Error("broken handler module");\n`,
+        `import fs from "node:fs";\nfs.appendFileSync(${JSON.stringify(starts)}, "x");\nthrow new Error("broken handler module");\n`,
       ),
       log: (line) => logs.push(line),
     });
-    await expect(pool.ready()).rejects.toThrow("broken handler module");
-    const outcome = await pool.run(job);
-    expect(outcome).toMatchObject({ type: "failed", status: 500 });
-    expect((outcome as { error: string }).error).toMatch(/^The execution worker failed to start: /);
-    await new Promise((r) => setTimeout(r, 1500));
-    // Not a tight loop: started, retried after 1 s (for the command), after 2 s more.
-    expect(fs.readFileSync(path.join(dir, "starts"), "utf8").length).toBeLessThanOrEqual(3);
-    expect(logs).toContain("[strata-exec] a worker failed to start (1 in a row); trying again in 1 s");
-    await pool.close();
+    try {
+      await expect(pool.ready()).rejects.toThrow("broken handler module");
+      expect(spawns).toHaveBeenCalledTimes(1);
+      expect(logs).toEqual(["[strata-exec] a worker failed to start (1 in a row); trying again in 1 s"]);
+      const outcome = pool.run(job);
+      // Not a tight loop: the next worker starts 1 s later (not before), for the waiting command…
+      vi.advanceTimersByTime(999);
+      expect(spawns).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(1);
+      expect(spawns).toHaveBeenCalledTimes(2);
+      expect(await outcome).toEqual({
+        type: "failed",
+        status: 500,
+        error: "The execution worker failed to start: Error: broken handler module",
+        usage: { wallMs: 0, cpuMs: 0 },
+      });
+      expect(fs.readFileSync(starts, "utf8")).toBe("xx");
+      // …and after it failed too, the one after that 2 s later.
+      expect(logs).toEqual([
+        "[strata-exec] a worker failed to start (1 in a row); trying again in 1 s",
+        "[strata-exec] a worker failed to start (2 in a row); trying again in 2 s",
+        "[strata-exec] a worker failed to start: Error: broken handler module",
+      ]);
+      vi.advanceTimersByTime(1999);
+      expect(spawns).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(1);
+      expect(spawns).toHaveBeenCalledTimes(3);
+    } finally {
+      await pool.close();
+      spawns.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it("a worker that dies mid-command: Command stopped with the exit code, and the next command runs", async () => {

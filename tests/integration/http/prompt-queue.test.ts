@@ -3,7 +3,7 @@
  * the mock provider: a prompt sent while another request's run is live is queued in `session_queue` and
  * delivered by that run at pi's points; an abort hands the undelivered texts back.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream, type SseEvent } from "@/components/chat/sse";
@@ -284,12 +284,19 @@ describe("edges of the queue", () => {
     mock.release("g");
     await run.done;
 
-    const shell = follow(await prompt(session.id, { text: "!sleep 1; echo slept" }));
-    await new Promise((r) => setTimeout(r, 200));
+    // The shell command holds the session from the moment its POST answers (its run is admitted first) and only
+    // ends when aborted below, so the follow-up always meets it.
+    const shell = follow(await prompt(session.id, { text: "!sleep 600; echo slept" }));
     const behind = await prompt(session.id, { text: "hello", streamingBehavior: "followUp" });
     expect(behind.status).toBe(409);
     expect((await behind.json()).error.code).toBe("session_busy");
+    expect(await abort(session.id)).toEqual({ aborted: true, undelivered: [] });
     await shell.done;
+    expect((await messagesOf(session.id)).at(-1)).toMatchObject({
+      role: "bashExecution",
+      command: "sleep 600; echo slept",
+      cancelled: true,
+    });
   });
 });
 
@@ -480,11 +487,14 @@ describe("!command", () => {
     const session = await newSession();
     const res = await prompt(session.id, { text: "!echo w > w.txt; sleep 1; echo more >> w.txt" });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    // The run has started (its first event); the tab goes away before the command's `sleep 1` can end.
     await reader.read();
-    await new Promise((r) => setTimeout(r, 300));
     await reader.cancel();
-    for (let i = 0; i < 100 && (await messagesOf(session.id)).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 50));
+    // Stored when the command has ended (the wait is only a hang detector).
+    await vi.waitFor(async () => expect(await messagesOf(session.id)).toHaveLength(1), {
+      timeout: 20_000,
+      interval: 50,
+    });
     const stored = await messagesOf(session.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ role: "bashExecution", cancelled: false, output: "", exitCode: 0 });

@@ -145,7 +145,7 @@ describe("the abort route during an auto-retry wait", () => {
   it("cancels the wait: pi's auto_retry_end, no further request", async () => {
     const session = await newSession({ baseDelayMs: 20_000 });
     mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
-    const started = Date.now();
+    // Had the abort not cancelled the 20 s wait, the retry would follow it: a second request and a success.
     const res = await post(postPrompt, session.id, "prompt", { text: "hi" });
     let aborted: Promise<unknown> | undefined;
     const events = await readAll(res, (type) => {
@@ -155,7 +155,6 @@ describe("the abort route during an auto-retry wait", () => {
           ctx(session.id),
         );
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect((await (aborted as Promise<Response>)).status).toBe(200);
     expect(events.filter((e) => e.type.startsWith("auto_retry")).map((e) => e.data)).toEqual([
       {

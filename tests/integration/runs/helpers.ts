@@ -141,8 +141,11 @@ export function reader(res: Response) {
   };
 }
 
-/** Wait until `check` is true (polling every 20 ms, at most `ms`). */
-export async function until(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+/**
+ * Wait until `check` is true (polling every 20 ms). `ms` only detects a hang (far above what any check here takes
+ * on a loaded machine, below the test's timeout); it is not a timing claim.
+ */
+export async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out waiting");

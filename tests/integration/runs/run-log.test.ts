@@ -1,13 +1,14 @@
 /**
  * The run's event log and its edges, on the real Postgres: the writer merges consecutive token deltas of one
  * content block (and nothing else) and numbers what it stores; a silent run is taken over with a last
- * `run_end` (`taken_over`) that its followers receive, and nothing its late owner writes lands after it; the
- * tail latency of a follower on another request (the figure in docs/runs.md).
+ * `run_end` (`taken_over`) that its followers receive, and nothing its late owner writes lands after it; a
+ * follower on another request gets the starting stream's events live (how late, the figure in docs/runs.md, is
+ * measured by `npm run bench`, section `runs`). The flush timer is checked in virtual time (fake timers).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunEvent } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
-import { RunEventLog } from "@/lib/runs";
+import { FLUSH_MS, RunEventLog } from "@/lib/runs";
 import { startRun } from "@/lib/session/runs";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
@@ -68,15 +69,25 @@ describe("RunEventLog", () => {
     expect(await runRow(scope, runId)).toEqual({ outcome: "done", lastSeq: 5, finished: false });
   });
 
-  it("flushes within 50 ms without an awaited event", async () => {
-    const log = new RunEventLog(undefined);
-    const seen: number[] = [];
-    log.subscribe(({ seq }) => seen.push(seq));
-    const t0 = Date.now();
-    await log.emit({ type: "agent_start" });
-    while (seen.length === 0 && Date.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 5));
-    expect(seen).toEqual([1]);
-    expect(Date.now() - t0).toBeLessThan(120);
+  it("flushes FLUSH_MS (50 ms) after the first buffered event without an awaited event", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      expect(FLUSH_MS).toBe(50);
+      const log = new RunEventLog(undefined);
+      const seen: number[] = [];
+      log.subscribe(({ seq }) => seen.push(seq));
+      await log.emit({ type: "agent_start" });
+      vi.advanceTimersByTime(30);
+      // A later event joins the buffer; the flush stays due 50 ms after the first one.
+      await log.emit(delta("text_delta", 0, "Hi"));
+      vi.advanceTimersByTime(19);
+      expect(seen).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(seen).toEqual([1, 2]);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -141,42 +152,28 @@ describe("runs that keep no log", () => {
   });
 });
 
-describe("tail latency", () => {
-  it("a follower on another request gets each event within ~100 ms of the starting stream", async () => {
+describe("a follower on another request", () => {
+  it("gets the starting stream's events live, while the run goes on, and then the same events in all", async () => {
     const session = await newSession(scope);
     const chunks = Array.from({ length: 30 }, (_, i) => `t${i} `);
     mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
-    const at = { post: new Map<number, number>(), follow: new Map<number, number>() };
     const first = reader(await prompt(session.id, { text: "stream slowly" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
+    // Live: the follower gets a token delta while the answer is held at the gate (the run cannot end before
+    // the release), i.e. from its tail of the log, not from a replay after the end.
     const second = reader(await runEvents(session.id, runId));
     await second.waitFor((e) => e.event === "message_update");
-    const stamp = (which: Map<number, number>, events: { id?: number }[]) => {
-      for (const e of events) if (e.id !== undefined && !which.has(e.id)) which.set(e.id, performance.now());
-    };
-    const timer = setInterval(() => {
-      stamp(at.post, first.events);
-      stamp(at.follow, second.events);
-    }, 2);
-    const live = first.events.length;
+    expect(second.events.some((e) => e.event === "run_end")).toBe(false);
     mock.release("g");
     await Promise.all([first.done, second.done]);
-    clearInterval(timer);
-    stamp(at.post, first.events);
-    stamp(at.follow, second.events);
     expect(second.events).toEqual(first.events);
-    const lags = [...at.post.keys()]
-      .filter((id) => id > live)
-      .map((id) => (at.follow.get(id) as number) - (at.post.get(id) as number))
-      .sort((a, b) => a - b);
-    const pick = (q: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]);
-    console.log(
-      `[runs] follower tail lag over ${lags.length} events: p50 ${pick(0.5)} ms, p95 ${pick(0.95)} ms, max ${pick(1)} ms`,
-    );
-    expect(lags.length).toBeGreaterThan(10);
-    // 100 ms tail + one read (p95 ≈ 110 ms idle, ≈ 300 ms on 2 busy shared cores); a 1 s poll would fail this.
-    expect(pick(0.5)).toBeLessThan(250);
-    expect(pick(0.95)).toBeLessThan(600);
+    expect(first.events.at(-1)).toMatchObject({ event: "run_end", data: { outcome: "done" } });
+    const text = first.events
+      .map((e) => e.data.assistantMessageEvent as { type: string; delta?: string } | undefined)
+      .filter((m) => m?.type === "text_delta")
+      .map((m) => m?.delta)
+      .join("");
+    expect(text).toBe(chunks.join(""));
   });
 });

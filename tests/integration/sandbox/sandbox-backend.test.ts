@@ -150,13 +150,13 @@ describe("the bubblewrap sandbox", () => {
   });
 
   it("stops a command at the wall-clock limit", async () => {
-    const result = await run("echo start; sleep 30", { limits: { wallMs: 1000 } });
+    // Only the 1 s limit ends it: the sleep outlasts the test's own timeout, and `late` is never printed.
+    const result = await run("echo start; sleep 600; echo late", { limits: { wallMs: 1000 } });
     expect(result.killed).toEqual({
       reason: "wall",
       message: "Command stopped: it ran for more than 1 s (wall-clock limit 1 s).",
     });
     expect(result.output).toBe("start\n");
-    expect(result.usage.wallMs).toBeLessThan(3000);
   });
 
   it("stops a command at the CPU limit, counting every process", async () => {
@@ -167,9 +167,8 @@ describe("the bubblewrap sandbox", () => {
       reason: "cpu",
       message: "Command stopped: it used more than 1 s of CPU time (limit 1 s).",
     });
-    // Stopped at the CPU limit, long before the 20 s wall clock (however loaded the machine is).
+    // Stopped at the CPU limit (the 20 s wall clock would say "wall"), with the CPU time it measured over it.
     expect(result.usage.cpuMs).toBeGreaterThanOrEqual(1000);
-    expect(result.usage.wallMs).toBeLessThan(15_000);
   });
 
   it("caps memory per process (node and its WebAssembly still start)", async () => {
@@ -210,15 +209,16 @@ describe("the bubblewrap sandbox", () => {
       },
     );
     expect(file.output).toBe("head: error writing 'standard output': File too large\n1\n1048576\n");
+    // Stopped during the sleep by the tree limit: otherwise the 20 s wall-clock limit would (a `wall` kill).
     const tree = await run(
-      "head -c 3M /dev/urandom > t1.bin; head -c 3M /dev/urandom > t2.bin; sleep 10; echo not-reached",
+      "head -c 3M /dev/urandom > t1.bin; head -c 3M /dev/urandom > t2.bin; sleep 600; echo not-reached",
       {
-        limits: { treeBytes: 4 << 20, wallMs: 30_000 },
+        limits: { treeBytes: 4 << 20, wallMs: 20_000 },
       },
     );
     expect(tree.output).toBe("Command stopped: it wrote more than 4 MiB to /workspace (limit 4 MiB).\n");
     expect(tree.exitCode).toBe(137);
-    expect(tree.usage.wallMs).toBeLessThan(8000);
+    expect(tree.killed).toBeUndefined();
     await run("rm t1.bin t2.bin");
   });
 
@@ -283,11 +283,15 @@ describe("the bubblewrap sandbox", () => {
     expect(Number(result.output.trim())).toBeLessThan(10);
   });
 
-  it("bench hook: node -e 0 on a 2,000-file project in ≤ 2 s, materialisation included", async () => {
-    await benchSandboxNodeStart(ws.workspaceId, { files: 2000 });
+  it("bench hook: node -e 0 on a 2,000-file project, materialisation included, with where its time went", async () => {
+    // The figure itself (target ≤ 2 s) is measured by `npm run bench` (bench/sections/exec.ts); here, that the
+    // hook runs and accounts for its parts: they add up to no more than the whole.
     const { totalMs, timings } = await benchSandboxNodeStart(ws.workspaceId, { files: 2000 });
-    console.log(`sandbox node -e 0, 2,000 files: ${Math.round(totalMs)} ms`, timings);
-    expect(timings.files).toBe(2000);
-    expect(totalMs).toBeLessThan(2000);
+    const { files, ...parts } = timings;
+    expect(files).toBe(2000);
+    expect(Object.keys(parts).sort()).toEqual(["diffMs", "loadMs", "materialiseMs", "runMs", "writeBackMs"]);
+    expect(Object.values(parts).filter((ms) => !(ms >= 0))).toEqual([]);
+    const sum = Object.values(parts).reduce((a, b) => a + b, 0);
+    expect(sum).toBeLessThanOrEqual(totalMs);
   });
 });

@@ -170,17 +170,30 @@ describe("agent loop", () => {
 
   it("9.8 parallel: executions overlap, tool_execution_end in completion order, results in call order", async () => {
     const order: string[] = [];
-    const mk = (name: string, delayMs: number) =>
+    // "slow" ends only after "fast" has ended: run one after the other, they would never end (the test's timeout).
+    let fastEnded!: () => void;
+    const afterFast = new Promise<void>((r) => {
+      fastEnded = r;
+    });
+    const mk = (name: string, waitFor: () => Promise<void>, ended: () => void) =>
       tool(name, {
         execute: async () => {
           order.push(`start:${name}`);
-          await new Promise((r) => setTimeout(r, delayMs));
+          await waitFor();
           order.push(`end:${name}`);
+          ended();
           return { content: [{ type: "text", text: name }] };
         },
       });
     const { events, added } = await run([twoCalls, { text: "done" }], {
-      tools: [mk("slow", 30), mk("fast", 1)],
+      tools: [
+        mk(
+          "slow",
+          () => afterFast,
+          () => {},
+        ),
+        mk("fast", () => new Promise((r) => setImmediate(r)), fastEnded),
+      ],
     });
     expect(order).toEqual(["start:slow", "start:fast", "end:fast", "end:slow"]);
     expect(events.filter((e) => e.type === "tool_execution_end").map(label)).toEqual([

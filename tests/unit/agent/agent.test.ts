@@ -17,6 +17,23 @@ const agentWith = (turns: ScriptedTurn[], extra: Partial<ConstructorParameters<t
   return { agent, stream };
 };
 
+/** A turn's gate: `reached` resolves when the stream waits at it (mid-request), `release` lets it go on. */
+function heldTurn() {
+  let release!: () => void;
+  let arrive!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const reached = new Promise<void>((r) => {
+    arrive = r;
+  });
+  const gate = () => {
+    arrive();
+    return held;
+  };
+  return { gate, reached, release };
+}
+
 describe("Agent", () => {
   it("9.24 continue after an assistant message: steering (one), else follow-ups, else pi's error; only system → no messages", async () => {
     const { agent, stream } = agentWith([{ text: "a1" }, { text: "a2" }, { text: "a3" }, { text: "a4" }]);
@@ -45,13 +62,10 @@ describe("Agent", () => {
   });
 
   it("9.25 prompt while running throws pi's text", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const { agent } = agentWith([{ text: "a", gate: () => gate }]);
+    const { gate, reached, release } = heldTurn();
+    const { agent } = agentWith([{ text: "a", gate }]);
     const first = agent.prompt("go");
-    await new Promise((r) => setTimeout(r, 5));
+    await reached;
     await expect(agent.prompt("again")).rejects.toThrow(
       "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.",
     );
@@ -105,13 +119,10 @@ describe("Agent", () => {
   });
 
   it("abort returns the queued-but-undelivered messages (Strata) and the run ends aborted", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const { agent } = agentWith([{ text: "a", gate: () => gate }]);
+    const { gate, reached, release } = heldTurn();
+    const { agent } = agentWith([{ text: "a", gate }]);
     const run = agent.prompt("go");
-    await new Promise((r) => setTimeout(r, 5));
+    await reached;
     agent.steer(user("s1"));
     agent.followUp(user("f1"));
     const { undelivered } = agent.abort();

@@ -1,15 +1,21 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Agent } from "@/lib/agent/agent";
 import {
+  AutoRetry,
+  type AutoRetryEvent,
   DEFAULT_RETRY_SETTINGS,
   isRetryableError,
   MAX_TIMER_MS,
   NOTHING_TO_RETRY,
+  RETRY_CANCELLED,
+  type RetrySettings,
   retryDelayMs,
   retrySettingsFrom,
   withoutFailedTurn,
 } from "@/lib/agent/auto-retry";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
+import { type ScriptedTurn, scriptedStream } from "./loop-helpers";
 
 const failed = (
   errorMessage: string,
@@ -126,5 +132,130 @@ describe("withoutFailedTurn", () => {
     expect(() => withoutFailedTurn([user, failed("", "stop")])).toThrow(NOTHING_TO_RETRY);
     expect(() => withoutFailedTurn([user])).toThrow(NOTHING_TO_RETRY);
     expect(() => withoutFailedTurn([])).toThrow(NOTHING_TO_RETRY);
+  });
+});
+
+describe("AutoRetry waits the announced delay before each retry (fake timers: the schedule in virtual time)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * An agent answering `turns` in order, under an AutoRetry with `settings`; `announced()` resolves at the next
+   * retry event (the loop gets there without timers; only the waits are timers).
+   */
+  function retrying(turns: ScriptedTurn[], settings: RetrySettings, signal?: AbortSignal) {
+    vi.useFakeTimers();
+    const stream = scriptedStream(turns);
+    const agent = new Agent({ stream });
+    const events: AutoRetryEvent[] = [];
+    let onEvent: (() => void) | undefined;
+    const retry = new AutoRetry({
+      settings,
+      emit: async (event) => {
+        events.push(event);
+        onEvent?.();
+      },
+      contextWindow: () => 200_000,
+      signal,
+    });
+    agent.subscribe((event) => retry.observe(event));
+    const announced = () =>
+      new Promise<void>((resolve) => {
+        onEvent = resolve;
+      });
+    const first = announced();
+    const done = retry.run(agent, () => agent.prompt("hello"));
+    return { stream, events, announced, first, done };
+  }
+
+  it("a 529 then a 429 with a 100 ms base: the retries start exactly 100 ms and then 200 ms after the failures", async () => {
+    const settings = { enabled: true, maxRetries: 3, baseDelayMs: 100, maxDelayMs: 60_000 };
+    const { stream, events, announced, first, done } = retrying(
+      [
+        { stopReason: "error", errorMessage: "529 Overloaded" },
+        { stopReason: "error", errorMessage: "429 Rate limited" },
+        { text: "Answer." },
+      ],
+      settings,
+    );
+    await first;
+    expect(stream.requests).toHaveLength(1);
+    const second = announced();
+    await vi.advanceTimersByTimeAsync(99);
+    expect(stream.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await second;
+    expect(stream.requests).toHaveLength(2);
+    const end = announced();
+    await vi.advanceTimersByTimeAsync(199);
+    expect(stream.requests).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await end;
+    await done;
+    expect(stream.requests).toHaveLength(3);
+    expect(events).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 100, errorMessage: "529 Overloaded" },
+      {
+        type: "auto_retry_start",
+        attempt: 2,
+        maxAttempts: 3,
+        delayMs: 200,
+        errorMessage: "429 Rate limited",
+      },
+      { type: "auto_retry_end", success: true, attempt: 2 },
+    ]);
+  });
+
+  it("hostile settings: the announced 60 s is the real wait, not an overflowed timer that fires at once", async () => {
+    const settings = retrySettingsFrom({ retry: { maxRetries: 4, baseDelayMs: 3000000000 } });
+    const { stream, events, announced, first, done } = retrying(
+      [{ stopReason: "error", errorMessage: "529 Overloaded" }, { text: "Answer." }],
+      settings,
+    );
+    await first;
+    const end = announced();
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(stream.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await end;
+    await done;
+    expect(stream.requests).toHaveLength(2);
+    expect(events).toEqual([
+      {
+        type: "auto_retry_start",
+        attempt: 1,
+        maxAttempts: 4,
+        delayMs: 60_000,
+        errorMessage: "529 Overloaded",
+      },
+      { type: "auto_retry_end", success: true, attempt: 1 },
+    ]);
+  });
+
+  it("an abort during the wait ends the series as cancelled, and no retry follows", async () => {
+    const abort = new AbortController();
+    const { stream, events, first, done } = retrying(
+      [{ stopReason: "error", errorMessage: "529 Overloaded" }, { text: "never asked for" }],
+      { enabled: true, maxRetries: 3, baseDelayMs: 10_000, maxDelayMs: 60_000 },
+      abort.signal,
+    );
+    await first;
+    await vi.advanceTimersByTimeAsync(5_000);
+    abort.abort();
+    await done;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(stream.requests).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(events).toEqual([
+      {
+        type: "auto_retry_start",
+        attempt: 1,
+        maxAttempts: 3,
+        delayMs: 10_000,
+        errorMessage: "529 Overloaded",
+      },
+      { type: "auto_retry_end", success: false, attempt: 1, finalError: RETRY_CANCELLED },
+    ]);
   });
 });

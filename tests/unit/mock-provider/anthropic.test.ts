@@ -348,10 +348,13 @@ describe("mock provider: Anthropic Messages", () => {
     const reader = result.textStream[Symbol.asyncIterator]();
     expect((await reader.next()).value).toBe("first");
     const next = reader.next();
-    const raced = await Promise.race([next, new Promise((r) => setTimeout(() => r("held"), 150))]);
-    expect(raced).toBe("held");
+    // The server wrote the first delta and waits at the gate: an open gate writes the rest of the frames in the
+    // same turn as the first, so by the time "first" got here "second" would have been written too.
+    const timing = mock.requests[0].timing;
+    expect([timing?.deltas, timing?.endedAt]).toEqual([1, undefined]);
     mock.release("g1");
     expect((await next).value).toBe("second");
+    expect(mock.requests[0].timing?.deltas).toBe(2);
 
     mock.enqueue({ text: ["a", "b"], holdUntilReleased: "never" });
     const controller = new AbortController();
@@ -365,6 +368,6 @@ describe("mock provider: Anthropic Messages", () => {
     expect((await it2.next()).value).toBe("a");
     controller.abort();
     await it2.next().catch(() => undefined);
-    await expect.poll(() => mock.requests[1]?.aborted).toBe(true);
+    await expect.poll(() => mock.requests[1]?.aborted, { timeout: 20_000 }).toBe(true);
   });
 });
