@@ -1,4 +1,4 @@
-export function stateDir(root: string): string;
+export function stateDir(root: string, env?: Record<string, string | undefined>): string;
 export class LocalDbError extends Error {}
 export function isAlive(pid: number): boolean;
 export function shown(p: string): string;

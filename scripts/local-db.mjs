@@ -17,9 +17,9 @@ import { startDbProxy } from "./db-proxy.mjs";
 import { configureNeonForNode, migrateDatabase } from "./migrate.mjs";
 import { ProtocolSessionQueue } from "./pglite-queue.mjs";
 
-/** The directory of Strata's local state: STRATA_DIR, else `<root>/.strata`. */
-export function stateDir(root) {
-  return process.env.STRATA_DIR ? path.resolve(process.env.STRATA_DIR) : path.join(root, ".strata");
+/** The directory of Strata's local state: STRATA_DIR of `env` (default `process.env`), else `<root>/.strata`. */
+export function stateDir(root, env = process.env) {
+  return env.STRATA_DIR ? path.resolve(env.STRATA_DIR) : path.join(root, ".strata");
 }
 
 /** A failure with a message meant for the user as it is (no stack). */

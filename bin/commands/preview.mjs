@@ -6,7 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import ignore from "ignore";
 import { remoteFetch, remoteTarget } from "../lib/remote.mjs";
-import { CliError, loadTs, write } from "../lib/runtime.mjs";
+import { CliError, write } from "../lib/runtime.mjs";
 
 const LIB = "lib/cli/preview.ts";
 
@@ -117,9 +117,10 @@ async function directory(flag, dir) {
   return path.resolve(dir);
 }
 
-async function readStdin() {
+/** Everything on `stdin`, as UTF-8. */
+async function readStdin(stdin) {
   const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
+  for await (const chunk of stdin) chunks.push(chunk);
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -177,8 +178,8 @@ export function parseOptions(args) {
 }
 
 /** `preview --session-id`: the server builds the preview of its stored session. */
-async function remotePreview(values) {
-  const target = remoteTarget();
+async function remotePreview(values, ctx) {
+  const target = remoteTarget(ctx.env);
   if (!target)
     throw usageError(
       "--session-id needs a server: --server <url> --token <token> (or STRATA_SERVER, STRATA_TOKEN)",
@@ -188,7 +189,7 @@ async function remotePreview(values) {
       throw usageError(
         `--${local} does not apply with --session-id (the server uses the session's own files and trust)`,
       );
-  const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;
+  const text = values.text === "-" ? (await readStdin(ctx.stdin)).replace(/\r?\n$/, "") : values.text;
   const response = await remoteFetch(
     target,
     `/api/sessions/${encodeURIComponent(values["session-id"])}/preview`,
@@ -205,25 +206,23 @@ async function remotePreview(values) {
     },
   );
   const preview = await response.json();
-  await write(process.stdout, `${JSON.stringify(preview, null, values.pretty ? 2 : undefined)}\n`);
+  await write(ctx.stdout, `${JSON.stringify(preview, null, values.pretty ? 2 : undefined)}\n`);
 }
 
-/** Run `strata preview <args…>`. */
-export async function run(args) {
-  if (args[0] === "help" || args.includes("--help") || args.includes("-h")) {
-    await write(process.stdout, `${usage}\n`);
-    return;
-  }
-  const { values, positionals } = parseOptions(args);
-  if (positionals.length > 0) throw usageError(`Unexpected argument: ${positionals[0]}`);
-  if (values.trust && values["no-trust"]) throw usageError("--trust and --no-trust exclude each other");
-  if (values.text === undefined) throw usageError("preview needs --text (or --text - for stdin)");
-  if (values.leaf !== undefined && values.session === undefined && values["session-id"] === undefined)
-    throw usageError("--leaf needs --session or --session-id");
-  if (values["session-id"] !== undefined) return remotePreview(values);
+/** The errors of lib/cli/preview.ts that are the user's to fix: printed as they are (exit 1). */
+function isUserError(lib, error) {
+  return (
+    error instanceof lib.PreviewCommandError ||
+    error instanceof lib.ContextPreviewError ||
+    error instanceof lib.InvalidSessionFileError ||
+    error?.name === "ModelConfigError"
+  );
+}
 
+/** `preview` on the host: the directory as the workspace, an optional session file; no database, no key. */
+async function localPreview(values, ctx) {
   // stdin: one trailing line break (as `echo` adds) is not part of the input.
-  const text = values.text === "-" ? (await readStdin()).replace(/\r?\n$/, "") : values.text;
+  const text = values.text === "-" ? (await readStdin(ctx.stdin)).replace(/\r?\n$/, "") : values.text;
   let session;
   if (values.session !== undefined) {
     try {
@@ -232,7 +231,7 @@ export async function run(args) {
       throw new CliError(`Cannot read ${values.session}: ${error.message}`);
     }
   }
-  const lib = await loadTs(LIB);
+  const lib = await ctx.loadModule(LIB);
   const dir = await directory("--dir", values.dir ?? ".");
   const workspace = await readHostTree(dir, { gitignore: true, keep: lib.isPiResourcePath });
   const agent =
@@ -243,7 +242,7 @@ export async function run(args) {
           keep: () => true,
         });
   for (const s of [...workspace.skipped, ...(agent?.skipped ?? [])])
-    await write(process.stderr, `strata: skipped ${s.path} (${s.size} bytes, over ${MAX_FILE_BYTES})\n`);
+    await write(ctx.stderr, `strata: skipped ${s.path} (${s.size} bytes, over ${MAX_FILE_BYTES})\n`);
 
   let result;
   try {
@@ -258,19 +257,33 @@ export async function run(args) {
       ...(values.tools !== undefined ? { tools: values.tools } : {}),
       ...(values.thinking !== undefined ? { thinking: values.thinking } : {}),
       text,
-      env: process.env,
+      env: ctx.env,
     });
   } catch (error) {
-    if (
-      error instanceof lib.PreviewCommandError ||
-      error instanceof lib.ContextPreviewError ||
-      error instanceof lib.InvalidSessionFileError ||
-      error?.name === "ModelConfigError"
-    )
-      throw new CliError(error.message);
+    if (isUserError(lib, error)) throw new CliError(error.message);
     throw error;
   }
   for (const d of result.warnings)
-    await write(process.stderr, `${values.session}:${d.line}: ${d.kind}: ${d.message}\n`);
-  await write(process.stdout, `${JSON.stringify(result.preview, null, values.pretty ? 2 : undefined)}\n`);
+    await write(ctx.stderr, `${values.session}:${d.line}: ${d.kind}: ${d.message}\n`);
+  await write(ctx.stdout, `${JSON.stringify(result.preview, null, values.pretty ? 2 : undefined)}\n`);
+}
+
+/**
+ * Run `strata preview <args…>` with `ctx` (bin/lib/main.mjs `CliContext`: streams, environment, module loader):
+ * one JSON object on `ctx.stdout`, diagnostics on `ctx.stderr`.
+ * @throws CliError: a usage error (exit 2, with the usage), or a failure (exit 1) with its message
+ */
+export async function run(args, ctx) {
+  if (args[0] === "help" || args.includes("--help") || args.includes("-h")) {
+    await write(ctx.stdout, `${usage}\n`);
+    return;
+  }
+  const { values, positionals } = parseOptions(args);
+  if (positionals.length > 0) throw usageError(`Unexpected argument: ${positionals[0]}`);
+  if (values.trust && values["no-trust"]) throw usageError("--trust and --no-trust exclude each other");
+  if (values.text === undefined) throw usageError("preview needs --text (or --text - for stdin)");
+  if (values.leaf !== undefined && values.session === undefined && values["session-id"] === undefined)
+    throw usageError("--leaf needs --session or --session-id");
+  if (values["session-id"] !== undefined) return remotePreview(values, ctx);
+  return localPreview(values, ctx);
 }

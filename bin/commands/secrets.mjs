@@ -10,31 +10,35 @@ export const usage = `Usage:
       with the keys of STRATA_SECRETS_KEY_PREVIOUS (comma-separated). Without STRATA_SECRETS_KEY in the
       environment, the keys of the embedded default's .strata/secrets.json are used. See docs/secrets.md.`;
 
-/** The key variables: the environment's, else (each unset one) .strata/secrets.json's. Never printed. */
-function keyEnv() {
-  const file = readSecrets(stateDir(root)) ?? {};
-  const env = {};
+/** The key variables: `env`'s, else (each unset one) .strata/secrets.json's. Never printed. */
+function keyEnv(env) {
+  const file = readSecrets(stateDir(root, env)) ?? {};
+  const keys = {};
   for (const name of ["STRATA_SECRETS_KEY", "STRATA_SECRETS_KEY_PREVIOUS"]) {
-    const value = process.env[name] ?? (typeof file[name] === "string" ? file[name] : undefined);
-    if (value !== undefined) env[name] = value;
+    const value = env[name] ?? (typeof file[name] === "string" ? file[name] : undefined);
+    if (value !== undefined) keys[name] = value;
   }
-  return env;
+  return keys;
 }
 
-export async function run(args) {
+/**
+ * Run `strata secrets <args…>` with `ctx` (bin/lib/main.mjs `CliContext`: streams, environment, module loader).
+ * @throws CliError: a usage error (exit 2), or a failure (exit 1) such as a missing or invalid key
+ */
+export async function run(args, ctx) {
   const [sub, ...rest] = args;
   if (sub !== "rotate" || rest.length > 0) throw new CliError(usage, 2);
-  const env = keyEnv();
-  const result = await withDatabase(LIB, async (lib) => {
+  const keys = keyEnv(ctx.env);
+  const result = await withDatabase(ctx, LIB, async (lib) => {
     try {
-      return await lib.rotateAll(env);
+      return await lib.rotateAll(keys);
     } catch (error) {
       if (error instanceof lib.SecretsError) throw new CliError(error.message);
       throw error;
     }
   });
   await write(
-    process.stdout,
+    ctx.stdout,
     `Re-encrypted ${result.rotated} secret${result.rotated === 1 ? "" : "s"} under key ${result.keyId}` +
       ` (${result.alreadyCurrent} already under it). STRATA_SECRETS_KEY_PREVIOUS is no longer needed.\n`,
   );

@@ -15,7 +15,7 @@ export const usage = `Usage:
       Write the session as a pi JSONL file: to stdout, to <file>, or into <directory> under pi's
       default name (<timestamp>_<id>.jsonl).`;
 
-async function importCommand(args) {
+async function importCommand(args, ctx) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -30,10 +30,10 @@ async function importCommand(args) {
   } catch (error) {
     throw new CliError(`Cannot read ${file}: ${error.message}`);
   }
-  const target = remoteTarget();
+  const target = remoteTarget(ctx.env);
   const { session, diagnostics } = target
     ? await remoteImport(target, values.project, file, text)
-    : await withDatabase(LIB, async (lib) => {
+    : await withDatabase(ctx, LIB, async (lib) => {
         try {
           return await lib.importSession({ projectId: values.project, text, path: file });
         } catch (error) {
@@ -42,19 +42,16 @@ async function importCommand(args) {
           throw error;
         }
       });
-  for (const d of diagnostics) await write(process.stderr, `${file}:${d.line}: ${d.kind}: ${d.message}\n`);
+  for (const d of diagnostics) await write(ctx.stderr, `${file}:${d.line}: ${d.kind}: ${d.message}\n`);
   await write(
-    process.stderr,
+    ctx.stderr,
     `Imported ${file} as session ${session.id}${session.title ? ` (${session.title})` : ""}` +
       `${diagnostics.length > 0 ? ` with ${diagnostics.length} diagnostic${diagnostics.length === 1 ? "" : "s"}` : ""}\n`,
   );
-  await write(
-    process.stdout,
-    values.json ? `${JSON.stringify({ session, diagnostics })}\n` : `${session.id}\n`,
-  );
+  await write(ctx.stdout, values.json ? `${JSON.stringify({ session, diagnostics })}\n` : `${session.id}\n`);
 }
 
-async function exportCommand(args) {
+async function exportCommand(args, ctx) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -62,10 +59,10 @@ async function exportCommand(args) {
   });
   const [sessionId, ...rest] = positionals;
   if (!sessionId || rest.length > 0) throw new CliError(`session export needs a session id\n\n${usage}`, 2);
-  const server = remoteTarget();
+  const server = remoteTarget(ctx.env);
   const { fileName, text } = server
     ? await remoteExport(server, sessionId)
-    : await withDatabase(LIB, async (lib) => {
+    : await withDatabase(ctx, LIB, async (lib) => {
         try {
           return await lib.exportSession(sessionId);
         } catch (error) {
@@ -74,7 +71,7 @@ async function exportCommand(args) {
         }
       });
   if (values.output === undefined || values.output === "-") {
-    await write(process.stdout, text);
+    await write(ctx.stdout, text);
     return;
   }
   let target = values.output;
@@ -87,7 +84,7 @@ async function exportCommand(args) {
   } catch (error) {
     throw new CliError(`Cannot write ${target}: ${error.code ?? error.message}`);
   }
-  await write(process.stderr, `Wrote ${target}\n`);
+  await write(ctx.stderr, `Wrote ${target}\n`);
 }
 
 /** Largest file sent in one request (the server's limit, 8 MiB); larger ones go in parts through the uploads API. */
@@ -147,13 +144,16 @@ async function remoteExport(target, sessionId) {
   return { fileName: path.basename(fileName), text: await response.text() };
 }
 
-/** Run `strata session <args…>`. */
-export async function run(args) {
+/**
+ * Run `strata session <args…>` with `ctx` (bin/lib/main.mjs `CliContext`: streams, environment, module loader).
+ * @throws CliError: a usage error (exit 2), or a failure (exit 1) with its one-line message
+ */
+export async function run(args, ctx) {
   const [sub, ...rest] = args;
-  if (sub === "import") return importCommand(rest);
-  if (sub === "export") return exportCommand(rest);
+  if (sub === "import") return importCommand(rest, ctx);
+  if (sub === "export") return exportCommand(rest, ctx);
   if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
-    await write(process.stdout, `${usage}\n`);
+    await write(ctx.stdout, `${usage}\n`);
     return;
   }
   throw new CliError(`Unknown session command: ${sub}\n\n${usage}`, 2);

@@ -12,23 +12,23 @@ export const usage = `Usage:
       database of npm start). The password (at least 8 characters) is read from stdin with --password-stdin
       (its first line), else asked for twice in the terminal without echo. Prints the new user's id.`;
 
-/** The first line of everything on stdin. */
-async function readStdinLine() {
+/** The first line of everything on `stdin`. */
+async function readStdinLine(stdin) {
   const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
+  for await (const chunk of stdin) chunks.push(chunk);
   return Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0];
 }
 
-/** Ask `question` on the terminal and read one line without echoing it. @throws CliError without a terminal. */
-function promptHidden(question) {
-  const stdin = process.stdin;
+/** Ask `question` on the terminal (`ctx.stderr`, `ctx.stdin`) and read one line without echoing it. */
+function promptHidden(ctx, question) {
+  const { stdin, stderr } = ctx;
   return new Promise((resolve, reject) => {
     let value = "";
     const finish = (error) => {
       stdin.off("data", onData);
       stdin.setRawMode(false);
       stdin.pause();
-      process.stderr.write("\n");
+      stderr.write("\n");
       if (error) reject(error);
       else resolve(value);
     };
@@ -40,7 +40,7 @@ function promptHidden(question) {
         else value += ch;
       }
     };
-    process.stderr.write(question);
+    stderr.write(question);
     stdin.setRawMode(true);
     stdin.setEncoding("utf8");
     stdin.on("data", onData);
@@ -48,16 +48,16 @@ function promptHidden(question) {
   });
 }
 
-/** The password from stdin (`--password-stdin`) or the terminal (asked twice). */
-async function readPassword(fromStdin) {
-  if (fromStdin) return readStdinLine();
-  if (!process.stdin.isTTY)
+/** The password from stdin (`--password-stdin`) or the terminal (asked twice). @throws CliError without a terminal. */
+async function readPassword(ctx, fromStdin) {
+  if (fromStdin) return readStdinLine(ctx.stdin);
+  if (!ctx.stdin.isTTY)
     throw new CliError(
       "No terminal to ask for the password: pipe it in with --password-stdin (e.g. `printf '%s' \"$PASSWORD\" | npx strata user create … --password-stdin`)",
       2,
     );
-  const first = await promptHidden("Password (at least 8 characters): ");
-  const again = await promptHidden("Password again: ");
+  const first = await promptHidden(ctx, "Password (at least 8 characters): ");
+  const again = await promptHidden(ctx, "Password again: ");
   if (first !== again) throw new CliError("The two passwords differ; run the command again");
   return first;
 }
@@ -66,17 +66,16 @@ async function readPassword(fromStdin) {
  * The secret Better Auth is built with here: BETTER_AUTH_SECRET, else the embedded default's (.strata/secrets.json),
  * else a random one — sign-up signs no cookie the CLI keeps, so any value works.
  */
-async function authSecret() {
-  if (process.env.BETTER_AUTH_SECRET && process.env.BETTER_AUTH_SECRET.length >= 32)
-    return process.env.BETTER_AUTH_SECRET;
+async function authSecret(env) {
+  if (env.BETTER_AUTH_SECRET && env.BETTER_AUTH_SECRET.length >= 32) return env.BETTER_AUTH_SECRET;
   const local = await import("../../scripts/local-db.mjs");
-  const stored = local.readSecrets(local.stateDir(root))?.BETTER_AUTH_SECRET;
+  const stored = local.readSecrets(local.stateDir(root, env))?.BETTER_AUTH_SECRET;
   return typeof stored === "string" && stored.length >= 32
     ? stored
     : crypto.randomBytes(32).toString("base64");
 }
 
-async function createCommand(args) {
+async function createCommand(args, ctx) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -88,30 +87,33 @@ async function createCommand(args) {
   });
   if (positionals.length > 0 || !values.email || values.name === undefined)
     throw new CliError(`user create needs --email and --name\n\n${usage}`, 2);
-  const password = await readPassword(values["password-stdin"] === true);
+  const password = await readPassword(ctx, values["password-stdin"] === true);
   if (password.length < 8) throw new CliError("The password must have at least 8 characters");
-  const secret = await authSecret();
-  const user = await withDatabase(LIB, async (lib) => {
+  const secret = await authSecret(ctx.env);
+  const user = await withDatabase(ctx, LIB, async (lib) => {
     try {
-      return await lib.createUser({ email: values.email, name: values.name, password, secret });
+      return await lib.createUser({ email: values.email, name: values.name, password, secret, env: ctx.env });
     } catch (error) {
       if (error instanceof lib.CommandError) throw new CliError(error.message);
       throw error;
     }
   });
   await write(
-    process.stderr,
+    ctx.stderr,
     `Created the account ${user.email} (${user.name}) with a personal workspace; sign in at the server's /sign-in\n`,
   );
-  await write(process.stdout, `${user.id}\n`);
+  await write(ctx.stdout, `${user.id}\n`);
 }
 
-/** Run `strata user <args…>`. */
-export async function run(args) {
+/**
+ * Run `strata user <args…>` with `ctx` (bin/lib/main.mjs `CliContext`: streams, environment, module loader).
+ * @throws CliError: a usage error (exit 2), a failure (exit 1), or 130 when the password prompt is cancelled
+ */
+export async function run(args, ctx) {
   const [sub, ...rest] = args;
-  if (sub === "create") return createCommand(rest);
+  if (sub === "create") return createCommand(rest, ctx);
   if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
-    await write(process.stdout, `${usage}\n`);
+    await write(ctx.stdout, `${usage}\n`);
     return;
   }
   throw new CliError(`Unknown user command: ${sub}\n\n${usage}`, 2);

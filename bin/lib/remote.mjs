@@ -4,10 +4,11 @@
 import { CliError } from "./runtime.mjs";
 
 /**
- * Take `--server <url>` / `--token <t>` (also `--server=<url>`) out of `argv`, anywhere in it, into the environment
+ * Take `--server <url>` / `--token <t>` (also `--server=<url>`) out of `argv`, anywhere in it, into `env`
  * (`STRATA_SERVER`, `STRATA_TOKEN`), and return the remaining arguments.
+ * @throws CliError (exit 2) for a flag without a value
  */
-export function takeGlobalOptions(argv) {
+export function takeGlobalOptions(argv, env) {
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -18,14 +19,18 @@ export function takeGlobalOptions(argv) {
     }
     const value = match[2] ?? argv[++i];
     if (value === undefined || value === "") throw new CliError(`--${match[1]} needs a value`, 2);
-    process.env[match[1] === "server" ? "STRATA_SERVER" : "STRATA_TOKEN"] = value;
+    env[match[1] === "server" ? "STRATA_SERVER" : "STRATA_TOKEN"] = value;
   }
   return rest;
 }
 
-/** The server to talk to, or null (then the commands use the database). @throws CliError for a bad URL or no token. */
-export function remoteTarget() {
-  const server = process.env.STRATA_SERVER?.trim();
+/**
+ * The server of `env` (`STRATA_SERVER`, `STRATA_TOKEN`) to talk to, or null (then the commands use the database).
+ * @returns {{ origin: string, token: string } | null}
+ * @throws CliError (exit 2) for a bad URL or no token
+ */
+export function remoteTarget(env) {
+  const server = env.STRATA_SERVER?.trim();
   if (!server) return null;
   let url;
   try {
@@ -35,7 +40,7 @@ export function remoteTarget() {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new CliError(`--server / STRATA_SERVER must be an http(s) URL: ${server}`, 2);
-  const token = process.env.STRATA_TOKEN?.trim();
+  const token = env.STRATA_TOKEN?.trim();
   if (!token)
     throw new CliError(
       "--server needs a personal access token: --token <token> or STRATA_TOKEN (create one in Strata: Settings → Access tokens)",

@@ -28,13 +28,14 @@ export async function loadTs(relativePath) {
 /**
  * Where the session commands find the database when DATABASE_URL is unset: the running `npm start`'s
  * embedded PGlite (its .strata/server.json, while its pid is alive), else .strata/pgdata opened here for
- * the duration of the command (taking its single-owner lock, migrated as `npm start` would).
+ * the duration of the command (taking its single-owner lock, migrated as `npm start` would). The state
+ * directory is `env.STRATA_DIR`, else `.strata` in the repository.
  * @returns {Promise<{ url: string, proxy: string, describe: string, close(): Promise<void> }>}
  * @throws CliError saying what to do when there is no embedded database or another process owns it
  */
-async function embeddedDefault() {
+async function embeddedDefault(env) {
   const local = await import("../../scripts/local-db.mjs");
-  const dir = local.stateDir(root);
+  const dir = local.stateDir(root, env);
   const server = local.readServerInfo(dir);
   if (server) {
     return {
@@ -93,38 +94,67 @@ function databaseError(error, where) {
 }
 
 /**
- * Connect to Strata's database for the duration of `fn(lib)`, where `lib` is the TypeScript module
- * `modulePath` (it must re-export `setNodeWebSocket` from lib/db/client). With DATABASE_URL: Neon hosts
- * directly, any other Postgres through `STRATA_DB_PROXY`, or through a proxy started here when unset.
- * Without it: the embedded default (see `embeddedDefault`). Errors of `fn` that are not CliErrors become one
- * `CliError` line (database errors say what to do).
+ * Set `values` in `process.env` (an undefined value deletes the name).
+ * @returns {() => void} puts back what was there before
  */
-export async function withDatabase(modulePath, fn) {
-  let url = process.env.DATABASE_URL;
-  let where;
-  const closers = [];
+function setProcessEnv(values) {
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  const assign = (entries) => {
+    for (const [name, value] of Object.entries(entries)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  assign(values);
+  return () => assign(saved);
+}
+
+/**
+ * The database of `env` for a command: `{ url, proxy, where, closers }`. With DATABASE_URL: Neon hosts
+ * directly, any other Postgres through `STRATA_DB_PROXY`, or through a proxy started here when unset.
+ * Without it: the embedded default (see `embeddedDefault`). `closers` stop what was started here.
+ * @throws CliError for an invalid DATABASE_URL, or what `embeddedDefault` throws
+ */
+async function resolveDatabase(env) {
+  const url = env.DATABASE_URL;
   if (!url) {
-    const embedded = await embeddedDefault();
-    closers.push(() => embedded.close());
-    url = embedded.url;
-    process.env.DATABASE_URL = url;
-    process.env.STRATA_DB_PROXY = embedded.proxy;
-    where = embedded.describe;
-  } else {
-    let host;
-    try {
-      host = new URL(url).hostname;
-    } catch {
-      throw new CliError("DATABASE_URL is not a valid postgres:// URL");
-    }
-    where = `the database at ${hostPort(url)}`;
-    if (!process.env.STRATA_DB_PROXY && !/\.neon\.tech$/i.test(host)) {
-      const { startDbProxy } = await import("../../scripts/db-proxy.mjs");
-      const proxy = await startDbProxy({ target: hostPort(url) });
-      closers.push(() => proxy.close());
-      process.env.STRATA_DB_PROXY = proxy.endpoint;
-    }
+    const embedded = await embeddedDefault(env);
+    return {
+      url: embedded.url,
+      proxy: embedded.proxy,
+      where: embedded.describe,
+      closers: [() => embedded.close()],
+    };
   }
+  let host;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    throw new CliError("DATABASE_URL is not a valid postgres:// URL");
+  }
+  const where = `the database at ${hostPort(url)}`;
+  if (env.STRATA_DB_PROXY || /\.neon\.tech$/i.test(host))
+    return { url, proxy: env.STRATA_DB_PROXY, where, closers: [] };
+  const { startDbProxy } = await import("../../scripts/db-proxy.mjs");
+  const proxy = await startDbProxy({ target: hostPort(url) });
+  return { url, proxy: proxy.endpoint, where, closers: [() => proxy.close()] };
+}
+
+/**
+ * Connect to Strata's database of `ctx.env` (see `resolveDatabase`) for the duration of `fn(lib)`, where `lib`
+ * is the TypeScript module `modulePath` loaded by `ctx.loadModule` (it must re-export `setNodeWebSocket` from
+ * lib/db/client). lib/db reads `DATABASE_URL` and `STRATA_DB_PROXY` from `process.env`: they are set there
+ * while `fn` runs and put back afterwards. Errors of `fn` that are not CliErrors become one `CliError` line
+ * (database errors say what to do).
+ * @param {import("./main.mjs").CliContext} ctx
+ * @param {string} modulePath relative to the repository root
+ * @param {(lib: any) => Promise<T>} fn
+ * @returns {Promise<T>} what `fn` returns
+ * @template T
+ */
+export async function withDatabase(ctx, modulePath, fn) {
+  const { url, proxy, where, closers } = await resolveDatabase(ctx.env);
+  const restoreEnv = setProcessEnv({ DATABASE_URL: url, STRATA_DB_PROXY: proxy });
   // lib/db waits between connection retries on unref'd timers (right for the app; here nothing else may keep
   // the process alive, and Node would exit 0 in the middle of a retry): hold the event loop while `fn` runs.
   // Should a promise still never settle, fail with a message instead of that silent exit.
@@ -138,7 +168,7 @@ export async function withDatabase(modulePath, fn) {
   };
   process.once("beforeExit", silentEnd);
   try {
-    const [lib, { default: ws }] = await Promise.all([loadTs(modulePath), import("ws")]);
+    const [lib, { default: ws }] = await Promise.all([ctx.loadModule(modulePath), import("ws")]);
     lib.setNodeWebSocket(ws);
     return await fn(lib);
   } catch (error) {
@@ -148,6 +178,7 @@ export async function withDatabase(modulePath, fn) {
     clearInterval(keepAlive);
     process.off("beforeExit", silentEnd);
     for (const close of closers.reverse()) await close();
+    restoreEnv();
   }
 }
 

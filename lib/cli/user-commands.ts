@@ -8,6 +8,7 @@ import { APIError } from "better-auth/api";
 import { sql } from "drizzle-orm";
 import { createAuth } from "@/lib/auth/server";
 import { DbScope } from "@/lib/db/client";
+import type { Env } from "@/lib/llm/models";
 
 export { setNodeWebSocket } from "@/lib/db/client";
 
@@ -22,7 +23,8 @@ export const MAX_PASSWORD_LENGTH = 256;
 /**
  * Create the account `email` / `name` / `password` with its personal workspace (sign-up works even with
  * `STRATA_SIGNUP=closed`: the operator is creating it). The session Better Auth's sign-up opens is deleted at once.
- * `secret` signs nothing that is kept; any value of 32+ characters does.
+ * `secret` signs nothing that is kept; any value of 32+ characters does. `env` is the environment Better Auth is
+ * configured from (the command's; default `process.env`).
  * @returns the new user's id, email and name and the personal workspace's id
  * @throws CommandError for an invalid address, a password outside 8–256 characters, or an address already in use
  */
@@ -31,6 +33,7 @@ export async function createUser(input: {
   name: string;
   password: string;
   secret: string;
+  env?: Env;
 }): Promise<{ id: string; email: string; name: string; workspaceId: string }> {
   const email = input.email.trim().toLowerCase();
   const name = input.name.trim();
@@ -40,7 +43,7 @@ export async function createUser(input: {
     throw new CommandError(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
   if (input.password.length > MAX_PASSWORD_LENGTH)
     throw new CommandError(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`);
-  const env = { ...process.env, BETTER_AUTH_SECRET: input.secret, STRATA_SIGNUP: "open" };
+  const env = { ...(input.env ?? process.env), BETTER_AUTH_SECRET: input.secret, STRATA_SIGNUP: "open" };
   const scope = new DbScope();
   try {
     return await scope.run(async (db) => {

@@ -3,52 +3,53 @@
  * `npm start` serves it (scripts/local-db.mjs `serveDatabase({ publish: true })`: PGlite + socket + proxy +
  * server.json, without next), and, once that is stopped, by opening the PGlite directory itself. The state
  * dir is a temp dir (STRATA_DIR) so the repository's own .strata is never touched.
+ *
+ * The commands run in process (tests/helpers/cli.ts `runStrata`), except where the process boundary is the point
+ * (`spawnStrata`, the real binary): the lock of .strata/pgdata held by another process (this one), and a published
+ * server that never answers (the binary must stay alive through lib/db's retries on unref'd timers, then fail).
  */
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { getSession } from "@/lib/session/store";
 import { type ServedDatabase, serveDatabase } from "../../../scripts/local-db.mjs";
+import { type CliRun, envWithout, root, runStrata, spawnStrata } from "../../helpers/cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
 const fixturePath = path.join(root, "tests/fixtures/sessions/pi-tour.jsonl");
 const fixture = readFileSync(fixturePath);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let dir: string;
 let out: string;
 let served: ServedDatabase | undefined;
 let projectId: string;
 let secret: string;
+/** A state dir whose server.json names a live pid (this test) whose proxy is gone. */
+let unanswered: string;
+/**
+ * The spawned run against `unanswered`: it spends lib/db's 8 s retry budget waiting, so it is started before the
+ * other cases (in `beforeAll`) and awaited by its own.
+ */
+let goneRun: Promise<CliRun>;
 const saved = { url: process.env.DATABASE_URL, proxy: process.env.STRATA_DB_PROXY };
 
-/** The CLI with no DATABASE_URL / STRATA_DB_PROXY, its state dir = `stateDir`. */
-function strata(args: string[], stateDir = dir): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, STRATA_DIR: stateDir };
-  delete env.DATABASE_URL;
-  delete env.STRATA_DB_PROXY;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** The environment of the CLI here: no DATABASE_URL / STRATA_DB_PROXY, its state dir = `stateDir`. */
+const embeddedEnv = (stateDir: string) =>
+  envWithout(/^(DATABASE_URL|STRATA_DB_PROXY)$/, { STRATA_DIR: stateDir });
+
+/** The CLI in process with that environment. */
+function strata(args: string[], stateDir = dir): Promise<CliRun> {
+  return runStrata(args, { env: embeddedEnv(stateDir) });
+}
+
+/** The real binary with that environment. */
+function spawned(args: string[], stateDir = dir): Promise<CliRun> {
+  return spawnStrata(args, { env: embeddedEnv(stateDir) });
 }
 
 /** Run `fn` with the lib's database = the embedded one (this worker's DATABASE_URL is the test Postgres). */
@@ -73,6 +74,16 @@ function deadPid(): number {
 }
 
 beforeAll(async () => {
+  unanswered = mkdtempSync(path.join(tmpdir(), "strata-embedded-empty-"));
+  writeFileSync(
+    path.join(unanswered, "server.json"),
+    JSON.stringify({
+      pid: process.pid,
+      url: "postgres://postgres@127.0.0.1:1/postgres",
+      proxy: "127.0.0.1:1/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    }),
+  );
+  goneRun = spawned(["session", "export", "00000000-0000-4000-8000-000000000000"], unanswered);
   dir = mkdtempSync(path.join(tmpdir(), "strata-embedded-"));
   out = mkdtempSync(path.join(tmpdir(), "strata-embedded-out-"));
   served = await serveDatabase({ dir, publish: true });
@@ -84,12 +95,14 @@ beforeAll(async () => {
   });
 }, 120_000);
 afterAll(async () => {
+  await goneRun;
+  rmSync(unanswered, { recursive: true, force: true });
   await served?.close();
   rmSync(dir, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 });
 
-// Each CLI run loads the TypeScript library through tsx, and opening PGlite takes seconds on a busy machine.
+// A spawned run loads the TypeScript library through tsx, and opening PGlite takes seconds on a busy machine.
 describe("the CLI and the embedded default", { timeout: 120_000 }, () => {
   it("publishes .strata/server.json (0600) with the pid and the proxy endpoint while serving", () => {
     const file = path.join(dir, "server.json");
@@ -125,9 +138,9 @@ describe("the CLI and the embedded default", { timeout: 120_000 }, () => {
     expect(readFileSync(path.join(dir, "pgdata.lock"), "utf8")).toBe(String(process.pid));
   });
 
-  it("says in one line that the embedded database is busy when its owner published no server.json", async () => {
+  it("says in one line that the embedded database is busy when its owner published no server.json (spawned: the lock is another process's)", async () => {
     rmSync(path.join(dir, "server.json"));
-    const run = await strata(["session", "export", "00000000-0000-4000-8000-000000000000"]);
+    const run = await spawned(["session", "export", "00000000-0000-4000-8000-000000000000"]);
     expect(run).toEqual({
       code: 1,
       stdout: "",
@@ -166,7 +179,7 @@ describe("the CLI and the embedded default", { timeout: 120_000 }, () => {
     expect(existsSync(path.join(dir, "pgdata.lock"))).toBe(false);
   });
 
-  it("says what to do when there is no embedded database, and when the published server does not answer", async () => {
+  it("says what to do when there is no embedded database", async () => {
     const empty = mkdtempSync(path.join(tmpdir(), "strata-embedded-empty-"));
     try {
       const none = await strata(["session", "export", "00000000-0000-4000-8000-000000000000"], empty);
@@ -175,24 +188,19 @@ describe("the CLI and the embedded default", { timeout: 120_000 }, () => {
         stdout: "",
         stderr: `strata: DATABASE_URL is not set and there is no embedded database in ${empty}/pgdata: run \`npm start\` once to create it, or set DATABASE_URL to Strata's Postgres.\n`,
       });
-      // A live pid (this test) whose proxy is gone.
-      writeFileSync(
-        path.join(empty, "server.json"),
-        JSON.stringify({
-          pid: process.pid,
-          url: "postgres://postgres@127.0.0.1:1/postgres",
-          proxy: "127.0.0.1:1/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-        }),
-      );
-      const gone = await strata(["session", "export", "00000000-0000-4000-8000-000000000000"], empty);
-      expect(gone.code).toBe(1);
-      // One line, no stack: lib/db retries the connection for its budget (8 s), then gives up.
-      expect(gone.stderr).toBe(
-        `strata: the embedded database of the running npm start (pid ${process.pid}): The database could not be reached for 8 s (connect ECONNREFUSED 127.0.0.1:1). The step that needed it wrote nothing; retry when the database is back.\n`,
-      );
-      expect(gone.stderr).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it("fails in one line when the published server does not answer (spawned: the process outlives lib/db's retries)", async () => {
+    // Started in beforeAll: server.json of `unanswered` names a live pid (this test) whose proxy is gone.
+    const gone = await goneRun;
+    expect(gone.code).toBe(1);
+    // One line, no stack: lib/db retries the connection for its budget (8 s), then gives up.
+    expect(gone.stderr).toBe(
+      `strata: the embedded database of the running npm start (pid ${process.pid}): The database could not be reached for 8 s (connect ECONNREFUSED 127.0.0.1:1). The step that needed it wrote nothing; retry when the database is back.\n`,
+    );
+    expect(gone.stderr).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   });
 });

@@ -1,48 +1,28 @@
 /**
- * `bin/strata.mjs preview` against adversarial input, spawned without keys or a database: a `--cwd` outside
- * `/workspace` (lexically or through a symlink) exits 1; every usage error (missing value, unknown flag,
- * repeated value flag, empty `--tools`) prints `strata: <message>`, the usage, exits 2 and never a stack; a
- * session file that is not a tree exits 1 with its lines; secrets of the environment never reach stdout.
+ * `strata preview` against adversarial input, without keys or a database, in process (tests/helpers/cli.ts
+ * `runStrata`): a `--cwd` outside `/workspace` (lexically or through a symlink) exits 1; every usage error (missing
+ * value, unknown flag, repeated value flag, empty `--tools`) prints `strata: <message>`, the usage, exits 2 and
+ * never a stack; a session file that is not a tree exits 1 with its lines; secrets of the environment never reach
+ * stdout. (The binary's exit status and stdin: strata-cli.test.ts and preview.test.ts.)
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextPreview } from "@/lib/agent/context-preview";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
+import { type CliRun, envWithout, root, runStrata } from "../../helpers/cli";
 
 let dir: string;
 let workspace: string;
 let usage: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_|_BASE_URL$/.test(k)) env[k] = v;
-  return { ...env, ...extra } as NodeJS.ProcessEnv;
+  return envWithout(/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_|_BASE_URL$/, extra);
 }
 
-function strata(args: string[], env = cleanEnv()): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [cli, "preview", ...args],
-      { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end("");
-  });
+function strata(args: string[], env = cleanEnv()): Promise<CliRun> {
+  return runStrata(["preview", ...args], { env });
 }
 
 beforeAll(async () => {

@@ -1,14 +1,14 @@
 /**
- * `bin/strata.mjs preview`, spawned as a process without API keys or a database: the fixture of
+ * `strata preview` without API keys or a database, in process (tests/helpers/cli.ts `runStrata`): the fixture of
  * tests/fixtures/preview written to a host directory gives the same preview as `buildContextPreview` on the
  * fixture in memory; one JSON object on stdout; no key in the output; `.gitignore`, `.git` and `node_modules`
- * handling of the host walk; clear errors with exit codes.
+ * handling of the host walk; clear errors with exit codes. One case spawns the real binary: `--text -` reads the
+ * process's stdin.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildContextPreview, type ContextPreview } from "@/lib/agent/context-preview";
 import { captureEnv } from "@/lib/llm/capture-payload";
@@ -17,9 +17,8 @@ import { parseSessionJsonl } from "@/lib/session/jsonl";
 import { MemoryVfsStore } from "@/lib/vfs/memory-store";
 import { Vfs } from "@/lib/vfs/vfs";
 import { AGENT_DIR_FILES, SESSION_JSONL, TARGET_ENV, WORKSPACE_FILES } from "../../fixtures/preview/fixture";
+import { type CliRun, envWithout, root, runStrata, spawnStrata } from "../../helpers/cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
 const SECRET = "sk-ant-cli-secret-0123456789";
 
 let dir: string;
@@ -27,31 +26,13 @@ let workspace: string;
 let agentDir: string;
 let sessionFile: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The process environment without any provider key or database, plus `extra`. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_/.test(k)) env[k] = v;
-  return { ...env, ...extra } as NodeJS.ProcessEnv;
+  return envWithout(/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_/, extra);
 }
 
-function strata(args: string[], env = cleanEnv(TARGET_ENV), stdin?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(stdin ?? "");
-  });
+function strata(args: string[], env = cleanEnv(TARGET_ENV), stdin?: string): Promise<CliRun> {
+  return runStrata(args, { env, stdin });
 }
 
 function writeTree(base: string, files: Record<string, string>): void {
@@ -223,5 +204,16 @@ describe("strata preview", () => {
     expect(usage.stderr).toContain("Unknown option '--bogus'");
     expect(noText.code).toBe(2);
     expect(noText.stderr).toContain("strata: preview needs --text (or --text - for stdin)");
+  }, 60_000);
+
+  it("the real binary reads --text - from its stdin, without the trailing line break (spawned)", async () => {
+    const run = await spawnStrata(["preview", "--dir", workspace, "--text", "-"], {
+      env: cleanEnv(),
+      stdin: "hello from stdin\n",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect((JSON.parse(run.stdout) as ContextPreview).expandedText).toBe("hello from stdin");
   }, 60_000);
 });

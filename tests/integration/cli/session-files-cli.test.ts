@@ -1,21 +1,18 @@
 /**
- * The CLI on pi session files (issue 10): `strata preview` and `strata session import`, spawned as processes, print
- * the same diagnostic lines for the same file (one reading, lib/session/session-file.ts); a file pi accepts
- * previews, imports and exports byte for byte; a malformed file is one `strata: <message>` line (or the refusal and
- * its problem lines), exit 1, never a stack trace.
+ * The CLI on pi session files (issue 10): `strata preview` and `strata session import`, run in process
+ * (tests/helpers/cli.ts `runStrata`), print the same diagnostic lines for the same file (one reading,
+ * lib/session/session-file.ts); a file pi accepts previews, imports and exports byte for byte; a malformed file is
+ * one `strata: <message>` line (or the refusal and its problem lines), exit 1, never a stack trace.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
+import { type CliRun, envWithout, root, runStrata } from "../../helpers/cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
 const OPTIONAL_PATH = path.join(root, "tests/fixtures/sessions/pi-optional-fields.jsonl");
 const NO_TIMESTAMP_PATH = path.join(root, "tests/fixtures/sessions/pi-no-header-timestamp.jsonl");
 
@@ -24,27 +21,12 @@ let projectId: string;
 let dir: string;
 let workspace: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawn `node bin/strata.mjs …`; `db` keeps DATABASE_URL (session commands), else no key and no database. */
-function strata(args: string[], db = false): Promise<Run> {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (db || !/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_|_BASE_URL$/.test(k)) env[k] = v;
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env: env as NodeJS.ProcessEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end("");
-  });
+/** `strata …` in process; `db` keeps DATABASE_URL (session commands), else no key and no database. */
+function strata(args: string[], db = false): Promise<CliRun> {
+  const env = db
+    ? process.env
+    : envWithout(/_API_KEY$|^DATABASE_URL$|^STRATA_|^OPENAI_COMPATIBLE_|_BASE_URL$/);
+  return runStrata(args, { env });
 }
 
 const previewOf = (file: string) => strata(["preview", "--dir", workspace, "--session", file, "--text", "x"]);

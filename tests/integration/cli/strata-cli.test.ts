@@ -1,45 +1,25 @@
 /**
- * `bin/strata.mjs session import|export`, spawned as a process against the test database: a pi file
- * round-trips byte for byte, diagnostics go to stderr, errors exit non-zero with pi's texts, and a plain
- * Postgres URL without STRATA_DB_PROXY works through the proxy the CLI starts itself.
+ * `strata session import|export` against the test database, in process (bin/lib/main.mjs `runCli`, through
+ * tests/helpers/cli.ts): a pi file round-trips byte for byte, diagnostics go to stderr, errors exit non-zero with
+ * pi's texts, and a plain Postgres URL without STRATA_DB_PROXY works through the proxy the CLI starts itself.
+ * One case spawns the real binary (`bin/strata.mjs`): its exit status is 0, 1 or 2 with the same output.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { getSession } from "@/lib/session/store";
+import { root, spawnStrata, runStrata as strata } from "../../helpers/cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
 const fixturePath = path.join(root, "tests/fixtures/sessions/pi-tour.jsonl");
 const fixture = readFileSync(fixturePath);
 
 let scope: DbScope;
 let projectId: string;
 let dir: string;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function strata(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 beforeAll(async () => {
   scope = new DbScope();
@@ -83,14 +63,16 @@ describe("strata session", () => {
   it("starts its own database proxy for a plain Postgres URL without STRATA_DB_PROXY", async () => {
     const env = { ...process.env };
     delete env.STRATA_DB_PROXY;
-    const imported = await strata(["session", "import", fixturePath, "--project", projectId, "--json"], env);
+    const imported = await strata(["session", "import", fixturePath, "--project", projectId, "--json"], {
+      env,
+    });
     expect(imported.code).toBe(0);
     const { session, diagnostics } = JSON.parse(imported.stdout) as {
       session: { id: string };
       diagnostics: unknown[];
     };
     expect(diagnostics).toEqual([]);
-    const exported = await strata(["session", "export", session.id], env);
+    const exported = await strata(["session", "export", session.id], { env });
     expect(exported.stdout).toBe(fixture.toString("utf8"));
   });
 
@@ -139,4 +121,20 @@ describe("strata session", () => {
     expect((await strata(["session", "import", fixturePath])).code).toBe(2);
     expect((await strata(["bogus"])).code).toBe(2);
   });
+
+  it("the real binary exits 0, 1 or 2 with the command's output (spawned: the process's exit status)", async () => {
+    const imported = await strata(["session", "import", fixturePath, "--project", projectId]);
+    expect(imported.code).toBe(0);
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const [exported, unknown, bogus] = await Promise.all([
+      spawnStrata(["session", "export", imported.stdout.trim()]),
+      spawnStrata(["session", "export", missing]),
+      spawnStrata(["bogus"]),
+    ]);
+    expect(exported).toEqual({ code: 0, stdout: fixture.toString("utf8"), stderr: "" });
+    expect(unknown).toEqual({ code: 1, stdout: "", stderr: `strata: Session ${missing} not found\n` });
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe("");
+    expect(bogus.stderr.split("\n")[0]).toBe("strata: Unknown command: bogus");
+  }, 60_000);
 });

@@ -1,36 +1,17 @@
 /**
- * `bin/strata.mjs user create`, spawned as a process against the test database: the account is made by Better Auth's
- * sign-up (the password signs in afterwards), with its personal workspace and owner member row and no session left
- * behind; a taken address, a short password, no terminal and missing options are one-line errors.
+ * `strata user create` against the test database, in process (tests/helpers/cli.ts `runStrata`, the password on its
+ * stdin): the account is made by Better Auth's sign-up (the password signs in afterwards), with its personal
+ * workspace and owner member row and no session left behind; a taken address, a short password, no terminal and
+ * missing options are one-line errors. One case spawns the real binary: the password piped into the process's
+ * stdin, and no terminal when stdin is a pipe without `--password-stdin` (exit 2).
  */
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { withDb } from "@/lib/db/client";
 import { authJson } from "../../helpers/auth";
+import { runStrata, spawnStrata } from "../../helpers/cli";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "bin/strata.mjs");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function strata(args: string[], stdin: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: root, env: process.env, encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(stdin);
-  });
-}
+const strata = (args: string[], stdin: string) => runStrata(args, { stdin });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n$/;
 
 const email = `owner-${Date.now().toString(36)}@example.test`;
 
@@ -99,4 +80,30 @@ describe("strata user create", () => {
     );
     expect([badEmail.code, badEmail.stderr]).toEqual([1, "strata: Not an email address: not-an-address\n"]);
   });
+
+  it("the real binary reads the password from its stdin, and without --password-stdin a pipe is no terminal (spawned)", async () => {
+    const piped = `piped-${email}`;
+    const [created, noTerminal] = await Promise.all([
+      spawnStrata(["user", "create", "--email", piped, "--name", "Piped", "--password-stdin"], {
+        stdin: "correct horse battery\nignored second line\n",
+      }),
+      spawnStrata(["user", "create", "--email", "t@example.test", "--name", "T"], { stdin: "" }),
+    ]);
+    expect(created.stderr).toBe(
+      `Created the account ${piped} (Piped) with a personal workspace; sign in at the server's /sign-in\n`,
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(UUID);
+    const signedIn = await authJson<{ user: { id: string } }>("/sign-in/email", {
+      email: piped,
+      password: "correct horse battery",
+    });
+    expect(`${signedIn.user.id}\n`).toBe(created.stdout);
+    expect(noTerminal).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "strata: No terminal to ask for the password: pipe it in with --password-stdin (e.g. `printf '%s' \"$PASSWORD\" | npx strata user create … --password-stdin`)\n",
+    });
+  }, 60_000);
 });

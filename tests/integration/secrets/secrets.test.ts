@@ -1,11 +1,9 @@
 /**
  * Workspace secrets against the real Postgres: the routes as browsers call them (manage only, never a value in a
  * body), the stored bytes (ciphertext, not the value), rotation, and the provider env a project's runs and
- * `GET /api/config?project=` see (workspace secret wins over the server environment).
+ * `GET /api/config?project=` see (workspace secret wins over the server environment). `strata secrets rotate` runs
+ * in process (tests/helpers/cli.ts `runStrata`).
  */
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as configRoute } from "@/app/api/config/route";
 import { DELETE as deleteRoute, PUT as putRoute } from "@/app/api/workspaces/[id]/secrets/[name]/route";
@@ -16,6 +14,7 @@ import { keyRing, toBase64 } from "@/lib/secrets/crypto";
 import { projectProviderEnv } from "@/lib/secrets/provider-env";
 import { getSecretValues, rotateSecrets, setSecret } from "@/lib/secrets/store";
 import { asUser, authJson, createTestUser, type TestUser } from "../../helpers/auth";
+import { type CliRun, runStrata } from "../../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../../helpers/postgres";
 
 const KEY_A = toBase64(new Uint8Array(32).fill(7));
@@ -277,16 +276,7 @@ describe("rotation (own database)", () => {
   });
 });
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-function strata(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(root, "bin/strata.mjs"), "secrets", "rotate"],
-      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** `strata secrets rotate` in process (tests/helpers/cli.ts), with `env` over this process's environment. */
+function strata(env: Record<string, string>): Promise<CliRun> {
+  return runStrata(["secrets", "rotate"], { env: { ...process.env, ...env } });
 }

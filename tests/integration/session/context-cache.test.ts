@@ -2,6 +2,10 @@
  * The context-path cache (`lib/session/context-cache.ts`) against the real Postgres: after any sequence of
  * appends, branch moves and compactions, a cached load equals an uncached one and pi's projection of all
  * entries, for the current leaf and for random other leaves.
+ *
+ * Property runs and seed: tests/helpers/property.ts (25 operation sequences, each against the database;
+ * × STRATA_PROPERTY_RUNS / 1,000 in `npm run test:property:deep`); a failure prints the seed and the command that
+ * replays it (`STRATA_PROPERTY_SEED=<seed>`).
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +19,7 @@ import { contextPathCache, loadAllEntries, loadSessionContext } from "@/lib/sess
 import type { SessionEntry } from "@/lib/session/entries";
 import { buildSessionContext } from "@/lib/session/projection";
 import { appendCompaction, appendEntry, branch, createSession, getSession } from "@/lib/session/store";
+import { propertyParameters } from "../../helpers/property";
 
 let scope: DbScope;
 let projectId: string;
@@ -103,7 +108,7 @@ describe("context path cache", () => {
           await check();
         }
       }),
-      { numRuns: 25 },
+      propertyParameters({ numRuns: 25 }),
     );
   });
 });

@@ -1,7 +1,17 @@
+/**
+ * `sanitizeShared` (lib/llm/transform-messages.ts): equal to `sanitizeDeep` on random JSON full of surrogates
+ * (a property), a `__proto__` key kept as an own property, only the path to a changed string copied, and
+ * `transformMessages` leaving a stored history untouched.
+ *
+ * Property runs and seed: tests/helpers/property.ts (2,000 values; × STRATA_PROPERTY_RUNS / 1,000 in
+ * `npm run test:property:deep`); a failure prints the seed and the command that replays it
+ * (`STRATA_PROPERTY_SEED=<seed>`).
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sanitizeDeep, sanitizeShared, transformMessages } from "@/lib/llm/transform-messages";
 import type { Message } from "@/lib/llm/types";
+import { propertyParameters } from "../../helpers/property";
 
 /** Strings that often hold lone or paired surrogates. */
 const text = fc.oneof(fc.string(), fc.constantFrom("\uD83D\uDE00", "\uD83D", "\uDE00x", "a\uD800b", "ok"));
@@ -27,7 +37,7 @@ describe("sanitizeShared", () => {
         expect(JSON.stringify(value)).toBe(before);
         if (JSON.stringify(sanitizeDeep(value)) === before) expect(out).toBe(value);
       }),
-      { numRuns: 2000 },
+      propertyParameters({ numRuns: 2000 }),
     );
   });
 

@@ -1,11 +1,16 @@
 /**
  * The premise of `loadSessionContext`: projecting only the path suffix that starts at the latest
  * compaction's first kept entry (with the whole branch's settings) equals projecting the whole branch.
+ *
+ * Property runs and seed: tests/helpers/property.ts (300 trees; × STRATA_PROPERTY_RUNS / 1,000 in
+ * `npm run test:property:deep`); a failure prints the seed and the command that replays it
+ * (`STRATA_PROPERTY_SEED=<seed>`).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "@/lib/session/entries";
 import { buildSessionPath, getSessionContextSettings, projectPath } from "@/lib/session/projection";
+import { propertyParameters } from "../../helpers/property";
 import { assistant, system, toolCallMsg, toolResult, user } from "./helpers";
 
 type Op = { kind: number; a: number; b: number };
@@ -98,7 +103,7 @@ describe("partial context load", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      propertyParameters({ numRuns: 300 }),
     );
   });
 });

@@ -2,12 +2,17 @@
  * Properties of the zip reader over generated archives: any well-formed layout reads back byte for byte;
  * a second directory record pointing at any entry is refused as an overlap naming both; the declared
  * total is refused exactly when it exceeds the limit.
+ *
+ * Property runs and seed: tests/helpers/property.ts (60, 60 and 100 archives; × STRATA_PROPERTY_RUNS / 1,000 in
+ * `npm run test:property:deep`); a failure prints the seed and the command that replays it
+ * (`STRATA_PROPERTY_SEED=<seed>`).
  */
 import fc from "fast-check";
 import { deflateSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ARCHIVE_LIMITS, REFUSED } from "@/lib/vfs/archive-limits";
 import { openZip } from "@/lib/vfs/archive-zip";
+import { propertyParameters } from "../../helpers/property";
 import { type CentralRecord, craftZip, type LocalEntry } from "../../helpers/zip-craft";
 
 const entriesArb = fc
@@ -42,7 +47,7 @@ describe("openZip properties", () => {
         });
         expect(read).toEqual(new Map(locals.map((l, i) => [l.name, Array.from(contents[i])])));
       }),
-      { numRuns: 60 },
+      propertyParameters({ numRuns: 60 }),
     );
   });
 
@@ -58,7 +63,7 @@ describe("openZip properties", () => {
           REFUSED.overlap("dup.bin", locals[k].name).message,
         );
       }),
-      { numRuns: 60 },
+      propertyParameters({ numRuns: 60 }),
     );
   });
 
@@ -77,7 +82,7 @@ describe("openZip properties", () => {
           else expect(run().entries.map((e) => e.size)).toEqual(sizes);
         },
       ),
-      { numRuns: 100 },
+      propertyParameters({ numRuns: 100 }),
     );
   });
 });
