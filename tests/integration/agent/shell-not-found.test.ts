@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { executeUserBash } from "@/lib/agent/user-bash";
 import { commandNotFoundNote } from "@/lib/exec/shell/commands";
 import { createBashTool } from "@/lib/tools/bash";
-import { project } from "../../unit/tools/fixture";
+import { project } from "../tools/fixture";
 
 /** The in-process shell (no execution service in these contexts): no runtimes. */
 const NOTE =
