@@ -58,6 +58,10 @@ async function main(): Promise<void> {
   process.env.STRATA_DB_PROXY = db.proxy;
   // The sections sign users in (Better Auth): a throwaway secret for this run, unless one is set.
   process.env.BETTER_AUTH_SECRET ??= randomBytes(32).toString("base64");
+  // The sections prompt and sign in far more often than a person: the limits (tested in tests/integration/security)
+  // would refuse them halfway.
+  process.env.STRATA_PROMPT_RATE_LIMIT ??= "1000000";
+  process.env.STRATA_AUTH_RATE_LIMIT ??= "off";
   const ctx: BenchContext = {
     createVfs: createTestVfs,
     async time(fn) {
