@@ -25,10 +25,6 @@ const send = async (page: Page, text: string) => {
   await page.getByRole("button", { name: "Send", exact: true }).click();
 };
 
-test.afterAll(async ({ request }) => {
-  await request.delete("/api/agent/file?path=settings.json");
-});
-
 test("a 529 is retried with pi's notice, then the answer shows", async ({
   page,
   mock,
@@ -149,8 +145,17 @@ test("Cancel on the retry notice stops the wait and leaves the error with a Retr
   );
   await expect(failed.getByRole("button", { name: "Retry" })).toBeVisible();
   await shot(page, "retry-cancelled");
-  // Nothing more reached the provider.
-  await page.waitForTimeout(1000);
+  // The run is over on the server (no live run on the session): nothing more can reach the provider.
+  const projectId = new URL(page.url()).pathname.split("/").pop();
+  const { sessions } = (await (await page.request.get(`/api/projects/${projectId}/sessions`)).json()) as {
+    sessions: { id: string }[];
+  };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/sessions/${sessions[0].id}`)).json()) as { run: unknown }).run,
+    )
+    .toBeNull();
   const requests = anthropicRequests(await mock.requests());
   expect(requests).toHaveLength(1);
   expect(await transcript(page)).toEqual([

@@ -38,18 +38,20 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
 }) => {
   await mock.script(
     {
-      text: "Running the slow command.",
-      toolCalls: [{ id: "toolu_slow_1", name: "bash", input: { command: "sleep 3 && echo slept well" } }],
+      text: ["Running the slow command.", " Now."],
+      holdUntilReleased: "first-gate",
+      toolCalls: [{ id: "toolu_slow_1", name: "bash", input: { command: "sleep 1 && echo slept well" } }],
     },
     { text: ["The command", " slept and finished."], holdUntilReleased: "final-gate" },
   );
   await openProject(page, uniqueName("reattach"), { "README.md": README });
   await composer(page).fill("Run the slow command.");
   await composer(page).press("Enter");
-  await expect(tool(page)).toHaveAttribute("data-status", "running");
+  // The first answer is held after its first delta: the run is live until the test lets it go on.
+  await expect(page.getByTestId("message-assistant").first()).toHaveText("Running the slow command.");
   await expect(indicator(page)).toBeVisible();
 
-  // Mid-run (the tool sleeps for 3 s): reload. Only the viewer goes away.
+  // Mid-run: reload. Only the viewer goes away.
   await page.reload();
   await expect(page.getByTestId("message-user")).toHaveText(["Run the slow command."]);
   await expect(indicator(page)).toBeVisible();
@@ -57,7 +59,10 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
   await expect(indicator(page)).not.toContainText("started elsewhere");
   await expect(page.getByText("still working on what this tab sent before it was reloaded")).toBeVisible();
   await expect(page.getByTestId("message-assistant").first()).toContainText("Running the slow command.");
-  // The tool call goes on after the reload and finishes; the final answer streams live (held after its first delta).
+  // The run goes on after the reload: the answer ends, its tool call runs and finishes, and the final answer
+  // streams live (held after its first delta).
+  await mock.release("first-gate");
+  await expect(page.getByTestId("message-assistant").first()).toContainText("Running the slow command. Now.");
   await expect(tool(page)).toHaveAttribute("data-status", "done");
   await expect(page.getByTestId("message-assistant").last()).toHaveText("The command");
   await expect(page.getByRole("button", { name: "Abort", exact: true })).toBeVisible();
@@ -71,7 +76,7 @@ test("a reload mid-run: the run goes on, the page shows what happened and stream
   const live = await transcript(page);
   expect(live).toEqual([
     "user: Run the slow command.",
-    expect.stringMatching(/^assistant: Running the slow command\./),
+    expect.stringMatching(/^assistant: Running the slow command\. Now\./),
     "assistant: The command slept and finished.",
   ]);
   // Both model calls were made and none was cut by the reload.
@@ -93,7 +98,10 @@ test("a second tab streams the same run without polling; Abort there ends it for
   mock,
   openProject,
   shot,
-}, _testInfo) => {
+}) => {
+  // The pages' timers run on Playwright's clock (as real time flows), so a poll of the next seconds can be fired at
+  // once below instead of waited for.
+  await context.clock.install();
   await mock.script({
     text: ["Step one.", " Step two."],
     holdUntilReleased: "tab-gate",
@@ -127,9 +135,14 @@ test("a second tab streams the same run without polling; Abort there ends it for
   await shot(other, "second-tab-running");
   await shot(page, "first-tab-running");
 
-  // While the tool sleeps, the second tab makes no request at all: one long event stream, no polling.
+  // While the tool sleeps, the second tab makes no request at all: one long event stream, no polling. Ten seconds of
+  // its timers fire at once; a request any of them made is seen before the page's own later fetch of /api/me.
   const quietFrom = Date.now();
-  await other.waitForTimeout(3500);
+  await context.clock.runFor(10_000);
+  await Promise.all([
+    other.waitForRequest((r) => new URL(r.url()).pathname === "/api/me"),
+    other.evaluate(() => fetch("/api/me").then((r) => r.status)),
+  ]);
   expect(requests.filter((r) => r.at >= quietFrom)).toEqual([]);
   const events = requests.filter((r) => r.path.endsWith("/events"));
   expect(events.map((r) => r.method)).toEqual(["GET"]);

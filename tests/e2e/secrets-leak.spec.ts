@@ -64,6 +64,7 @@ test.describe("an owner without model keys", () => {
     // The workspace's keys: recognisable in any text, and (for the mock) naming this test's scope.
     const anthropicKey = `sk-ant-LEAKTEST-workspace-c41d9e7a-mock-scope-${scope}`;
     const mistralKey = "LEAKTEST-workspace-mistral-0b8f2d";
+    const compatibleKey = "LEAKTEST-workspace-compatible-77e1aa";
     const seen: Promise<string[]>[] = [];
     // Every response the browser gets (HTML, flight data, JS/CSS chunks, JSON, SSE) is searched.
     page.on("response", (response) => {
@@ -81,9 +82,12 @@ test.describe("an owner without model keys", () => {
     await expect(page.getByRole("heading", { name: "Provider keys" })).toBeVisible();
     const anthropicRow = page.locator('[data-secret="ANTHROPIC_API_KEY"]');
     await expect(anthropicRow).toContainText("not set");
-    // The server's own (decoy) key: the page says it applies, never what it is.
-    await expect(page.locator('[data-secret="OPENAI_COMPATIBLE_API_KEY"]')).toContainText(
-      "not set here · the server environment's value applies",
+    // The server's own (decoy) key: the page says it applies, never what it is; a workspace value overrides it.
+    const compatibleRow = page.locator('[data-secret="OPENAI_COMPATIBLE_API_KEY"]');
+    await expect(compatibleRow).toContainText("not set here · the server environment's value applies");
+    await setSecret(page, "OPENAI_COMPATIBLE_API_KEY", compatibleKey);
+    await expect(compatibleRow).toContainText(
+      /set · updated by Test User, .+\(overrides the server environment\)/,
     );
     await setSecret(page, "ANTHROPIC_API_KEY", anthropicKey);
     await expect(
@@ -122,6 +126,10 @@ test.describe("an owner without model keys", () => {
     const requests = (await mock.requests()).filter((r) => r.path === "/v1/messages");
     expect(requests.map((r) => r.credentialSha256)).toEqual([sha256(anthropicKey)]);
     expect(leaks("IDE DOM", await page.content())).toEqual([]);
+    const secretsList = await page.request.get(`/api/workspaces/${workspaceId}/secrets`);
+    expect(
+      ((await secretsList.json()) as { secrets: { name: string }[] }).secrets.map((s) => s.name),
+    ).toEqual(["ANTHROPIC_API_KEY", "MISTRAL_API_KEY", "OPENAI_COMPATIBLE_API_KEY"]);
 
     // Every page (visited in the browser: its HTML, flight data and chunks go through the response listener).
     const found: string[] = [];

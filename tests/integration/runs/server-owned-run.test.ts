@@ -96,6 +96,39 @@ describe("a run belongs to the server", () => {
     expect(stored[stored.length - 1].data).toEqual({ type: "run_end", outcome: "done" });
   });
 
+  it("a !command goes on after its POST response is cancelled: stored with its whole output", async () => {
+    // (What a reloaded tab shows of it is tests/e2e/shell-run-state.spec.ts.)
+    const session = await newSession(scope);
+    const res = await prompt(session.id, { text: "!sleep 2 && echo slept" });
+    expect(res.status).toBe(200);
+    const body = (res.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    while (!seen.includes("event: run_start")) seen += new TextDecoder().decode((await body.read()).value);
+    const runId = (/"runId":"([0-9a-f-]{36})"/.exec(seen) as RegExpExecArray)[1];
+    // The tab goes away as soon as the command started; nothing more of the stream is read.
+    await body.cancel();
+    await stored(runId);
+    expect(await runRow(scope, runId)).toEqual({
+      outcome: "done",
+      lastSeq: expect.any(Number),
+      finished: true,
+    });
+    const events = await storedEvents(scope, runId);
+    expect(events[0].data).toEqual({ type: "run_start", runId, kind: "bash", mode: "bash" });
+    const end = events.find((e) => e.data.type === "message_end")?.data.message;
+    expect(end).toMatchObject({
+      role: "bashExecution",
+      command: "sleep 2 && echo slept",
+      output: "slept\n",
+      exitCode: 0,
+      cancelled: false,
+    });
+    const branch = await loadBranch(scope, session.id, (await getSession(scope, session.id))?.leafId ?? null);
+    expect(branch.map((e) => (e.type === "message" ? (e.message as AgentMessage).role : e.type))).toEqual([
+      "bashExecution",
+    ]);
+  });
+
   it("a second reader on another request, replays from after=N and Last-Event-ID: the same events as the POST", async () => {
     const session = await newSession(scope);
     mock.enqueue(
