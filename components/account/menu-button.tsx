@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import styles from "./account.module.css";
 
 /**
@@ -28,6 +29,8 @@ export function MenuButton({
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
+  // Disabled until hydrated: a click or key before then would do nothing (no handler yet), silently.
+  const hydrated = useHydrated();
 
   const items = useCallback(
     () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
@@ -76,6 +79,7 @@ export function MenuButton({
         aria-haspopup="menu"
         aria-expanded={open !== false}
         aria-controls={open ? menuId : undefined}
+        disabled={!hydrated}
         onClick={() => setOpen(open ? false : "first")}
         onKeyDown={(e) => {
           if (e.key === "ArrowDown") {

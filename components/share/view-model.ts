@@ -79,7 +79,10 @@ export function redactionInputProblem(text: string, existing: readonly string[])
 /** One shared file as the preview lists it: `src/app.ts · 1.2 KB`, `logo.png · not shared (binary)`. */
 export function sharedFileLine(file: SharedFileInfo): string {
   if (file.omitted) return `${file.path} · not shared (${OMITTED_REASON[file.omitted]})`;
-  return `${file.path} · ${formatBytes(file.size)}`;
+  const redacted = file.redacted
+    ? ` · ${file.redacted === 1 ? "1 secret redacted" : `${file.redacted} secrets redacted`}`
+    : "";
+  return `${file.path} · ${formatBytes(file.size)}${redacted}`;
 }
 
 const OMITTED_REASON: Record<NonNullable<SharedFileInfo["omitted"]>, string> = {

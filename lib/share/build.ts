@@ -196,6 +196,7 @@ export async function buildSharePreview(
     });
   });
   renameKeys(renames);
+  markRedactedFiles(files?.list ?? [], redactions);
 
   const leaf = path[path.length - 1];
   const snapshot: ShareSnapshot = {
@@ -215,6 +216,18 @@ export async function buildSharePreview(
     images,
   };
   return { digest: await shareDigest(snapshot, fileTexts), snapshot, fileTexts };
+}
+
+/** Set `redacted` (the count of redactions in its contents; line 0 is the name) on each file the redaction changed. */
+function markRedactedFiles(list: SharedFileInfo[], redactions: readonly Redaction[]): void {
+  const counts = new Map<string, number>();
+  for (const r of redactions)
+    if (r.site.kind === "file" && r.site.line > 0)
+      counts.set(r.site.path, (counts.get(r.site.path) ?? 0) + 1);
+  for (const info of list) {
+    const n = counts.get(info.path);
+    if (n) info.redacted = n;
+  }
 }
 
 /** SHA-256 hex of the canonical JSON (keys sorted at every depth) of `{ snapshot, fileTexts }`. */

@@ -22,8 +22,22 @@ import { isShareablePath } from "./paths";
 import { BIDI_CONTROLS_ALL } from "./render/unicode";
 import { readSharedFiles, type ShareRow } from "./store";
 
-/** The commit message of a fork's first commit. */
-export const forkCommitMessage = (title: string) => `Forked from shared session "${title}"`;
+/**
+ * The commit message of a fork's first commit: `Forked from shared session "<title>"`, and when the share redacted
+ * files' contents, a body naming each (sorted) so the fork says which files are not as their author wrote them.
+ */
+export function forkCommitMessage(title: string, redactedFiles: readonly string[] = []): string {
+  const subject = `Forked from shared session "${title}"`;
+  if (redactedFiles.length === 0) return subject;
+  return `${subject}\n\nRedacted before sharing (secrets replaced by [redacted:<kind>]):\n${redactedFiles.map((p) => `- ${p}`).join("\n")}\n`;
+}
+
+/** The shared files whose contents the share redacted (line 0 is a file's name: not its contents), sorted. */
+export function redactedFilePaths(redactions: ShareRow["snapshot"]["redactions"]): string[] {
+  const paths = new Set<string>();
+  for (const r of redactions) if (r.site.kind === "file" && r.site.line > 0) paths.add(r.site.path);
+  return [...paths].sort();
+}
 
 /**
  * Fork `share` for `caller` into `target.workspaceId` (default: the caller's personal workspace) as a new project
@@ -70,7 +84,8 @@ export async function forkShare(
     return await scope.transaction(async (q) => {
       const tx = new TransactionScope(q);
       const project = await insertProject(tx, { workspaceId, name, source: null });
-      const commit = await writeFiles(tx, project, files, modes, caller, share.title);
+      const message = forkCommitMessage(share.title, redactedFilePaths(share.snapshot.redactions));
+      const commit = await writeFiles(tx, project, files, modes, caller, message);
       const header: SessionHeader = {
         type: "session",
         version: CURRENT_SESSION_VERSION,
@@ -106,7 +121,7 @@ async function writeFiles(
   files: Record<string, string>,
   modes: ReadonlyMap<string, string>,
   caller: Caller,
-  title: string,
+  message: string,
 ): Promise<string> {
   const { vfs } = openWorkspaceVfs(project.workspaceId, tx);
   await initRepository(vfs, project.rootPath);
@@ -125,7 +140,7 @@ async function writeFiles(
     else await vfs.writeFile(abs, text, { mode: mode === "100755" ? 0o755 : 0o644 });
   }
   const commit = await commitAll(vfs, project.rootPath, {
-    message: forkCommitMessage(title),
+    message,
     author: { name: caller.name || caller.email, email: caller.email },
   });
   await vfs.flush();

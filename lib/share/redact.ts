@@ -18,6 +18,7 @@ import { creator as presetRule } from "@secretlint/secretlint-rule-preset-recomm
 import type { SecretLintCoreConfig } from "@secretlint/types";
 import { SECRET_NAME } from "./entry-strings";
 import { MIN_OWNER_REDACTION } from "./owner-redactions";
+import { isSecretValue, type TextKind, textKindOf } from "./value-shape";
 
 export { MIN_OWNER_REDACTION };
 
@@ -65,7 +66,8 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     patterns: [
       // Dotenv-style NAME=value where NAME says secret (…KEY, …TOKEN, …SECRET, …PASSWORD, …PASSWD, …CREDENTIALS,
       // …PRIVATE…); the value only. Upper-case names anywhere (env var convention), any case at a line's start.
-      "/(?<=(?:^|[^A-Za-z0-9_.])[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS|PRIVATE[A-Z0-9_]*)[ \\t]*=[ \\t]*[\"']?)[^\\s\"'`,;]{4,}/",
+      // `…_PASS` / `…_PWD` only as a whole word (`DB_PASS`, not `BYPASS`).
+      "/(?<=(?:^|[^A-Za-z0-9_.])(?:[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS|PRIVATE[A-Z0-9_]*)|(?:[A-Z0-9]+_)*(?:PASS|PWD))[ \\t]*=[ \\t]*[\"']?)[^\\s\"'`,;]{4,}/",
       "/(?<=^[ \\t]*(?:export[ \\t]+)?[A-Za-z0-9_.]*(?:key|token|secret|password|passwd|credentials|private[A-Za-z0-9_]*)[ \\t]*=[ \\t]*[\"']?)[^\\s\"'`,;]{4,}/im",
     ],
   },
@@ -139,6 +141,17 @@ export const STRATA_PATTERNS: { name: string; patterns?: string[]; filePathGlobs
     patterns: ["/\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/"],
   },
   {
+    // Docker's `config.json`: `"auths": { "registry": { "auth": "<base64 of user:password>" } }`.
+    name: "DockerAuth",
+    patterns: ['/(?<="auth"[ \\t]*:[ \\t]*")[A-Za-z0-9+\\/=]{8,}(?=")/'],
+  },
+  {
+    // PostgreSQL's password file: `hostname:port:database:username:password` per line; the password.
+    name: "PgpassPassword",
+    filePathGlobs: ["**/.pgpass", ".pgpass"],
+    patterns: ["/(?<=^[^:#\\s][^:\\s]*:[^:\\s]+:[^:\\s]+:[^:\\s]+:).+$/m"],
+  },
+  {
     name: "DotenvValue",
     filePathGlobs: ["**/.env*", ".env*"],
     patterns: ["/(?<=^[ \\t]*(?:export[ \\t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \\t]*=[ \\t]*)\\S.*$/m"],
@@ -173,6 +186,8 @@ interface Hit {
 }
 
 const SEPARATOR = "\n\n";
+/** Files whose rules go by their path (`.env*`, `.pgpass`): linted one by one under their own name, never batched. */
+const LINTED_ALONE = /(^|\/)(\.env[^/]*|\.pgpass)$/;
 /** Characters per `lintSource` call when batching (bounds the joined string). */
 const BATCH_CHARS = 4 * 1024 * 1024;
 
@@ -211,6 +226,40 @@ async function lint(content: string, filePath: string | undefined): Promise<Hit[
     }
   }
   return hits;
+}
+
+/**
+ * The rules that find a value by the name before it: the value itself must then look like a secret. In code, the
+ * assignment rules count a quoted literal only (a bare value is an expression); the others (headers, flags, URLs,
+ * query parameters) live in strings and comments there, so any literal counts if it looks like a credential.
+ */
+const NAME_BASED = new Map<string, "quoted" | "any">([
+  ["SecretAssignment", "quoted"],
+  ["SecretKeyValue", "quoted"],
+  ["YamlSecretValue", "quoted"],
+  ["AuthorizationHeader", "any"],
+  ["ApiKeyHeader", "any"],
+  ["SecretCliFlag", "any"],
+  ["UrlCredentials", "any"],
+  ["SecretQueryParam", "any"],
+]);
+
+/**
+ * `hits` (offsets in `text`) without the name-based ones whose value is code, not a secret (`value-shape.ts`), and
+ * each clipped before the closing quote of the string it starts in (the preset's connection-string rule runs to the
+ * next space: `"postgres://…"` would lose its closing quote, and the shared code its syntax).
+ */
+function secretValuesOnly(text: string, hits: Hit[], kind: TextKind): Hit[] {
+  for (const h of hits) {
+    const quote = text[h.start - 1];
+    if ((quote === '"' || quote === "'") && h.end - h.start > 1 && text[h.end - 1] === quote) h.end--;
+  }
+  return hits.filter((h) => {
+    const inCode = h.rule === patternRule.meta.id ? NAME_BASED.get(h.kind) : undefined;
+    if (!inCode) return true;
+    const before = text[h.start - 1];
+    return isSecretValue(text.slice(h.start, h.end), before === '"' || before === "'", kind, inCode);
+  });
 }
 
 /** Ranges of every literal occurrence of each owner string. */
@@ -288,8 +337,11 @@ export async function redactTexts(
         findings: [{ rule: SECRET_KEY_RULE, kind: "SecretKeyValue", line: 1 }],
         excerpts: [whole],
       };
-    } else if (filePath !== undefined && /(^|\/)\.env[^/]*$/.test(filePath))
-      out[i] = applyHits(text, [...(await lint(text, filePath)), ...ownerHits(text, owner)]);
+    } else if (filePath !== undefined && LINTED_ALONE.test(filePath))
+      out[i] = applyHits(text, [
+        ...secretValuesOnly(text, await lint(text, filePath), "config"),
+        ...ownerHits(text, owner),
+      ]);
     else batched.push(i);
   }
   for (let b = 0; b < batched.length; ) {
@@ -323,7 +375,9 @@ export async function redactTexts(
       }
     }
     group.forEach((i, g) => {
-      out[i] = applyHits(items[i].text, [...perItem[g], ...ownerHits(items[i].text, owner)]);
+      const { text, filePath } = items[i];
+      const found = secretValuesOnly(text, perItem[g], textKindOf(filePath));
+      out[i] = applyHits(text, [...found, ...ownerHits(text, owner)]);
     });
   }
   return out;

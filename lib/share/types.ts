@@ -37,6 +37,8 @@ export interface SharedFileInfo {
   /** `100644` / `100755` / `120000`. */
   mode: string;
   omitted?: "binary" | "too-large" | "over-total";
+  /** How many secrets were redacted in the file's contents (absent: none; the shared text differs from the file). */
+  redacted?: number;
 }
 
 /** The system prompt and the rules that shaped it, when the owner includes them (off by default). */

@@ -34,7 +34,9 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   const accountMenu = page.getByRole("button", { name: `Account menu (${email})` });
   await expect(accountMenu).toBeVisible();
 
-  // The account menu, by keyboard: ArrowDown opens on the first item, Escape closes back on the button.
+  // The account menu, by keyboard: ArrowDown opens on the first item, Escape closes back on the button. Enabled once
+  // hydrated (a key pressed before would reach no handler).
+  await expect(accountMenu).toBeEnabled();
   await accountMenu.focus();
   await page.keyboard.press("ArrowDown");
   const menu = page.getByRole("menu", { name: `Account menu (${email})` });

@@ -15,6 +15,7 @@ import {
   filePageHref,
   formatBytes,
   formatDate,
+  redactedBadge,
   renderFileLinks,
   renderInlineFiles,
   renderRedactionBanner,
@@ -140,7 +141,7 @@ export function renderShareDocument(snapshot: ShareSnapshot, options: ShareRende
  */
 export function renderShareFilePage(
   snapshot: Pick<ShareSnapshot, "title">,
-  file: Pick<SharedFileInfo, "path" | "size" | "mode">,
+  file: Pick<SharedFileInfo, "path" | "size" | "mode" | "redacted">,
   text: string,
   token: string,
 ): string {
@@ -151,7 +152,7 @@ export function renderShareFilePage(
     `<div class="share-brand">Strata · shared file</div>`,
     `<div><a href="/s/${hrefPath([token])}">← ${escapeName(title)}</a></div>`,
     `<div class="file-view-head"><h1 class="file-view-path">${escapeName(file.path)}</h1>`,
-    `<span class="muted">${formatBytes(file.size)}${file.mode === "100755" ? " · executable" : file.mode === "120000" ? " · symbolic link" : ""}</span></div>`,
+    `<span class="muted">${formatBytes(file.size)}${file.mode === "100755" ? " · executable" : file.mode === "120000" ? " · symbolic link" : ""}</span>${redactedBadge(file)}</div>`,
     "</header>",
     renderCode(file.path, text),
     "</main>",

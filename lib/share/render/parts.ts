@@ -105,8 +105,20 @@ export function renderSystemBlock(system: SharedSystem): string {
   ].join("");
 }
 
+/** The badge of a file whose shared text was redacted (`""` for one shared as it is). */
+export function redactedBadge(f: Pick<SharedFileInfo, "redacted">): string {
+  const n = Math.trunc(Number(f.redacted) || 0);
+  if (n <= 0) return "";
+  return ` <span class="badge badge-warn" title="The shared text is not the file as written: each secret was replaced by [redacted:&lt;kind&gt;]">${redactedCount(n)}</span>`;
+}
+
+/** `1 secret redacted` / `N secrets redacted`. */
+export function redactedCount(n: number): string {
+  return n === 1 ? "1 secret redacted" : `${n} secrets redacted`;
+}
+
 const fileLine = (f: SharedFileInfo, name: string) =>
-  `<li>${name}${f.omitted ? ` <span class="muted">(${OMITTED_TEXT[f.omitted] ?? "not shared"})</span>` : ""}<span class="size">${formatBytes(f.size)}</span></li>`;
+  `<li>${name}${f.omitted ? ` <span class="muted">(${OMITTED_TEXT[f.omitted] ?? "not shared"})</span>` : ""}${redactedBadge(f)}<span class="size">${formatBytes(f.size)}</span></li>`;
 
 /** Page mode: the files' list, each shared file a link to its page, omitted ones with the reason. */
 export function renderFileLinks(files: readonly SharedFileInfo[], token: string): string {

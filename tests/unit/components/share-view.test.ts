@@ -117,6 +117,12 @@ describe("sharedFileLine", () => {
     expect(sharedFileLine({ path: "big.bin", size: 2e6, mode: "100644", omitted: "too-large" })).toBe(
       "big.bin · not shared (over 1 MiB)",
     );
+    expect(sharedFileLine({ path: "settings.py", size: 72, mode: "100644", redacted: 2 })).toBe(
+      "settings.py · 72 B · 2 secrets redacted",
+    );
+    expect(sharedFileLine({ path: "db.yml", size: 40, mode: "100644", redacted: 1 })).toBe(
+      "db.yml · 40 B · 1 secret redacted",
+    );
   });
 });
 

@@ -31,9 +31,9 @@ export const GET = route(
       const filePath = path.map(decodeSegment).join("/");
       const file = await readSharedFile(scope, share.id, filePath);
       if (!file) return unavailablePage();
-      return htmlPage(
-        renderShareFilePage(share.snapshot, { path: filePath, ...file }, file.text, share.token),
-      );
+      const redacted = share.snapshot.files?.find((f) => f.path === filePath)?.redacted;
+      const info = { path: filePath, ...file, redacted };
+      return htmlPage(renderShareFilePage(share.snapshot, info, file.text, share.token));
     } finally {
       await scope.release();
     }
