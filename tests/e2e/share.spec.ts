@@ -98,7 +98,10 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(dialog).toContainText(/\d+ entries · 2 files · 3 redactions/);
   await dialog.getByText("Files shared:").click();
   const fileList = dialog.getByRole("list", { name: "Files shared" });
-  await expect(fileList.getByRole("listitem")).toHaveText([/^\.env · \d+ B$/, /^README\.md · \d+ B$/]);
+  await expect(fileList.getByRole("listitem")).toHaveText([
+    /^\.env · \d+ B · 1 secret redacted$/,
+    /^README\.md · \d+ B$/,
+  ]);
 
   // The owner's own strings: too short is refused (nothing lost), a code name is added and previewed.
   const extra = dialog.getByLabel("Also redact (your own text, at least 4 characters)");

@@ -24,6 +24,7 @@ import { runShell, type ShellFactory, type ShellRun } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
 import { JS_BOOTSTRAP } from "./js-bootstrap";
 import { nodeCommand } from "./node-command";
+import { pythonCommands } from "./python-command";
 
 /** Deadline of one js-exec/node, python3 or sqlite3 run (ms): the service's CPU-time limit (60 s). */
 export const RUNTIME_TIMEOUT_MS = 60_000;
@@ -92,7 +93,11 @@ export const runtimeShell: ShellFactory = (options, capabilities) => {
     ...options,
     ...(fs ? { fs } : {}),
     commands,
-    customCommands: [...own, ...(capabilities.javascript ? [nodeCommand] : [])],
+    customCommands: [
+      ...own,
+      ...(capabilities.javascript ? [nodeCommand] : []),
+      ...(capabilities.python ? pythonCommands : []),
+    ],
     python: capabilities.python === true,
     javascript: capabilities.javascript ? { bootstrap: JS_BOOTSTRAP } : false,
     executionLimits: {
