@@ -8,6 +8,7 @@
  * Node-only (registered by lib/exec/service/shell-runtimes.ts when the shell has the JavaScript runtime).
  */
 import { type Command, defineCommand, latin1FromBytes } from "just-bash";
+import { bundleCommonJs, requiresFiles } from "./cjs-bundle";
 
 /** `node --version`: what answers, honestly (js-exec reports `process.version` v22.0.0 for compatibility). */
 export const NODE_VERSION_TEXT = "v22.0.0-quickjs (js-exec: QuickJS compiled to WebAssembly; not Node.js)\n";
@@ -87,6 +88,27 @@ async function isEsmFile(args: readonly string[], ctx: Parameters<Command["execu
   }
 }
 
+/**
+ * A CommonJS script FILE (`["--", file, …]`) that requires the project's own files: the program holding its graph
+ * (lib/exec/service/cjs-bundle.ts), else null (js-exec runs the file as it is and says what it cannot find).
+ */
+async function commonJsBundle(
+  args: readonly string[],
+  ctx: Parameters<Command["execute"]>[1],
+): Promise<string | null> {
+  if (args[0] !== "--" || args[1] === undefined) return null;
+  const file = ctx.fs.resolvePath(ctx.cwd, args[1]);
+  try {
+    if (!requiresFiles(await ctx.fs.readFile(file))) return null;
+    return await bundleCommonJs(
+      { readFile: (p) => ctx.fs.readFile(p), stat: async (p) => ctx.fs.stat(p) },
+      file,
+    );
+  } catch {
+    return null;
+  }
+}
+
 /** `node` for a shell with the JavaScript runtime: runs js-exec with the parsed arguments and the same stdin. */
 export const nodeCommand: Command = defineCommand("node", async (args, ctx) => {
   const parsed = parseNodeArgs(args);
@@ -96,7 +118,9 @@ export const nodeCommand: Command = defineCommand("node", async (args, ctx) => {
   const stdin = latin1FromBytes(ctx.stdin);
   if (parsed.kind === "run") {
     const args = (await isEsmFile(parsed.args, ctx)) ? ["-m", ...parsed.args] : parsed.args;
-    return ctx.exec("js-exec", { cwd: ctx.cwd, args, stdin, stdinKind: "bytes", signal: ctx.signal });
+    const bundle = await commonJsBundle(args, ctx);
+    const run = bundle ? ["-c", bundle, ...args.slice(2)] : args;
+    return ctx.exec("js-exec", { cwd: ctx.cwd, args: run, stdin, stdinKind: "bytes", signal: ctx.signal });
   }
   // The script is stdin (js-exec would take a following argument for a file): it runs as -c code with the
   // arguments. Nothing on stdin: Node runs an empty program (no REPL without a terminal).

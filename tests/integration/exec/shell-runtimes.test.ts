@@ -33,6 +33,14 @@ beforeAll(async () => {
     "sum.js": SCRIPT,
     "main.js": 'import { twice } from "./lib.mjs";\nconsole.log(twice(21));\n',
     "lib.mjs": "export const twice = (n) => n * 2;\n",
+    "cjs/main.js":
+      'const { twice } = require("./lib");\nconst data = require("./data.json");\nconst util = require("./util");\nconsole.log(twice(21), data.name, util.shout("hi"), require.main === module, process.argv.slice(2));\n',
+    "cjs/lib.js": "exports.twice = (n) => n * 2;\n",
+    "cjs/data.json": '{ "name": "strata" }\n',
+    "cjs/util/package.json": '{ "main": "src/shout.js" }\n',
+    "cjs/util/src/shout.js":
+      'const { twice } = require("../../lib.js");\nmodule.exports = { shout: (s) => s.toUpperCase() + "!".repeat(twice(1)) };\n',
+    "cjs/missing.js": 'require("./nope");\n',
     "stats.py":
       "import sys, statistics\nprint(statistics.mean(int(x) for x in open('data/numbers.txt')), sys.argv[1:])\n",
   }));
@@ -47,6 +55,15 @@ const answer = async (script: string, limits?: Partial<ExecLimits>) => {
 };
 
 describe("node and js-exec (QuickJS)", () => {
+  it("node FILE requires the project's own CommonJS modules as Node resolves them, from any directory", async () => {
+    const out = '42 strata HI!! true ["x"]\n';
+    expect(await answer("node cjs/main.js x")).toEqual([out, 0]);
+    expect(await answer("cd cjs && node main.js x")).toEqual([out, 0]);
+    const [text, code] = await answer("node cjs/missing.js");
+    expect(code).toBe(1);
+    expect(String(text)).toContain(`Cannot find module './nope'\nRequire stack:\n- ${root}/cjs/missing.js`);
+  });
+
   it("node -e, node FILE ARGS reading a VFS file, -p, stdin, js-exec", async () => {
     expect(await answer("node -e 'console.log(1+1)'")).toEqual(["2\n", 0]);
     expect(await answer("node sum.js a b")).toEqual(["a+b 10\n", 0]);
@@ -212,7 +229,7 @@ describe("the bash tool's view", () => {
       const bash = createBashTool({ ...ctx, exec: toolExec });
       expect(bash.description).toBe(bashToolDescription({ runtimes: true, sandbox: false }));
       expect(bash.description).toContain(
-        "python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE; standard library only",
+        "python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE, python3 -m MODULE; the script's directory or the working directory is on sys.path; standard library only",
       );
       expect(createBashTool(ctx).description).toBe(bashToolDescription());
       const out = await bash.execute("t", { command: "python3 -c 'print(sum(range(10)))'" });

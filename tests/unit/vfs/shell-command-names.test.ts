@@ -23,7 +23,7 @@ const PI =
 const SHELL = (names: string) =>
   `In Strata this is a simulated shell (just-bash) over the project's files, not a host shell; its commands are ${names}, plus shell builtins such as cd, export, source and test. git works on the project's repository (status, diff, log, show, add, commit, branch, checkout, switch, restore, rev-parse, init).`;
 const RUNTIMES =
-  "node and js-exec run JavaScript on QuickJS (node -e CODE, node FILE ARGS; synchronous fs, path, child_process and other core modules; the project's own modules by import, not require; no npm packages; timers do not wait); python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE; standard library only: no pip, no sqlite3 module, no subprocess or threads); sqlite3 runs SQL on database files in the project (sqlite3 FILE 'SQL'; no dot-commands such as .tables). The simulated shell has no npm, npx or pip, no network access and no host programs.";
+  "node and js-exec run JavaScript on QuickJS (node -e CODE, node FILE ARGS; synchronous fs, path, child_process and other core modules; the project's own modules by import and, from a script file, by require; no npm packages; timers do not wait); python3 and python run CPython 3.13 on WebAssembly (python3 -c CODE, python3 FILE, python3 -m MODULE; the script's directory or the working directory is on sys.path; standard library only: no pip, no sqlite3 module, no subprocess or threads); sqlite3 runs SQL on database files in the project (sqlite3 FILE 'SQL'; no dot-commands such as .tables). The simulated shell has no npm, npx or pip, no network access and no host programs.";
 
 describe("shell command names", () => {
   it("are exactly just-bash's registered commands plus Strata's rm, ln and git, sorted", () => {
