@@ -6,6 +6,7 @@ import {
   type FormEvent,
   type KeyboardEvent,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from "react";
@@ -91,13 +92,21 @@ export function Composer({
   const textarea = useRef<HTMLTextAreaElement>(null);
   /** Files are dragged over the composer: it shows itself as the drop target. */
   const [dropping, setDropping] = useState(false);
+  // A pick's caret is placed as soon as its text is in the box (a layout effect: before any later key or click is
+  // handled). Placed on the next frame, it collapsed a selection made meanwhile — select-all then Delete deleted
+  // nothing (slash-autocomplete.spec failed once under load).
+  const pendingCaret = useRef<number | null>(null);
   const slash = useSlashMenu(value, commands ?? [], (next, caret) => {
+    pendingCaret.current = caret;
     onChange(next);
-    requestAnimationFrame(() => {
-      textarea.current?.focus();
-      textarea.current?.setSelectionRange(caret, caret);
-    });
   });
+  useLayoutEffect(() => {
+    const caret = pendingCaret.current;
+    if (caret === null || !textarea.current || textarea.current.value !== value) return;
+    pendingCaret.current = null;
+    textarea.current.focus();
+    textarea.current.setSelectionRange(caret, caret);
+  }, [value]);
   // Steering and follow-ups carry text only: attached images wait for the next prompt.
   const canSubmit =
     !disabled &&
