@@ -83,8 +83,54 @@ const sleep = (ms: number) =>
     timer.unref?.();
   });
 
-/** How long opening a connection may take before it counts as failed (and is retried) (ms). */
-const CONNECT_TIMEOUT_MS = 5000;
+/** How long opening a connection may take before it counts as failed (and is retried) (ms of runnable time). */
+export const CONNECT_TIMEOUT_MS = 5000;
+/** The clock of {@link runnableDeadline}: one tick counts at most twice its length (ms). */
+const DEADLINE_TICK_MS = 100;
+
+/**
+ * Call `onExpire` once `ms` of **runnable** time has passed: time is counted in ticks of {@link DEADLINE_TICK_MS},
+ * each counting at most twice its length, so a stall of this process's event loop (a busy server on a loaded
+ * machine) does not use the deadline up. A plain timer fires first thing after such a stall, before the socket
+ * events queued behind it, and so killed connections whose answer was already waiting (the driver's own
+ * `connectionTimeoutMillis` did that to e2e pages under load). Returns a function that cancels it.
+ */
+function runnableDeadline(ms: number, onExpire: () => void): () => void {
+  let counted = 0;
+  let last = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    counted += Math.min(now - last, 2 * DEADLINE_TICK_MS);
+    last = now;
+    if (counted < ms) return;
+    clearInterval(timer);
+    onExpire();
+  }, DEADLINE_TICK_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/**
+ * `client.connect()`, failed with "Connection timeout expired" (a transient error: retried) when it has no answer
+ * within `ms` of runnable time ({@link runnableDeadline}); the client is then ended. (pg's `Client.end()` during
+ * the handshake closes the socket but never settles `connect()`, hence the race.)
+ */
+async function connectWithin(client: Client, ms: number): Promise<void> {
+  const connecting = client.connect();
+  connecting.catch(() => undefined);
+  let cancel = () => {};
+  const expired = new Promise<never>((_resolve, reject) => {
+    cancel = runnableDeadline(ms, () => {
+      reject(new Error(`Connection timeout expired: no answer within ${ms / 1000} s`));
+      void client.end().catch(() => undefined);
+    });
+  });
+  try {
+    await Promise.race([connecting, expired]);
+  } finally {
+    cancel();
+  }
+}
 
 /** An open connection and the limiter slot it holds. */
 interface Conn {
@@ -254,10 +300,7 @@ export class DbScope implements IdleHolder {
     });
     let conn: Conn;
     try {
-      const client = new Client({
-        connectionString: this.url ?? databaseUrl(),
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      });
+      const client = new Client({ connectionString: this.url ?? databaseUrl() });
       conn = { client, lease };
     } catch (error) {
       lease.release();
@@ -265,7 +308,7 @@ export class DbScope implements IdleHolder {
     }
     conn.client.on("error", () => this.lost(conn));
     try {
-      await conn.client.connect();
+      await connectWithin(conn.client, CONNECT_TIMEOUT_MS);
     } catch (error) {
       // No session was opened: the slot is free at once (the failed socket is closed in the background).
       lease.release();

@@ -5,7 +5,7 @@
  * DbUnavailableError.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DbScope } from "@/lib/db/client";
+import { CONNECT_TIMEOUT_MS, DbScope } from "@/lib/db/client";
 import { DbUnavailableError } from "@/lib/db/errors";
 import { limiterStats } from "@/lib/db/limiter";
 import { setEnv } from "../../helpers/env";
@@ -122,6 +122,48 @@ describe("a dropped connection", () => {
     expect({ dropped, rows }).toEqual({ dropped: true, rows: [{ n: 7 }] });
     expect(await rowsOf("single-write")).toEqual([{ id: "single-write", n: 7 }]);
     await scope.release();
+  });
+});
+
+/** Block this process's event loop for `ms` (a busy server on a loaded machine). */
+function stall(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy: no timer, socket or promise of this process runs meanwhile
+  }
+}
+
+describe("opening a connection", () => {
+  it("a stall of this process longer than the connect timeout does not fail the handshake", async () => {
+    const before = relay.accepted;
+    let stalled = false;
+    relay.inspect = () => {
+      // On the connection's first message (the startup packet), the whole process stops for longer than the
+      // connect timeout; the answer is waiting when it resumes.
+      if (!stalled) stall(CONNECT_TIMEOUT_MS + 1000);
+      stalled = true;
+      return "pass";
+    };
+    const scope = new DbScope();
+    expect(await scope.query<{ v: number }>("SELECT 7 AS v")).toEqual([{ v: 7 }]);
+    // Opened at the first try: no connection was closed and opened again.
+    expect({ stalled, connections: relay.accepted - before }).toEqual({ stalled: true, connections: 1 });
+    await scope.release();
+  });
+
+  it("a database that never answers the handshake fails after the connect timeout, with the cause", async () => {
+    restoreRetry = setEnv({ STRATA_DB_RETRY_MS: "0" });
+    relay.inspect = () => "hold";
+    const scope = new DbScope();
+    const error = await scope.query("SELECT 1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DbUnavailableError);
+    expect((error as DbUnavailableError).message).toBe(
+      "The database could not be reached for 0 s (Connection timeout expired: no answer within 5 s). The step that needed it wrote nothing; retry when the database is back.",
+    );
+    relay.inspect = () => "pass";
+    expect(await scope.query<{ v: number }>("SELECT 1 AS v")).toEqual([{ v: 1 }]);
+    await scope.release();
+    expect(limiterStats().active).toBe(0);
   });
 });
 

@@ -12,8 +12,11 @@ import { PG_HOST, PG_PORT } from "../../helpers/postgres";
 
 const ADMIN_URL = process.env.STRATA_TEST_ADMIN_URL ?? `postgres://postgres@${PG_HOST}:${PG_PORT}/postgres`;
 
-/** What to do with a chunk the client sends: pass it, or break the connection before / right after passing it. */
-export type Verdict = "pass" | "drop" | "pass-then-drop";
+/**
+ * What to do with a chunk the client sends: pass it, break the connection before / right after passing it, or
+ * hold it (the server never gets it, so the client waits for an answer that never comes).
+ */
+export type Verdict = "pass" | "drop" | "pass-then-drop" | "hold";
 
 export interface TcpRelay {
   /** "127.0.0.1:port": the target to give the DB proxy. */
@@ -21,7 +24,8 @@ export interface TcpRelay {
   /** Drop every open connection and refuse new ones (they are reset at once) until {@link restore}. */
   cut(): void;
   restore(): void;
-  /** Connections refused while cut, and connections dropped by {@link cut} or a verdict. */
+  /** Connections accepted (and relayed), refused while cut, and dropped by {@link cut} or a verdict. */
+  readonly accepted: number;
   readonly refused: number;
   readonly dropped: number;
   /** Decide per client chunk (default: pass everything). */
@@ -34,6 +38,7 @@ export async function startRelay(): Promise<TcpRelay> {
   const open = new Set<{ client: net.Socket; server: net.Socket }>();
   let down = false;
   const relay = {
+    accepted: 0,
     refused: 0,
     dropped: 0,
     inspect: (_chunk: Buffer): Verdict => "pass",
@@ -50,12 +55,14 @@ export async function startRelay(): Promise<TcpRelay> {
       client.resetAndDestroy();
       return;
     }
+    relay.accepted++;
     const upstream = net.connect(PG_PORT, PG_HOST);
     const pair = { client, server: upstream };
     open.add(pair);
     client.on("data", (chunk) => {
       const verdict = relay.inspect(chunk);
       if (verdict === "drop") return drop(pair);
+      if (verdict === "hold") return;
       upstream.write(chunk);
       if (verdict === "pass-then-drop") {
         // Let the server get it, but never let the answer reach the client.
