@@ -6,26 +6,14 @@
  * share / fork or nothing of it, and the caller gets a 5xx JSON saying nothing was stored and what to do.
  * Each trigger fires only for this test's own user, so other test files running meanwhile are not affected.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DbScope } from "@/lib/db/client";
+import { afterEach, describe, expect, it } from "vitest";
 import { getSession } from "@/lib/session/store";
 import { createTestUser, type TestUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 /** Triggers and functions made by a test, dropped after it. */
 let cleanup: string[] = [];

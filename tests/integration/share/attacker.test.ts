@@ -7,27 +7,15 @@
  * refused by its shape, before any database lookup (no statement carries it). Nothing changes for the owner.
  */
 import { Client } from "@neondatabase/serverless";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
-import { DbScope } from "@/lib/db/client";
 import { getSession } from "@/lib/session/store";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const NOT_FOUND = JSON.stringify({ error: "Share not found" });
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";

@@ -4,7 +4,7 @@
  * seeded secrets are redacted; the preview, the share page, the file page and the fork's commit say which files the
  * redaction changed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
 import { DbScope } from "@/lib/db/client";
@@ -12,21 +12,10 @@ import { getSession } from "@/lib/session/store";
 import { log } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const SORTING = [
   "import itertools",

@@ -8,28 +8,17 @@
  */
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAuth } from "@/lib/auth/server";
-import { DbScope, withDb } from "@/lib/db/client";
+import { withDb } from "@/lib/db/client";
 import { getSession } from "@/lib/session/store";
 import * as proxyModule from "@/proxy";
 import { proxy } from "@/proxy";
 import { createTestUser, ORIGIN, type TestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { ownerProject, prompt } from "./share-fixture";
+import { mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 

@@ -3,7 +3,7 @@
  * byte for byte in one commit, a session holding the shared path with every entry bound to that commit, the owner's
  * workspace untouched; a prompt in the fork runs and sees the files. A signed-out form post is sent to sign in.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { entryCommits } from "@/lib/session/checkpoint-rows";
@@ -12,21 +12,19 @@ import { getSession } from "@/lib/session/store";
 import { log } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, createTeam, mockEnv, ownerProject, prompt } from "./share-fixture";
+import {
+  call,
+  createTeam,
+  mock,
+  mockEnv,
+  ownerProject,
+  prompt,
+  scope,
+  withShareStack,
+} from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 /** A fingerprint of a workspace's VFS rows and a session's entries. */
 async function stateOf(workspaceId: string, sessionId: string) {

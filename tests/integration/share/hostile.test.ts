@@ -4,26 +4,14 @@
  * and publish's 404 `entry_not_found`, as an unknown entry does. A fork's name with a control character is a 400; a
  * fork writes no unsafe path (`..`, absolute, `.git`) even when the share's rows hold one.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
-import { DbScope } from "@/lib/db/client";
 import { getSession } from "@/lib/session/store";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const NOT_FOUND = JSON.stringify({ error: "Share not found" });
 

@@ -2,27 +2,15 @@
  * A share holds one root→leaf path and nothing else (docs/sharing.md): no text, file or entry id of a sibling branch,
  * no original entry id at all; later turns never change a published share; re-sharing makes a new token and snapshot.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DbScope } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { entryCommit } from "@/lib/session/checkpoint-rows";
 import { loadAllEntries } from "@/lib/session/context-load";
 import { branch, getSession } from "@/lib/session/store";
 import type { ShareSnapshot } from "@/lib/share/types";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { readAll, share } from "./helpers";
-import { ownerProject, prompt } from "./share-fixture";
+import { mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 async function twoBranches() {
   const f = await ownerProject(scope, { "base.txt": "base\n" });

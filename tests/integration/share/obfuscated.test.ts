@@ -4,27 +4,15 @@
  * line, Docker's `config.json` auth and `DB_PASS=`. None reaches the share page, a file page or the HTML / JSONL
  * export, as text or once the page's HTML is decoded.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
 import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
-import { DbScope } from "@/lib/db/client";
 import { getSession } from "@/lib/session/store";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const STRIPE = "51HabcdefGHIJKLmnopQRSTuv";
 const GH = "abcdefghijklmnopqrstuvwxyz0123456789";

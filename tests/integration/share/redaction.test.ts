@@ -3,7 +3,7 @@
  * and a `.env` file are absent from every response — preview, published data, file URLs, the share page, file pages,
  * the HTML and pi JSONL downloads, and the fork's session and files — and the preview lists each redaction with its site and rule. The owner's own string is redacted too.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
 import { GET as filePage } from "@/app/s/[token]/files/[...path]/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
@@ -13,21 +13,10 @@ import { getSession, setSessionTitle } from "@/lib/session/store";
 import type { ShareSummary } from "@/lib/share/types";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { readAll, routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const SK = "sk-proj-Qw3rTy8uIo9pAs5dFg7hJk2lZx4cVb6nM1";
 const AKIA = "AKIAQ4KZ7N3XW2PL5RTY";

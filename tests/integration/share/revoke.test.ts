@@ -3,28 +3,16 @@
  * fetched before; a token with one character changed and an expired share answer it too; who may revoke (creator,
  * admin+; a member 403, an outsider 404); deleting a session or a project revokes its shares first.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { guardWorkspaceDelete } from "@/lib/auth/workspaces";
-import { DbScope } from "@/lib/db/client";
 import { deleteProject } from "@/lib/projects/projects";
 import { deleteSession } from "@/lib/session/lifecycle";
 import { getSession } from "@/lib/session/store";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { readAll, routes, share } from "./helpers";
-import { call, createTeam, ownerProject, prompt } from "./share-fixture";
+import { call, createTeam, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 const NOT_FOUND = JSON.stringify({ error: "Share not found" });
 

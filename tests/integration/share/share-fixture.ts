@@ -2,6 +2,7 @@
  * The share tests' fixture: a signed-up owner with a project (committed files) and a session in their personal
  * workspace, prompts through `runPrompt` against the mock provider, and the share routes called as a browser would.
  */
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
@@ -10,7 +11,7 @@ import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import type { SessionFixture } from "../../helpers/session-fixture";
-import type { MockProvider } from "../../mock-provider";
+import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 export const mockEnv = (mock: MockProvider) => ({
   ANTHROPIC_API_KEY: "k",
@@ -115,4 +116,24 @@ export async function createTeam(
       role,
     ]);
   return team.id;
+}
+
+/**
+ * The file's mock provider and database scope ({@link withShareStack}), as live bindings: set before the file's
+ * first test, the mock emptied before each test.
+ */
+export let mock: MockProvider;
+export let scope: DbScope;
+
+/** Start the mock provider and open a scope for the calling test file; stopped and released after its last test. */
+export function withShareStack(): void {
+  beforeAll(async () => {
+    mock = await startMockProvider();
+    scope = new DbScope();
+  });
+  afterAll(async () => {
+    await scope.release();
+    await mock.close();
+  });
+  beforeEach(() => mock.reset());
 }

@@ -3,32 +3,20 @@
  * prompt"): without `includeSystem` no text of the system prompt, of the project's AGENTS.md or of the tool
  * declarations reaches the data URL, the page, the HTML or JSONL download or a fork; with it they are there.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
 import { GET as sharePage } from "@/app/s/[token]/route";
-import { DbScope } from "@/lib/db/client";
 import { loadAllEntries } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import type { ShareSnapshot } from "@/lib/share/types";
 import { createTestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { readAll, routes, share } from "./helpers";
-import { call, ownerProject, prompt } from "./share-fixture";
+import { call, mock, ownerProject, prompt, scope, withShareStack } from "./share-fixture";
 
 const RULE = "RULE_TEXT_ONLY_IN_AGENTS_MD";
 const PROMPT_HEAD = "You are an expert coding assistant operating inside Strata";
 
-let mock: MockProvider;
-let scope: DbScope;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+withShareStack();
 
 /** A session of a project whose AGENTS.md holds `RULE`, after one prompt that read a file. */
 async function ruledSession() {
