@@ -129,18 +129,33 @@ async function limitPerAccount(
 }
 
 /**
- * Refuse a display name with a line break or other control character, `<` or `>` (sign-up and update-user). The
- * name is the author of git commits (checkpoints, team rules); a newline in it wrote a commit header isomorphic-git
- * cannot read back, so approving that member's rules proposal answered 500 for good.
- * @throws APIError 400 naming what to remove.
+ * Characters a name may not hold: control characters (a newline in an author wrote a commit header isomorphic-git
+ * cannot read back, so approving that member's rules proposal answered 500 for good; a NUL is refused by Postgres),
+ * `<` and `>` (they delimit the author's email), and the bidirectional controls (U+061C, U+200E/F, U+202A–E,
+ * U+2066–9: a right-to-left override shows "Alice\u202Eecila" reversed in a member list, a spoofed name).
+ */
+const UNSAFE_NAME = /[\u0000-\u001f\u007f-\u009f<>\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Refuse a display name or a team name holding an {@link UNSAFE_NAME} character (sign-up, update-user, a team's
+ * create and update).
+ * @throws APIError 400 `INVALID_NAME` naming what to remove.
  */
 export function checkDisplayName(name: unknown): void {
-  if (typeof name === "string" && /[\u0000-\u001f\u007f-\u009f<>]/.test(name))
+  if (typeof name === "string" && UNSAFE_NAME.test(name))
     throw new APIError("BAD_REQUEST", {
       code: "INVALID_NAME",
       message:
-        "A name cannot contain line breaks, tabs or other control characters, “<” or “>”. Remove them and try again.",
+        "A name cannot contain line breaks, tabs or other control characters, text-direction controls, “<” or “>”. Remove them and try again.",
     });
+}
+
+/** The name a Better Auth request sets, if any: a user's or a team's (create: `name`, update: `data.name`). */
+function nameSetBy(path: string, body: unknown): unknown {
+  const b = (body ?? {}) as { name?: unknown; data?: { name?: unknown } };
+  if (path === "/sign-up/email" || path === "/update-user" || path === "/organization/create") return b.name;
+  if (path === "/organization/update") return b.data?.name;
+  return undefined;
 }
 
 /**
@@ -195,7 +210,7 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") checkDisplayName(ctx.body?.name);
+        checkDisplayName(nameSetBy(ctx.path, ctx.body));
         await limitPerAccount(db, env, ctx);
         await limitSignUps(db, env, ctx);
       }),

@@ -9,8 +9,10 @@ import { ContextPreviewError } from "@/lib/agent/context-preview";
 import { NotQueueableError } from "@/lib/agent/prompt-admission";
 import { SessionUnavailableError } from "@/lib/agent/session-runtime";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
-import { AuthError } from "@/lib/auth/errors";
+import { bearerToken, resolveCaller } from "@/lib/auth/caller";
+import { AuthError, unauthenticated } from "@/lib/auth/errors";
 import { CheckpointError } from "@/lib/checkpoints/errors";
+import { withDb } from "@/lib/db/client";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { RemoteError } from "@/lib/remote/errors";
 import { RulesError } from "@/lib/rules/errors";
@@ -137,12 +139,40 @@ function logUnexpected(error: unknown): void {
   );
 }
 
-/** Wrap a handler so every error becomes `errorResponse`. */
+/** A request input the handler refused (a bad body, a bad field, a body too large or of the wrong type). */
+function isInputError(error: unknown): boolean {
+  return error instanceof ZodError || (error instanceof ApiError && [400, 413, 415].includes(error.status));
+}
+
+/**
+ * What a non-GET request whose input was refused answers when nobody is signed in: the 401 its authorisation
+ * would have given (the caller's `AuthError` — none, or an invalid token), so an anonymous caller learns
+ * "sign in" before anything about the route's input. Undefined when there is a caller (or it cannot be told).
+ */
+async function unauthenticatedInstead(request: Request): Promise<AuthError | undefined> {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  if (!request.headers.get("cookie") && !bearerToken(request)) return unauthenticated();
+  try {
+    return (await withDb((scope) => resolveCaller(scope, request))) ? undefined : unauthenticated();
+  } catch (error) {
+    return error instanceof AuthError ? error : undefined;
+  }
+}
+
+/**
+ * Wrap a handler so every error becomes `errorResponse`. A handler reads its body before it authorises (so no
+ * database connection is held while a client sends it); when that input is refused and the request has no
+ * caller, the answer is the 401 of {@link unauthenticatedInstead}, as every route answers an anonymous caller.
+ * (Every non-GET route wrapped here needs a caller; a public one that reads a body must not use `route`.)
+ */
 export function route<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
   return async (...args: A): Promise<Response> => {
     try {
       return await handler(...args);
     } catch (error) {
+      const request = args[0];
+      if (request instanceof Request && isInputError(error))
+        return errorResponse((await unauthenticatedInstead(request)) ?? error);
       return errorResponse(error);
     }
   };

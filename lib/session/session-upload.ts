@@ -160,8 +160,9 @@ export async function putSessionUploadPart(
 }
 
 /**
- * Cancel an upload: delete it and its parts (no-op when it does not exist).
- * @throws SessionUploadError 409 `upload_committing` when a commit has claimed it ("Session upload <id> is being
+ * Cancel an upload of project `projectId`: delete it and its parts.
+ * @throws SessionUploadError 404 `not_found` when the project has no such upload (none was made, it ended, or it is
+ *   another project's: the same answer for each); 409 `upload_committing` when a commit has claimed it ("Session upload <id> is being
  *   committed; it cannot be cancelled now. …"; the commit deletes it when it ends).
  */
 export async function deleteSessionUpload(
@@ -173,8 +174,10 @@ export async function deleteSessionUpload(
     "DELETE FROM session_uploads WHERE id = $1 AND project_id = $2 AND state = 'open' RETURNING id",
     [uploadId, projectId],
   );
-  if (deleted.length === 0 && (await uploadState(scope, projectId, uploadId)) !== null)
+  if (deleted.length > 0) return;
+  if ((await uploadState(scope, projectId, uploadId)) !== null)
     throw uploadCommitting(uploadId, "it cannot be cancelled now");
+  throw uploadNotFound(uploadId);
 }
 
 /** Delete an upload whatever its state (the end of a commit). */

@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuth } from "@/lib/auth/server";
 import { DbScope, withDb } from "@/lib/db/client";
@@ -372,6 +373,21 @@ describe("route authorisation matrix", () => {
           continue;
         }
         expect(got.status, label).toBe(want);
+        if (role === "anonymous" && method !== "GET" && method !== "HEAD") {
+          // Who is calling is checked before the body: a malformed one still answers 401, not 400.
+          const malformed = {
+            ...call,
+            json: undefined,
+            form: undefined,
+            bytes: strToU8("{"),
+            contentType: "application/json",
+          };
+          const bad = await callAs(method, path, handler, malformed, caller);
+          expect(
+            `${bad.status} ${bad.body.slice(0, 200)}`,
+            `${key} as anonymous with a malformed body`,
+          ).toMatch(/^401 /);
+        }
         const code = { 401: "unauthenticated", 403: "forbidden", 404: "not_found" }[want];
         expect(JSON.parse(got.body).error.code, label).toBe(code);
         const sent = `${fill(path, call.params ?? {})}?${call.query ?? ""} ${JSON.stringify(call.json ?? "")} ${[

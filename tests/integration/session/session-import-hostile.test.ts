@@ -352,8 +352,37 @@ describe("F7: one commit per upload; parts and DELETE wait for it", () => {
     );
     expect(stored).toEqual({ n: file.entries, leaf: file.leafId });
     expect(await counts()).toEqual({ sessions: before.sessions + 1, uploads: 0 });
+    // Committed: the upload is gone, and cancelling it answers so.
     const after = await cancel(id);
-    expect(await after.json()).toEqual({ deleted: true });
+    expect({ status: after.status, body: await after.json() }).toEqual({ status: 404, body: gone(id) });
     await dropSession(imported);
   }, 60_000);
+});
+
+describe("cancelling an upload that is not the project's", () => {
+  it("another tenant's upload id answers 404, and their upload stays until they cancel it", async () => {
+    const id = await create("theirs.jsonl");
+    const intruder = await createTestUser("Upload Intruder");
+    const own = await insertProject(scope, { workspaceId: intruder.workspaceId, name: "mine", source: null });
+    const asIntruder = await deleteUpload(
+      asUser(intruder, "http://strata.test/", { method: "DELETE" }),
+      params({ id: own.id, uploadId: id }),
+    );
+    const message = `Session upload ${id} not found (it expired after an hour, was committed, or belongs to another project); start a new upload`;
+    expect({ status: asIntruder.status, body: await asIntruder.json() }).toEqual({
+      status: 404,
+      body: { error: { code: "not_found", message } },
+    });
+    expect((await counts()).uploads).toBe(1);
+    const asOwner = await cancel(id);
+    expect({ status: asOwner.status, body: await asOwner.json() }).toEqual({
+      status: 200,
+      body: { deleted: true },
+    });
+    const again = await cancel(id);
+    expect({ status: again.status, body: await again.json() }).toEqual({
+      status: 404,
+      body: { error: { code: "not_found", message } },
+    });
+  });
 });

@@ -4,7 +4,8 @@
  * last owner cannot leave, members cannot remove anyone.
  */
 import { describe, expect, it } from "vitest";
-import { authJson, createTestUser, type TestUser } from "../../helpers/auth";
+import { POST as authRoute } from "@/app/api/auth/[...all]/route";
+import { asUser, authJson, createTestUser, ORIGIN, type TestUser } from "../../helpers/auth";
 
 async function refusal(
   path: string,
@@ -68,10 +69,21 @@ describe("team member rules (Better Auth)", () => {
     expect(
       await refusal("/organization/remove-member", { organizationId, memberIdOrEmail: idOf(owner) }, admin),
     ).toEqual({ status: 400, code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER" });
-    // A member cannot remove anyone.
+    // A member cannot remove anyone: Better Auth answers 401, Strata's route 403 (the caller is signed in).
     expect(
       await refusal("/organization/remove-member", { organizationId, memberIdOrEmail: idOf(admin) }, member),
     ).toEqual({ status: 401, code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER" });
+    const viaRoute = await authRoute(
+      asUser(member, `${ORIGIN}/api/auth/organization/remove-member`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ organizationId, memberIdOrEmail: idOf(admin) }),
+      }),
+    );
+    expect({ status: viaRoute.status, code: ((await viaRoute.json()) as { code: string }).code }).toEqual({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+    });
     // The only owner can neither demote themself nor leave.
     expect(
       await refusal(

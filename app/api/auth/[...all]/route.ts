@@ -29,6 +29,22 @@ function withRetryAfter(response: Response): Response {
   return new Response(response.body, { status: 429, statusText: response.statusText, headers });
 }
 
+/**
+ * Better Auth's remove-member answers a signed-in member whose role may not remove members 401 (the plugin throws
+ * `YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER` as UNAUTHORIZED, and an after hook cannot change the status); the
+ * caller is known, so it is a 403, as every other refusal of a role.
+ */
+async function removeMemberForbidden(request: Request, response: Response): Promise<Response> {
+  if (response.status !== 401 || !new URL(request.url).pathname.endsWith("/organization/remove-member"))
+    return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: string } | null;
+  if (body?.code !== "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER") return response;
+  return new Response(response.body, { status: 403, statusText: "Forbidden", headers: response.headers });
+}
+
 /** Better Auth's routes (sign-up, sign-in, sign-out, sessions, password, organizations, invitations, API keys). */
 const handle = route(async (request: Request) =>
   withRetryAfter(
@@ -37,7 +53,7 @@ const handle = route(async (request: Request) =>
         const auth = createAuth(db, originOf(request));
         const response = await auth.handler(request);
         await settleAuth(auth);
-        return response;
+        return removeMemberForbidden(request, response);
       }),
     ),
   ),

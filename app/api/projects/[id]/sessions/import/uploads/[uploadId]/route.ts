@@ -30,11 +30,12 @@ export const POST = route(async (request: Request, { params }: Ctx) => {
   });
 });
 
-/** Cancel an upload: its staged parts are deleted (`{ deleted: true }`, also when it did not exist). */
+/** Cancel an upload: its staged parts are deleted (`{ deleted: true }`); 404 when the project has no such upload. */
 export const DELETE = route(async (request: Request, { params }: Ctx) => {
   const { id, uploadId } = await params;
   return withProject(request, id, "write", async ({ scope, project }) => {
-    if (isUuid(uploadId)) await deleteSessionUpload(scope, project.id, uploadId);
+    if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
+    await deleteSessionUpload(scope, project.id, uploadId);
     return Response.json({ deleted: true });
   });
 });
