@@ -14,6 +14,27 @@ const START_TIMEOUT_MS = 90_000;
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
 
+/**
+ * The variables the service (and its workers) may see: the system's (path, locale, temp dirs, proxies, CA
+ * certificates), the database's (`DATABASE_URL`, `STRATA_DB_*`: the workers read and write the projects' files) and
+ * the service's own settings (`STRATA_EXEC_*`, `STRATA_SANDBOX*`, `STRATA_GIT_IMPORT_*`). Everything else — provider
+ * keys, the auth and secrets keys, any other credential of the app's environment — stays out: the service runs
+ * untrusted interpreters.
+ */
+const SERVICE_ENV =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|NODE_ENV|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|DATABASE_URL|STRATA_DB_[A-Z_]+|STRATA_EXEC_[A-Z_]+|STRATA_SANDBOX(_[A-Z_]+)?|STRATA_GIT_IMPORT_[A-Z_]+)$/;
+
+/**
+ * `env` reduced to the variables of {@link SERVICE_ENV}.
+ * @param {Record<string, string | undefined>} env
+ * @returns {Record<string, string>}
+ */
+export function serviceEnv(env) {
+  return Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => value !== undefined && SERVICE_ENV.test(name)),
+  );
+}
+
 function spawnOnce(env, port, onOutput) {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/exec/service/main.ts")], {
     cwd: root,
@@ -45,11 +66,11 @@ function spawnOnce(env, port, onOutput) {
 }
 
 /**
- * Start the service. `env`: the environment it gets (DATABASE_URL, STRATA_DB_PROXY…; STRATA_EXEC_TOKEN is
- * replaced by a random one). `restart`: start it again, on the same port, when it exits unexpectedly (at most
+ * Start the service. `env`: the environment it gets, reduced by {@link serviceEnv} (DATABASE_URL,
+ * STRATA_DB_PROXY…; never a provider key or the app's secrets; STRATA_EXEC_TOKEN is replaced by a random one). `restart`: start it again, on the same port, when it exits unexpectedly (at most
  * 5 times a minute; each restart is logged with `log`, which gets lines without a prefix). Output lines go to `output` (default: this process's
  * stderr).
- * @returns `{ url, token, env: { STRATA_EXEC_URL, STRATA_EXEC_TOKEN }, close() }`
+ * @returns `{ url, token, env: { STRATA_EXEC_URL, STRATA_EXEC_TOKEN }, pid, close() }`
  * @throws Error when it does not start (exit or 90 s), with why.
  */
 export async function startExecService({
@@ -59,7 +80,7 @@ export async function startExecService({
   output,
 } = {}) {
   const token = randomBytes(24).toString("base64url");
-  const childEnv = { ...env, STRATA_EXEC_TOKEN: token };
+  const childEnv = { ...serviceEnv(env), STRATA_EXEC_TOKEN: token };
   const write = output ?? ((chunk) => process.stderr.write(chunk));
   let current = spawnOnce(childEnv, Number(env.STRATA_EXEC_PORT ?? 0), write);
   const url = await current.ready;
@@ -88,6 +109,10 @@ export async function startExecService({
     url,
     token,
     env: { STRATA_EXEC_URL: url, STRATA_EXEC_TOKEN: token },
+    /** The service process's id now (a restart changes it). */
+    get pid() {
+      return current.child.pid;
+    },
     /** Stop it (SIGTERM, then SIGKILL after 5 s). */
     async close() {
       closing = true;

@@ -34,8 +34,11 @@ export class WorkerProcess {
   constructor(script: URL, memoryMb: number) {
     const execArgv = [`--max-old-space-size=${memoryMb}`];
     if (script.pathname.endsWith(".ts")) execArgv.unshift(`--import=${import.meta.resolve("tsx")}`);
+    // The service's token authenticates the app's calls to the service; a worker never needs it.
+    const { STRATA_EXEC_TOKEN: _token, ...env } = process.env;
     this.child = fork(fileURLToPath(script), [], {
       execArgv,
+      env,
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
