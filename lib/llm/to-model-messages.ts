@@ -9,7 +9,7 @@
  */
 import type { ModelMessage } from "ai";
 import type { Model } from "./models";
-import { NO_TOOL_OUTPUT } from "./transform-messages";
+import { hasImageData, NO_TOOL_OUTPUT } from "./transform-messages";
 import type {
   AssistantMessage,
   ImageContent,
@@ -142,11 +142,6 @@ function openAICallId(id: string): string {
 
 function toolCallIdFor(id: string, model: Model): string {
   return model.api === "openai-responses" ? openAICallId(id) : id;
-}
-
-/** Whether an image block carries data; one with empty or missing data is never sent (providers reject it). */
-export function hasImageData(block: ImageContent): boolean {
-  return typeof block.data === "string" && block.data !== "";
 }
 
 /** A user message as an AI SDK message; image blocks without data are dropped, and a message left empty too. */

@@ -18,7 +18,7 @@ import { piTransform, syntheticResult, type TransformTarget } from "./transform-
 import type { TransformReport } from "./transform-report";
 import { blockOrigin, type Item, type Origin, ReportRecorder } from "./transform-report-collect";
 import { countUnpairedSurrogates, sanitizeShared } from "./transform-surrogates";
-import type { Message, ToolCall, UserMessage } from "./types";
+import type { ImageContent, Message, ToolCall, UserMessage } from "./types";
 
 export {
   isSameModel,
@@ -56,6 +56,20 @@ type Recorder = ReportRecorder | undefined;
 
 const isBlank = (text: string | undefined | null) => !text || text.trim() === "";
 
+/**
+ * Whether an image block carries data (a non-empty base64 string). One with empty or missing data is never sent:
+ * providers reject it (Strata fix b drops it; `toModelMessages` skips it too when called without the transform).
+ */
+export function hasImageData(block: ImageContent): boolean {
+  return typeof block.data === "string" && block.data !== "";
+}
+
+/** Strata fix b: what a user or tool-result message may send: non-blank text, and images with data. */
+const sendable = (block: { type: string; text?: string; data?: unknown }) =>
+  block.type === "text"
+    ? !isBlank(block.text)
+    : block.type !== "image" || hasImageData(block as ImageContent);
+
 /** `content` filtered by `keep`, each dropped block reported (blank text, or a part of an unknown type). */
 function keepBlocks<T extends { type: string; text?: string }>(
   item: Item,
@@ -72,6 +86,8 @@ function keepBlocks<T extends { type: string; text?: string }>(
       blocks.push(blockIndex);
     } else if (block.type === "text")
       rec?.add(item.origin, { kind: "blank_text_removed", reason: "blank text", blockIndex });
+    else if (block.type === "image")
+      rec?.add(item.origin, { kind: "image_dropped", reason: "an image without data", blockIndex });
     else
       rec?.add(item.origin, {
         kind: "block_dropped",
@@ -83,8 +99,9 @@ function keepBlocks<T extends { type: string; text?: string }>(
 }
 
 /**
- * Strata fix b: blank text blocks dropped (and, in user messages, parts that are neither text nor image); a user
- * or assistant message left empty is dropped.
+ * Strata fix b: blank text blocks and images without data dropped (and, in user messages, parts that are neither
+ * text nor image); a user or assistant message left empty is dropped. Runs inside {@link repair}, so the rule that a
+ * request starts with the user sees what is really sent (an empty image is not a user turn).
  */
 function dropBlankText(item: Item, rec: Recorder): Item | undefined {
   const message = item.message;
@@ -103,7 +120,7 @@ function dropBlankText(item: Item, rec: Recorder): Item | undefined {
       const { content, blocks } = keepBlocks(
         item,
         message.content,
-        (block) => (block.type === "text" ? !isBlank(block.text) : block.type === "image"),
+        (block) => (block.type === "text" || block.type === "image") && sendable(block),
         rec,
       );
       if (content.length === message.content.length && content.length > 0) return item;
@@ -118,8 +135,7 @@ function dropBlankText(item: Item, rec: Recorder): Item | undefined {
       return content.length > 0 ? { ...item, message: { ...message, content }, blocks } : dropped();
     }
     case "toolResult": {
-      const keep = (block: { type: string; text?: string }) => block.type !== "text" || !isBlank(block.text);
-      const { content, blocks } = keepBlocks(item, message.content, keep, rec);
+      const { content, blocks } = keepBlocks(item, message.content, sendable, rec);
       if (content.length === message.content.length && content.length > 0) return item;
       if (content.length > 0) return { ...item, message: { ...message, content }, blocks };
       rec?.add(item.origin, {
@@ -239,10 +255,11 @@ function repair(items: Item[], model: TransformTarget, rec: Recorder): Item[] {
  *   after their results.
  *
  * Unless `options.piCompatible`, Strata then also (docs/pi-differences.md): replaces unpaired surrogates in every
- * string by U+FFFD (d), drops blank text blocks and messages left empty, gives an empty tool result the text
- * `(no tool output)` (b), drops assistant turns before the first user message, makes every tool-call id valid for
- * the target and unique in the request, and keeps exactly one result per call right after its turn, dropping
- * orphan and duplicate results (a). Never throws on malformed content.
+ * string by U+FFFD (d), drops blank text blocks, images without data and messages left empty, gives an empty tool
+ * result the text `(no tool output)` (b), drops assistant turns before the first user message (after b, so an
+ * empty image is no user turn), makes every tool-call id valid for the target and unique in the request, and keeps
+ * exactly one result per call right after its turn, dropping orphan and duplicate results (a). Never throws on
+ * malformed content.
  *
  * With `options.report`, each of these changes is also reported there (transform-report.ts), so that
  * `applyTransformReport(messages, report)` rebuilds the output; the output itself is the same.

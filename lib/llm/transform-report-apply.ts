@@ -29,6 +29,7 @@ function applyBlockChanges(block: Block, changes: readonly TransformChange[]): B
     (change) =>
       change.kind === "thinking_dropped" ||
       change.kind === "blank_text_removed" ||
+      change.kind === "image_dropped" ||
       change.kind === "block_dropped",
   );
   return removed ? undefined : out;

@@ -13,7 +13,7 @@ export type TransformChangeKind =
   | "content_normalized"
   /** 13.2–13.4: a run of images in a user or tool-result message → one placeholder text (no image input). */
   | "image_replaced"
-  /** Strata: an image block with empty data removed (never sent). */
+  /** Strata b: an image block with empty or missing data removed (never sent; `blockIndex`). */
   | "image_dropped"
   /** 13.5–13.7: thinking of another model sent as plain text. */
   | "thinking_to_text"
@@ -119,8 +119,8 @@ const fieldsOf = (change: TransformChange): string[] => {
  * - `result_dropped`: `N orphan or duplicate tool results dropped`;
  * - `message_dropped` with cause `before_first_user`: `N assistant turns before the first user message dropped`;
  * - `block_dropped`: `N unsupported content parts dropped`.
- * Not notable (no notice): `content_normalized`, blank thinking dropped, `blank_text_removed`, `message_dropped`
- * of an empty message, `message_moved`, `tool_name_filled`, `surrogates_replaced`.
+ * Not notable (no notice): `content_normalized`, blank thinking dropped, `blank_text_removed`, `image_dropped`,
+ * `message_dropped` of an empty message, `message_moved`, `tool_name_filled`, `surrogates_replaced`.
  */
 export function summarizeTransformReport(report: TransformReport): string[] {
   const changes = report.changes;

@@ -2,8 +2,8 @@
  * The random session histories of the payload property test (provider-payload.test.ts), shared with the change
  * report's completeness property (transform-report.test.ts): mixed providers, aborted and errored turns, missing,
  * duplicate and orphan results, images, signed / unsigned / redacted thinking, odd and colliding ids,
- * mid-conversation system patches, null content, unpaired surrogates, Gemini parallel calls signed only on the
- * first call. `historyArb` gives `{ messages, tokens }` (tokens: the signature strings each source model left).
+ * mid-conversation system patches, null content, unpaired surrogates, images with empty data (in user messages and
+ * tool results), Gemini parallel calls signed only on the first call. `historyArb` gives `{ messages, tokens }` (tokens: the signature strings each source model left).
  */
 import fc from "fast-check";
 import { MODEL_CATALOG, type Model } from "@/lib/llm/models";
@@ -70,9 +70,12 @@ const TEXTS = [
 
 const textArb = fc.constantFrom(...TEXTS);
 const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
+/** An image whose data is empty (a failed upload, an import): never sendable. */
+const emptyImage = { type: "image" as const, data: "", mimeType: "image/png" };
 const userBlock = fc.oneof(
-  textArb.map((text) => ({ type: "text" as const, text })),
-  fc.constant(image),
+  { weight: 4, arbitrary: textArb.map((text) => ({ type: "text" as const, text })) },
+  { weight: 3, arbitrary: fc.constant(image) },
+  { weight: 1, arbitrary: fc.constant(emptyImage) },
 );
 
 const userArb = fc.record({
@@ -135,7 +138,7 @@ const turnArb = fc
       fc.record({
         pick: fc.nat(6),
         orphan: fc.boolean(),
-        images: fc.boolean(),
+        images: fc.constantFrom("none", "none", "data", "empty"),
         nullContent: fc.boolean(),
         text: textArb,
       }),
@@ -268,7 +271,12 @@ export function build(items: Item[]): { messages: Message[]; tokens: { token: st
         role: "toolResult",
         toolCallId: call?.id ?? ODD_IDS[r.pick % ODD_IDS.length],
         toolName: "read",
-        content: r.nullContent ? null : [{ type: "text", text: r.text }, ...(r.images ? [image] : [])],
+        content: r.nullContent
+          ? null
+          : [
+              { type: "text", text: r.text },
+              ...(r.images === "data" ? [image] : r.images === "empty" ? [emptyImage] : []),
+            ],
         isError: false,
         timestamp: 3,
       } as unknown as ToolResultMessage;
@@ -278,13 +286,25 @@ export function build(items: Item[]): { messages: Message[]; tokens: { token: st
   return { messages, tokens };
 }
 
-/** Most histories open with a real user prompt (as sessions do); the rest may leave nothing to send. */
+/** The first user message of a history that opens with nothing to send: an image without data. */
+const EMPTY_IMAGE_OPENER: Item = {
+  kind: "user",
+  message: { role: "user", content: [emptyImage], timestamp: 0 },
+};
+
+/**
+ * Most histories (17 in 20) open with a real user prompt (as sessions do); 1 in 20 with a user message whose only
+ * content is an image without data (dropped, so a following assistant turn must not open the request); the rest
+ * (1 in 10) with any item, and may leave nothing to send.
+ */
 export const historyArb = fc
-  .tuple(fc.nat(9), fc.array(itemArb, { minLength: 1, maxLength: 10 }))
+  .tuple(fc.nat(19), fc.array(itemArb, { minLength: 1, maxLength: 10 }))
   .map(([opener, items]) =>
     build(
-      opener > 0
+      opener > 2
         ? [{ kind: "user", message: { role: "user", content: "start", timestamp: 0 } }, ...items]
-        : items,
+        : opener === 2
+          ? [EMPTY_IMAGE_OPENER, ...items]
+          : items,
     ),
   );

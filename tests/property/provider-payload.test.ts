@@ -1,7 +1,8 @@
 /**
  * Property: for random session histories (mixed providers, aborted and errored turns, missing, duplicate and orphan
- * results, images, signed / unsigned / redacted thinking, odd and colliding ids, mid-conversation system patches,
- * null content, unpaired surrogates, Gemini parallel calls signed only on the first call), the payload the AI SDK
+ * results, images (some with empty data), signed / unsigned / redacted thinking, odd and colliding ids,
+ * mid-conversation system patches, null content, unpaired surrogates, Gemini parallel calls signed only on the
+ * first call), the payload the AI SDK
  * actually builds is one the provider accepts. One test per target: Anthropic (with and without extended thinking,
  * text-only model), OpenAI Responses (store: false), Google Gemini 3, OpenAI-compatible Chat Completions, Mistral.
  * For every target: each tool call answered exactly once right after its turn, no result without its call; no
@@ -195,7 +196,10 @@ function checkGoogle(
     expect(content.parts.length).toBeGreaterThan(0);
     for (const part of content.parts) {
       if ("text" in part) expect(blank(part.text)).toBe(false);
-      if ("inlineData" in part) expect(target.input).toContain("image");
+      if ("inlineData" in part) {
+        expect(target.input).toContain("image");
+        expect((part.inlineData as { data?: unknown }).data).not.toBe("");
+      }
       if ("thoughtSignature" in part && part.thoughtSignature !== undefined) {
         const sig = String(part.thoughtSignature);
         if (sig !== SKIP_SIGNATURE) {
@@ -385,7 +389,7 @@ describe("provider payload property", () => {
         propertyParameters(),
       );
       // The generator must exercise the interesting paths: most requests are sent, many with tool calls (measured
-      // over 10,000 runs: 85–96 % sent, 27–31 % with tool calls, so these hold at 1,000 runs by more than 5 σ).
+      // over 10,000 runs: 81–94 % sent, 25–30 % with tool calls, so these hold at 1,000 runs by more than 4 σ).
       expect(stats.bodies).toBeGreaterThan(PROPERTY_RUNS * 0.6);
       expect(stats.toolCalls).toBeGreaterThan(PROPERTY_RUNS / 5);
       console.info(`provider-payload ${target.name}: ${JSON.stringify(stats)}`);

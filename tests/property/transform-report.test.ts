@@ -90,10 +90,11 @@ function checkReport(messages: Message[], target: Target): void {
 }
 
 /** Kinds the histories cannot make: user parts of unknown types, results without a tool name. */
-const NOT_GENERATED = new Set(["block_dropped", "tool_name_filled", "image_dropped"]);
+const NOT_GENERATED = new Set(["block_dropped", "tool_name_filled"]);
 const ALL_KINDS = [
   "content_normalized",
   "image_replaced",
+  "image_dropped",
   "thinking_to_text",
   "thinking_dropped",
   "signature_dropped",

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { getAvailableModels, MODEL_CATALOG, type Model, ModelConfigError } from "@/lib/llm/models";
 import { AssistantPrefillError, prepareRequest } from "@/lib/llm/prepare-request";
+import { transformMessages } from "@/lib/llm/transform-messages";
+import { createTransformReport } from "@/lib/llm/transform-report";
 import { type AssistantMessage, emptyUsage, type Message } from "@/lib/llm/types";
 import { captureRequestBody } from "@/tests/property/request-body";
 
@@ -113,6 +115,49 @@ describe("images without data are never sent", () => {
     expect(messages.at(-1)?.content).toEqual([
       { type: "tool_result", tool_use_id: "toolu_1", content: "(no tool output)" },
     ]);
+  });
+});
+
+describe("Google: a request never starts with a model turn (issue 26)", () => {
+  const gemini3 = model("gemini-3-pro-preview");
+  const emptyImage = { type: "image" as const, data: "", mimeType: "image/png" };
+  const call: Message = {
+    ...answer(gemini3, [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "a" } }]),
+    stopReason: "toolUse",
+  };
+  const result: Message = {
+    role: "toolResult",
+    toolCallId: "call_1",
+    toolName: "read",
+    content: [{ type: "text", text: "A" }],
+    isError: false,
+    timestamp: 3,
+  };
+
+  it("the only user message is an empty image: its call turn goes too, and nothing is sent", async () => {
+    const history: Message[] = [{ role: "user", content: [emptyImage], timestamp: 1 }, call, result];
+    const report = createTransformReport();
+    expect(transformMessages(history, gemini3, undefined, { report })).toEqual([]);
+    // A dropped message keeps only its removal in the report.
+    expect(report.changes.map((change) => [change.kind, change.messageIndex, change.detail])).toEqual([
+      ["message_dropped", 0, { cause: "empty" }],
+      ["message_dropped", 1, { cause: "before_first_user" }],
+      ["result_dropped", 2, undefined],
+    ]);
+    expect(await captureRequestBody(gemini3, ctx(history), "high")).toEqual({
+      error: "Nothing to send: the context has no message left after the provider replay rules",
+    });
+  });
+
+  it("with a later user message, the request starts with it", async () => {
+    const history: Message[] = [
+      { role: "user", content: [{ type: "text", text: " " }, emptyImage], timestamp: 1 },
+      call,
+      result,
+      { role: "user", content: "next", timestamp: 4 },
+    ];
+    const capture = await captureRequestBody(gemini3, ctx(history), "high");
+    expect("body" in capture && capture.body.contents).toEqual([{ role: "user", parts: [{ text: "next" }] }]);
   });
 });
 

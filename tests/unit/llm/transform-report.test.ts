@@ -393,6 +393,20 @@ describe("transformMessages' change report: each kind at its exact value", () =>
     expect(summarizeTransformReport(report)).toEqual([]);
   });
 
+  it("image_dropped: images without data, in a user message and a tool result (no notice)", () => {
+    const empty = { type: "image" as const, data: "", mimeType: "image/png" };
+    const report = reportOf(
+      [user([text("look"), empty]), assistant([call("t1")]), result("t1", [empty, img])],
+      gemini,
+    );
+    expect(report.changes).toEqual([
+      { kind: "image_dropped", reason: "an image without data", messageIndex: 0, blockIndex: 1 },
+      { kind: "image_dropped", reason: "an image without data", messageIndex: 2, blockIndex: 0 },
+    ]);
+    expect(transformMessages([user([empty])], gemini)).toEqual([]);
+    expect(summarizeTransformReport(report)).toEqual([]);
+  });
+
   it("message_dropped: an assistant turn before the first user message, and a blank user message", () => {
     const report = reportOf([assistant([text("early")], claude, "stop"), user(" "), user("go")], claude);
     expect(report.changes).toEqual([
@@ -519,6 +533,7 @@ describe("summarizeTransformReport", () => {
         change("tool_call_id_rewritten"),
         change("image_replaced", { count: 1 }),
         change("blank_text_removed"),
+        change("image_dropped"),
         change("surrogates_replaced"),
         change("content_normalized"),
         change("message_moved"),
