@@ -5,61 +5,13 @@
  */
 import { z } from "zod";
 import { MODEL_CATALOG, PER_MILLION } from "./model-catalog";
+import { detectCompat, type ModelCompat } from "./model-compat";
 /** The providers Strata talks to through the AI SDK. */
 import { PROVIDER_ENV, type ProviderId } from "./provider-env";
 import type { Api } from "./types";
 
+export { detectCompat, MODEL_COMPAT_FLAGS, type ModelCompat } from "./model-compat";
 export { PROVIDER_ENV, type ProviderId };
-
-/**
- * pi's per-model compatibility flags that Strata honours (`model.compat`, settable per model in `STRATA_MODELS`).
- * Unknown flags are refused when `STRATA_MODELS` is read, so a flag Strata does not implement never looks set.
- */
-export interface ModelCompat {
-  /**
-   * The provider accepts system messages after the first turn (pi's `supportsMidConvoSystemMessages`): later
-   * system messages stay in place for Anthropic, OpenAI Responses and Chat Completions (pi 14.20).
-   */
-  supportsMidConvoSystemMessages?: boolean;
-  /**
-   * Chat Completions, reasoning models only (pi's `requiresReasoningContentOnAssistantMessages`, e.g. DeepSeek's
-   * thinking mode, which refuses a tool-call turn without its reasoning): every assistant message carries
-   * `reasoning_content` — the model's own thinking text when it has some (sent by the AI SDK), else `""` (a turn
-   * of another model, whose thinking went out as text).
-   */
-  requiresReasoningContentOnAssistantMessages?: boolean;
-  /**
-   * Chat Completions (pi's flag): `store: false` is sent (`true`; OpenAI's own Chat Completions always sends it) or
-   * no `store` field (`false`). Default: what the AI SDK provider sends.
-   */
-  supportsStore?: boolean;
-  /**
-   * Chat Completions (pi's flag): the system prompt of a reasoning model goes out with the `developer` role
-   * (`true`) or the `system` role (`false`). Default: `developer` for OpenAI's own reasoning models, else `system`.
-   */
-  supportsDeveloperRole?: boolean;
-  /** Chat Completions (pi's flag): the name of the output cap field. Default: what the AI SDK provider sends. */
-  maxTokensField?: "max_tokens" | "max_completion_tokens";
-  /** Chat Completions (pi's flag): every tool message carries the tool's `name`. */
-  requiresToolResultName?: boolean;
-  /**
-   * Chat Completions (pi's flag): a user message right after tool results gets pi's bridge assistant message
-   * `I have processed the tool results.` before it, and an assistant message without text has content `""`
-   * instead of `null`.
-   */
-  requiresAssistantAfterToolResult?: boolean;
-}
-
-/** The compat flags' names, for `STRATA_MODELS` validation and the docs. */
-export const MODEL_COMPAT_FLAGS = [
-  "supportsMidConvoSystemMessages",
-  "requiresReasoningContentOnAssistantMessages",
-  "supportsStore",
-  "supportsDeveloperRole",
-  "maxTokensField",
-  "requiresToolResultName",
-  "requiresAssistantAfterToolResult",
-] as const satisfies readonly (keyof ModelCompat)[];
 
 /** A model the agent can call (pi's `Model`, reduced to what Strata uses). */
 export interface Model {
@@ -82,7 +34,7 @@ export interface Model {
   maxTokens: number;
   /** US dollars per million tokens. `cacheWrite` is 0 where the provider does not bill cache writes per token. */
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
-  /** pi's compatibility flags (none by default). */
+  /** pi's compatibility flags: detected from a Chat Completions model's base URL and set in `STRATA_MODELS`. */
   compat?: ModelCompat;
 }
 
@@ -238,6 +190,16 @@ function applyCustom(base: Model | undefined, custom: CustomModel): Model {
 }
 
 /**
+ * `model` with the compat flags detected from its base URL ({@link detectCompat}) under its own, which win flag by
+ * flag (pi's `getCompat`); unchanged when nothing is detected.
+ */
+function withDetectedCompat(model: Model, baseURL: string | undefined): Model {
+  const detected = detectCompat(model, baseURL);
+  if (Object.keys(detected).length === 0) return model;
+  return { ...model, compat: { ...detected, ...model.compat } };
+}
+
+/**
  * The models of every configured provider, in provider order (anthropic, openai, google, mistral, openai-compatible),
  * each provider's catalog models first, then its custom additions in `STRATA_MODELS` order.
  *
@@ -250,6 +212,9 @@ function applyCustom(base: Model | undefined, custom: CustomModel): Model {
  *   `api` picks the wire API where a provider has two (`openai`: `openai-completions` for OpenAI's Chat
  *   Completions instead of Responses); `compat` sets pi's flags ({@link ModelCompat}, merged over the model's).
  *   Entries of unconfigured providers are ignored.
+ * - A Chat Completions model also gets the flags pi detects from its provider's base URL (`OPENAI_COMPATIBLE_BASE_URL`,
+ *   `OPENAI_BASE_URL`; {@link detectCompat}, e.g. `requiresReasoningContentOnAssistantMessages` for DeepSeek);
+ *   a flag of the model's own `compat` (catalog or `STRATA_MODELS`) wins over the detected one.
  *
  * Returns fresh objects. Throws {@link ModelConfigError} when `STRATA_MODELS` is malformed.
  */
@@ -275,7 +240,8 @@ export function getAvailableModels(env: Env): Model[] {
       if (index >= 0) own[index] = applyCustom(own[index], entry);
       else own.push(applyCustom(undefined, entry));
     }
-    models.push(...own);
+    const baseURL = nonEmpty(env[PROVIDER_ENV[provider].baseURL]);
+    models.push(...own.map((model) => withDetectedCompat(model, baseURL)));
   }
   return models;
 }

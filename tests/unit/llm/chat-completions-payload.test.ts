@@ -190,6 +190,19 @@ describe("compat.requiresReasoningContentOnAssistantMessages (DeepSeek thinking 
     expect(assistants(sent).map((m) => m.reasoning_content)).toEqual([undefined, "I should read b."]);
   });
 
+  it("is detected for a DeepSeek base URL: no hand-set flag, and an explicit false turns it off", async () => {
+    const env = { OPENAI_COMPATIBLE_BASE_URL: "https://api.deepseek.com/v1", OPENAI_COMPATIBLE_MODELS: "m" };
+    const detected = configured(env, [deepseek]);
+    expect(detected.compat?.requiresReasoningContentOnAssistantMessages).toBe(true);
+    const { body: sent } = await body(detected, history(detected), [], "medium");
+    expect(assistants(sent).map((m) => m.reasoning_content)).toEqual(["", "I should read b."]);
+    const off = configured(env, [
+      { ...deepseek, compat: { requiresReasoningContentOnAssistantMessages: false } },
+    ]);
+    const { body: plainBody } = await body(off, history(off), [], "medium");
+    expect(assistants(plainBody).map((m) => m.reasoning_content)).toEqual([undefined, "I should read b."]);
+  });
+
   it("the flag needs a reasoning model", async () => {
     const text = configured(COMPAT_ENV, [
       {
