@@ -67,5 +67,19 @@ export function killReport(reason: ExecKillReason, limits: ExecLimits): ExecKill
   return { reason, message: `Command stopped: ${message}.` };
 }
 
+/**
+ * The simulated shell's kill report of a command past the output cap (`outputBytes`), which counts a command's
+ * output wherever it goes, naming the file size limit `fileBytes`, e.g. `Command stopped: it produced more than
+ * 16 MiB of output, printed or written through a redirect or a pipe (the limit of one command's output is 16 MiB;
+ * a file holds at most 10 MiB).`
+ */
+export function shellOutputKill(limits: ExecLimits, fileBytes: number): ExecKill {
+  const cap = formatBytes(limits.outputBytes);
+  return {
+    reason: "output",
+    message: `Command stopped: it produced more than ${cap} of output, printed or written through a redirect or a pipe (the limit of one command's output is ${cap}; a file holds at most ${formatBytes(fileBytes)}).`,
+  };
+}
+
 /** The exit code reported for a command stopped at a limit (as a shell reports SIGKILL: 128 + 9). */
 export const KILLED_EXIT_CODE = 137;

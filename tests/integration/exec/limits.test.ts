@@ -109,9 +109,13 @@ describe("the execution service", () => {
     });
   });
 
+  /** The output cap's report: the simulated shell counts output wherever it goes (a 32 MB file write said "printed"). */
+  const OUTPUT_MESSAGE =
+    "Command stopped: it produced more than 256 KiB of output, printed or written through a redirect or a pipe (the limit of one command's output is 256 KiB; a file holds at most 10 MiB).";
+
   it("a command printing more than the output cap is stopped with the output message", async () => {
     const limits = { outputBytes: 256 * 1024 };
-    const message = "Command stopped: it printed more than 256 KiB of output (limit 256 KiB).";
+    const message = OUTPUT_MESSAGE;
     const big = await run("printf '%02000000d' 0", limits);
     expect(big.killed).toEqual({ reason: "output", message });
     const line = "y".repeat(200);
@@ -121,5 +125,14 @@ describe("the execution service", () => {
     // Under the cap: all of it.
     const under = await run(`for i in 1 2 3; do echo ${line}; done`, limits);
     expect([under.output, under.killed]).toEqual([`${line}\n${line}\n${line}\n`, undefined]);
+  });
+
+  it("output over the cap into a file or a pipe gets the same message, which names the file limit", async () => {
+    const limits = { outputBytes: 256 * 1024 };
+    const message = OUTPUT_MESSAGE;
+    const file = await run("printf '%02000000d' 0 > big.txt; echo done", limits);
+    expect([file.output, file.killed]).toEqual(["", { reason: "output", message }]);
+    const pipe = await run("printf '%02000000d' 0 | wc -c", limits);
+    expect(pipe.killed).toEqual({ reason: "output", message });
   });
 });

@@ -16,10 +16,11 @@
  */
 import { DbScope } from "@/lib/db/client";
 import { isDbTrouble } from "@/lib/db/errors";
-import { KILLED_EXIT_CODE, killReport } from "@/lib/exec/limits";
-import type { ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
+import { KILLED_EXIT_CODE, killReport, shellOutputKill } from "@/lib/exec/limits";
+import type { ExecKill, ExecLimits, ExecResult, ShellExecRequest } from "@/lib/exec/types";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
+import { MAX_FILE_BYTES } from "@/lib/vfs/limits";
 import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";
 import { Vfs } from "@/lib/vfs/vfs";
 import { type ExecHandler, HandlerError } from "../handler";
@@ -84,6 +85,15 @@ function capHit(output: string, limits: ExecLimits): "output" | "memory" | undef
     if (n === string || n === live) return "memory";
   }
   return undefined;
+}
+
+/**
+ * The kill report of cap `cap`. In the simulated shell a command's output counts against the output cap wherever it
+ * goes (the terminal, a redirect into a file, a pipe), and just-bash's error does not say where it went, so the
+ * output report names both (a 32 MB file write was reported as "printed more than 16 MiB").
+ */
+function capReport(cap: "output" | "memory", limits: ExecLimits): ExecKill {
+  return cap === "output" ? shellOutputKill(limits, MAX_FILE_BYTES) : killReport(cap, limits);
 }
 
 const isProjectPath = (root: string, p: string) =>
@@ -196,7 +206,7 @@ export const handler: ExecHandler<unknown, ExecResult> = {
           exitCode: KILLED_EXIT_CODE,
           timedOut: false,
           aborted: false,
-          killed: killReport(cap, ctx.limits),
+          killed: capReport(cap, ctx.limits),
           changedPaths: [],
           usage,
         };
