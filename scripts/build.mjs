@@ -9,17 +9,40 @@ import { computeBuildStamp, removeBuildStamp, writeBuildStamp } from "./build-st
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** How often a build in progress says so (ms): `next build` prints nothing for minutes while it compiles. */
+export const PROGRESS_EVERY_MS = 15_000;
+
+/**
+ * Print `[strata] still building… <elapsed> (…)` through `log` every `everyMs` until the returned function is called.
+ * @param {(line: string) => void} log
+ * @param {number} [everyMs]
+ * @returns {() => void} stop
+ */
+export function reportBuildProgress(log, everyMs = PROGRESS_EVERY_MS) {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    const elapsed = s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+    log(
+      `[strata] still building… ${elapsed} so far (next build prints nothing while it compiles; about 3 CPU-minutes in all)`,
+    );
+  }, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
 /**
  * Build the app under `root` with `next build` (output inherited) and, when it succeeds, write the stamp of
  * the sources as they were when the build started.
  * @param {string} [root] the repo root (default: this checkout)
  * Asynchronous, so a caller serving the database (npm start) keeps serving it during the build.
  * @param {string} [root] the repo root (default: this checkout)
- * @param {{ onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [options] `onSpawn`
- *   receives the build's process (to stop it when the caller is stopped)
+ * @param {{ onSpawn?: (child: import('node:child_process').ChildProcess) => void, progress?: (line: string) => void }} [options]
+ *   `onSpawn` receives the build's process (to stop it when the caller is stopped); `progress` gets a line every 15 s
+ *   while it builds (default: printed to stderr; `null` for none)
  * @returns {Promise<{ ok: boolean, status: number | null, ms: number, stamp: string }>}
  */
-export async function buildApp(root = here, { onSpawn } = {}) {
+export async function buildApp(root = here, { onSpawn, progress = (line) => console.error(line) } = {}) {
   const { stamp } = computeBuildStamp(root);
   removeBuildStamp(root);
   const started = performance.now();
@@ -29,10 +52,11 @@ export async function buildApp(root = here, { onSpawn } = {}) {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   onSpawn?.(child);
+  const stopProgress = progress ? reportBuildProgress(progress) : () => undefined;
   const status = await new Promise((resolve) => {
     child.once("error", () => resolve(null));
     child.once("exit", (code) => resolve(code));
-  });
+  }).finally(stopProgress);
   const ms = Math.round(performance.now() - started);
   const ok = status === 0;
   if (ok) writeBuildStamp(root, stamp, { buildMs: ms });

@@ -1,0 +1,9 @@
+export const PROGRESS_EVERY_MS: number;
+export function reportBuildProgress(log: (line: string) => void, everyMs?: number): () => void;
+export function buildApp(
+  root?: string,
+  options?: {
+    onSpawn?: (child: import("node:child_process").ChildProcess) => void;
+    progress?: ((line: string) => void) | null;
+  },
+): Promise<{ ok: boolean; status: number | null; ms: number; stamp: string }>;
