@@ -102,6 +102,7 @@ export function ChatPanel({
 
   // The text leaves the box while it is sent and comes back unless the server accepted it (stored meanwhile).
   const submit = async (intent: ComposerIntent) => {
+    setEditedAway(null);
     const sent = take();
     // A model switch still being stored goes first (the prompt then runs on the switched session).
     await modelSaved();
@@ -144,6 +145,10 @@ export function ChatPanel({
   // ── session tree (pi's /tree; components/session-tree) ──
   const [treeOpen, setTreeOpen] = useState(false);
   const [editError, setEditError] = useState<string | null>(null);
+  /** After "Edit": how many later messages stay on the branch the session left (said until the next send). */
+  const [editedAway, setEditedAway] = useState<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: said of one session only; another one clears it
+  useEffect(() => setEditedAway(null), [sessions.sessionId]);
   const afterMove = (result: { editorText?: string }) => {
     chat.reload();
     setMoves((n) => n + 1);
@@ -152,8 +157,13 @@ export function ChatPanel({
   const editMessage = (index: number) => {
     if (!sessions.sessionId) return;
     setEditError(null);
-    editUserMessage(sessions.sessionId, chat.state.messages, index).then(afterMove, (err) =>
-      setEditError(err instanceof Error ? err.message : String(err)),
+    const later = chat.state.messages.length - index - 1;
+    editUserMessage(sessions.sessionId, chat.state.messages, index).then(
+      (result) => {
+        afterMove(result);
+        setEditedAway(later);
+      },
+      (err) => setEditError(err instanceof Error ? err.message : String(err)),
     );
   };
   // ── end session tree ──
@@ -221,6 +231,27 @@ export function ChatPanel({
         projectId={projectId}
       />
       {editError ? <Notice kind="error">{editError}</Notice> : null}
+      {editedAway !== null ? (
+        <Notice
+          kind="info"
+          actions={
+            <>
+              <button type="button" className="btn" onClick={() => setTreeOpen(true)}>
+                Show the tree
+              </button>
+              <button type="button" className="btn" onClick={() => setEditedAway(null)}>
+                Dismiss
+              </button>
+            </>
+          }
+        >
+          Editing starts a new branch from here.{" "}
+          {editedAway === 0
+            ? "The edited message stays"
+            : `The edited message and the ${editedAway} after it stay`}{" "}
+          on the previous branch in the session tree.
+        </Notice>
+      ) : null}
       <InspectorPanel
         projectId={projectId}
         sessionId={sessions.sessionId}

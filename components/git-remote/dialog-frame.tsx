@@ -1,12 +1,13 @@
 "use client";
 
-import { type ReactNode, type RefObject, useId, useRef } from "react";
+import { type ReactNode, type RefObject, useEffect, useId, useRef } from "react";
 import { useFocusTrap } from "@/components/ui/use-focus-trap";
 
 /**
  * The frame of the Download, Push and Pull dialogs: a modal form with a title, its fields, and Close plus the
- * dialog's action (`submit`, disabled while `busy` or `!ready`). Escape closes it unless an operation runs. A
- * modal (`useFocusTrap`): focus stays in it and goes back to `returnFocusTo` (default: the opener) on close.
+ * dialog's action (`submit`, disabled while `busy` or `!ready`). Escape closes it unless an operation runs —
+ * wherever focus is: the action button is disabled while it runs, and a disabled button loses focus to the page,
+ * so after a download Escape reached no handler of the form. A modal (`useFocusTrap`): focus stays in it and goes back to `returnFocusTo` (default: the opener) on close.
  */
 export function DialogFrame({
   title,
@@ -33,6 +34,15 @@ export function DialogFrame({
   const titleId = useId();
   const form = useRef<HTMLFormElement>(null);
   useFocusTrap(form, { returnFocusTo });
+  const latest = useRef({ busy, onClose });
+  latest.current = { busy, onClose };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented && !latest.current.busy) latest.current.onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
   return (
     <div className="modal-backdrop">
       <form
@@ -41,9 +51,6 @@ export function DialogFrame({
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
-        onKeyDown={(e) => {
-          if (e.key === "Escape" && !busy) onClose();
-        }}
         onSubmit={(e) => {
           e.preventDefault();
           if (!busy && ready) onSubmit();

@@ -31,7 +31,14 @@ test("the session tree: branches, filters, keyboard moves, fork, label, rename",
   await page.getByRole("log", { name: "Conversation" }).getByRole("button", { name: "Edit" }).last().click();
   await expect(composer(page)).toHaveValue("Question two.");
   await expect(page.getByTestId("message-user")).toHaveText(["Question one."]);
+  // The messages that left the view are said to stay, one click away, until the next send.
+  const edited = page.getByRole("status").filter({ hasText: "Editing starts a new branch" });
+  await expect(edited).toHaveText(
+    /^Editing starts a new branch from here\. The edited message and the 1 after it stay on the previous branch in the session tree\./,
+  );
+  await shot(page, "edit-notice");
   await send(page, "Question two, again.");
+  await expect(edited).toBeHidden();
   await expect(page.getByTestId("message-assistant").last()).toContainText("Answer two, again.");
 
   // Alt+T opens the tree: both branches, the active one first, the leaf marked.
