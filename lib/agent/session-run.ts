@@ -33,6 +33,7 @@ import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
 import { finishRun, type RunKind, type RunMode, type RunOutcome, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
+import { titleFromPrompt } from "@/lib/text/credential-shape";
 import type { AgentTool } from "@/lib/tools/types";
 import { resolveProjectPath } from "@/lib/vfs/paths";
 import { Agent } from "./agent";
@@ -497,6 +498,5 @@ async function recordSettings(
   } else if (loaded.model?.provider !== model.provider || loaded.model?.modelId !== model.id) {
     await append({ type: "model_change", provider: model.provider, modelId: model.id });
   }
-  if (!session.title && !input.retry)
-    await setSessionTitle(scope, session.id, input.text.replace(/\s+/g, " ").trim().slice(0, 80));
+  if (!session.title && !input.retry) await setSessionTitle(scope, session.id, titleFromPrompt(input.text));
 }

@@ -697,7 +697,8 @@ async function insertEntries(
 /**
  * pi `createBranchedSession(leafId)` (7.23): a new session in the same project holding only the
  * root→`leafId` path (labels dropped from the chain and re-added at its end for kept targets); its
- * header's `parentSession` is the source session id; leaf = the last entry. `leafId` null: an empty session
+ * header's `parentSession` is the source session id; leaf = the last entry; title `Fork of <title>` (Strata's
+ * session list; pi's sessions have no title). `leafId` null: an empty session
  * with that header (pi's fork before a root user message: `newSession({ parentSession })`).
  * @throws Error `Entry <id> not found`.
  */
@@ -708,12 +709,14 @@ export async function createBranchedSession(
 ): Promise<SessionRow> {
   const source = await getSession(scope, sessionId);
   if (!source) throw new Error(`Session ${sessionId} not found`);
-  if (leafId === null) return createSessionWithEntries(scope, source, [], sessionId);
+  // A fork shows as one in the session list, not as a second session of the same name.
+  const titled = { ...source, title: source.title ? `Fork of ${source.title}`.slice(0, 200) : null };
+  if (leafId === null) return createSessionWithEntries(scope, titled, [], sessionId);
   const path = await loadBranch(scope, sessionId, leafId);
   if (path.length === 0) throw new Error(`Entry ${leafId} not found`);
   const labels = resolveLabels(await loadAllEntries(scope, sessionId));
   const entries = branchedSessionEntries(path, labels, (taken) => generateEntryId((id) => taken.has(id)));
-  return createSessionWithEntries(scope, source, entries, sessionId);
+  return createSessionWithEntries(scope, titled, entries, sessionId);
 }
 
 /**

@@ -7,6 +7,8 @@
  * is; in a config file and in free text (messages, tool output, unknown files) any literal is.
  */
 
+import { isPlaceholder, looksLikeCredential } from "@/lib/text/credential-shape";
+
 /** How a string's content is read: source code, a config file, or anything else (messages, logs, prose). */
 export type TextKind = "code" | "config" | "text";
 
@@ -71,42 +73,6 @@ export function isExpression(value: string): boolean {
     /^\$[A-Za-z_{]/.test(value) ||
     /^\d{1,7}$/.test(value)
   );
-}
-
-/**
- * Placeholders that name a secret without holding one: `<token>` (or a cut `<access`), `${TOKEN}`, `{{ key }}`, `%s`,
- * `xxxx`, `****`, `your-key-here`, `changeme`, an environment variable's name (`ANTHROPIC_API_KEY`).
- */
-const PLACEHOLDER =
-  /^(?:<.*|\$\{[^}]*\}|\{\{[^}]*\}\}|%[sd]|x{3,}|\*{3,}|\.{3,}|your[-_ ].*|changeme|example)$/i;
-const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
-const isPlaceholder = (v: string) => PLACEHOLDER.test(v) || ENV_NAME.test(v);
-
-/** Shannon entropy of `s` in bits per character. */
-function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length);
-  return bits;
-}
-
-/**
- * Whether a literal has the shape of a credential: at least 8 characters, no whitespace, not a placeholder, not
- * words (letters only, joined by `.`, `-`, `_`, `/` or `:`: `strata.deletedProject`, `application/json`) unless one
- * long random run of mixed case, and either three character classes (lower, upper, digit, symbol) or at least 3.5 bits
- * of entropy per character.
- */
-export function looksLikeCredential(value: string): boolean {
-  if (value.length < 8 || /\s/.test(value) || isPlaceholder(value)) return false;
-  const words = /^[A-Za-z]+(?:[._\-/:][A-Za-z]+)*$/.test(value);
-  if (
-    words &&
-    !(/^[A-Za-z]{20,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && entropy(value) >= 4)
-  )
-    return false;
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
-  return classes >= 3 || entropy(value) >= 3.5;
 }
 
 /**

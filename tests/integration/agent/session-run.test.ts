@@ -171,6 +171,17 @@ describe("runPrompt", () => {
     expect(body.tools.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
   });
 
+  it("titles the session with its first prompt, a pasted key redacted; the second prompt changes nothing", async () => {
+    const { session } = await projectWithFiles({ "a.txt": "x" });
+    mock.enqueue({ text: "one" }, { text: "two" });
+    const first = "call   the API with ANTHROPIC_API_KEY=sk-ant-api03-Zx8kQ2mN5pL9wR3tY6aB1cD4 please";
+    await runPrompt({ sessionId: session.id, text: first, env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
+    expect((await getSession(scope, session.id))?.title).toBe(
+      "call the API with ANTHROPIC_API_KEY=[redacted] please",
+    );
+  });
+
   it("adds no system message on a second prompt when nothing changed", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
     mock.enqueue({ text: "one" }, { text: "two" });

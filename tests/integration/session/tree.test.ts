@@ -236,6 +236,11 @@ describe("session tree in Postgres", () => {
 
     // createBranchedSession: only the root→leafC path, labels re-added at the end.
     const forked = await createBranchedSession(scope, s.id, leafC);
+    // Titled as a fork in the session list; the source keeps its title.
+    expect([forked.title, (await getSession(scope, s.id))?.title]).toEqual([
+      "Fork of Tree demo",
+      "Tree demo",
+    ]);
     const forkedEntries = await loadAllEntries(scope, forked.id);
     const pathC = (await loadBranch(scope, s.id, leafC)).filter((e) => e.type !== "label");
     expect(forkedEntries.slice(0, -1).map((e) => e.id)).toEqual(pathC.map((e) => e.id));
