@@ -7,7 +7,7 @@
  */
 import { VfsConflictError } from "./errors";
 import { normalizePosix } from "./paths";
-import type { DeleteChange, NodeChange, NodeRow, PutChange, VfsStore } from "./store";
+import type { CommitResult, DeleteChange, NodeChange, NodeRow, PutChange, VfsStore } from "./store";
 import type { VfsNodeKind } from "./types";
 
 const DIR_MODE = 0o040000;
@@ -185,13 +185,15 @@ export class MemoryVfsStore implements VfsStore {
   }
 
   /**
-   * Apply `changes` atomically, in `PgVfsStore`'s order: deletes, updates, inserts.
+   * Apply `changes` atomically, in `PgVfsStore`'s order: deletes, updates, inserts. A new directory where a
+   * directory exists is left as it is and reported in `existingDirs`, as Postgres does.
    * @throws VfsConflictError listing every path whose version differs from its `baseVersion` (a delete or
    *   update of a missing or changed node, an insert over an existing node); nothing is written then.
    *   Puts with `cas: false` that cannot apply are skipped silently, as Postgres does.
    */
-  async commit(changes: NodeChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  async commit(changes: NodeChange[]): Promise<CommitResult> {
+    const existingDirs = new Map<string, number>();
+    if (changes.length === 0) return { existingDirs };
     const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
     const puts = changes.filter((c): c is PutChange => c.op === "put");
     const updates = puts.filter((c) => c.baseVersion !== null);
@@ -220,8 +222,10 @@ export class MemoryVfsStore implements VfsStore {
       applied.push(() => this.put(c, current + 1));
     }
     for (const c of inserts) {
-      if (versionOf(c.path) !== null) {
-        if (c.cas) conflicts.push(c.path);
+      const current = versionOf(c.path);
+      if (current !== null) {
+        if (c.kind === "dir" && this.nodes.get(c.path)?.kind === "dir") existingDirs.set(c.path, current);
+        else if (c.cas) conflicts.push(c.path);
         continue;
       }
       versions.set(c.path, 1);
@@ -229,6 +233,7 @@ export class MemoryVfsStore implements VfsStore {
     }
     if (conflicts.length > 0) throw new VfsConflictError(conflicts);
     for (const apply of applied) apply();
+    return { existingDirs };
   }
 
   /** Delete `path` and every node below it (no version check); the number deleted. */

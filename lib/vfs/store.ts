@@ -2,7 +2,7 @@
  * Postgres persistence of a workspace's VFS nodes (`vfs_nodes`), in bulk statements so a request costs
  * a handful of round trips whatever the number of files.
  */
-import type { DbScope } from "@/lib/db/client";
+import type { DbScope, Query } from "@/lib/db/client";
 import { VfsConflictError } from "./errors";
 import { FLUSH_BATCH_BYTES, FLUSH_BATCH_ROWS } from "./limits";
 import type { VfsNodeKind } from "./types";
@@ -42,6 +42,15 @@ export interface DeleteChange {
 
 export type NodeChange = PutChange | DeleteChange;
 
+/** What `VfsStore.commit` found besides the changes it applied. */
+export interface CommitResult {
+  /**
+   * Directories the commit was to create (`baseVersion` null) that another writer had already created: path → the
+   * stored row's version. They are left as they are and are not a conflict (two `mkdir -p` of one path agree).
+   */
+  existingDirs: Map<string, number>;
+}
+
 /** What the VFS needs from storage. */
 export interface VfsStore {
   /** Metadata (no data) of the given paths that exist. */
@@ -53,10 +62,11 @@ export interface VfsStore {
   /** Every node strictly below `prefix` (`"/"` = whole workspace), optionally with data, `except` subtrees pruned. */
   loadTree(prefix: string, options: { withData: boolean; except?: string[] }): Promise<NodeRow[]>;
   /**
-   * Apply changes atomically.
+   * Apply changes atomically. Creating a directory that exists as a directory is not a conflict
+   * (`CommitResult.existingDirs`); a content-addressed put (`cas: false`) never is.
    * @throws VfsConflictError when a checked node's version differs from its `baseVersion`; nothing is written.
    */
-  commit(changes: NodeChange[]): Promise<void>;
+  commit(changes: NodeChange[]): Promise<CommitResult>;
   /** Delete `path` and every node below it now, without a version check; resolves to the number deleted. */
   deleteTree(path: string): Promise<number>;
 }
@@ -122,6 +132,56 @@ function likePrefix(prefix: string): string {
   return `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
 }
 
+/**
+ * Insert `inserts` (sorted by path) in batches; see `PgVfsStore.commit`. A directory another writer created meanwhile
+ * (committed: the insert waited for it) is the one wanted and lands in `existingDirs`; a checked file or symlink
+ * whose path exists, or a directory where a file or symlink is, is a conflict.
+ */
+async function insertNodes(
+  q: Query,
+  ws: string,
+  inserts: PutChange[],
+): Promise<{ conflicts: string[]; existingDirs: Map<string, number> }> {
+  const conflicts: string[] = [];
+  const existingDirs = new Map<string, number>();
+  const dirsFound: string[] = [];
+  for (const chunk of putBatches(inserts)) {
+    const rows = await q<{ path: string }>(
+      `INSERT INTO vfs_nodes (workspace_id, path, parent, kind, mode, size, data, mtime_ms, version)
+       SELECT $1, u.path, u.parent, u.kind, u.mode, u.size, u.data, u.mtime_ms, 1
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], ${dataArray(chunk, 8)}, $7::bigint[])
+         AS u(path, parent, kind, mode, size, data, mtime_ms)
+       ON CONFLICT (workspace_id, path) DO NOTHING RETURNING path`,
+      [
+        ws,
+        chunk.map((c) => c.path),
+        chunk.map((c) => parentOf(c.path)),
+        chunk.map((c) => c.kind),
+        chunk.map((c) => c.mode),
+        chunk.map((c) => c.data?.byteLength ?? 0),
+        chunk.map((c) => c.mtimeMs),
+        ...chunk.map((c) => c.data),
+      ],
+    );
+    const done = new Set(rows.map((r) => r.path));
+    for (const c of chunk) {
+      if (done.has(c.path) || !c.cas) continue;
+      if (c.kind === "dir") dirsFound.push(c.path);
+      else conflicts.push(c.path);
+    }
+  }
+  for (let i = 0; i < dirsFound.length; i += CHUNK) {
+    const chunk = dirsFound.slice(i, i + CHUNK);
+    const rows = await q<{ path: string; version: string | number }>(
+      "SELECT path, version FROM vfs_nodes WHERE workspace_id = $1 AND path = ANY($2::text[]) AND kind = 'dir'",
+      [ws, chunk],
+    );
+    for (const r of rows) existingDirs.set(r.path, Number(r.version));
+    for (const path of chunk) if (!existingDirs.has(path)) conflicts.push(path);
+  }
+  return { conflicts, existingDirs };
+}
+
 /** `VfsStore` over Postgres through a `DbScope` (Neon driver). */
 export class PgVfsStore implements VfsStore {
   constructor(
@@ -181,16 +241,25 @@ export class PgVfsStore implements VfsStore {
    * Apply `changes` in one transaction, in bounded statements: deletes in chunks of 1000 paths, puts in
    * batches of at most `FLUSH_BATCH_ROWS` rows and `FLUSH_BATCH_BYTES` of content (a larger file alone),
    * each content passed as its own bytea parameter (binary, never hex text or one giant string).
-   * @throws VfsConflictError when a checked node's version differs from its `baseVersion`; nothing is written.
+   * New nodes are inserted in path order, so two writers creating the same directories or git objects wait on
+   * each other in one order instead of deadlocking; a new directory that another writer created first is
+   * kept as it is (`existingDirs`), a new `cas: false` node that exists is skipped.
+   * @throws VfsConflictError when a checked node's version differs from its `baseVersion` (an update or delete
+   *   of a node changed since read, a new file or symlink where a node exists, a new directory where a file or
+   *   symlink exists); nothing is written.
    */
-  async commit(changes: NodeChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  async commit(changes: NodeChange[]): Promise<CommitResult> {
+    const existingDirs = new Map<string, number>();
+    if (changes.length === 0) return { existingDirs };
     const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
     const puts = changes.filter((c): c is PutChange => c.op === "put");
-    const inserts = puts.filter((c) => c.baseVersion === null);
+    const inserts = puts
+      .filter((c) => c.baseVersion === null)
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const updates = puts.filter((c) => c.baseVersion !== null);
     const ws = this.workspaceId;
     await this.scope.transaction(async (q) => {
+      existingDirs.clear();
       const conflicts: string[] = [];
       for (let i = 0; i < deletes.length; i += CHUNK) {
         const chunk = deletes.slice(i, i + CHUNK);
@@ -224,29 +293,12 @@ export class PgVfsStore implements VfsStore {
         const done = new Set(rows.map((r) => r.path));
         for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
       }
-      for (const chunk of putBatches(inserts)) {
-        const rows = await q<{ path: string }>(
-          `INSERT INTO vfs_nodes (workspace_id, path, parent, kind, mode, size, data, mtime_ms, version)
-           SELECT $1, u.path, u.parent, u.kind, u.mode, u.size, u.data, u.mtime_ms, 1
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], ${dataArray(chunk, 8)}, $7::bigint[])
-             AS u(path, parent, kind, mode, size, data, mtime_ms)
-           ON CONFLICT (workspace_id, path) DO NOTHING RETURNING path`,
-          [
-            ws,
-            chunk.map((c) => c.path),
-            chunk.map((c) => parentOf(c.path)),
-            chunk.map((c) => c.kind),
-            chunk.map((c) => c.mode),
-            chunk.map((c) => c.data?.byteLength ?? 0),
-            chunk.map((c) => c.mtimeMs),
-            ...chunk.map((c) => c.data),
-          ],
-        );
-        const done = new Set(rows.map((r) => r.path));
-        for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
-      }
+      const inserted = await insertNodes(q, ws, inserts);
+      conflicts.push(...inserted.conflicts);
+      for (const [path, version] of inserted.existingDirs) existingDirs.set(path, version);
       if (conflicts.length > 0) throw new VfsConflictError(conflicts);
     });
+    return { existingDirs };
   }
 
   /**

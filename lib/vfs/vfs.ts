@@ -5,7 +5,9 @@
  * query with `preload`). Writes stay in memory until `flush()`, which commits every change in one
  * transaction with optimistic concurrency: a node changed by someone else since it was read makes the
  * flush fail with `VfsConflictError` and write nothing. Loose git objects (`.git/objects/xx/…`) are
- * content-addressed and written without a version check.
+ * content-addressed and written without a version check (an object already stored is the same bytes), and a
+ * directory this VFS creates that another writer created meanwhile is not a conflict either: writers of one
+ * workspace (the sessions of a project) create the same `.git/objects/xx` and project directories at once.
  *
  * Limits (lib/vfs/limits.ts): a file over `MAX_FILE_BYTES` (git object files: over the flush limit) and a
  * flush of more than `MAX_FLUSH_BYTES` of file content (git objects not counted) fail with `EFBIG` (HTTP 413); creating a path deeper or longer than the
@@ -352,9 +354,10 @@ export class Vfs extends VfsCache implements FileSystem {
         `EFBIG: one write of ${bytes} bytes of file content; the limit is ${formatBytesLimit(this.maxFlushBytes)}. Nothing was written; write fewer or smaller files at a time.`,
       );
     }
-    await this.store.commit(changes);
+    const { existingDirs } = await this.store.commit(changes);
     for (const c of changes) {
-      const stored = c.op === "delete" ? null : (c.baseVersion ?? 0) + 1;
+      // A directory another writer created first is theirs: this VFS now reads it at their version.
+      const stored = c.op === "delete" ? null : (existingDirs.get(c.path) ?? (c.baseVersion ?? 0) + 1);
       const current = this.entries.get(c.path);
       if (!current) continue;
       // A write made during the commit replaced the entry: it stays dirty, now based on what was stored.

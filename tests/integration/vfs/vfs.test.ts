@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VfsConflictError, VfsError } from "@/lib/vfs/errors";
+import { writeLooseObject } from "@/lib/vfs/git";
 import { createTestVfs } from "../../helpers/vfs";
 
 type T = Awaited<ReturnType<typeof createTestVfs>>;
@@ -104,5 +105,64 @@ describe("Vfs on Postgres", () => {
     await Promise.all(writes);
     await t.fs.flush();
     expect(await t.reopen().readText("/p/many.txt")).toBe("writer 9");
+  });
+});
+
+describe("writers of one workspace at once (the sessions of a project)", () => {
+  it("store the same git object, its directory new to both, without a conflict", async () => {
+    await t.fs.mkdir("/p/.git/objects", { recursive: true });
+    await t.fs.flush();
+    const a = t.reopen();
+    const b = t.reopen();
+    // Both read the object and its directory as absent (a checkpoint preloads .git), then write it.
+    await Promise.all([a.preload("/p/.git", { withData: false }), b.preload("/p/.git", { withData: false })]);
+    const blob = new TextEncoder().encode("same content\n");
+    const oid = await writeLooseObject(a, "/p/.git", "blob", blob);
+    expect(await writeLooseObject(b, "/p/.git", "blob", blob)).toBe(oid);
+    expect(await a.flush()).toEqual({ written: 2, deleted: 0 });
+    expect(await b.flush()).toEqual({ written: 2, deleted: 0 });
+    const check = t.reopen();
+    expect(await check.readdir(`/p/.git/objects/${oid.slice(0, 2)}`)).toEqual([oid.slice(2)]);
+  });
+
+  it("create the same directories and each keep its files; a directory found takes the stored version", async () => {
+    await t.fs.writeFile("/p/seed.txt", "x");
+    await t.fs.flush();
+    const a = t.reopen();
+    const b = t.reopen();
+    expect(await b.exists("/p/new")).toBe(false);
+    // /p/new becomes a directory at version 2 (a file replaced by a directory), unknown to b.
+    await a.writeFile("/p/new", "file");
+    await a.flush();
+    await a.unlink("/p/new");
+    await a.writeFile("/p/new/deep/a.txt", "a");
+    await a.flush();
+    await b.writeFile("/p/new/deep/b.txt", "b");
+    expect(await b.flush()).toEqual({ written: 3, deleted: 0 });
+    expect(await t.reopen().readdir("/p/new/deep")).toEqual(["a.txt", "b.txt"]);
+    // b deletes what it sees at the versions stored: no conflict.
+    await b.rmdir("/p/new", { recursive: true });
+    expect(await b.flush()).toEqual({ written: 0, deleted: 4 });
+    expect(await t.reopen().exists("/p/new")).toBe(false);
+  });
+
+  it("still conflict on a new file where another writer created a node, or a new directory where a file is", async () => {
+    await t.fs.writeFile("/p/seed.txt", "x");
+    await t.fs.flush();
+    const a = t.reopen();
+    const b = t.reopen();
+    expect(await b.exists("/p/n.txt")).toBe(false);
+    expect(await b.exists("/p/d")).toBe(false);
+    await a.writeFile("/p/n.txt", "a");
+    await a.writeFile("/p/d", "a file");
+    await a.flush();
+    await b.writeFile("/p/n.txt", "b");
+    await expect(b.flush()).rejects.toMatchObject({ paths: ["/p/n.txt"] });
+    b.discard("/p/n.txt");
+    await b.mkdir("/p/d");
+    await expect(b.flush()).rejects.toMatchObject({ paths: ["/p/d"] });
+    const check = t.reopen();
+    expect(await check.readText("/p/n.txt")).toBe("a");
+    expect(await check.readText("/p/d")).toBe("a file");
   });
 });

@@ -181,6 +181,27 @@ describe("MemoryVfsStore", () => {
     expect(text((await store.loadData(["/g/.git/objects/ab/cd"])).get("/g/.git/objects/ab/cd"))).toBe("obj");
   });
 
+  it("keeps a directory another writer created, as Postgres does, and reports its version", async () => {
+    const store = seeded();
+    const dir = (path: string) => ({
+      op: "put" as const,
+      path,
+      kind: "dir" as const,
+      mode: 0o040000,
+      data: null,
+      mtimeMs: 9,
+      baseVersion: null,
+      cas: true,
+    });
+    const result = await store.commit([dir("/w/sub"), dir("/w/fresh")]);
+    expect(result.existingDirs).toEqual(new Map([["/w/sub", 1]]));
+    expect(await store.getMeta(["/w/sub", "/w/fresh"])).toEqual([
+      { path: "/w/sub", kind: "dir", mode: 0o040000, size: 0, mtimeMs: T, version: 1 },
+      { path: "/w/fresh", kind: "dir", mode: 0o040000, size: 0, mtimeMs: 9, version: 1 },
+    ]);
+    await expect(store.commit([dir("/w/a.txt")])).rejects.toMatchObject({ paths: ["/w/a.txt"] });
+  });
+
   it("lets a delete and an insert of the same path share a commit", async () => {
     const store = seeded();
     await store.commit([
