@@ -92,6 +92,22 @@ export function createCheckpointer(
   };
   let head = options.base;
   let flushing: Promise<unknown> = Promise.resolve();
+  /**
+   * `vfs.flush()`; after a `VfsConflictError`, once more on top of what the other writer stored. Tool writes: another
+   * writer changed these files since the run read them (a restore, which committed what it wrote, or an editor save);
+   * the tool's write is what the agent just did (docs/checkpoints.md). The session ref: a `!command` beside the run
+   * checkpointed on it meanwhile; both commits are stored, the ref names the newest, and entries bind commits by oid.
+   */
+  const flushOnTop = async (): Promise<void> => {
+    try {
+      await vfs.flush();
+    } catch (error) {
+      if (!(error instanceof VfsConflictError)) throw error;
+      console.warn(`[strata] session ${session.id}: ${error.message}; the run's writes go on top`);
+      await vfs.rebase(error.paths);
+      await vfs.flush();
+    }
+  };
   const flushOnce = async (toolCallId?: string, claimed?: string[]): Promise<void> => {
     // Paths the execution service wrote (`Vfs.forget`) are already in Postgres: recorded again under this run
     // (moving them from the service's writer to it) and committed with the VFS's own changes.
@@ -108,16 +124,7 @@ export function createCheckpointer(
     } else if (toolCallId) for (const p of project) if (!claimedBy.has(p)) credit(toolCallId, p);
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
-    try {
-      await vfs.flush();
-    } catch (error) {
-      if (!(error instanceof VfsConflictError)) throw error;
-      // Another writer changed these files since the run read them: a restore (which committed what it wrote) or
-      // an editor save. The tool's write is what the agent just did: it goes on top, once (docs/checkpoints.md).
-      console.warn(`[strata] session ${session.id}: ${error.message}; the run's writes go on top`);
-      await vfs.rebase(error.paths);
-      await vfs.flush();
-    }
+    await flushOnTop();
   };
   const flush = async (toolCallId?: string, claimed?: string[]): Promise<void> => {
     // A failed flush does not block the next one.
@@ -141,7 +148,7 @@ export function createCheckpointer(
         author: options.author ?? DEFAULT_AUTHOR,
         ...(head !== undefined ? { parent: head } : {}),
       });
-      await vfs.flush();
+      await flushOnTop();
       for (const p of paths) changed.delete(p);
       const calls = Object.fromEntries(
         [...byCall].filter(([, set]) => set.size > 0).map(([id, set]) => [id, [...set].sort().map(rel)]),
