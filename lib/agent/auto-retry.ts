@@ -117,11 +117,14 @@ export function isRetryableError(message: AssistantMessage, contextWindow: numbe
 
 /**
  * The transcript to re-run a failed turn from (Strata's Retry button, pi's auto-retry step): `messages` without
- * the last message, which must be an assistant message with `stopReason` "error" or "aborted".
- * @throws Error {@link NOTHING_TO_RETRY} otherwise.
+ * the last message when it is an assistant message with `stopReason` "error" or "aborted"; `messages` as they are
+ * when they end with the user's message or tool results that have no stored answer (the run failed storing it,
+ * or died), so the retry answers them without sending the user's message twice.
+ * @throws Error {@link NOTHING_TO_RETRY} otherwise (an answer that did not fail, an empty transcript).
  */
 export function withoutFailedTurn(messages: AgentMessage[]): AgentMessage[] {
   const last = messages[messages.length - 1];
+  if (last?.role === "user" || last?.role === "toolResult") return messages;
   if (last?.role !== "assistant" || (last.stopReason !== "error" && last.stopReason !== "aborted"))
     throw new Error(NOTHING_TO_RETRY);
   return messages.slice(0, -1);

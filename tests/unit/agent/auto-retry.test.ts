@@ -128,10 +128,28 @@ describe("withoutFailedTurn", () => {
     expect(withoutFailedTurn([user, failed("529 x")])).toEqual([user]);
     expect(withoutFailedTurn([user, failed("Request was aborted", "aborted")])).toEqual([user]);
   });
+  it("keeps a last user message or tool results that have no stored answer", () => {
+    const call: AssistantMessage = { ...failed(""), stopReason: "toolUse", errorMessage: undefined };
+    const result: AgentMessage = {
+      role: "toolResult",
+      toolCallId: "t1",
+      toolName: "read",
+      content: [{ type: "text", text: "x" }],
+      isError: false,
+      timestamp: 0,
+    };
+    expect(withoutFailedTurn([user])).toEqual([user]);
+    expect(withoutFailedTurn([user, call, result])).toEqual([user, call, result]);
+  });
   it("refuses anything else", () => {
     expect(() => withoutFailedTurn([user, failed("", "stop")])).toThrow(NOTHING_TO_RETRY);
-    expect(() => withoutFailedTurn([user])).toThrow(NOTHING_TO_RETRY);
     expect(() => withoutFailedTurn([])).toThrow(NOTHING_TO_RETRY);
+    expect(() =>
+      withoutFailedTurn([
+        user,
+        { role: "custom", customType: "x", content: "y", display: true, timestamp: 0 },
+      ]),
+    ).toThrow(NOTHING_TO_RETRY);
   });
 });
 
