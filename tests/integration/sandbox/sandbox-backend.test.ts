@@ -42,6 +42,15 @@ const stored = () => {
 };
 
 describe("the bubblewrap sandbox", () => {
+  it("lets a threaded test suite run: 200 Python threads start and join, with 2 MiB stacks", async () => {
+    // At glibc's default 8 MiB stacks, RLIMIT_DATA (512 MiB) stopped the 64th thread: "can't start new thread".
+    const script =
+      "import threading, time\nts = [threading.Thread(target=time.sleep, args=(0.2,)) for _ in range(200)]\n" +
+      "[t.start() for t in ts]\n[t.join() for t in ts]\nprint('joined', len(ts))\n";
+    const result = await run(`ulimit -s; python3 -c "${script}"`);
+    expect([result.output, result.exitCode, result.killed]).toEqual(["2048\njoined 200\n", 0, undefined]);
+  });
+
   it("runs on a copy of the tree (no .git), with modes and symlinks, as an unprivileged user", async () => {
     const result = await run(
       "ls -A; stat -c '%a %n' run.sh sum.js; readlink link.js; ./run.sh; id -un; echo $HOME; pwd; env | grep -c -e DATABASE_URL -e STRATA_ -e BETTER_AUTH; true",

@@ -38,6 +38,8 @@ import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
 const SETPRIV = "/usr/bin/setpriv";
 const PRLIMIT = "/usr/bin/prlimit";
+/** The stack of every process and thread in the sandbox (bytes; RLIMIT_STACK). */
+export const SANDBOX_STACK_BYTES = 2 * 1024 * 1024;
 /** The sandbox's user when the service runs as root (RLIMIT_NPROC counts it per user namespace, so per command). */
 const SANDBOX_UID = 200_000;
 const CPU_SAMPLE_MS = 250;
@@ -136,7 +138,9 @@ export class BwrapBackend implements SandboxBackend {
     args.push("--chdir", command.cwd ? `/workspace/${command.cwd}` : "/workspace");
     const cpuSeconds = Math.ceil(limits.cpuMs / 1000) + 1;
     args.push("--", PRLIMIT, `--cpu=${cpuSeconds}`, `--data=${limits.memoryMb * 1024 * 1024}`);
-    args.push(`--fsize=${limits.fileBytes}`);
+    // A thread's stack is as large as RLIMIT_STACK (glibc) and counts against RLIMIT_DATA: at the default 8 MiB, a
+    // Python test suite's 64th thread failed ("can't start new thread"). 2 MiB stacks give 200 threads in 512 MiB.
+    args.push(`--fsize=${limits.fileBytes}`, `--stack=${SANDBOX_STACK_BYTES}`);
     args.push(`--nproc=${limits.processes}`, "--core=0", "--", "/bin/bash", "-c", command.command);
     return args;
   }
