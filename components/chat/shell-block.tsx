@@ -17,6 +17,19 @@ export function sandboxHint(message: BashExecutionMessage): boolean {
   return message.exitCode === 127 && message.output.includes("Strata's shell is simulated:");
 }
 
+/** The mark of a command that ran in the real sandbox (a tool call's or a `!command`'s header). */
+export function SandboxBadge() {
+  return (
+    <span
+      className="badge badge-sandbox"
+      data-testid="ran-in-sandbox"
+      title="Ran in the workspace's sandbox: an isolated Linux container on a copy of the project's files, without network; the files it changed were written back"
+    >
+      sandbox
+    </span>
+  );
+}
+
 /**
  * A `!command` the user ran (a `bashExecution` message): the command, its output and exit code, and
  * whether it was kept out of the model's context (`!!command`). `status` is set for commands sent from
@@ -48,6 +61,7 @@ export function ShellBlock({ message, status }: { message: BashExecutionMessage;
           </span>
         ) : null}
         {message.truncated ? <span className="badge badge-warn">truncated</span> : null}
+        {message.sandbox ? <SandboxBadge /> : null}
         <span className={`shell-status shell-status-${state}`}>{statusText(message, status)}</span>
       </header>
       {status === "running" && message.output === "" ? null : (

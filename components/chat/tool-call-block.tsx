@@ -2,6 +2,7 @@ import styles from "@/components/diff/diff.module.css";
 import type { ToolCall, ToolResultMessage } from "@/lib/llm/types";
 import { toolMainArg, toolResultText } from "./message-utils";
 import type { ToolRun } from "./reduce-events";
+import { SandboxBadge } from "./shell-block";
 
 export type ToolCallStatus = "pending" | "running" | "done" | "error" | "interrupted";
 
@@ -25,6 +26,11 @@ const STATUS_LABEL: Record<ToolCallStatus, string> = {
   error: "error",
   interrupted: "no result",
 };
+
+/** Whether a bash call ran in the real sandbox (its result's `details.sandbox`, set whether it failed or not). */
+function ranInSandbox(result: ToolResultMessage | undefined): boolean {
+  return (result?.details as { sandbox?: unknown } | undefined)?.sandbox === true;
+}
 
 /**
  * A tool call and its result, collapsed by default: the header shows the tool name, its main
@@ -63,6 +69,7 @@ export function ToolCallBlock({
       <summary>
         <span className="tool-name">{call.name}</span>
         {mainArg ? <span className="tool-arg mono">{mainArg}</span> : null}
+        {ranInSandbox(result) ? <SandboxBadge /> : null}
         <span className={`tool-status status-${status}`}>{STATUS_LABEL[status]}</span>
         {changed && onDiff ? (
           <button

@@ -15,6 +15,8 @@ export interface BashExecutionMessage {
   fullOutputPath?: string;
   /** `!!command`: shown to the user, never sent to the model. */
   excludeFromContext?: boolean;
+  /** Strata: it ran in the real sandbox, not the simulated shell (the chat says so; not sent to the model). */
+  sandbox?: true;
   timestamp: number;
 }
 

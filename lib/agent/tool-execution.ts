@@ -6,7 +6,7 @@
  * prepared, run, ended and its result message emitted before the next one.
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/llm/types";
-import type { AgentTool } from "@/lib/tools/types";
+import { type AgentTool, ToolError } from "@/lib/tools/types";
 import type { AgentContext, AgentEvent, AgentLoopConfig, ToolOutcome } from "./types";
 
 /** pi 9.7: the text of a tool call cut off by the output limit. */
@@ -41,9 +41,12 @@ interface Finalized {
   executed: boolean;
 }
 
-/** pi `createErrorToolResult`: `{ content: [{ type: "text", text }], details: {} }`. */
-function errorOutcome(text: string): ToolOutcome {
-  return { content: [{ type: "text", text }], details: {} };
+/**
+ * pi `createErrorToolResult`: `{ content: [{ type: "text", text }], details: {} }`; a {@link ToolError}'s details
+ * instead of `{}`.
+ */
+function errorOutcome(text: string, details: unknown = {}): ToolOutcome {
+  return { content: [{ type: "text", text }], details };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -120,7 +123,8 @@ async function executePrepared(
     return { result: { ...out, content: out?.content ?? [] }, isError: false };
   } catch (error) {
     if (signal?.aborted) return { result: errorOutcome(TOOL_ABORTED_TEXT), isError: true };
-    return { result: errorOutcome(messageOf(error)), isError: true };
+    const details = error instanceof ToolError ? error.details : undefined;
+    return { result: errorOutcome(messageOf(error), details), isError: true };
   }
 }
 

@@ -51,6 +51,7 @@ export async function executeUserBash(
     cancelled: run.aborted,
     truncated: truncation.truncated,
     ...(input.excludeFromContext ? { excludeFromContext: true } : {}),
+    ...(run.sandboxed ? { sandbox: true as const } : {}),
     timestamp: (options.now ?? Date.now)(),
   };
 }

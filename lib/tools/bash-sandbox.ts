@@ -1,8 +1,10 @@
 /**
  * Which bash commands go to the real sandbox (lib/exec/service/sandbox, `POST /v1/sandbox`) when the workspace
- * has it enabled (`ToolExec.sandbox`): a command whose first word the simulated shell lacks (npm, npx, pytest,
- * cargo, make, yarn, pnpm, go, …), or one written `sandbox <command>`. Everything else stays in the simulated
- * shell. Edge-safe (it only decides and calls the executor).
+ * has it enabled (`ToolExec.sandbox`): a command any of whose simple commands (`a && b`, `a | b`, `a; b`, lines)
+ * starts with a program the simulated shell lacks (npm, npx, pytest, cargo, make, yarn, pnpm, go, …) or runs only as
+ * an approximation (the language runtimes python/python3/pip, node, sqlite3: WASM/QuickJS builds without threads,
+ * subprocesses or native modules), or one written `sandbox <command>`. Everything else stays in the simulated shell.
+ * Edge-safe (it only decides and calls the executor).
  */
 import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/exec/shell/commands";
 import { callService, type ServiceRun } from "./exec-call";
@@ -10,7 +12,13 @@ import type { ToolContext, ToolExec } from "./types";
 
 /** The sentence the bash tool's description gains when the sandbox is on (agreed with the description's owner). */
 export const SANDBOX_DESCRIPTION_NOTE =
-  "Commands the simulated shell lacks (npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.";
+  "Commands that use a language runtime or a program the simulated shell lacks (python3, node, npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.";
+
+/**
+ * Programs the service's simulated shell has only as an approximation (WebAssembly/QuickJS builds: no threads, no
+ * subprocesses, no native modules): with the sandbox on, a command using them runs there.
+ */
+const RUNTIMES = new Set(["python", "python3", "pip", "pip3", "node", "js-exec", "sqlite3"]);
 
 /** Shell builtins and keywords of just-bash: the simulated shell has them though no command lists them. */
 const BUILTINS = new Set(
@@ -31,23 +39,64 @@ export function firstWord(command: string): string | undefined {
 }
 
 /**
+ * The simple commands of `script`: split at unquoted `;`, `&`, `|` (so `&&`, `||`), parentheses, braces and line
+ * breaks; quotes ('…', "…") and backslash escapes are respected, so `echo "a; b"` is one command.
+ */
+function simpleCommands(script: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < script.length; i++) {
+    const ch = script[i];
+    if (quote) {
+      current += ch;
+      if (ch === "\\" && quote === '"') current += script[++i] ?? "";
+      else if (ch === quote) quote = undefined;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      current += ch;
+    } else if (ch === "\\") {
+      current += ch + (script[++i] ?? "");
+    } else if (/[;&|(){}\n]/.test(ch)) {
+      out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  out.push(current);
+  return out;
+}
+
+/** Shell keywords that may start a simple command before the program it runs (`then python3 x.py`). */
+const LEADING_KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "time", "exec"]);
+
+/** Whether a simple command's first word is a runtime ({@link RUNTIMES}) or a program the simulated shell lacks. */
+function needsSandbox(command: string): boolean {
+  let rest = command.trimStart();
+  for (let w = firstWord(rest); w && LEADING_KEYWORDS.has(w); w = firstWord(rest))
+    rest = rest.slice(rest.indexOf(w) + w.length).trimStart();
+  const word = firstWord(rest);
+  if (!word || word.startsWith("#") || word.includes("/")) return false;
+  if (RUNTIMES.has(word)) return true;
+  // The service's shell: its commands (git, grep, sed, …) and builtins stay in it.
+  known ??= new Set(shellCommandNames(SERVICE_CAPABILITIES));
+  return !known.has(word) && !BUILTINS.has(word);
+}
+
+/**
  * The script to run in the sandbox for `command`, or undefined when it stays in the simulated shell:
- * `sandbox <rest>` → `<rest>`; a first word the simulated shell lacks → the command unchanged.
+ * `sandbox <rest>` → `<rest>`; a command with a simple command that {@link needsSandbox} → the command unchanged
+ * (`cd pkg && npm test`, `python3 -m unittest`).
  */
 export function sandboxScript(command: string): string | undefined {
   const trimmed = command.trimStart();
   const prefixed = /^sandbox(?:\s+|$)/.exec(trimmed);
   if (prefixed) return trimmed.slice(prefixed[0].length);
-  const word = firstWord(trimmed);
-  if (!word || word.startsWith("#") || word.includes("/")) return undefined;
-  // The service's shell: node, python3 and sqlite3 stay in it (the description says they run on QuickJS/WASM).
-  known ??= new Set(shellCommandNames(SERVICE_CAPABILITIES));
-  return known.has(word) || BUILTINS.has(word) ? undefined : command;
+  return simpleCommands(trimmed).some(needsSandbox) ? command : undefined;
 }
 
 /**
  * Run `script` in the sandbox on a copy of the project's tree (the route's VFS flushed first, the changed paths
- * absorbed after, so the checkpointer commits them). Same result shape as `runCommand`.
+ * absorbed after, so the checkpointer commits them). Same result shape as `runCommand`, with `sandboxed: true`.
  * @throws ExecUnavailableError (service down), ExecRequestError (e.g. 503: bubblewrap not installed — its
  *   message says what to do).
  */
@@ -61,7 +110,7 @@ export async function runInSandbox(
     const output = "sandbox: usage: sandbox <command> (runs it in the isolated Linux sandbox)\n";
     return { output, exitCode: 2, timedOut: false, aborted: false };
   }
-  return callService(exec, options.signal, () =>
+  const run = await callService(exec, options.signal, () =>
     exec.executor.sandbox(
       {
         workspaceId: exec.workspaceId,
@@ -75,4 +124,5 @@ export async function runInSandbox(
       options.signal,
     ),
   );
+  return { ...run, sandboxed: true };
 }

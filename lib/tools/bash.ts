@@ -23,7 +23,7 @@ import {
   truncateTail,
   utf8ByteLength,
 } from "./truncate";
-import type { AgentTool, AgentToolResult, ToolContext } from "./types";
+import { type AgentTool, type AgentToolResult, type ToolContext, ToolError } from "./types";
 
 const bashSchema = z.object({
   command: z.string().describe("Bash command to execute"),
@@ -36,6 +36,8 @@ export interface BashToolDetails {
   truncation?: TruncationResult;
   /** pi's temp file with the full output; Strata keeps none, so this is always undefined. */
   fullOutputPath?: string;
+  /** Strata: the command ran in the real sandbox, not the simulated shell (the chat says so). */
+  sandbox?: true;
 }
 
 export interface BashToolOptions {
@@ -238,6 +240,8 @@ export async function runShell(
 /** A command's run through {@link runCommand}: `killed` when the execution service stopped it at a limit. */
 export interface CommandRun extends ShellRun {
   killed?: ExecKill;
+  /** Set when it ran in the real sandbox (the workspace's sandbox is on and the command needs it). */
+  sandboxed?: boolean;
   /** Set when the service answered only the output's tail (`output`): the whole output's truncation counts. */
   tail?: ExecOutputTail;
 }
@@ -307,26 +311,30 @@ export function createBashTool(
       } catch {
         throw new Error(`Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`);
       }
-      const { output, exitCode, timedOut, killed, tail } = await runCommand(ctx, resolved, {
+      const { output, exitCode, timedOut, killed, tail, sandboxed } = await runCommand(ctx, resolved, {
         signal,
         timeoutMs,
         env: options.env,
       });
-      if (signal?.aborted)
-        throw new Error(appendStatus(formatOutput(output, "", tail).text, "Command aborted"));
-      if (killed) throw new Error(appendStatus(formatOutput(output, "", tail).text, killed.message));
-      if (timedOut) {
-        throw new Error(
-          appendStatus(formatOutput(output, "", tail).text, `Command timed out after ${timeout} seconds`),
-        );
-      }
+      // Where it ran goes with the result, failed or not (the chat marks a sandboxed command).
+      const where: BashToolDetails | undefined = sandboxed ? { sandbox: true } : undefined;
+      const fail = (status: string) =>
+        where
+          ? new ToolError(appendStatus(formatOutput(output, "", tail).text, status), where)
+          : new Error(appendStatus(formatOutput(output, "", tail).text, status));
+      if (signal?.aborted) throw fail("Command aborted");
+      if (killed) throw fail(killed.message);
+      if (timedOut) throw fail(`Command timed out after ${timeout} seconds`);
       const { text, details } = formatOutput(output, "(no output)", tail);
       const final: AgentToolResult<BashToolDetails | undefined> = {
         content: [{ type: "text", text }],
-        details,
+        details: where ? { ...details, ...where } : details,
       };
       onUpdate?.(final);
-      if (exitCode !== 0) throw new Error(appendStatus(text, `Command exited with code ${exitCode}`));
+      if (exitCode !== 0) {
+        const message = appendStatus(text, `Command exited with code ${exitCode}`);
+        throw where ? new ToolError(message, final.details) : new Error(message);
+      }
       return final;
     },
   };

@@ -9,6 +9,8 @@ import type { ToolExec } from "./types";
 
 /** What a command through the service produced (`ShellRun` of lib/tools/bash.ts plus `killed` and `tail`). */
 export interface ServiceRun {
+  /** Set when the command ran in the real sandbox (lib/tools/bash-sandbox.ts), not in the simulated shell. */
+  sandboxed?: boolean;
   output: string;
   exitCode: number;
   timedOut: boolean;

@@ -14,6 +14,21 @@ export interface AgentToolResult<D = unknown> {
   details?: D;
 }
 
+/**
+ * A tool's failure that carries `details` for the UI (e.g. the bash tool's `sandbox: true`): the agent loop stores
+ * them on the error result, whose content is the message as for any thrown `Error` (pi's `createErrorToolResult`
+ * keeps `details: {}`; details never reach the model).
+ */
+export class ToolError<D = unknown> extends Error {
+  constructor(
+    message: string,
+    readonly details: D,
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
 /** A tool the agent loop can call. `execute` throws an `Error` with pi's message on failure. */
 // biome-ignore lint/suspicious/noExplicitAny: heterogeneous tool lists need an open parameter type, as in pi.
 export interface AgentTool<P = any, D = unknown> {

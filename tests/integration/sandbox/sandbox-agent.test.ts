@@ -74,19 +74,29 @@ async function calcProject() {
   return { project, session };
 }
 
-/** The tool results of the session's branch, as `[isError, text]`. */
-async function toolResults(sessionId: string): Promise<[boolean, string][]> {
+/** The tool results of the session's branch (the stored messages). */
+async function toolResultMessages(sessionId: string) {
   const stored = await getSession(scope, sessionId);
   const branch = await loadBranch(scope, sessionId, stored!.leafId);
   return branch
     .filter((e) => e.type === "message")
     .map(
       (e) =>
-        (e as unknown as { message: { role: string; isError?: boolean; content: { text: string }[] } })
-          .message,
+        (
+          e as unknown as {
+            message: { role: string; isError?: boolean; content: { text: string }[]; details?: unknown };
+          }
+        ).message,
     )
-    .filter((m) => m.role === "toolResult")
-    .map((m) => [m.isError ?? false, m.content.map((c) => c.text).join("")]);
+    .filter((m) => m.role === "toolResult");
+}
+
+/** The tool results of the session's branch, as `[isError, text]`. */
+async function toolResults(sessionId: string): Promise<[boolean, string][]> {
+  return (await toolResultMessages(sessionId)).map((m) => [
+    m.isError ?? false,
+    m.content.map((c) => c.text).join(""),
+  ]);
 }
 
 const bashDescription = () => {
@@ -131,6 +141,12 @@ describe("the agent with the sandbox on", () => {
     ]);
     // The model was told the sandbox exists (only when it is on).
     expect(bashDescription()).toContain(SANDBOX_DESCRIPTION_NOTE);
+    // Each bash result says it ran in the sandbox, the failed one too (the chat marks them); the edit's does not.
+    expect((await toolResultMessages(session.id)).map((m) => m.details)).toEqual([
+      { sandbox: true },
+      expect.not.objectContaining({ sandbox: true }),
+      { sandbox: true },
+    ]);
 
     // The file the test wrote inside the sandbox and the model's edit are in the VFS and in the checkpoints.
     const changed = events

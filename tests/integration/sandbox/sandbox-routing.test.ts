@@ -18,6 +18,29 @@ describe("sandboxScript", () => {
     expect(sandboxScript("  npm test && echo ok")).toBe("  npm test && echo ok");
   });
 
+  it("routes a command any part of which needs it: after cd, in a pipe, after a keyword, on a later line", () => {
+    for (const command of [
+      "cd src && npm test",
+      "cd pkg; make",
+      "echo 1 | python3 -c 'print(input())'",
+      "if [ -f setup.py ]; then python3 -m unittest; fi",
+      "ls\npytest -q",
+      "(cd a && cargo test)",
+    ])
+      expect(sandboxScript(command)).toBe(command);
+  });
+
+  it("routes the language runtimes, which the simulated shell has only as WebAssembly/QuickJS builds", () => {
+    for (const command of [
+      "python3 -m unittest discover -s tests",
+      "python main.py",
+      "node test.js",
+      "pip install -r requirements.txt",
+      "sqlite3 a.db .tables",
+    ])
+      expect(sandboxScript(command)).toBe(command);
+  });
+
   it("routes `sandbox <command>` without the prefix", () => {
     expect(sandboxScript("sandbox cd pkg && npm test")).toBe("cd pkg && npm test");
     expect(sandboxScript("sandbox node test.js")).toBe("node test.js");
@@ -30,7 +53,10 @@ describe("sandboxScript", () => {
       "ls -la",
       "cat a.txt | grep x",
       "git status",
-      "cd src && npm test",
+      "cd src && ls",
+      'echo "a; npm test"',
+      "echo 'x | pytest'",
+      "echo a\\;b",
       "echo hi",
       "for f in *; do echo $f; done",
       "X=1 ls",

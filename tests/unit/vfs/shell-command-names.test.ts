@@ -74,10 +74,10 @@ describe("shell command names", () => {
       `${PI} ${SHELL("cat, ls")} ${RUNTIMES}`,
     );
     expect(bashToolDescription({ runtimes: true, sandbox: true, names: ["cat", "ls"] })).toBe(
-      `${PI} ${SHELL("cat, ls")} ${RUNTIMES} Commands the simulated shell lacks (npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.`,
+      `${PI} ${SHELL("cat, ls")} ${RUNTIMES} Commands that use a language runtime or a program the simulated shell lacks (python3, node, npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.`,
     );
     expect(SANDBOX_DESCRIPTION_NOTE).toBe(
-      "Commands the simulated shell lacks (npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.",
+      "Commands that use a language runtime or a program the simulated shell lacks (python3, node, npm, npx, pytest, cargo, make, …) run in an isolated Linux sandbox on a copy of the project's files, without network; files they change are written back.",
     );
     expect(bashToolDescription()).toBe(
       `${PI} ${SHELL(shellCommandNames().join(", "))} The simulated shell has no node, python, sqlite3, npm, npx or pip, no network access and no host programs.`,
