@@ -160,7 +160,7 @@ export function createCheckpointer(
           commitOid: result.oid,
           parentOid: head ?? null,
           kind: options.kind ?? "agent",
-          paths: paths.map(rel),
+          paths: recorded(paths.map(rel), result.skipped),
           toolCalls: Object.keys(calls).length > 0 ? calls : null,
           authorUserId: options.userId ?? null,
         });
@@ -174,6 +174,13 @@ export function createCheckpointer(
       });
     },
   };
+}
+
+/** The project-relative `paths` a checkpoint row lists: those its commit holds (not the names git cannot hold). */
+function recorded(paths: string[], skipped: readonly { path: string }[]): string[] {
+  if (skipped.length === 0) return paths;
+  const left = new Set(skipped.map((s) => s.path));
+  return paths.filter((p) => !left.has(p));
 }
 
 /** The notice text of a recovery checkpoint of `paths` (project-relative) as `commit`. */
@@ -221,7 +228,10 @@ export async function recoverInterruptedRun(
     commitOid: result.oid,
     parentOid: options.base ?? null,
     kind: "recovery",
-    paths: paths.map((p) => p.slice(root.length + 1)),
+    paths: recorded(
+      paths.map((p) => p.slice(root.length + 1)),
+      result.skipped,
+    ),
     authorUserId: options.userId ?? null,
   });
   // What to tell: the files (a directory that still exists is not news of its own).

@@ -64,7 +64,8 @@ export async function commitWorkingTree(
   if ((await vfs.lstat(`${root}/.git`).catch(() => null))?.kind !== "dir") return null;
   const [working, committed] = await Promise.all([
     workingTreeSnapshot(vfs, root),
-    commitSnapshot(vfs, root, options.base),
+    // Lenient: a base an older Strata wrote with a name git cannot hold must not stop the run (issue 26).
+    commitSnapshot(vfs, root, options.base, { lenient: true }),
   ]);
   const changes = diffSnapshots(committed, working);
   if (changes.length === 0) return null;
@@ -77,7 +78,7 @@ export async function commitWorkingTree(
   });
   if (!result) return null;
   // What the commit holds (an ignored untracked file is not part of it).
-  const after = await commitSnapshot(vfs, root, result.oid);
+  const after = await commitSnapshot(vfs, root, result.oid, { lenient: true });
   const paths = diffSnapshots(committed, after).map((c) => c.path);
   if (options.flush === false) return { oid: result.oid, paths };
   await vfs.flush();

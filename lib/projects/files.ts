@@ -7,6 +7,7 @@ import { assertNoSymlinkEscape, resolveWriteTarget } from "@/lib/vfs/confine";
 import { fsErrors, isInsideGitDir, PathEscapeError, VfsError } from "@/lib/vfs/errors";
 import { basenamePosix, dirnamePosix, joinPosix, resolveProjectPath } from "@/lib/vfs/paths";
 import type { FileSystem, VfsNodeKind } from "@/lib/vfs/types";
+import { NEW_ENTRY_ERRORS } from "./new-entry-path";
 
 export interface TreeEntry {
   /** Project-relative POSIX path. */
@@ -68,7 +69,9 @@ export async function readProjectFile(fs: FileSystem, root: string, relPath: str
 /**
  * Write UTF-8 text to a project file (parents created). Returns the absolute path and byte size.
  * The path limits hold for the path as given and for where it lands with symlinks resolved
- * (`resolveWriteTarget`): @throws VfsError ENAMETOOLONG (HTTP 400) over them.
+ * (`resolveWriteTarget`): @throws VfsError ENAMETOOLONG (HTTP 400) over them. Names follow the one rule (the VFS
+ * refuses the rest: `UnsafeNameError`, EINVAL, 400) and, as in the tree's New file form, no part may be `.git` (any
+ * case; VfsError EINVAL `NEW_ENTRY_ERRORS.nestedGit`); the project's own `.git`: PathEscapeError (400).
  */
 export async function writeProjectFile(
   fs: FileSystem,
@@ -80,6 +83,13 @@ export async function writeProjectFile(
   if (abs === root || abs === `${root}/.git` || abs.startsWith(`${root}/.git/`)) {
     throw new PathEscapeError(relPath, root, "the repository's .git directory is not editable");
   }
+  if (
+    abs
+      .slice(root.length + 1)
+      .split("/")
+      .some((p) => p.toLowerCase() === ".git")
+  )
+    throw new VfsError("EINVAL", NEW_ENTRY_ERRORS.nestedGit, relPath);
   const bytes = new TextEncoder().encode(content);
   await fs.writeFile(abs, bytes);
   return { path: abs, size: bytes.byteLength };

@@ -15,6 +15,7 @@ import { insertProject, MAX_PROJECT_NAME_LENGTH, type Project } from "@/lib/proj
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "@/lib/session/entries";
 import { insertImportedSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
+import { pathNameProblem, quoteName } from "@/lib/vfs/names";
 import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { ShareError } from "./errors";
@@ -24,12 +25,38 @@ import { readSharedFiles, type ShareRow } from "./store";
 
 /**
  * The commit message of a fork's first commit: `Forked from shared session "<title>"`, and when the share redacted
- * files' contents, a body naming each (sorted) so the fork says which files are not as their author wrote them.
+ * files' contents, a body naming each (sorted) so the fork says which files are not as their author wrote them; then
+ * the shared files not copied because of their name (`notCopied`: path and why, see {@link uncopyableFiles}).
  */
-export function forkCommitMessage(title: string, redactedFiles: readonly string[] = []): string {
+export function forkCommitMessage(
+  title: string,
+  redactedFiles: readonly string[] = [],
+  notCopied: readonly { path: string; reason: string }[] = [],
+): string {
   const subject = `Forked from shared session "${title}"`;
-  if (redactedFiles.length === 0) return subject;
-  return `${subject}\n\nRedacted before sharing (secrets replaced by [redacted:<kind>]):\n${redactedFiles.map((p) => `- ${p}`).join("\n")}\n`;
+  const body: string[] = [];
+  if (redactedFiles.length > 0)
+    body.push(
+      `Redacted before sharing (secrets replaced by [redacted:<kind>]):\n${redactedFiles.map((p) => `- ${p}`).join("\n")}\n`,
+    );
+  if (notCopied.length > 0)
+    body.push(
+      `Not copied (names Strata does not create):\n${notCopied.map((f) => `- ${quoteName(f.path)}: ${f.reason}`).join("\n")}\n`,
+    );
+  return body.length === 0 ? subject : `${subject}\n\n${body.join("\n")}`;
+}
+
+/**
+ * The shared files (project-relative paths) whose name the one name rule refuses (lib/vfs/names.ts; stored by an
+ * older Strata): the fork does not write them. @returns path and the rule's words, in the order given.
+ */
+export function uncopyableFiles(paths: Iterable<string>): { path: string; reason: string }[] {
+  const out: { path: string; reason: string }[] = [];
+  for (const path of paths) {
+    const problem = pathNameProblem(path);
+    if (problem) out.push({ path, reason: problem.reason });
+  }
+  return out;
 }
 
 /** The shared files whose contents the share redacted (line 0 is a file's name: not its contents), sorted. */
@@ -72,19 +99,21 @@ export async function forkShare(
   ]
     .slice(0, MAX_PROJECT_NAME_LENGTH)
     .join("");
-  // Only relative paths without `..`, `.git` or control characters are written (the same predicate as the preview's).
-  const files = Object.fromEntries(
-    Object.entries(share.includeFiles ? await readSharedFiles(scope, share.id) : {}).filter(([p]) =>
-      isShareablePath(p),
-    ),
+  // Only relative paths without `..`, `.git` or control characters are written (the same predicate as the preview's),
+  // and none with a name the VFS refuses to create (old data): those are named in the commit message.
+  const shared = Object.entries(share.includeFiles ? await readSharedFiles(scope, share.id) : {}).filter(
+    ([p]) => isShareablePath(p),
   );
+  const notCopied = uncopyableFiles(shared.map(([p]) => p));
+  const refused = new Set(notCopied.map((f) => f.path));
+  const files = Object.fromEntries(shared.filter(([p]) => !refused.has(p)));
   const modes = new Map((share.snapshot.files ?? []).map((f) => [f.path, f.mode]));
   try {
     // Everything below may run again after a dropped connection: each run starts from nothing (a fresh Vfs).
     return await scope.transaction(async (q) => {
       const tx = new TransactionScope(q);
       const project = await insertProject(tx, { workspaceId, name, source: null });
-      const message = forkCommitMessage(share.title, redactedFilePaths(share.snapshot.redactions));
+      const message = forkCommitMessage(share.title, redactedFilePaths(share.snapshot.redactions), notCopied);
       const commit = await writeFiles(tx, project, files, modes, caller, message);
       const header: SessionHeader = {
         type: "session",

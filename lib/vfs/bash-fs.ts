@@ -9,6 +9,7 @@ import { decode, type EncodingArg, encode, encodingOf } from "./bash-encoding";
 import { assertNoSymlinkEscape } from "./confine";
 import { formatBytesLimit, PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
 import { MAX_COMMAND_WRITE_BYTES } from "./limits";
+import { UnsafeNameError } from "./names";
 import {
   basenamePosix,
   checkPathBelowRoot,
@@ -36,8 +37,10 @@ const KEEP_MESSAGE = new Set<VfsErrorCode>(["EACCES", "EFBIG", "ENAMETOOLONG"]);
 
 /** Re-labels a VFS error Node-style ("ENOENT: no such file or directory, open '/p'"), which just-bash parses. */
 function asNodeError(error: unknown, op: string, path: string): Error {
-  // Refusals (outside the root, inside `.git`) and limits (size, path depth/length) keep their own message.
-  if (error instanceof VfsError && KEEP_MESSAGE.has(error.code)) return error;
+  // Refusals (outside the root, inside `.git`, a name the rule refuses) and limits (size, path depth/length) keep
+  // their own message.
+  if (error instanceof UnsafeNameError || (error instanceof VfsError && KEEP_MESSAGE.has(error.code)))
+    return error;
   const code = (error instanceof VfsError ? error.code : (error as { code?: string })?.code) as
     | VfsErrorCode
     | undefined;

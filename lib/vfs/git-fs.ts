@@ -1,10 +1,14 @@
 /**
  * The `fs` shape isomorphic-git accepts (`{ promises: { readFile, writeFile, … } }`), over a `FileSystem`.
  * Errors keep their POSIX `code` (isomorphic-git tests `err.code === "ENOENT"`), stats expose the
- * methods and fields it reads, and file contents are returned as `Buffer`s.
+ * methods and fields it reads, and file contents are returned as `Buffer`s. Outside `.git`, a name git cannot
+ * hold (lib/vfs/names.ts `gitNameProblem`, old data) is not listed: isomorphic-git would take `a\b.txt` for
+ * `a/b.txt` (its `join` turns backslashes into slashes) or refuse the tree it commits; the commits Strata makes
+ * record such names as left out (lib/vfs/git-holdable.ts).
  */
 import { Buffer } from "buffer";
 import { VfsError } from "./errors";
+import { gitNameProblem } from "./names";
 import type { FileSystem, VfsStat } from "./types";
 
 if (typeof (globalThis as { Buffer?: unknown }).Buffer === "undefined") {
@@ -89,7 +93,11 @@ export function createGitFs(fs: FileSystem) {
         },
       ),
       unlink: wrap((path: string) => fs.unlink(path)),
-      readdir: wrap((path: string) => fs.readdir(path)),
+      readdir: wrap(async (path: string) => {
+        const names = await fs.readdir(path);
+        if (/(^|\/)\.git(\/|$)/.test(path)) return names;
+        return names.filter((name) => name === ".git" || !gitNameProblem(name));
+      }),
       mkdir: wrap((path: string) => fs.mkdir(path)),
       rmdir: wrap((path: string) => fs.rmdir(path)),
       stat: wrap(async (path: string) => new GitStats(await fs.stat(path), path)),

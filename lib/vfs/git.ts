@@ -13,6 +13,14 @@ import webHttp from "isomorphic-git/http/web";
 import { GitIndexManager } from "isomorphic-git/managers";
 import { FileSystem } from "isomorphic-git/models";
 import { createGitFs, GitStats } from "./git-fs";
+import {
+  holdablePaths,
+  readTreeLenient,
+  type SkippedPath,
+  unholdablePaths,
+  withSkippedNote,
+} from "./git-holdable";
+import { gitNameProblem, quoteName } from "./names";
 import { normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
 
@@ -77,7 +85,9 @@ export async function initRepository(
 /**
  * Stage every change of the working tree (new and modified files, deletions; untracked files matched by
  * `.gitignore` or `.git/info/exclude` are left out) and commit it on the current branch, like
- * `git add -A && git commit`. Makes a commit even when nothing changed.
+ * `git add -A && git commit`. Makes a commit even when nothing changed. A path with a name git cannot hold
+ * (lib/vfs/names.ts `gitNameProblem`; old data) is left out, and listed with its reason in the commit message
+ * (lib/vfs/git-holdable.ts `withSkippedNote`).
  * @returns the new commit's oid.
  * @throws isomorphic-git errors (e.g. `NotFoundError` when `dir` is not a repository).
  */
@@ -89,6 +99,8 @@ export async function commitAll(
   const root = normalizePosix(dir);
   const gfs = createGitFs(fs);
   const cache = {};
+  // isomorphic-git does not see these (lib/vfs/git-fs.ts): they are found to be recorded.
+  const skipped = await unholdablePaths(fs, root);
   const matrix = await git.statusMatrix({ fs: gfs, dir: root, cache });
   const add: string[] = [];
   const remove: string[] = [];
@@ -105,7 +117,7 @@ export async function commitAll(
   return git.commit({
     fs: gfs,
     dir: root,
-    message: options.message,
+    message: withSkippedNote(options.message, skipped),
     author,
     committer: author,
     cache: fresh,
@@ -137,8 +149,15 @@ export async function writeLooseObject(
   return oid;
 }
 
-/** Write a tree object from its entries (any order; sorted the way git sorts, directories as "name/"). */
+/**
+ * Write a tree object from its entries (any order; sorted the way git sorts, directories as "name/").
+ * @throws Error for an entry name git cannot hold (`gitNameProblem`): such a tree could never be read back.
+ */
 export async function writeTreeObject(fs: Vfs, gitdir: string, entries: git.TreeEntry[]): Promise<string> {
+  for (const e of entries) {
+    const problem = gitNameProblem(e.path);
+    if (problem) throw new Error(`Cannot write a git tree entry named ${quoteName(e.path)}: ${problem}`);
+  }
   const key = (e: git.TreeEntry) => (e.type === "tree" ? `${e.path}/` : e.path);
   const sorted = [...entries].sort((a, b) => {
     const x = key(a);
@@ -365,8 +384,10 @@ async function resolveOrNull(gfs: GitFs, gitdir: string, ref: string): Promise<s
  * (none in an empty repository); its tree is the parent's tree with each changed path set to its working
  * tree state: a file or symlink is (re)hashed, a missing path is deleted (a whole subtree when it was a
  * directory), an existing directory only replaces a file of that name. Paths outside `dir` or under
- * `.git` are ignored, and so are untracked paths matched by `.gitignore` (tracked ones are always
- * recorded, as in git).
+ * `.git` (the project's or a nested repository's) are ignored, and so are untracked paths matched by `.gitignore`
+ * (tracked ones are always recorded, as in git). A path with a name git cannot hold (`gitNameProblem`; old data) is
+ * left out and listed with its reason in the commit message; a parent tree holding such a name (written before
+ * this rule) is read without it and rewritten where the commit touches it.
  *
  * Round trips: one metadata load of `.git`, one data load for refs, one per tree level touched, and
  * one for `.gitignore` files when new files appear; the caller's `flush()` adds the write transaction.
@@ -375,7 +396,8 @@ async function resolveOrNull(gfs: GitFs, gitdir: string, ref: string): Promise<s
  * @param options.ref full ref name, e.g. "refs/heads/strata/session-<id>"; it is moved to the new commit.
  * @param options.parent the commit to build on (docs/checkpoints.md: the leaf's commit); omitted, the ref's commit,
  *   else HEAD's. With `parent`, the tree is compared with the parent's: null when equal.
- * @returns `{ oid }` of the new commit, or null when the tree equals the parent's (nothing changed).
+ * @returns `{ oid, skipped }` of the new commit (`skipped`: the paths left out, project-relative, with why), or null
+ *   when the tree equals the parent's (nothing changed).
  */
 export async function checkpoint(
   fs: Vfs,
@@ -387,17 +409,16 @@ export async function checkpoint(
     author: GitAuthor;
     parent?: string | null;
   },
-): Promise<{ oid: string } | null> {
+): Promise<{ oid: string; skipped: SkippedPath[] } | null> {
   const root = normalizePosix(dir);
   const gitdir = `${root}/.git`;
-  const rels = new Set<string>();
+  const inside = new Set<string>();
   for (const raw of options.changedPaths) {
     const p = normalizePosix(raw);
-    if (!p.startsWith(`${root}/`)) continue;
-    const rel = p.slice(root.length + 1);
-    if (rel === ".git" || rel.startsWith(".git/")) continue;
-    rels.add(rel);
+    if (p.startsWith(`${root}/`)) inside.add(p.slice(root.length + 1));
   }
+  const { keep, skipped } = holdablePaths(inside);
+  const rels = new Set(keep);
   if (rels.size === 0) return null;
 
   const gfs = createGitFs(fs);
@@ -422,8 +443,9 @@ export async function checkpoint(
   // 2. Load the parent's trees along the changed paths, one batched data load per level.
   const nodes = new Map<string, TreeNode>();
   const readNode = async (oid: string): Promise<TreeNode> => {
-    const { tree } = await git.readTree({ fs: gfs, gitdir, oid, cache });
-    return { entries: new Map(tree.map((e) => [e.path, e])), dirty: false };
+    // A name git cannot hold (an older checkpoint's) is left out: the tree is rewritten without it.
+    const { entries, dropped } = await readTreeLenient(gfs, gitdir, oid, cache);
+    return { entries: new Map(entries.map((e) => [e.path, e])), dirty: dropped.length > 0 };
   };
   if (baseTree) {
     await fs.prefetch([objectPath(gitdir, baseTree)], { withData: true });
@@ -545,14 +567,15 @@ export async function checkpoint(
   if (tree === baseTree || (!parent && rootNode.entries.size === 0)) return null;
 
   const author = signature(options.author);
-  const message = options.message.endsWith("\n") ? options.message : `${options.message}\n`;
+  const noted = withSkippedNote(options.message, skipped);
+  const message = noted.endsWith("\n") ? noted : `${noted}\n`;
   const oid = await git.writeCommit({
     fs: gfs,
     gitdir,
     commit: { message, tree: tree!, parent: parent ? [parent] : [], author, committer: author },
   });
   await git.writeRef({ fs: gfs, gitdir, ref: options.ref, value: oid, force: true });
-  return { oid };
+  return { oid, skipped };
 }
 
 // ---- reading ----------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
  * symlinks leaving the project, paths over the VFS's depth/length limits) and oversize files are
  * reported, never written. Bombs (overlapping zip entries, expansion over the limits, too many entries)
  * refuse the whole archive before or while it is inflated (`lib/vfs/archive-limits.ts`), and what an
- * import wrote before a failure is removed again.
+ * import wrote before a failure is removed again. A name the one name rule refuses (lib/vfs/names.ts: control or
+ * bidi characters, dots only, what git reads as `.git`) is skipped with the rule's words.
  */
 
 import { ImportCommit } from "./archive-commit";
@@ -25,6 +26,7 @@ import { openZip } from "./archive-zip";
 import { VfsError } from "./errors";
 import { type GitAuthor, initRepository } from "./git";
 import { checkPathLimits, utf8Length } from "./limits";
+import { pathNameProblem, quoteName } from "./names";
 import { isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
 
@@ -135,7 +137,9 @@ async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits
       skip(entry, error.message);
       continue;
     }
+    const named = pathNameProblem(rel);
     if (parts.some((p) => p.toLowerCase() === ".git")) skip(entry, SKIP_REASONS.gitDir);
+    else if (named) skip(entry, `${quoteName(named.name)}: ${named.reason}`);
     else if (entry.kind === "dir") out.dirs.push(rel);
     else if (entry.kind === "hardlink") skip(entry, SKIP_REASONS.hardLink);
     else if (entry.kind === "other") skip(entry, SKIP_REASONS.unsupported(entry.typeName ?? "unknown"));
@@ -231,7 +235,7 @@ async function removeImport(fs: Vfs, root: string, rootExisted: boolean): Promis
  * - Entries with a `..` segment, absolute names, paths over the VFS's depth/length limits, symlinks
  *   resolving outside `dir`, hard links, devices, anything under a `.git` directory (any letter case, any
  *   depth), unreadable entries (encrypted, unknown compression), and files over `maxFileBytes` are listed
- *   in `skipped` (reasons in `SKIP_REASONS`, or the VFS's path-limit message) and never written; no file
+ *   in `skipped` (reasons in `SKIP_REASONS`, the VFS's path-limit message, or `"<name>": <NAME_ERRORS rule>`) and never written; no file
  *   is ever truncated. Contents are kept byte for byte; executable bits become mode 100755. Symlinks are
  *   created after every file and directory.
  *

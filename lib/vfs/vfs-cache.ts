@@ -264,14 +264,16 @@ export abstract class VfsCache {
 
   /**
    * Load every node below `prefix` in one query (with data when asked), and mark its directories as
-   * fully listed. `except` prunes subtrees (e.g. `.git`).
+   * fully listed. `except` prunes subtrees (e.g. `.git`); their own nodes are looked up (one more query unless
+   * cached), so a listed parent does not take them for absent.
    */
   async preload(prefix: string, options: { withData: boolean; except?: string[] }): Promise<void> {
     const p = normalizePosix(prefix);
     const rows = await this.store.loadTree(p, options);
     this.absorb(rows);
-    this.listed.add(p);
     const except = new Set(options.except?.map((x) => normalizePosix(x)) ?? []);
+    if (except.size > 0) await this.prefetch([...except]);
+    this.listed.add(p);
     for (const r of rows) if (r.kind === "dir" && !except.has(r.path)) this.listed.add(r.path);
   }
 

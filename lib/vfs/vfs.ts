@@ -12,9 +12,13 @@
  * Limits (lib/vfs/limits.ts): a file over `MAX_FILE_BYTES` (git object files: over the flush limit) and a
  * flush of more than `MAX_FLUSH_BYTES` of file content (git objects not counted) fail with `EFBIG` (HTTP 413); creating a path deeper or longer than the
  * workspace backstop limits fails with `ENAMETOOLONG` (HTTP 400) before any other work.
+ *
+ * Names: `writeFile`, `mkdir`, `rename` (its target) and `symlink` refuse a path the one name rule refuses
+ * (lib/vfs/names.ts `checkCreatablePath`; as given and resolved) with `UnsafeNameError` (`EINVAL`, HTTP 400).
  */
 import { formatBytesLimit, fsErrors, VfsError } from "./errors";
 import { checkWorkspacePathLimits, MAX_FILE_BYTES, MAX_FLUSH_BYTES } from "./limits";
+import { checkCreatablePath } from "./names";
 import type { NodeChange, VfsStore } from "./store";
 import type { FileSystem, VfsStat, WalkEntry } from "./types";
 import { childOf, DIR_MODE, type Entry, FILE_MODE, LINK_MODE, parentOf, VfsCache } from "./vfs-cache";
@@ -29,6 +33,12 @@ export interface VfsOptions {
   maxFlushBytes?: number;
   /** Clock for mtimes, epoch ms. */
   now?: () => number;
+}
+
+/** A path about to be created: the workspace backstop limits, then the name rule. */
+function checkNewPath(path: string): void {
+  checkWorkspacePathLimits(path);
+  checkCreatablePath(path);
 }
 
 function isObjectPath(path: string): boolean {
@@ -61,16 +71,17 @@ export class Vfs extends VfsCache implements FileSystem {
 
   /**
    * Create or replace a file (parents created). @throws VfsError ENAMETOOLONG for a path over the workspace
-   * limits (as given or with its symlinks resolved), EFBIG over `maxFileBytes` (git object files: over `maxFlushBytes`), EISDIR on a directory.
+   * limits (as given or with its symlinks resolved), EFBIG over `maxFileBytes` (git object files: over `maxFlushBytes`), EISDIR on a directory;
+   * UnsafeNameError (EINVAL) for a name the rule refuses, as given or resolved.
    */
   async writeFile(path: string, data: Uint8Array | string, options: { mode?: number } = {}): Promise<void> {
-    checkWorkspacePathLimits(path);
+    checkNewPath(path);
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
     const limit = isObjectPath(path) ? this.maxFlushBytes : this.maxFileBytes;
     if (bytes.byteLength > limit) throw fsErrors.tooBig(path, bytes.byteLength, limit);
     const real = await this.realpath(path, true);
     // The backstop holds for where the write lands: symlinked parents cannot take it deeper.
-    if (real !== path) checkWorkspacePathLimits(real);
+    if (real !== path) checkNewPath(real);
     const e = await this.entry(real);
     if (e.meta?.kind === "dir") throw fsErrors.isDir(path, "open");
     await this.mkdirp(parentOf(real));
@@ -78,10 +89,11 @@ export class Vfs extends VfsCache implements FileSystem {
     this.put(real, "file", mode, bytes);
   }
 
+  /** @throws VfsError EEXIST, ENOENT/ENOTDIR for a missing parent (not recursive), ENAMETOOLONG; UnsafeNameError. */
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    checkWorkspacePathLimits(path);
+    checkNewPath(path);
     const p = await this.entryPath(path);
-    if (p !== path) checkWorkspacePathLimits(p);
+    if (p !== path) checkNewPath(p);
     const e = await this.entry(p);
     if (e.meta) {
       if (options.recursive && (await this.stat(p)).kind === "dir") return;
@@ -164,7 +176,19 @@ export class Vfs extends VfsCache implements FileSystem {
     this.setEntry(p, { meta: null, base: e.base, dirty: true });
   }
 
+  /**
+   * Move a file, symlink or directory (with everything below it). Only `to` is held to the name rule: a stored name
+   * it refuses (old data) can be moved and renamed, and moves inside a folder that moves.
+   * @throws VfsError ENOENT, ENOTEMPTY, EISDIR, EINVAL (into itself), ENAMETOOLONG; UnsafeNameError for `to`.
+   */
   async rename(from: string, to: string): Promise<void> {
+    checkNewPath(to);
+    const dst = await this.entryPath(to);
+    if (dst !== to) checkNewPath(dst);
+    return this.move(from, to);
+  }
+
+  private async move(from: string, to: string): Promise<void> {
     checkWorkspacePathLimits(to);
     const src = await this.entryPath(from);
     const dst = await this.entryPath(to);
@@ -179,8 +203,12 @@ export class Vfs extends VfsCache implements FileSystem {
       const target = await this.entry(dst);
       if (target.meta && (target.meta.kind !== "dir" || (await this.readdir(dst)).length > 0))
         throw fsErrors.notEmpty(to);
-      if (!target.meta) await this.mkdir(dst);
-      for (const name of await this.readdir(src)) await this.rename(childOf(src, name), childOf(dst, name));
+      if (!target.meta) {
+        // Not `mkdir`: a stored name the rule refuses moves along with its folder.
+        this.put(dst, "dir", DIR_MODE, undefined);
+        this.listed.add(dst);
+      }
+      for (const name of await this.readdir(src)) await this.move(childOf(src, name), childOf(dst, name));
       await this.rmdir(src);
       return;
     }
@@ -191,11 +219,12 @@ export class Vfs extends VfsCache implements FileSystem {
     this.setEntry(src, { meta: null, base: e.base, dirty: true });
   }
 
+  /** Create symlink `path` → `target` (parents created). @throws VfsError EEXIST, ENAMETOOLONG; UnsafeNameError for `path`. */
   async symlink(target: string, path: string): Promise<void> {
-    checkWorkspacePathLimits(path);
+    checkNewPath(path);
     checkWorkspacePathLimits(target);
     const p = await this.entryPath(path);
-    if (p !== path) checkWorkspacePathLimits(p);
+    if (p !== path) checkNewPath(p);
     const e = await this.entry(p);
     if (e.meta) throw fsErrors.exists(path, "symlink");
     await this.mkdirp(parentOf(p));

@@ -7,6 +7,8 @@
 import * as git from "isomorphic-git";
 import { fsErrors, VfsError } from "./errors";
 import { createGitFs } from "./git-fs";
+import { readTreeLenient } from "./git-holdable";
+import { gitNameProblem } from "./names";
 import { normalizePosix } from "./paths";
 import type { Vfs } from "./vfs";
 
@@ -49,7 +51,8 @@ function rememberBlob(key: string, oid: string): void {
 
 /**
  * The working tree of the repository at `root` as git would record it: every file and symlink below `root` except
- * `.git`, with its blob id and mode. Ignore rules are not applied (the caller's commit applies them).
+ * `.git` (the project's and nested repositories') and what lies below a name git cannot hold (lib/vfs/names.ts
+ * `gitNameProblem`; old data), with its blob id and mode. Ignore rules are not applied (the caller's commit applies them).
  * Cost: one metadata load of the tree, one data load of the files not seen before at the same size and mtime.
  */
 export async function workingTreeSnapshot(vfs: Vfs, root: string): Promise<TreeSnapshot> {
@@ -62,7 +65,7 @@ export async function workingTreeSnapshot(vfs: Vfs, root: string): Promise<TreeS
     const dir = stack.pop() as string;
     for (const name of await vfs.readdir(dir)) {
       const abs = `${dir === "/" ? "" : dir}/${name}`;
-      if (abs === gitdir) continue;
+      if (abs === gitdir || gitNameProblem(name)) continue;
       const st = await vfs.lstat(abs);
       if (st.kind === "dir") stack.push(abs);
       else
@@ -96,13 +99,17 @@ export async function workingTreeSnapshot(vfs: Vfs, root: string): Promise<TreeS
 
 /**
  * Every file of commit `commitOid`'s tree (or of tree `commitOid`), recursively; submodule entries are left out.
- * One batched object load per tree level. An empty map for null (no commit yet).
- * @throws isomorphic-git `NotFoundError` when the commit does not exist.
+ * One batched object load per tree level. An empty map for null (no commit yet). A tree entry whose name git cannot
+ * hold (`.git`, `..`, a backslash: a hostile pull, or an older Strata's checkpoint) fails the read, as isomorphic-git's
+ * `readTree` does; with `options.lenient` (a run's own file state) it is left out instead.
+ * @throws isomorphic-git `NotFoundError` when the commit does not exist; `UnsafeFilepathError` for such a name
+ *   (not `lenient`).
  */
 export async function commitSnapshot(
   vfs: Vfs,
   root: string,
   commitOid: string | null,
+  options: { lenient?: boolean } = {},
 ): Promise<TreeSnapshot> {
   if (!commitOid) return new Map();
   const gitdir = `${normalizePosix(root)}/.git`;
@@ -119,6 +126,7 @@ export async function commitSnapshot(
     return cached;
   }
   const out = new Map<string, TreeFile>();
+  let complete = true;
   const rootTree = type === "commit" ? (object as git.CommitObject).tree : commitOid;
   let level: [string, string][] = [["", rootTree]];
   while (level.length > 0) {
@@ -128,7 +136,9 @@ export async function commitSnapshot(
     );
     const next: [string, string][] = [];
     for (const [prefix, oid] of level) {
-      const { tree } = await git.readTree({ fs: gfs, gitdir, oid, cache });
+      const { entries: tree, dropped } = await readTreeLenient(gfs, gitdir, oid, cache);
+      if (dropped.length > 0 && !options.lenient) throw new git.Errors.UnsafeFilepathError(dropped[0]);
+      if (dropped.length > 0) complete = false;
       for (const e of tree) {
         const path = prefix ? `${prefix}/${e.path}` : e.path;
         if (e.type === "tree") next.push([path, e.oid]);
@@ -137,6 +147,8 @@ export async function commitSnapshot(
     }
     level = next;
   }
+  // Only a whole tree is shared: a strict read of a commit read leniently must still fail.
+  if (!complete) return out;
   snapshots.set(commitOid, out);
   if (snapshots.size > SNAPSHOTS_MAX) {
     const oldest = snapshots.keys().next().value;

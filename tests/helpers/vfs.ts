@@ -3,6 +3,7 @@
  * (see tests/global-setup.ts), opened through the app's own `openWorkspaceVfs`.
  */
 import { DbScope } from "@/lib/db/client";
+import { PgVfsStore } from "@/lib/vfs/store";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 
@@ -36,4 +37,28 @@ export async function createTestVfs(): Promise<{
       for (const s of extra) await s.release();
     },
   };
+}
+
+/**
+ * Store file `path` (absolute; its folder must exist) with `text` directly in workspace `workspaceId`'s `vfs_nodes`,
+ * below the VFS and its name rule: data an older Strata stored (a name the VFS refuses to create today).
+ */
+export async function storeBelowNameRule(workspaceId: string, path: string, text: string): Promise<void> {
+  const scope = new DbScope();
+  try {
+    await new PgVfsStore(scope, workspaceId).commit([
+      {
+        op: "put",
+        path,
+        kind: "file",
+        mode: 0o100644,
+        data: new TextEncoder().encode(text),
+        mtimeMs: Date.now(),
+        baseVersion: null,
+        cas: true,
+      },
+    ]);
+  } finally {
+    await scope.release();
+  }
 }

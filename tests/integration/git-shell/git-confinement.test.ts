@@ -60,9 +60,13 @@ describe("git in the shell stays inside the project", () => {
     const inner = await writeTreeObject(vfs, gitdir, [
       { mode: "100644", path: "config", oid: blob, type: "blob" },
     ]);
-    const tree = await writeTreeObject(vfs, gitdir, [
-      { mode: "040000", path: ".git", oid: inner, type: "tree" },
-    ]);
+    // Raw bytes: Strata's own tree writer refuses a `.git` entry (lib/vfs/git.ts `writeTreeObject`), a hostile remote does not.
+    const tree = await writeLooseObject(
+      vfs,
+      gitdir,
+      "tree",
+      new Uint8Array([...new TextEncoder().encode("40000 .git\0"), ...Buffer.from(inner, "hex")]),
+    );
     const who = { name: "x", email: "x@example.com", timestamp: 0, timezoneOffset: 0 };
     const commit = await git.writeCommit({
       fs: createGitFs(vfs),

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { log, readBlobAt } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { importArchive } from "@/lib/vfs/import";
+import { NAME_ERRORS } from "@/lib/vfs/names";
 import { createTestVfs } from "../../helpers/vfs";
 
 type T = Awaited<ReturnType<typeof createTestVfs>>;
@@ -158,6 +159,30 @@ describe("importArchive", () => {
       skipped: [{ path: ".git/config", reason: ".git metadata is not imported" }],
     });
     expect(await t.fs.readText(`${dir}/lib/b.txt`)).toBe("b");
+  });
+
+  it("skips names the one name rule refuses (control, bidi, dots only, what git reads as .git) with its words", async () => {
+    const archive = zipSync({
+      "ok.txt": strToU8("ok"),
+      "tab\there.txt": strToU8("t"),
+      "invoice\u202etxt.exe": strToU8("i"),
+      ".../x.txt": strToU8("d"),
+      "sub/git~1/y.txt": strToU8("g"),
+    });
+    const report = await importArchive(t.fs, dir, archive, "names.zip");
+    expect(report).toEqual({
+      files: 1,
+      bytes: 2,
+      skipped: [
+        { path: "tab\there.txt", reason: `"tab<U+0009>here.txt": ${NAME_ERRORS.control}` },
+        { path: "invoice\u202etxt.exe", reason: `"invoice<U+202E>txt.exe": ${NAME_ERRORS.bidi}` },
+        { path: ".../x.txt", reason: `"...": ${NAME_ERRORS.dots}` },
+        { path: "sub/git~1/y.txt", reason: `"git~1": ${NAME_ERRORS.gitAlias}` },
+      ],
+    });
+    expect(await t.fs.readdir(dir)).toEqual([".git", "ok.txt"]);
+    const head = (await log(t.fs, dir, "HEAD"))[0];
+    expect(new TextDecoder().decode(await readBlobAt(t.fs, dir, head.oid, "ok.txt"))).toBe("ok");
   });
 
   it("rejects archives that are not what their name says, writing nothing", async () => {

@@ -2,7 +2,9 @@
  * Owner redaction strings and invisible / bidirectional Unicode, over HTTP (docs/sharing.md): a short or blank owner
  * string is refused with 400 naming its position (preview and publish), a repeated one counts once; a share whose
  * title, file name, file and message hold bidi controls (Trojan Source) shows them as `<U+…>` escapes with a warning
- * on the share page, the file page and the HTML export, never as raw characters; a fork's name may not hold one.
+ * on the share page, the file page and the HTML export, never as raw characters; a fork's name may not hold one, and a
+ * fork does not copy a file whose name holds one (stored by an older Strata: the VFS refuses to create it today) but
+ * names it in its commit message.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/api/s/[token]/export/route";
@@ -12,6 +14,9 @@ import { DbScope } from "@/lib/db/client";
 import type { NewEntry } from "@/lib/session/entries";
 import { appendEntry, setSessionTitle } from "@/lib/session/store";
 import type { SharePreview } from "@/lib/share/types";
+import { log } from "@/lib/vfs/git";
+import { NAME_ERRORS } from "@/lib/vfs/names";
+import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import type { TestUser } from "../../helpers/auth";
 import { routes, share } from "./helpers";
 import { call, ownerProject } from "./share-fixture";
@@ -185,7 +190,7 @@ describe("bidirectional and invisible Unicode", () => {
     expect(jsonl.body).toContain("Please review \u2067this\u2069 change");
   });
 
-  it("a fork's name may not hold a bidi control; the default name drops the title's", async () => {
+  it("a fork's name may not hold a bidi control; the default name drops the title's; the file is not copied", async () => {
     const refused = await call(
       routes.fork.POST,
       owner,
@@ -203,6 +208,18 @@ describe("bidirectional and invisible Unicode", () => {
     });
     const forked = await call(routes.fork.POST, owner, `/api/s/${token}/fork`, { token }, { json: {} });
     expect(forked.status).toBe(201);
-    expect(JSON.parse(forked.body).project.name).toBe("Invoice fdp.exe report");
+    const project = JSON.parse(forked.body).project as { name: string; rootPath: string };
+    expect(project.name).toBe("Invoice fdp.exe report");
+    const s = new DbScope();
+    try {
+      const { vfs } = openWorkspaceVfs(owner.workspaceId, s);
+      expect(await vfs.readdir(project.rootPath)).toEqual([".git", "readme.md"]);
+      const [head] = await log(vfs, project.rootPath, "HEAD", 1);
+      expect(head.message).toBe(
+        `Forked from shared session "${TITLE}"\n\nNot copied (names Strata does not create):\n- "src/evil<U+202E>txt.js": ${NAME_ERRORS.bidi}\n`,
+      );
+    } finally {
+      await s.release();
+    }
   });
 });

@@ -9,6 +9,18 @@ const tree = [
 ];
 
 describe("checkNewEntryPath", () => {
+  it("refuses the other names the one name rule refuses: dots and spaces only, what git reads as .git", () => {
+    const dots =
+      'Names made only of dots and spaces ("...", ". ") are not allowed: git cannot hold them. Choose another name.';
+    const alias =
+      'Names git reads as ".git" (".GIT", ".git.", ".git:x", "git~1") are not allowed: git would take them for a repository\'s own data. Choose another name.';
+    for (const input of ["...", "src/. /x", "a/.. /b"])
+      expect(checkNewEntryPath(input, tree), JSON.stringify(input)).toEqual({ error: dots });
+    for (const input of ["git~1", "src/.git.", "x/.git::$DATA/y", "a/.g\u200cit"])
+      expect(checkNewEntryPath(input, tree), JSON.stringify(input)).toEqual({ error: alias });
+    expect(checkNewEntryPath("a..b/.x./git~0", tree)).toEqual({ path: "a..b/.x./git~0" });
+  });
+
   it("accepts a name or a path below existing or new folders, trimmed", () => {
     expect(checkNewEntryPath("  new.txt ", tree)).toEqual({ path: "new.txt" });
     expect(checkNewEntryPath("src/b.ts", tree)).toEqual({ path: "src/b.ts" });
