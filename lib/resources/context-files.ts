@@ -3,7 +3,8 @@
  * `findShadowedContextFile`, `loadProjectContextFiles`; `footer-data-provider.ts` `findGitPaths`).
  *
  * Strata differences: the agent dir lives on its own `FileSystem` (the user's VFS); symlinks are
- * resolved only inside the workspace root (a link that leaves it is reported, not followed, and no sibling
+ * resolved only inside the workspace root (a link that leaves it — also to a host path such as `/etc/passwd`, a
+ * top-level folder the workspace does not hold: ./fs-util.ts `canonicalize` — is reported, not followed, and no sibling
  * candidate is loaded in its place); a broken link is reported; two paths to the same file load once (an `info`
  * `duplicate` diagnostic); read errors become diagnostics instead of stderr lines; oversized files are cut with a
  * marker (./context-budget.ts).

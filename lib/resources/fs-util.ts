@@ -125,8 +125,11 @@ export async function withPathCache<T>(
  * Canonical (realpath-like) form of absolute `path` on `fs`, pi's `canonicalizePath`: every symlink
  * component is resolved (relative targets against the link's directory); components that do not exist
  * end the walk and the rest is appended unchanged (pi falls back to the input on a realpath error).
- * A link whose target leaves `root` (or climbs above `/`) is not followed: `{ escape }` is returned.
- * Memoised inside {@link withPathCache}.
+ * A link whose target leaves the workspace is not followed: `{ escape }` is returned. It leaves when the target
+ * lies outside `root`, climbs above `/`, or names a top-level folder of `root` that does not exist — a host path
+ * such as `/etc/passwd` or `/home/me/dotfiles/AGENTS.md`: the workspace is not the host's disk, and with the app's
+ * `root` of `/` every absolute path is "inside" it (a link to a missing file in a folder the workspace holds is
+ * broken, not leaving: `/p/gone.md`). Memoised inside {@link withPathCache}.
  *
  * @param root absolute workspace root the links must stay in (default `/`, the whole VFS).
  * @throws never; after 40 hops the path reached so far is returned.
@@ -161,7 +164,11 @@ async function resolveCanonical(
       if (target === undefined) result = { path: candidate };
       else {
         const resolved = resolveTarget(parent.path, target);
-        if (resolved === undefined || !isInsideRoot(root, resolved))
+        if (
+          resolved === undefined ||
+          !isInsideRoot(root, resolved) ||
+          !(await holdsTopFolder(fs, root, resolved))
+        )
           result = { escape: { link: candidate, target } };
         else result = await resolveCanonical(fs, resolved, root, memo, hops + 1);
       }
@@ -169,6 +176,18 @@ async function resolveCanonical(
   }
   memo?.set(key, result);
   return result;
+}
+
+/**
+ * Whether the workspace holds the top-level folder (the first component below `root`) of absolute `path`, inside
+ * `root`: true for `root` itself; false when that folder (or file) does not exist, i.e. `path` names a place the
+ * workspace has nothing of (a host path). One `lstat`, cached by the VFS.
+ */
+async function holdsTopFolder(fs: FileSystem, root: string, path: string): Promise<boolean> {
+  if (path === root) return true;
+  const base = root === "/" ? "" : root;
+  const first = path.slice(base.length + 1).split("/")[0];
+  return (await tryLstat(fs, `${base}/${first}`)) !== undefined;
 }
 
 /** Diagnostic for a symlink that leaves the workspace (Strata addition; pi follows host links). */

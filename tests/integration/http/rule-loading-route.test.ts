@@ -79,6 +79,34 @@ describe("GET /api/sessions/:id/resources: rule-loading diagnostics", () => {
   });
 });
 
+describe("GET /api/sessions/:id/resources: a link to a host path", () => {
+  it("is an escape, not a broken link, and the CLAUDE.md beside it is not loaded in its place", async () => {
+    const p = await insertProject(scope, { workspaceId: user.workspaceId, name: "host-link", source: null });
+    const root = p.rootPath;
+    const s = new DbScope();
+    const { vfs } = openWorkspaceVfs(user.workspaceId, s);
+    // As a sandbox command's `ln -s /etc/AGENTS.md AGENTS.md` or a cloned repository leaves it.
+    await vfs.symlink("/etc/AGENTS.md", `${root}/AGENTS.md`);
+    await vfs.writeFile(`${root}/CLAUDE.md`, "Fallback rules.\n");
+    await vfs.flush();
+    await s.release();
+    const session = await createSession(scope, { projectId: p.id, cwd: root });
+
+    const view = await resourcesOf(session.id);
+    expect(view.provenance.filter((x) => x.kind === "context")).toEqual([]);
+    expect(view.diagnostics).toEqual([
+      {
+        type: "warning",
+        message: `symlink ${root}/AGENTS.md -> /etc/AGENTS.md leaves the workspace; not followed, and no other context file of ${root} is loaded in its place`,
+        path: `${root}/AGENTS.md`,
+        code: "symlink_escape",
+        link: `${root}/AGENTS.md`,
+        target: "/etc/AGENTS.md",
+      },
+    ]);
+  });
+});
+
 /** When {@link makeRepo} commits (author and committer date), so the provenance's change time is exact. */
 const COMMITTED_AT = "2026-01-01T09:00:00Z";
 

@@ -142,6 +142,47 @@ describe("context files (pi 1.x)", () => {
     );
   });
 
+  it("1.7 a link to a host path leaves the workspace also under the app's root `/`: an escape, not a broken link, and no sibling replaces it", async () => {
+    // The workspace holds /p, /q, /r and /other: /etc and /home are not in it (the VFS is not the host's disk).
+    const fs = await build(t, {
+      "/p/AGENTS.md": { link: "/etc/passwd" },
+      "/p/CLAUDE.md": "claude p",
+      "/q/sub/AGENTS.md": { link: "../../home/me/dotfiles/AGENTS.md" },
+      "/q/sub/CLAUDE.md": "claude q",
+      "/r/AGENTS.md": { link: "gone.md" },
+      "/r/CLAUDE.md": "claude r",
+      "/other/x.md": "x",
+    });
+    const escaping = (dir: string, target: string): ResourceDiagnostic => ({
+      type: "warning",
+      message: `symlink ${dir}/AGENTS.md -> ${target} leaves the workspace; not followed, and no other context file of ${dir} is loaded in its place`,
+      path: `${dir}/AGENTS.md`,
+      code: "symlink_escape",
+      link: `${dir}/AGENTS.md`,
+      target,
+    });
+    const d1: ResourceDiagnostic[] = [];
+    expect(await loadProjectContextFiles(fs, "/p", { root: "/", diagnostics: d1 })).toEqual([]);
+    expect(d1).toEqual([escaping("/p", "/etc/passwd")]);
+    const d2: ResourceDiagnostic[] = [];
+    expect(await loadProjectContextFiles(fs, "/q/sub", { root: "/", diagnostics: d2 })).toEqual([]);
+    expect(d2).toEqual([escaping("/q/sub", "../../home/me/dotfiles/AGENTS.md")]);
+    // A missing file in a folder the workspace holds is a broken link: skipped as in pi, the sibling loads.
+    const d3: ResourceDiagnostic[] = [];
+    expect(await loadProjectContextFiles(fs, "/r", { root: "/", diagnostics: d3 })).toEqual([
+      { path: "/r/CLAUDE.md", content: "claude r" },
+    ]);
+    expect(d3).toEqual([
+      {
+        type: "warning",
+        message: "symlink /r/AGENTS.md -> gone.md points to nothing; skipped",
+        path: "/r/AGENTS.md",
+        code: "symlink_broken",
+        target: "gone.md",
+      },
+    ]);
+  });
+
   it("1.8 nested linked worktree with its own file drops the main repo's same-named file", async () => {
     const fs = await build(
       t,
