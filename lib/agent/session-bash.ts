@@ -29,7 +29,8 @@ export interface UserBashRunInput {
 
 /**
  * Run the command and record it. Emits `message_start` / `message_end` for the `bashExecution` message and
- * `files_changed` when it wrote project files.
+ * `files_changed` when it wrote project files; a command the execution service queues behind others' emits its
+ * `message_start` when it is queued, with the wait notice as its output.
  * @throws SessionUnavailableError for an unknown session.
  */
 export async function runUserBash(input: UserBashRunInput): Promise<void> {
@@ -44,7 +45,16 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
     // (docs/checkpoints.md); beside a live run, on the session ref (the next prompt binds what it finds).
     const base = input.runId ? await pointCommit(scope, runtime, runtime.session.leafId) : undefined;
     await scope.release();
-    const message = await executeUserBash(runtime.toolContext, input.command, { signal: input.signal });
+    // Queued behind others' commands in the execution service: the message opens now, with the wait notice as its
+    // output (the stream's `message_start`); the finished message closes it (`message_end`).
+    let opened: Promise<void> | undefined;
+    const message = await executeUserBash(runtime.toolContext, input.command, {
+      signal: input.signal,
+      onWait: (partial) => {
+        opened = input.emit({ type: "message_start", message: partial });
+        opened.catch(() => undefined); // awaited (and thrown) below, after the command
+      },
+    });
     const checkpointer = createCheckpointer(runtime, {
       author: input.author,
       emit: input.emit,
@@ -58,7 +68,8 @@ export async function runUserBash(input: UserBashRunInput): Promise<void> {
     await record(scope, input, message, checkpointer.head() ?? undefined);
     // Free the session before the client sees the result, so its next prompt is not refused.
     if (input.runId) await finishRun(scope, input.runId);
-    await input.emit({ type: "message_start", message });
+    if (opened) await opened;
+    else await input.emit({ type: "message_start", message });
     await input.emit({ type: "message_end", message });
   } finally {
     await scope.release();

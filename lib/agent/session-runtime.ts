@@ -138,14 +138,15 @@ let inProcessLogged = false;
  * The tool context's way to the execution service when `STRATA_EXEC_URL` is set (lib/exec/client.ts): `sync`
  * flushes the session's VFS (its pending project paths recorded first, as a lock-less writer the checkpointer then
  * takes over), `absorb` makes the VFS forget what the service changed (`Vfs.forget`), which the checkpointer then
- * commits. Without the URL, undefined — shell commands run in process, on this event loop, logged once.
+ * commits. `target.userId` (the run's caller) goes with every command, for the service's sharing of its workers
+ * by workspace and user. Without the URL, undefined — shell commands run in process, on this event loop, logged once.
  * Also used by the context preview (lib/projects/session-preview.ts), which runs no command but declares the
  * `bash` tool as a run does (its description names the runtimes only when the service is there).
  */
 export function toolExec(
   scope: DbScope,
   vfs: Vfs,
-  target: { workspaceId: string; sessionId: string; root: string; runId?: string },
+  target: { workspaceId: string; sessionId: string; root: string; runId?: string; userId?: string },
 ) {
   const executor = createExecutor(process.env);
   if (!executor) {
@@ -160,6 +161,7 @@ export function toolExec(
   const exec: ToolExec = {
     executor,
     workspaceId: target.workspaceId,
+    ...(target.userId ? { userId: target.userId } : {}),
     pending: { sessionId: target.sessionId, ...(target.runId ? { runId: target.runId } : {}) },
     sandbox: false,
     async sync() {
@@ -214,6 +216,8 @@ export async function openSessionRuntime(
     sessionId: session.id,
     root,
     runId: options.runId,
+    // The service shares its workers by workspace and user: the caller's commands count as theirs.
+    userId: options.userId ?? stored.userId ?? undefined,
   });
   // The real sandbox only through the execution service, and only where an owner enabled it (docs/sandbox.md).
   if (exec) exec.sandbox = await getSandboxEnabled(scope, project.workspaceId);

@@ -31,13 +31,35 @@ export function parseUserBash(text: string): UserBashCommand | undefined {
  * stdout then stderr, tail-truncated to pi's 2000 lines / 50KB (`truncated` set); an abort gives
  * `cancelled: true` and no `exitCode`. `fullOutputPath` is never set (Strata keeps no temp files). A command the
  * execution service stopped at a limit ends its output with the kill message (`Command stopped: …`), exit code 137.
+ * `onWait` gets the message so far when the service queues the command behind others' (its output is the wait
+ * notice, `waitNotice` of lib/exec/limits.ts; no exit code yet).
  */
 export async function executeUserBash(
   ctx: ToolContext,
   input: UserBashCommand,
-  options: { signal?: AbortSignal; now?: () => number } = {},
+  options: {
+    signal?: AbortSignal;
+    now?: () => number;
+    onWait?: (partial: BashExecutionMessage) => void;
+  } = {},
 ): Promise<BashExecutionMessage> {
-  const run = await runCommand(ctx, input.command, { signal: options.signal });
+  const now = options.now ?? Date.now;
+  const { onWait } = options;
+  const run = await runCommand(ctx, input.command, {
+    signal: options.signal,
+    ...(onWait && {
+      onWait: (notice: string) =>
+        onWait({
+          role: "bashExecution",
+          command: input.command,
+          output: notice,
+          cancelled: false,
+          truncated: false,
+          ...(input.excludeFromContext ? { excludeFromContext: true } : {}),
+          timestamp: now(),
+        }),
+    }),
+  });
   // A command the execution service stopped at a limit: what it printed, then why it was stopped.
   const output = run.killed
     ? `${run.output}${run.output && !run.output.endsWith("\n") ? "\n" : ""}${run.killed.message}\n`
@@ -52,6 +74,6 @@ export async function executeUserBash(
     truncated: truncation.truncated,
     ...(input.excludeFromContext ? { excludeFromContext: true } : {}),
     ...(run.sandboxed ? { sandbox: true as const } : {}),
-    timestamp: (options.now ?? Date.now)(),
+    timestamp: now(),
   };
 }

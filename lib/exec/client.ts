@@ -5,10 +5,17 @@
  * Wire: `POST ${STRATA_EXEC_URL}/v1/<kind>` with `authorization: Bearer ${STRATA_EXEC_TOKEN}`; a JSON body
  * (`/v1/shell`, `/v1/sandbox`) or the archive's bytes (`/v1/import?workspaceId=…&root=…&fileName=…`); the answer
  * is an envelope `{ status: 200, result }` / `{ status, error }` (headers sent at once, the body when the command
- * ends; lib/exec/service/server.ts), or for a refused request `{ error }` with 4xx. Aborting the caller's signal aborts the request; the
- * service sees the connection close and kills the command. Edge-safe: `fetch` only.
+ * ends, after a `{"waiting":…}` line when it had to wait for a worker, handed to the call's `onWait`;
+ * lib/exec/service/server.ts), or for a refused request `{ error }` with 4xx. Aborting the caller's signal aborts
+ * the request; the service sees the connection close and kills the command. Edge-safe: `fetch` only.
  */
-import { type ExecResult, ExecUnavailableError, type Executor, type ImportExecRequest } from "./types";
+import {
+  type ExecResult,
+  ExecUnavailableError,
+  type Executor,
+  type ExecWait,
+  type ImportExecRequest,
+} from "./types";
 
 /** The service's answer to a request it could not serve (bad request, handler failure, a crashed worker). */
 export class ExecRequestError extends Error {
@@ -34,8 +41,13 @@ export interface ExecClient extends Executor {
     archive: Uint8Array,
     signal?: AbortSignal,
   ): Promise<T>;
-  /** `GET /v1/health`: the handler kinds, the worker pool's size, workers running a command, commands waiting. */
-  health(signal?: AbortSignal): Promise<{ kinds: string[]; workers: number; busy: number; queued: number }>;
+  /**
+   * `GET /v1/health`: the handler kinds, the worker pool's size, commands running (`busy`, on pooled workers and on
+   * workers of their own) and waiting (`queued`), worker processes now (`processes`).
+   */
+  health(
+    signal?: AbortSignal,
+  ): Promise<{ kinds: string[]; workers: number; busy: number; queued: number; processes: number }>;
 }
 
 const unavailable = (url: string, why: string) =>
@@ -47,6 +59,46 @@ const isAbort = (error: unknown) =>
   error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 
 /**
+ * The envelope's text of a service answer (`x-strata-exec: envelope`), read as it streams: blank keep-alive lines
+ * are skipped, a `{"waiting":…}` line goes to `onWait` when it arrives, the last other line is the envelope
+ * (JSON on one line). Chunks are kept in a list, so a 16 MiB envelope is joined once.
+ */
+async function readEnvelope(response: Response, onWait?: (wait: ExecWait) => void): Promise<string> {
+  if (!response.body) return "";
+  const decoder = new TextDecoder();
+  let parts: string[] = [];
+  let envelope = "";
+  const line = (text: string) => {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (!trimmed.startsWith('{"waiting":')) {
+      envelope = trimmed;
+      return;
+    }
+    try {
+      onWait?.((JSON.parse(trimmed) as { waiting: ExecWait }).waiting);
+    } catch {
+      // a notice that does not parse is no answer: skipped
+    }
+  };
+  const take = (chunk: string) => {
+    const pieces = chunk.split("\n");
+    for (let i = 0; i < pieces.length - 1; i++) {
+      parts.push(pieces[i]);
+      line(parts.join(""));
+      parts = [];
+    }
+    parts.push(pieces[pieces.length - 1]);
+  };
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read())
+    take(decoder.decode(read.value, { stream: true }));
+  take(decoder.decode());
+  line(parts.join(""));
+  return envelope;
+}
+
+/**
  * The client of the service named by `env.STRATA_EXEC_URL` (token `env.STRATA_EXEC_TOKEN`), or undefined when
  * the URL is unset (shell commands then run in process). Errors of its calls: `ExecUnavailableError` (cannot
  * connect; the message says what to do), `ExecRequestError` (the service answered with an error), the signal's
@@ -56,7 +108,12 @@ export function createExecutor(env: Record<string, string | undefined>): ExecCli
   const base = env.STRATA_EXEC_URL?.trim().replace(/\/+$/, "");
   if (!base) return undefined;
   const token = env.STRATA_EXEC_TOKEN ?? "";
-  const call = async <T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> => {
+  const call = async <T>(
+    path: string,
+    init: RequestInit,
+    signal?: AbortSignal,
+    onWait?: (wait: ExecWait) => void,
+  ): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -69,14 +126,15 @@ export function createExecutor(env: Record<string, string | undefined>): ExecCli
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : undefined;
       throw unavailable(base, cause?.message ?? String(error));
     }
-    const text = await response.text();
+    const enveloped = response.ok && response.headers.get("x-strata-exec") === "envelope";
+    const text = enveloped ? await readEnvelope(response, onWait) : await response.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
       body = undefined;
     }
-    if (response.ok && response.headers.get("x-strata-exec") === "envelope") {
+    if (enveloped) {
       const envelope = body as { status?: unknown; result?: unknown; error?: unknown } | undefined;
       if (envelope?.status === 200) return envelope.result as T;
       const status = typeof envelope?.status === "number" ? envelope.status : 502;
@@ -95,19 +153,21 @@ export function createExecutor(env: Record<string, string | undefined>): ExecCli
     if (body === undefined) throw new ExecRequestError("the execution service sent no JSON answer", 502);
     return body as T;
   };
-  const json = (kind: string, request: unknown, signal?: AbortSignal) =>
+  const json = (kind: string, request: unknown, signal?: AbortSignal, onWait?: (wait: ExecWait) => void) =>
     call<ExecResult>(
       `/v1/${kind}`,
       { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) },
       signal,
+      onWait,
     );
   return {
     url: base,
-    shell: (request, signal) => json("shell", request, signal),
-    sandbox: (request, signal) => json("sandbox", request, signal),
+    shell: (request, signal, onWait) => json("shell", request, signal, onWait),
+    sandbox: (request, signal, onWait) => json("sandbox", request, signal, onWait),
     importArchive: (request, archive, signal) => {
       const query = new URLSearchParams({
         workspaceId: request.workspaceId,
+        ...(request.userId ? { userId: request.userId } : {}),
         root: request.root,
         fileName: request.fileName,
       });

@@ -3,7 +3,7 @@
  * limits merge with them, and the exact text reported when a command is stopped at one (`Command stopped: …`,
  * the bash tool's error text). Edge-safe.
  */
-import type { ExecKill, ExecKillReason, ExecLimits } from "./types";
+import type { ExecKill, ExecKillReason, ExecLimits, ExecWait } from "./types";
 
 /** Defaults of a simulated-shell command (`/v1/shell`, `/v1/import`): 120 s wall, 60 s CPU, 512 MiB, 16 MiB output. */
 export const SHELL_EXEC_LIMITS: Readonly<ExecLimits> = Object.freeze({
@@ -79,6 +79,27 @@ export function shellOutputKill(limits: ExecLimits, fileBytes: number): ExecKill
     reason: "output",
     message: `Command stopped: it produced more than ${cap} of output, printed or written through a redirect or a pipe (the limit of one command's output is ${cap}; a file holds at most ${formatBytes(fileBytes)}).`,
   };
+}
+
+/**
+ * The notice of a command waiting for a worker (`ExecWait`), shown while it waits, e.g.
+ * `Waiting for a free execution worker: 2 commands of other users are running. This command starts when one of
+ * them ends.` (one running: `… is running. This command starts when it ends.`); with commands of the user's own
+ * among them, `… 2 commands of other users and 1 of yours are running. …`; with none running (the workers are starting), `Waiting for a free execution worker (the workers are
+ * starting).`
+ */
+export function waitNotice(wait: ExecWait): string {
+  const others = wait.running - wait.yours;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const parts = [
+    ...(others > 0 ? [`${count(others, "command")} of other users`] : []),
+    ...(wait.yours > 0
+      ? [others > 0 ? `${wait.yours} of yours` : `${count(wait.yours, "command")} of yours`]
+      : []),
+  ];
+  if (parts.length === 0) return "Waiting for a free execution worker (the workers are starting).";
+  const [verb, when] = wait.running === 1 ? ["is", "it ends"] : ["are", "one of them ends"];
+  return `Waiting for a free execution worker: ${parts.join(" and ")} ${verb} running. This command starts when ${when}.`;
 }
 
 /** The exit code reported for a command stopped at a limit (as a shell reports SIGKILL: 128 + 9). */

@@ -31,6 +31,11 @@ export interface ExecKill {
 /** Where a command acts: one project of one workspace VFS (Postgres), and its working directory. */
 export interface ExecTarget {
   workspaceId: string;
+  /**
+   * The user the command runs for (the run's caller): the service shares its workers by workspace and user
+   * (docs/exec.md "Sharing the workers"). Without it the workspace's commands count as one unknown user's.
+   */
+  userId?: string;
   /** Absolute VFS path of the project root, e.g. "/strata". */
   projectRoot: string;
   /** Absolute VFS path of the working directory (inside `projectRoot`). */
@@ -106,6 +111,8 @@ export interface ExecResult {
 /** `POST /v1/import`: unpack an archive into a project directory of a workspace VFS. */
 export interface ImportExecRequest {
   workspaceId: string;
+  /** The user importing (shares the workers as `ExecTarget.userId`). */
+  userId?: string;
   /** Absolute VFS path the archive is unpacked into. */
   root: string;
   fileName: string;
@@ -128,10 +135,32 @@ export type ImportExecAnswer =
   | { report: ImportExecResult }
   | { failure: { name: string; message: string; paths?: string[] } };
 
-/** The execution seam. Errors: `ExecUnavailableError` when the service cannot be reached. */
+/**
+ * A command waits for a worker: what it waits behind, sent once when it is queued instead of started
+ * (`waitNotice` of lib/exec/limits.ts is its text).
+ */
+export interface ExecWait {
+  /** Commands running in the service now. */
+  running: number;
+  /** Of them, this command's user's (without `userId`: its workspace's). */
+  yours: number;
+}
+
+/**
+ * The execution seam. `onWait` is called when the command has to wait for a worker (at most once, before the
+ * answer). Errors: `ExecUnavailableError` when the service cannot be reached.
+ */
 export interface Executor {
-  shell(request: ShellExecRequest, signal?: AbortSignal): Promise<ExecResult>;
-  sandbox(request: SandboxExecRequest, signal?: AbortSignal): Promise<ExecResult>;
+  shell(
+    request: ShellExecRequest,
+    signal?: AbortSignal,
+    onWait?: (wait: ExecWait) => void,
+  ): Promise<ExecResult>;
+  sandbox(
+    request: SandboxExecRequest,
+    signal?: AbortSignal,
+    onWait?: (wait: ExecWait) => void,
+  ): Promise<ExecResult>;
 }
 
 /** The service is not reachable (not started, crashed, wrong URL). The message says what to do. */

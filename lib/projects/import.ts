@@ -43,7 +43,8 @@ export type ProjectSource =
  * the URL may reach: the route passes `createGitImportHttp(gitImportPolicy(env))` (`lib/net/git-http.ts`, public
  * addresses only unless STRATA_GIT_IMPORT_ALLOW_PRIVATE). A git source without one is refused (fail closed).
  * With `options.executor` an archive is unpacked by the execution service (`/v1/import`, off this event
- * loop) with the same code, limits and messages as in process (`importArchive`), which is the path without it.
+ * loop) with the same code, limits and messages as in process (`importArchive`), which is the path without it;
+ * `options.userId` (the importing user) is its tenant's user there, with `workspaceId`.
  * @returns the project and what was imported (archive imports list skipped entries with reasons).
  * @throws Error with a clear message when the clone or the archive fails (nothing is kept).
  */
@@ -52,7 +53,7 @@ export async function importProject(
   workspaceId: string,
   source: ProjectSource,
   name?: string,
-  options: { gitHttp?: HttpClient; executor?: Pick<ExecClient, "importArchive"> } = {},
+  options: { gitHttp?: HttpClient; executor?: Pick<ExecClient, "importArchive">; userId?: string } = {},
 ): Promise<{ project: Project; report: ImportReport }> {
   const gitHttp = source.kind === "git" ? requireGitHttp(options.gitHttp) : undefined;
   const displayName =
@@ -87,7 +88,13 @@ export async function importProject(
       const regular = files.filter((f) => f.stat.kind !== "dir");
       report = { files: regular.length, bytes: regular.reduce((n, f) => n + f.stat.size, 0), skipped: [] };
     } else if (options.executor) {
-      report = await importInService(options.executor, vfsScope, workspaceId, project.rootPath, source);
+      report = await importInService(
+        options.executor,
+        vfsScope,
+        { workspaceId, userId: options.userId },
+        project.rootPath,
+        source,
+      );
     } else {
       report = await importArchive(vfs, project.rootPath, source.bytes, source.fileName);
     }
@@ -111,10 +118,11 @@ export async function importProject(
 async function importInService(
   executor: Pick<ExecClient, "importArchive">,
   scope: DbScope,
-  workspaceId: string,
+  tenant: { workspaceId: string; userId?: string },
   root: string,
   source: { fileName: string; bytes: Uint8Array },
 ): Promise<ImportReport> {
+  const { workspaceId } = tenant;
   const existed = await openWorkspaceVfs(workspaceId, scope).vfs.exists(root);
   // Stopped at a limit or unreachable mid-import, the service may not have cleaned up: a directory that did not
   // exist before goes. A fresh VFS: the rows the service wrote are in no cache of this process.
@@ -125,7 +133,7 @@ async function importInService(
   let answer: ImportExecAnswer | { killed?: ExecKill };
   try {
     answer = await executor.importArchive<ImportExecAnswer | { killed?: ExecKill }>(
-      { workspaceId, root, fileName: source.fileName },
+      { workspaceId, ...(tenant.userId ? { userId: tenant.userId } : {}), root, fileName: source.fileName },
       source.bytes,
     );
   } catch (error) {

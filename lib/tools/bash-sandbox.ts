@@ -6,7 +6,9 @@
  * subprocesses or native modules), or one written `sandbox <command>`. Everything else stays in the simulated shell.
  * Edge-safe (it only decides and calls the executor).
  */
+import { waitNotice } from "@/lib/exec/limits";
 import { SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/exec/shell/commands";
+import type { CommandOptions } from "./bash";
 import { callService, type ServiceRun } from "./exec-call";
 import type { ToolContext, ToolExec } from "./types";
 
@@ -104,7 +106,7 @@ export async function runInSandbox(
   ctx: ToolContext,
   exec: ToolExec,
   script: string,
-  options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> },
+  options: CommandOptions,
 ): Promise<ServiceRun> {
   if (!script.trim()) {
     const output = "sandbox: usage: sandbox <command> (runs it in the isolated Linux sandbox)\n";
@@ -114,6 +116,7 @@ export async function runInSandbox(
     exec.executor.sandbox(
       {
         workspaceId: exec.workspaceId,
+        ...(exec.userId ? { userId: exec.userId } : {}),
         projectRoot: ctx.projectRoot,
         cwd: ctx.cwd,
         pending: exec.pending,
@@ -122,6 +125,7 @@ export async function runInSandbox(
         timeoutMs: options.timeoutMs,
       },
       options.signal,
+      options.onWait && ((wait) => options.onWait?.(waitNotice(wait))),
     ),
   );
   return { ...run, sandboxed: true };

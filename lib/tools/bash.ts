@@ -5,6 +5,7 @@
 
 import { Bash, type BashOptions } from "just-bash/browser";
 import { z } from "zod";
+import { waitNotice } from "@/lib/exec/limits";
 import {
   explainMissingCommands,
   projectShellCommands,
@@ -246,17 +247,26 @@ export interface CommandRun extends ShellRun {
   tail?: ExecOutputTail;
 }
 
+/** Options of {@link runCommand}: `runShell`'s, plus `onWait`, which gets the notice (`waitNotice`) when the command waits for a worker. */
+export interface CommandOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  onWait?: (notice: string) => void;
+}
+
 /**
  * Run `script` where `ctx` says: in the execution service when `ctx.exec` is set (the route's VFS flushed before,
  * the changed paths absorbed after; an abort of `signal` aborts the request, which kills the command), else in
- * process (`runShell`). Same options and result as `runShell`, plus `killed`.
+ * process (`runShell`). Same options and result as `runShell`, plus `onWait` (called at most once, with
+ * `waitNotice`'s text, when the service queues the command behind others; never in process) and `killed`.
  * @throws ExecUnavailableError when the service cannot be reached; ExecRequestError when it refused the command
  *   (e.g. its flush was over the VFS limits).
  */
 export async function runCommand(
   ctx: ToolContext,
   script: string,
-  options: { signal?: AbortSignal; timeoutMs?: number; env?: Record<string, string> } = {},
+  options: CommandOptions = {},
 ): Promise<CommandRun> {
   const exec = ctx.exec;
   if (!exec) return runShell(ctx, script, options);
@@ -266,6 +276,7 @@ export async function runCommand(
     exec.executor.shell(
       {
         workspaceId: exec.workspaceId,
+        ...(exec.userId ? { userId: exec.userId } : {}),
         projectRoot: ctx.projectRoot,
         cwd: ctx.cwd,
         pending: exec.pending,
@@ -276,6 +287,7 @@ export async function runCommand(
         outputTail: { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES },
       },
       options.signal,
+      options.onWait && ((wait) => options.onWait?.(waitNotice(wait))),
     ),
   );
 }
@@ -283,7 +295,8 @@ export async function runCommand(
 /**
  * Creates pi's `bash` tool. Each call runs in a fresh just-bash shell (no network; in the execution service
  * with node/js-exec, python3 and sqlite3, in process without them; bounded limits) with `cwd` = the tool's cwd; reads and writes are confined to the project.
- * Output is stdout followed by stderr, tail-truncated to 2000 lines / 50KB.
+ * Output is stdout followed by stderr, tail-truncated to 2000 lines / 50KB. A command the execution service queues
+ * behind others' gets a partial result (`onUpdate`) with the wait notice (`waitNotice`) until it ends.
  * Errors (thrown, text includes the output): "Command exited with code N",
  * "Command timed out after N seconds", "Command aborted", invalid timeouts, missing working directory.
  */
@@ -315,6 +328,8 @@ export function createBashTool(
         signal,
         timeoutMs,
         env: options.env,
+        // Queued behind others' commands in the execution service: the notice is the call's partial result.
+        onWait: (notice) => onUpdate?.({ content: [{ type: "text", text: notice }], details: undefined }),
       });
       // Where it ran goes with the result, failed or not (the chat marks a sandboxed command).
       const where: BashToolDetails | undefined = sandboxed ? { sandbox: true } : undefined;

@@ -80,6 +80,8 @@ export interface ToolExec {
   executor: Executor;
   /** The workspace whose VFS (in Postgres) the service opens; `fs` must be a VFS of it. */
   workspaceId: string;
+  /** The user the commands run for (the run's caller): the service shares its workers by workspace and user. */
+  userId?: string;
   /** The session (and run) whose pending paths the service records before it flushes. */
   pending?: { sessionId: string; runId?: string };
   /** The workspace has the real sandbox enabled (`workspaces.sandbox_enabled`). */

@@ -79,11 +79,13 @@ async function readSource(
 /** Import a project into `workspaceId` (default: the caller's personal workspace); needs `write` there. */
 export const POST = route(async (request: Request) => {
   const { source, name, workspaceId } = await readSource(request);
-  return withWorkspaceOrPersonal(request, workspaceId, "write", async ({ scope, access }) => {
+  return withWorkspaceOrPersonal(request, workspaceId, "write", async ({ scope, caller, access }) => {
     if (access.kind === "agent") throw badRequest("Projects belong to a personal or team workspace.");
     const gitHttp = source.kind === "git" ? createGitImportHttp(gitImportPolicy(process.env)) : undefined;
     // With STRATA_EXEC_URL an archive is unpacked by the execution service, off this event loop.
     const executor = source.kind === "archive" ? createExecutor(process.env) : undefined;
-    return imported(() => importProject(scope, access.workspaceId, source, name, { gitHttp, executor }));
+    return imported(() =>
+      importProject(scope, access.workspaceId, source, name, { gitHttp, executor, userId: caller.userId }),
+    );
   });
 });

@@ -4,7 +4,9 @@
  *
  * Environment: `STRATA_EXEC_TOKEN` (required: the bearer token callers send), `STRATA_EXEC_PORT` (default: a free
  * port), `STRATA_EXEC_WORKERS` (default: max(2, CPU cores)), `STRATA_EXEC_MEMORY_MB` (a worker's heap cap, default
- * the shell's 512 MiB), and the app's database settings (`DATABASE_URL`, `STRATA_DB_PROXY`), which the handlers use.
+ * the shell's 512 MiB), the sharing caps of pool.ts (`STRATA_EXEC_PER_WORKSPACE`, `STRATA_EXEC_PER_USER`: running
+ * commands of one workspace / user before others go first, default max(1, workers − 1); `STRATA_EXEC_MAX_PROCESSES`:
+ * most worker processes at once, default 2 × workers), and the app's database settings (`DATABASE_URL`, `STRATA_DB_PROXY`), which the handlers use.
  *
  * When ready it prints `[strata-exec] listening on <url> (<n> workers)`, sends `{ type: "ready", url }` to a parent
  * that spawned it with an IPC channel, and writes the URL to `STRATA_EXEC_URL_FILE` when set. SIGTERM/SIGINT or
@@ -12,6 +14,7 @@
  */
 import fs from "node:fs";
 import os from "node:os";
+import { defaultCaps } from "./pool";
 import { startExecService } from "./server";
 
 const log = (line: string) => console.error(line);
@@ -32,11 +35,15 @@ async function main(): Promise<void> {
     );
   }
   const workers = positiveInt("STRATA_EXEC_WORKERS", 0) || Math.max(2, os.availableParallelism());
+  const caps = defaultCaps(workers);
   const service = await startExecService({
     token,
     port: positiveInt("STRATA_EXEC_PORT", 0),
     workers,
     memoryMb: positiveInt("STRATA_EXEC_MEMORY_MB", 0) || undefined,
+    perWorkspace: positiveInt("STRATA_EXEC_PER_WORKSPACE", 0) || caps.perWorkspace,
+    perUser: positiveInt("STRATA_EXEC_PER_USER", 0) || caps.perUser,
+    maxProcesses: positiveInt("STRATA_EXEC_MAX_PROCESSES", 0) || caps.maxProcesses,
     log,
   });
   log(`[strata-exec] listening on ${service.url} (${workers} workers)`);

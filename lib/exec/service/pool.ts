@@ -1,70 +1,44 @@
 /**
  * The execution service's worker pool: `size` worker processes (worker.ts, forked by worker-process.ts), each
- * running one command at a time; more commands wait in a FIFO queue. A worker is a process, not a thread, so a
- * command that kills its worker (V8 aborting on a huge allocation) never takes the service down. Per command,
- * the service enforces
- * - the wall-clock limit: the worker is killed at `wallMs`;
- * - the CPU-time limit: the worker's CPU time since the command started (`/proc/<pid>/stat`, sampled every
- *   {@link CPU_SAMPLE_MS}; wall-clock time where there is no procfs) over `cpuMs` kills it;
- * - the memory cap: each worker's V8 heap is capped (`--max-old-space-size`); a command that needs more dies of
- *   it (V8's out-of-memory abort, told by its stderr) and is reported as the memory kill. Memory outside the
- *   heap (python3's and sqlite3's WebAssembly memory) is bounded by the worker's resident memory: growing by
- *   more than the cap plus {@link RSS_HEADROOM_MB} since the command started is the memory kill too (sampled with
- *   the CPU time). A command asking another cap than the pool's runs in a worker of its own, made for it and
- *   ended after it;
- * - pi's `timeoutMs`: when a command that blocks its thread does not answer {@link TIMEOUT_GRACE_MS} after it,
- *   the worker is terminated and the command reported as timed out.
- * The output cap is the handler's (it stops collecting and stops the command inside the worker).
+ * running one command at a time, watched by command-watch.ts (the per-command limits). A worker is a process, not
+ * a thread, so a command that kills its worker (V8 aborting on a huge allocation) never takes the service down.
+ *
+ * Sharing (docs/exec.md "Sharing the workers"): a command belongs to a tenant (its workspace and user, see
+ * fair-queue.ts). Waiting commands are served in turns — round-robin over workspaces, then over a workspace's users,
+ * first come first served within one user — and a tenant at its cap (`perWorkspace` / `perUser` running commands)
+ * is passed over while one under its caps waits. When every worker is busy, a command of a tenant that runs
+ * nothing gets a worker of its own, started for it and ended after it, so other users' long commands never hold
+ * it back; at most `maxProcesses` worker processes exist at once (pooled and own ones), past that it waits its turn.
+ * A command asking another heap cap than the pool's also runs in a worker of its own, in its turn.
+ *
  * A terminated or crashed worker is replaced at once; the processes a handler registered are killed with it.
- * An aborted command is told to stop (`abort`), and its worker terminated when it has not within
- * {@link ABORT_GRACE_MS}. Node-only.
+ * Node-only.
  */
-import { performance } from "node:perf_hooks";
-import { killReport } from "@/lib/exec/limits";
-import type { ExecKill, ExecLimits } from "@/lib/exec/types";
-import type { FromWorker, ToWorker } from "./protocol";
+import type { ExecWait } from "@/lib/exec/types";
+import { type CommandJob, failed, type PoolOutcome, watchCommand } from "./command-watch";
+import { FairQueue, type Tenant } from "./fair-queue";
+import type { FromWorker } from "./protocol";
 import { WorkerProcess } from "./worker-process";
 
-const CPU_SAMPLE_MS = 20;
-/**
- * Resident memory (MiB) a command's worker may grow by beyond its heap cap before the memory kill: room for what
- * legitimately lives outside the V8 heap (buffers, a runtime's own baseline), not for an unbounded WebAssembly heap.
- */
-export const RSS_HEADROOM_MB = 384;
-const ABORT_GRACE_MS = 1000;
-const TIMEOUT_GRACE_MS = 1000;
+export type { PoolOutcome, PoolUsage } from "./command-watch";
+
 /** How long a worker may take to load its handlers before it counts as failed (ms). */
 const START_TIMEOUT_MS = 60_000;
+/** The tenant of a command whose request names none. */
+const NO_TENANT: Tenant = { workspaceId: "", userId: "" };
 
 /** One command for the pool. */
-export interface PoolJob {
-  kind: string;
-  request: unknown;
-  bytes?: Uint8Array;
-  limits: ExecLimits;
-  /** pi's timeout (ms): a worker still blocked this long (+ grace) after the start is terminated. */
-  timeoutMs?: number;
+export interface PoolJob extends CommandJob {
+  /** Whose command it is (the request's `workspaceId` and `userId`); default: an unknown one. */
+  tenant?: Tenant;
 }
-
-/** Measured cost of a command: wall-clock ms and CPU ms (its worker's active time). */
-export interface PoolUsage {
-  wallMs: number;
-  cpuMs: number;
-}
-
-/** How a command ended. */
-export type PoolOutcome =
-  | { type: "done"; result: unknown; usage: PoolUsage }
-  | { type: "failed"; status: number; error: string; usage: PoolUsage }
-  | { type: "killed"; kill: ExecKill; usage: PoolUsage }
-  | { type: "timedOut"; usage: PoolUsage }
-  | { type: "aborted"; usage: PoolUsage };
 
 interface Slot {
   worker: WorkerProcess;
   memoryMb: number;
   ready: Promise<void>;
   busy: boolean;
+  /** A worker of one command (its own heap cap, or a tenant's own worker): ended after it, never replaced. */
   dedicated: boolean;
   gone: boolean;
   /** It loaded its handlers (sent `ready`). */
@@ -73,6 +47,9 @@ interface Slot {
 
 interface Waiting {
   job: PoolJob;
+  tenant: Tenant;
+  /** It needs a worker of its own: another heap cap than the pool's. */
+  own: boolean;
   signal?: AbortSignal;
   resolve: (outcome: PoolOutcome) => void;
 }
@@ -82,17 +59,34 @@ export interface PoolOptions {
   size: number;
   /** Heap cap of a pooled worker (MiB). */
   memoryMb: number;
+  /** Commands of one workspace running at once before others go first (default: {@link defaultCaps}). */
+  perWorkspace?: number;
+  /** Commands of one user running at once before others go first (default: {@link defaultCaps}). */
+  perUser?: number;
+  /** Most worker processes at once, pooled and own ones (default: {@link defaultCaps}; at least `size` + 1). */
+  maxProcesses?: number;
   /** The worker script (default: ./worker.ts next to this file). */
   workerUrl?: URL;
   log?: (line: string) => void;
 }
 
+/**
+ * The sharing defaults for a pool of `size` workers: per workspace and per user max(1, size − 1) running commands
+ * (one tenant leaves a worker to the others when they wait), at most 2 × size worker processes.
+ */
+export function defaultCaps(size: number): { perWorkspace: number; perUser: number; maxProcesses: number } {
+  const perTenant = Math.max(1, size - 1);
+  return { perWorkspace: perTenant, perUser: perTenant, maxProcesses: Math.max(2 * size, size + 1) };
+}
+
 /** The pool; see the module comment. */
 export class ExecPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Waiting[] = [];
+  /** Workers of one command each (running it, or starting for it). */
+  private readonly own = new Set<Slot>();
+  private readonly queue: FairQueue<Waiting>;
+  private readonly maxProcesses: number;
   private nextId = 1;
-  private dedicatedBusy = 0;
   private startFailures = 0;
   private closed = false;
   private readonly workerUrl: URL;
@@ -101,6 +95,12 @@ export class ExecPool {
   constructor(private readonly options: PoolOptions) {
     this.workerUrl = options.workerUrl ?? new URL("./worker.ts", import.meta.url);
     this.log = options.log ?? ((line) => console.error(line));
+    const defaults = defaultCaps(options.size);
+    this.queue = new FairQueue({
+      perWorkspace: options.perWorkspace ?? defaults.perWorkspace,
+      perUser: options.perUser ?? defaults.perUser,
+    });
+    this.maxProcesses = Math.max(options.maxProcesses ?? defaults.maxProcesses, options.size + 1);
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(options.memoryMb, false));
   }
 
@@ -109,12 +109,14 @@ export class ExecPool {
     return this.options.size;
   }
 
-  /** Workers running a command now (pooled and dedicated), and commands waiting for one. */
+  /** Commands running now (on pooled and own workers, including one whose worker is starting), and waiting. */
   get load(): { busy: number; queued: number } {
-    return {
-      busy: this.slots.filter((s) => s.busy && !s.gone).length + this.dedicatedBusy,
-      queued: this.queue.length,
-    };
+    return { busy: this.queue.running, queued: this.queue.size };
+  }
+
+  /** Worker processes now: the pooled ones (replacements included) and the own ones. */
+  get processes(): number {
+    return this.slots.length + this.own.size;
   }
 
   /** Resolves when every pooled worker has loaded its handlers. @throws the first worker's start failure. */
@@ -122,42 +124,38 @@ export class ExecPool {
     await Promise.all(this.slots.map((s) => s.ready));
   }
 
-  /** Run `job` when a worker is free; never rejects (see `PoolOutcome`). */
-  run(job: PoolJob, signal?: AbortSignal): Promise<PoolOutcome> {
+  /**
+   * Run `job` in its turn (see the module comment); never rejects (see `PoolOutcome`). When it cannot start at once,
+   * `onWait` is called once, synchronously, with what it waits behind (`ExecWait`).
+   */
+  run(job: PoolJob, signal?: AbortSignal, onWait?: (wait: ExecWait) => void): Promise<PoolOutcome> {
     if (this.closed) return Promise.resolve(failed(503, "The execution service is stopping."));
     if (signal?.aborted) return Promise.resolve({ type: "aborted", usage: { wallMs: 0, cpuMs: 0 } });
     return new Promise((resolve) => {
-      const waiting: Waiting = { job, signal, resolve };
-      if (job.limits.memoryMb !== this.options.memoryMb) {
-        this.dedicatedBusy++;
-        const done = waiting.resolve;
-        waiting.resolve = (outcome) => {
-          this.dedicatedBusy--;
-          done(outcome);
-        };
-        void this.execute(this.spawn(job.limits.memoryMb, true), waiting);
-        return;
-      }
+      const tenant = job.tenant ?? NO_TENANT;
+      const own = job.limits.memoryMb !== this.options.memoryMb;
+      const waiting: Waiting = { job, tenant, own, signal, resolve };
       this.queue.push(waiting);
       signal?.addEventListener(
         "abort",
         () => {
-          const i = this.queue.indexOf(waiting);
-          if (i < 0) return;
-          this.queue.splice(i, 1);
-          resolve({ type: "aborted", usage: { wallMs: 0, cpuMs: 0 } });
+          if (this.queue.remove(waiting)) resolve({ type: "aborted", usage: { wallMs: 0, cpuMs: 0 } });
         },
         { once: true },
       );
       this.dispatch();
+      if (this.queue.has(waiting)) onWait?.(this.queue.load(tenant));
     });
   }
 
   /** Terminate every worker; queued commands answer 503. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const w of this.queue.splice(0)) w.resolve(failed(503, "The execution service is stopping."));
-    await Promise.all(this.slots.map((s) => this.retire(s)));
+    for (let w = this.queue.take(); w; w = this.queue.take()) {
+      this.queue.finished(w.tenant);
+      w.resolve(failed(503, "The execution service is stopping."));
+    }
+    await Promise.all([...this.slots, ...this.own].map((s) => this.retire(s)));
   }
 
   private spawn(memoryMb: number, dedicated: boolean): Slot {
@@ -213,6 +211,7 @@ export class ExecPool {
       if (!this.closed && !slot.dedicated) this.replace(slot.started);
     }
     await slot.worker.terminate().catch(() => undefined);
+    this.own.delete(slot);
     if (!this.closed) this.dispatch();
   }
 
@@ -240,119 +239,55 @@ export class ExecPool {
     timer.unref();
   }
 
+  /**
+   * Start what may start: free pooled workers take waiting commands in turn (a command of another heap cap takes a
+   * process of its own while there is room); then, every worker being busy, each tenant that runs nothing gets a
+   * worker of its own for its next command, while the processes stay within `maxProcesses` — only while the pool
+   * is whole (a pooled worker that failed to start is retried with a backoff, not worked around at every command).
+   */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.busy || slot.gone) continue;
-      const waiting = this.queue.shift()!;
-      void this.execute(slot, waiting);
+    if (this.closed) return;
+    for (;;) {
+      const slot = this.slots.find((s) => !s.busy && !s.gone);
+      const room = this.processes < this.maxProcesses;
+      const next = this.queue.take((w) => (w.own ? room : slot !== undefined));
+      if (!next) break;
+      // (`!slot` only narrows the type: a command without its own cap was taken because a slot is free.)
+      if (next.own || !slot) this.runOwn(next);
+      else void this.execute(slot, next);
     }
+    if (this.slots.length < this.options.size || this.slots.some((s) => !s.busy && !s.gone)) return;
+    while (this.processes < this.maxProcesses) {
+      const next = this.queue.takeStarved();
+      if (!next) break;
+      this.runOwn(next);
+    }
+  }
+
+  /** Run `waiting` on a worker started for it (its own heap cap, or the pool's), ended after it. */
+  private runOwn(waiting: Waiting): void {
+    const slot = this.spawn(waiting.job.limits.memoryMb, true);
+    this.own.add(slot);
+    void this.execute(slot, waiting);
   }
 
   private async execute(slot: Slot, waiting: Waiting): Promise<void> {
     slot.busy = true;
-    const { job, signal } = waiting;
-    try {
-      await slot.ready;
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.log(`[strata-exec] a worker failed to start: ${why}`);
-      await this.retire(slot);
-      waiting.resolve(failed(500, `The execution worker failed to start: ${why}`));
-      return;
+    const ended = await slot.ready.then(
+      () => watchCommand(slot.worker, this.nextId++, waiting.job, waiting.signal, this.log),
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.log(`[strata-exec] a worker failed to start: ${why}`);
+        return { outcome: failed(500, `The execution worker failed to start: ${why}`), terminate: true };
+      },
+    );
+    this.queue.finished(waiting.tenant);
+    if (ended.terminate || slot.dedicated) void this.retire(slot);
+    else {
+      slot.busy = false;
+      this.dispatch();
     }
-    const id = this.nextId++;
-    const worker = slot.worker;
-    const started = performance.now();
-    const cpuAtStart = worker.cpuMs();
-    const rssAtStart = worker.rssMb();
-    let lastCpuMs = 0;
-    const cpuUsed = () => {
-      const now = worker.cpuMs();
-      const wall = performance.now() - started;
-      if (now !== undefined && cpuAtStart !== undefined) lastCpuMs = now - cpuAtStart;
-      else if (cpuAtStart === undefined) lastCpuMs = wall;
-      return lastCpuMs;
-    };
-    const usage = (): PoolUsage => ({
-      wallMs: Math.round(performance.now() - started),
-      cpuMs: Math.round(cpuUsed()),
-    });
-    const pids = new Set<number>();
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    let settled = false;
-    const finish = (outcome: PoolOutcome, terminate: boolean) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      clearInterval(cpuTimer);
-      worker.off("message", onMessage);
-      worker.off("exit", onExit);
-      signal?.removeEventListener("abort", onAbort);
-      if (terminate) for (const pid of pids) killGroup(pid);
-      if (terminate || slot.dedicated) void this.retire(slot);
-      else {
-        slot.busy = false;
-        this.dispatch();
-      }
-      waiting.resolve(outcome);
-    };
-    const kill = (reason: ExecKill["reason"]) =>
-      finish({ type: "killed", kill: killReport(reason, job.limits), usage: usage() }, true);
-    const onMessage = (message: FromWorker) => {
-      if (message.type === "pid" && message.id === id) pids.add(message.pid);
-      if (message.type !== "done" || message.id !== id) return;
-      const u = usage();
-      finish(
-        message.ok
-          ? { type: "done", result: message.result, usage: u }
-          : { type: "failed", status: message.status, error: message.error, usage: u },
-        false,
-      );
-    };
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (worker.diedOfMemory()) return kill("memory");
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      this.log(`[strata-exec] a worker died running a ${job.kind} command (${how})`);
-      finish(
-        failed(500, `Command stopped: the execution worker exited unexpectedly (${how}).`, usage()),
-        true,
-      );
-    };
-    const onAbort = () => {
-      worker.send({ type: "abort", id } satisfies ToWorker);
-      timers.push(setTimeout(() => finish({ type: "aborted", usage: usage() }, true), ABORT_GRACE_MS));
-    };
-    worker.on("message", onMessage);
-    worker.on("exit", onExit);
-    timers.push(setTimeout(() => kill("wall"), job.limits.wallMs));
-    if (job.timeoutMs !== undefined && job.timeoutMs + TIMEOUT_GRACE_MS < job.limits.wallMs) {
-      timers.push(
-        setTimeout(
-          () => finish({ type: "timedOut", usage: usage() }, true),
-          job.timeoutMs + TIMEOUT_GRACE_MS,
-        ),
-      );
-    }
-    const rssGrowthMb = () => {
-      const now = worker.rssMb();
-      return now === undefined || rssAtStart === undefined ? 0 : now - rssAtStart;
-    };
-    const cpuTimer = setInterval(() => {
-      if (cpuUsed() > job.limits.cpuMs) kill("cpu");
-      else if (rssGrowthMb() > job.limits.memoryMb + RSS_HEADROOM_MB) kill("memory");
-    }, CPU_SAMPLE_MS);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    const message: ToWorker = {
-      type: "run",
-      id,
-      kind: job.kind,
-      request: job.request,
-      bytes: job.bytes,
-      limits: job.limits,
-    };
-    if (!worker.send(message)) onExit(null, null);
+    waiting.resolve(ended.outcome);
   }
 }
 
@@ -361,23 +296,4 @@ function startFailure(worker: WorkerProcess, code: number | null): string {
   const lines = worker.stderrLines();
   const error = lines.findLast((line) => /^\w*Error\b/.test(line)) ?? lines.at(-1);
   return error ?? `the execution worker exited with code ${code} while starting`;
-}
-
-const failed = (status: number, error: string, usage: PoolUsage = { wallMs: 0, cpuMs: 0 }): PoolOutcome => ({
-  type: "failed",
-  status,
-  error,
-  usage,
-});
-
-/** SIGKILL the process group of `pid` (a handler's detached child), else the process; gone already is fine. */
-function killGroup(pid: number): void {
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, "SIGKILL");
-      return;
-    } catch {
-      // not a group leader, or already gone
-    }
-  }
 }

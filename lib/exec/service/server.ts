@@ -1,6 +1,7 @@
 /**
  * The execution service's HTTP server (127.0.0.1 only): `POST /v1/<kind>` runs a command of a registered kind
- * (handlers/index.ts) in the worker pool, `GET /v1/health` answers the kinds, the pool's size and load (`busy`, `queued`). Every request
+ * (handlers/index.ts) in the worker pool, in its tenant's turn (the request's `workspaceId` and `userId`);
+ * `GET /v1/health` answers the kinds, the pool's size and load (`busy`, `queued`, `processes`). Every request
  * needs `authorization: Bearer <token>` (401 otherwise). Bodies: JSON up to {@link MAX_JSON_BYTES}, raw bytes
  * (`application/octet-stream`, with the request in the query) up to {@link MAX_RAW_BYTES}; larger → 413.
  * A closed connection aborts its command. A command stopped at a limit answers 200 with an `ExecResult` whose
@@ -8,7 +9,8 @@
  *
  * Once a command is accepted (authorised, a known kind, a body that parses), the answer's headers go out at
  * once (200, `x-strata-exec: envelope`) and the body is `{ status: 200, result }` or `{ status, error }` when the
- * command ends, preceded by a newline every {@link KEEP_ALIVE_MS} while it runs. Before that, a refusal is a plain
+ * command ends, on one line, preceded by a newline every {@link KEEP_ALIVE_MS} while it waits or runs and, when it
+ * has to wait for a worker, by one line `{"waiting":{running,yours}}` (`ExecWait`). Before that, a refusal is a plain
  * `{ error }` with its status (401, 404, 405, 413, 400). Node-only.
  */
 import { timingSafeEqual } from "node:crypto";
@@ -16,8 +18,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { KILLED_EXIT_CODE, resolveLimits } from "@/lib/exec/limits";
 import type { ExecLimits, ExecResult } from "@/lib/exec/types";
+import type { Tenant } from "./fair-queue";
 import { HANDLERS } from "./handlers";
-import { ExecPool, type PoolOutcome } from "./pool";
+import { ExecPool, type PoolOptions, type PoolOutcome } from "./pool";
 
 /** Largest JSON body (bytes): a script with its environment. */
 export const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -111,6 +114,13 @@ function answer(outcome: PoolOutcome): { status: number; body: unknown } {
   return { status: 200, body: stopped };
 }
 
+/** Whose command a request is: its `workspaceId` and `userId` (strings; absent → ""). */
+function tenantOf(request: unknown): Tenant {
+  const fields = (request ?? {}) as { workspaceId?: unknown; userId?: unknown };
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  return { workspaceId: text(fields.workspaceId), userId: text(fields.userId) };
+}
+
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header ?? "");
   const expected = Buffer.from(`Bearer ${token}`);
@@ -118,20 +128,26 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * Start the service: the pool (`workers` worker processes, heap cap `memoryMb`) and the HTTP server on 127.0.0.1:`port`
- * (0: a free port). Resolves once every worker has loaded its handlers.
+ * Start the service: the pool (`workers` worker processes, heap cap `memoryMb`, the sharing caps `perWorkspace`,
+ * `perUser`, `maxProcesses` of pool.ts, defaults `defaultCaps`) and the HTTP server on 127.0.0.1:`port` (0: a free
+ * port). Resolves once every worker has loaded its handlers.
  * @throws when the port is taken or a worker cannot start.
  */
-export async function startExecService(options: {
-  token: string;
-  port?: number;
-  workers: number;
-  memoryMb?: number;
-  log?: (line: string) => void;
-}): Promise<ExecService> {
+export async function startExecService(
+  options: {
+    token: string;
+    port?: number;
+    workers: number;
+    memoryMb?: number;
+    log?: (line: string) => void;
+  } & Pick<PoolOptions, "perWorkspace" | "perUser" | "maxProcesses">,
+): Promise<ExecService> {
   const pool = new ExecPool({
     size: options.workers,
     memoryMb: options.memoryMb ?? resolveLimits("shell").memoryMb,
+    perWorkspace: options.perWorkspace,
+    perUser: options.perUser,
+    maxProcesses: options.maxProcesses,
     log: options.log,
   });
   const server = http.createServer(async (req, res) => {
@@ -143,7 +159,12 @@ export async function startExecService(options: {
         );
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       if (req.method === "GET" && url.pathname === "/v1/health") {
-        send(res, 200, { kinds: Object.keys(HANDLERS), workers: pool.size, ...pool.load });
+        send(res, 200, {
+          kinds: Object.keys(HANDLERS),
+          workers: pool.size,
+          ...pool.load,
+          processes: pool.processes,
+        });
         return;
       }
       const kind = /^\/v1\/([a-z][a-z0-9-]*)$/.exec(url.pathname)?.[1];
@@ -181,8 +202,11 @@ export async function startExecService(options: {
           bytes,
           limits: resolveLimits(kind, raw ? undefined : fields.limits),
           timeoutMs: typeof fields.timeoutMs === "number" ? fields.timeoutMs : undefined,
+          tenant: tenantOf(request),
         },
         controller.signal,
+        // The caller's notice while the command waits for a worker: one line before the envelope.
+        (wait) => res.write(`${JSON.stringify({ waiting: wait })}\n`),
       );
       clearInterval(keepAlive);
       const { status, body: out } = answer(outcome);

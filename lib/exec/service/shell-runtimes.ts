@@ -7,7 +7,7 @@
  * `RUNTIME_TIMEOUT_MS` or the command's CPU-time limit in the service (capped by the shell's whole deadline), after which just-bash stops it with e.g.
  * `python3: Execution timeout: exceeded 60000ms limit` (exit 124). QuickJS has a 64 MB heap limit; CPython's and
  * sql.js's WebAssembly memory is not capped by the pool worker's heap limit (just-bash's README says so): the
- * pool bounds it by the worker's resident memory (pool.ts, `RSS_HEADROOM_MB`). Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
+ * pool bounds it by the worker's resident memory (command-watch.ts, `RSS_HEADROOM_MB`). Node-only: imported by lib/exec/service/ and tests, never by lib/ or routes.
  */
 import {
   Bash,

@@ -6,18 +6,31 @@ import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 
-export async function projectWithFiles(scope: DbScope, files: Record<string, string>) {
+/**
+ * A project with `files` committed, in the local owner's workspace or in `owner`'s (a test user's personal
+ * workspace; its session is theirs), and a session on it.
+ */
+export async function projectWithFiles(
+  scope: DbScope,
+  files: Record<string, string>,
+  owner?: { id: string; workspaceId: string },
+) {
   const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "exec", source: null });
+  const workspaceId = owner?.workspaceId ?? actor.workspaceId;
+  const project = await insertProject(scope, { workspaceId, name: "exec", source: null });
   const s = new DbScope();
-  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+  const { vfs } = openWorkspaceVfs(workspaceId, s);
   await initRepository(vfs, project.rootPath);
   for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
   await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
-  return { actor, project, session, root: project.rootPath, workspaceId: actor.workspaceId };
+  const session = await createSession(scope, {
+    projectId: project.id,
+    cwd: project.rootPath,
+    ...(owner ? { userId: owner.id } : {}),
+  });
+  return { actor, project, session, root: project.rootPath, workspaceId };
 }
 
 /** Read a file of the workspace as Postgres holds it now (a fresh VFS). */

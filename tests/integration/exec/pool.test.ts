@@ -1,6 +1,8 @@
 /**
  * The worker pool on its own, with stand-in worker scripts: a worker that cannot start is answered as a failure
- * and respawned with a backoff (never in a tight loop); a worker that dies mid-command is reported and replaced.
+ * and respawned with a backoff (never in a tight loop); a worker that dies mid-command is reported and replaced;
+ * while other tenants' commands hold every worker, a tenant that runs nothing gets a worker of its own, within the
+ * most processes, past which it waits with a notice.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -133,6 +135,74 @@ process.send({ type: "ready" });
     expect((after as { result: { pid: number } }).result.pid).not.toBe(
       (before as { result: { pid: number } }).result.pid,
     );
+    await pool.close();
+  });
+
+  it("others' long commands hold the pool: a tenant that runs nothing gets a worker of its own, past the most processes it waits", async () => {
+    // A command with a `gate` answers once that file exists (polled): the long commands end when the test says.
+    const pool = new ExecPool({
+      size: 2,
+      memoryMb: 512,
+      maxProcesses: 3,
+      workerUrl: script(
+        "gated.mjs",
+        `import fs from "node:fs";
+process.on("message", (m) => {
+  if (m.type !== "run") return;
+  const answer = () => process.send({ type: "done", id: m.id, ok: true, result: { name: m.request.name } });
+  if (!m.request.gate) return answer();
+  const timer = setInterval(() => {
+    if (!fs.existsSync(m.request.gate)) return;
+    clearInterval(timer);
+    answer();
+  }, 5);
+});
+process.send({ type: "ready" });
+`,
+      ),
+      log: () => undefined,
+    });
+    await pool.ready();
+    const ended: string[] = [];
+    const waits: unknown[] = [];
+    const gate = (name: string) => path.join(dir, `gate-${name}`);
+    const run = (name: string, gated: boolean) =>
+      pool
+        .run(
+          {
+            ...job,
+            request: { name, gate: gated ? gate(name) : undefined },
+            tenant: { workspaceId: `w-${name}`, userId: `u-${name}` },
+          },
+          undefined,
+          (wait) => waits.push({ name, wait }),
+        )
+        .then((outcome) => {
+          ended.push(name);
+          return outcome;
+        });
+    const long = [run("a", true), run("b", true)];
+    expect([pool.load, pool.processes]).toEqual([{ busy: 2, queued: 0 }, 2]);
+    // c's tenant runs nothing: a worker of its own (the third process, the most allowed).
+    const c = run("c", false);
+    expect([pool.load, pool.processes]).toEqual([{ busy: 3, queued: 0 }, 3]);
+    // d's tenant runs nothing either, but no process may start: it waits, and is told what it waits behind.
+    const d = run("d", false);
+    expect(pool.load).toEqual({ busy: 3, queued: 1 });
+    expect(waits).toEqual([{ name: "d", wait: { running: 3, yours: 0 } }]);
+    expect(await c).toMatchObject({ type: "done", result: { name: "c" } });
+    // c's worker ended after it; d gets one of its own in turn, and ends while a and b still run.
+    expect(await d).toMatchObject({ type: "done", result: { name: "d" } });
+    expect(ended).toEqual(["c", "d"]);
+    fs.writeFileSync(gate("a"), "");
+    await long[0];
+    fs.writeFileSync(gate("b"), "");
+    await long[1];
+    expect(ended).toEqual(["c", "d", "a", "b"]);
+    await vi.waitFor(() => expect([pool.load, pool.processes]).toEqual([{ busy: 0, queued: 0 }, 2]), {
+      timeout: 20_000,
+      interval: 20,
+    });
     await pool.close();
   });
 });

@@ -47,6 +47,7 @@ describe("the execution service's workers", () => {
       workers: 2,
       busy: 0,
       queued: 0,
+      processes: 2,
     });
   });
 
@@ -91,7 +92,7 @@ describe("the execution service's workers", () => {
     stop.abort();
     const burns = await burning;
     expect(seenWhileBurning).toEqual({
-      load: { kinds: expect.arrayContaining(["shell"]), workers: 2, busy: 2, queued: 0 },
+      load: { kinds: expect.arrayContaining(["shell"]), workers: 2, busy: 2, queued: 0, processes: 2 },
       settled: false,
       ticks: 3,
     });
