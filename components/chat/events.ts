@@ -15,6 +15,8 @@ export type AgentEvent =
   | { type: "message_end"; message: AgentMessage }
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: unknown; isError: boolean }
+  /** A running tool's partial result (e.g. the bash tool's notice while its command waits for a worker). */
+  | { type: "tool_execution_update"; toolCallId: string; toolName: string; partialResult: unknown }
   | { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: AgentMessage[] }
   | { type: "files_changed"; paths: string[]; commit?: string }
@@ -46,6 +48,7 @@ const KNOWN = new Set<string>([
   "message_end",
   "tool_execution_start",
   "tool_execution_end",
+  "tool_execution_update",
   "turn_end",
   "agent_end",
   "files_changed",

@@ -17,6 +17,8 @@ export interface ToolRun {
   args: unknown;
   status: ToolRunStatus;
   result?: unknown;
+  /** The running call's last partial result (`tool_execution_update`), e.g. the bash tool's wait notice. */
+  partial?: unknown;
 }
 
 /** pi's auto-retry wait on screen (`auto_retry_start`), until the retried run starts. */
@@ -369,6 +371,15 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
           [action.toolCallId]: { toolName: action.toolName, args: action.args, status: "running" },
         },
       };
+
+    case "tool_execution_update": {
+      const prev = state.tools[action.toolCallId];
+      if (prev?.status !== "running") return state;
+      return {
+        ...state,
+        tools: { ...state.tools, [action.toolCallId]: { ...prev, partial: action.partialResult } },
+      };
+    }
 
     case "tool_execution_end": {
       const prev = state.tools[action.toolCallId];

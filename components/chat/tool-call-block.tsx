@@ -34,7 +34,7 @@ function ranInSandbox(result: ToolResultMessage | undefined): boolean {
 
 /**
  * A tool call and its result, collapsed by default: the header shows the tool name, its main
- * argument and status; expanding shows the arguments as JSON and the result text. A call that changed files
+ * argument, status and, while it runs, its last partial result (the bash tool's wait notice); expanding shows the arguments as JSON and the result text. A call that changed files
  * (`changed`) offers their diff (`onDiff`).
  */
 export function ToolCallBlock({
@@ -59,6 +59,8 @@ export function ToolCallBlock({
     : run?.result !== undefined
       ? toolResultText(run.result)
       : null;
+  // While it runs: its last partial result, one line (e.g. "Waiting for a free execution worker: …").
+  const progress = status === "running" ? toolResultText(run?.partial).trim() : "";
   return (
     <details
       className={`tool-call status-${status}`}
@@ -70,6 +72,11 @@ export function ToolCallBlock({
         <span className="tool-name">{call.name}</span>
         {mainArg ? <span className="tool-arg mono">{mainArg}</span> : null}
         {ranInSandbox(result) ? <SandboxBadge /> : null}
+        {progress ? (
+          <span className="tool-progress" data-testid="tool-progress" title={progress}>
+            {progress}
+          </span>
+        ) : null}
         <span className={`tool-status status-${status}`}>{STATUS_LABEL[status]}</span>
         {changed && onDiff ? (
           <button

@@ -184,6 +184,35 @@ describe("reduceChat", () => {
     expect(s.tools.t.status).toBe("interrupted");
   });
 
+  it("keeps a running tool's last partial result (the bash tool's wait notice), and no update after its end", () => {
+    const notice = {
+      content: [
+        { type: "text", text: "Waiting for a free execution worker: 2 commands of other users are running." },
+      ],
+    };
+    const started = run([
+      { type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" } },
+      { type: "tool_execution_update", toolCallId: "t", toolName: "bash", partialResult: { content: [] } },
+      { type: "tool_execution_update", toolCallId: "t", toolName: "bash", partialResult: notice },
+    ]);
+    expect(started.tools.t).toEqual({
+      toolName: "bash",
+      args: { command: "ls" },
+      status: "running",
+      partial: notice,
+    });
+    const result = { content: [{ type: "text", text: "a\n" }] };
+    const ended = run(
+      [
+        { type: "tool_execution_end", toolCallId: "t", toolName: "bash", result, isError: false },
+        { type: "tool_execution_update", toolCallId: "t", toolName: "bash", partialResult: notice },
+        { type: "tool_execution_update", toolCallId: "unknown", toolName: "bash", partialResult: notice },
+      ],
+      started,
+    );
+    expect(ended.tools).toEqual({ t: { toolName: "bash", args: { command: "ls" }, status: "done", result } });
+  });
+
   it("reset restores a conversation loaded from the server", () => {
     const msgs: AgentMessage[] = [user, assistant([{ type: "text", text: "hi" }])];
     const s = run([
@@ -241,6 +270,14 @@ describe("toAgentEvent", () => {
     expect(toAgentEvent("message", '{"type":"agent_end","messages":[]}')).toEqual({
       type: "agent_end",
       messages: [],
+    });
+    expect(
+      toAgentEvent("tool_execution_update", '{"toolCallId":"t","toolName":"bash","partialResult":1}'),
+    ).toEqual({
+      type: "tool_execution_update",
+      toolCallId: "t",
+      toolName: "bash",
+      partialResult: 1,
     });
     expect(toAgentEvent("nope", "{}")).toBeNull();
     expect(toAgentEvent("error", '{"message":"boom"}')).toEqual({ type: "error", message: "boom" });
