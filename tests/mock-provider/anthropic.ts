@@ -2,12 +2,13 @@
  * Anthropic Messages wire format: request validation, SSE rendering of a scripted turn, error JSON.
  */
 import {
+  argumentPieces,
   chunksOf,
   resolveUsage,
   type SseFrame,
-  splitInPieces,
   stopReasonOf,
   type Turn,
+  textChunksOf,
   ValidationError,
 } from "./types";
 
@@ -287,7 +288,7 @@ export function renderAnthropicTurn(turn: Turn, body: unknown): SseFrame[] {
     frames.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
     index += 1;
   }
-  const text = chunksOf(turn.text);
+  const text = textChunksOf(turn);
   if (text.length > 0) {
     frames.push({
       event: "content_block_start",
@@ -312,7 +313,7 @@ export function renderAnthropicTurn(turn: Turn, body: unknown): SseFrame[] {
       event: "content_block_delta",
       data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: "" } },
     });
-    for (const piece of splitInPieces(JSON.stringify(call.input))) {
+    for (const piece of argumentPieces(call)) {
       delta(index, { type: "input_json_delta", partial_json: piece });
     }
     frames.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });

@@ -4,12 +4,13 @@
  * `data:` lines without an event name and the stream ends with `data: [DONE]`, as OpenAI sends them.
  */
 import {
+  argumentPieces,
   chunksOf,
   resolveUsage,
   type SseFrame,
-  splitInPieces,
   stopReasonOf,
   type Turn,
+  textChunksOf,
   ValidationError,
 } from "./types";
 
@@ -101,13 +102,13 @@ export function renderChatTurn(turn: Turn, body: unknown, id: string): SseFrame[
   };
   delta({ role: "assistant", content: "" }, false);
   for (const piece of chunksOf(turn.thinking?.text)) delta({ reasoning_content: piece });
-  for (const piece of chunksOf(turn.text)) delta({ content: piece });
+  for (const piece of textChunksOf(turn)) delta({ content: piece });
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     const callId = call.id ?? `call_${id}_${index}`;
     delta({
       tool_calls: [{ index, id: callId, type: "function", function: { name: call.name, arguments: "" } }],
     });
-    for (const piece of splitInPieces(JSON.stringify(call.input)))
+    for (const piece of argumentPieces(call))
       delta({ tool_calls: [{ index, function: { arguments: piece } }] });
   }
   const stop = stopReasonOf(turn);

@@ -2,12 +2,13 @@
  * OpenAI Responses wire format: request validation, SSE rendering of a scripted turn, error JSON.
  */
 import {
+  argumentPieces,
   chunksOf,
   resolveUsage,
   type SseFrame,
-  splitInPieces,
   stopReasonOf,
   type Turn,
+  textChunksOf,
   ValidationError,
 } from "./types";
 
@@ -241,7 +242,7 @@ export function renderOpenAITurn(turn: Turn, body: unknown, state: OpenAIState):
     output.push(item);
   }
 
-  const text = chunksOf(turn.text);
+  const text = textChunksOf(turn);
   if (text.length > 0) {
     const id = `msg_${state.next()}`;
     const outputIndex = output.length;
@@ -293,7 +294,7 @@ export function renderOpenAITurn(turn: Turn, body: unknown, state: OpenAIState):
         name: call.name,
       },
     });
-    for (const piece of splitInPieces(args)) {
+    for (const piece of argumentPieces(call)) {
       push(
         "response.function_call_arguments.delta",
         { item_id: id, output_index: outputIndex, delta: piece },

@@ -252,6 +252,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       [record.provider === "anthropic" ? "request-id" : "x-request-id"]: `req_mock_${record.seq}`,
     });
     res.flushHeaders();
+    const atHeaders = turn.holdAt === "headers";
+    // A provider that answers 200 and then sends nothing: no byte of the body until the gate opens.
+    if (atHeaders && turn.holdUntilReleased)
+      await Promise.race([scope.gates.wait(turn.holdUntilReleased), onClose]);
     for (const [i, frame] of frames.entries()) {
       if (closed) return;
       if (i > 0 && turn.delayMs) await Promise.race([sleep(turn.delayMs), onClose]);
@@ -269,7 +273,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
           timing.firstDeltaAt ??= timing.lastDeltaAt;
         });
       } else res.write(text);
-      if (frame.hold && turn.holdUntilReleased)
+      if (frame.hold && turn.holdUntilReleased && !atHeaders)
         await Promise.race([scope.gates.wait(turn.holdUntilReleased), onClose]);
     }
     if (!closed)

@@ -18,6 +18,8 @@ export const toolCallSchema = z.object({
   id: z.string().optional(),
   name: z.string().min(1),
   input: z.record(z.string(), z.unknown()),
+  /** Characters per argument delta (default: the JSON in 3 deltas), e.g. to stream a large input in many deltas. */
+  chunkBytes: z.number().int().positive().optional(),
 });
 
 /** A scripted error answered instead of a stream: HTTP `status` with the provider's error JSON. */
@@ -51,6 +53,21 @@ export const turnSchema = z.object({
   delayMs: z.number().nonnegative().optional(),
   /** Name of a gate: the stream pauses after its first content delta until `release(gate)`. */
   holdUntilReleased: z.string().min(1).optional(),
+  /**
+   * Where a gated stream pauses: after its first content delta (default), or right after the response headers,
+   * before any byte of the body (a provider that answers 200 and then sends nothing).
+   */
+  holdAt: z.enum(["firstDelta", "headers"]).optional(),
+  /**
+   * A long answer without scripting it: `bytes` characters of `x` appended to `text` (same block), streamed in
+   * deltas of `chunkBytes` characters (default 1024). The recorded turn keeps this spec, not the text.
+   */
+  bulkText: z
+    .object({
+      bytes: z.number().int().positive(),
+      chunkBytes: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 export type Turn = z.infer<typeof turnSchema>;
@@ -133,6 +150,29 @@ export function resolveUsage(usage: TurnUsage | undefined): ResolvedUsage {
 export function chunksOf(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   return typeof value === "string" ? [value] : value;
+}
+
+/** Default delta size of {@link Turn.bulkText} (characters). */
+export const BULK_CHUNK_BYTES = 1024;
+
+/** The text deltas of a turn: `text`'s chunks, then `bulkText`'s (one shared chunk string, the last one shorter). */
+export function textChunksOf(turn: Turn): string[] {
+  const chunks = [...chunksOf(turn.text)];
+  const bulk = turn.bulkText;
+  if (!bulk) return chunks;
+  const size = bulk.chunkBytes ?? BULK_CHUNK_BYTES;
+  const full = "x".repeat(size);
+  for (let left = bulk.bytes; left > 0; left -= size) chunks.push(left >= size ? full : full.slice(0, left));
+  return chunks;
+}
+
+/** The argument deltas of a scripted tool call: its JSON in `chunkBytes`-character pieces, else in 3 pieces. */
+export function argumentPieces(call: TurnToolCall): string[] {
+  const json = JSON.stringify(call.input);
+  if (!call.chunkBytes) return splitInPieces(json);
+  const pieces: string[] = [];
+  for (let i = 0; i < json.length; i += call.chunkBytes) pieces.push(json.slice(i, i + call.chunkBytes));
+  return pieces;
 }
 
 /** The stop reason of a turn with its default applied. */
