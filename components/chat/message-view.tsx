@@ -195,6 +195,12 @@ function AssistantView({
       })}
       {streaming && blocks.length === 0 ? <span className="typing muted">…</span> : null}
       {failed ? <TurnError message={message} superseded={superseded} onRetry={onRetry} /> : null}
+      {message.stopReason === "length" && typeof message.errorMessage === "string" && message.errorMessage ? (
+        // A turn cut at Strata's output cap (lib/llm/stream-guards.ts): what happened and what to do next.
+        <div className="stop-marker stop-length" role="note">
+          {message.errorMessage}
+        </div>
+      ) : null}
     </article>
   );
 }

@@ -16,9 +16,11 @@ export const PI_RETRYABLE_PATTERN =
 
 /**
  * Strata's own connection-failure texts, which pi-ai words differently (its SDKs say `Connection error.`): the AI
- * SDK's `Cannot connect to API: <cause>` and the socket errors under it.
+ * SDK's `Cannot connect to API: <cause>` and the socket errors under it, and a timeout (`timed out`, `timeout`:
+ * Strata's idle timeout of a silent provider, lib/llm/stream-guards.ts; later pi versions match these words too).
  */
-const STRATA_CONNECTION_PATTERN = /cannot connect to api|econnrefused|econnreset|etimedout|socket hang up/i;
+const STRATA_CONNECTION_PATTERN =
+  /cannot connect to api|econnrefused|econnreset|etimedout|socket hang up|timed? out|timeout/i;
 
 /**
  * Providers' "the prompt does not fit the context window" errors (pi `isContextOverflow`, case 1):

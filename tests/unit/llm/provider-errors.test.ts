@@ -22,6 +22,12 @@ describe("isTransientError", () => {
     ["read ECONNRESET", true],
     ["other side closed", true],
     ["terminated", true],
+    // Strata's idle timeout of a silent provider (lib/llm/stream-guards.ts), and timeouts as later pi versions match
+    [
+      "The provider sent nothing for 120 s, so the response timed out (STRATA_STREAM_IDLE_MS). What arrived before is kept.",
+      true,
+    ],
+    ["Request timeout", true],
     ["401 invalid x-api-key", false],
     ["403 Forbidden", false],
     ["404 model: claude-nope", false],

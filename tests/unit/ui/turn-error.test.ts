@@ -10,6 +10,7 @@ import { emptyChatText, MessageList } from "@/components/chat/message-list";
 import { initialChatState } from "@/components/chat/reduce-events";
 import { turnErrorView, turnPlaces } from "@/components/chat/turn-error-view";
 import type { AgentMessage } from "@/lib/agent/messages";
+import { outputCapMessage } from "@/lib/llm/stream-guards";
 import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
@@ -135,6 +136,27 @@ describe("the chat after a reload", () => {
     expect(texts(html, "stop-title")).toEqual(["The provider is unavailable or rate-limited (529)"]);
     expect(html).not.toContain("stop-hint");
     expect(html).not.toContain("stop-retry");
+  });
+});
+
+describe("a turn cut at the output cap", () => {
+  it("keeps its text and shows why it ended and what to do, as a warning (not a failed turn)", () => {
+    const cut = assistant({
+      content: [{ type: "text", text: "xxxx" }],
+      stopReason: "length",
+      errorMessage: outputCapMessage(4),
+    });
+    const html = renderReloaded([user("Write it all."), cut]);
+    expect(texts(html, "stop-length")).toEqual([
+      "The answer was cut off after 4 bytes, the most one turn may stream (text, thinking and tool-call arguments; " +
+        "STRATA_MAX_TURN_OUTPUT_BYTES). What arrived up to the cut is kept. Ask for a shorter answer, or for the " +
+        "work in smaller steps (for example one file per turn).",
+    ]);
+    expect(html).toContain("xxxx");
+    expect(html).not.toContain("stop-error");
+    expect(html).not.toContain("stop-retry");
+    // A provider's own max_tokens stop carries no errorMessage: nothing is added.
+    expect(renderReloaded([user("Hi."), assistant({ stopReason: "length" })])).not.toContain("stop-length");
   });
 });
 
