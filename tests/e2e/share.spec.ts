@@ -80,14 +80,12 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(system).not.toBeChecked();
   const table = dialog.getByRole("table", { name: "Redactions" });
   const rows = table.locator("tbody tr");
-  // The session's title is its first prompt: the key is redacted there and in the message.
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toHaveText(
-    `TitlepatternSecretKeySkProject ${CODENAME}: use the key [redacted:SecretKeySk]`,
-  );
-  await expect(rows.nth(1)).toContainText(/^Entry \d+ \(text\), line 1patternSecretKeySk/);
-  await expect(rows.nth(1)).toContainText("use the key [redacted:SecretKeySk] and read README.md.");
-  await expect(dialog).toContainText(/\d+ entries · 2 redactions/);
+  // The session's title is its first prompt with the key already taken out (when the session was titled): the
+  // share redacts the key in the message only.
+  await expect(rows).toHaveCount(1);
+  await expect(rows.nth(0)).toContainText(/^Entry \d+ \(text\), line 1patternSecretKeySk/);
+  await expect(rows.nth(0)).toContainText("use the key [redacted:SecretKeySk] and read README.md.");
+  await expect(dialog).toContainText(/\d+ entries · 1 redaction/);
   await expect(dialog).not.toContainText(PROMPT_KEY.slice(8));
 
   // Files at the checkpoint: the .env value is redacted too.
@@ -95,7 +93,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const envRow = rows.filter({ hasText: ".env, line 1" });
   await expect(envRow).toHaveCount(1);
   await expect(envRow).toContainText("OPENAI_API_KEY=[redacted:");
-  await expect(dialog).toContainText(/\d+ entries · 2 files · 3 redactions/);
+  await expect(dialog).toContainText(/\d+ entries · 2 files · 2 redactions/);
   await dialog.getByText("Files shared:").click();
   const fileList = dialog.getByRole("list", { name: "Files shared" });
   await expect(fileList.getByRole("listitem")).toHaveText([
@@ -120,7 +118,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(ownerRows.nth(1)).toContainText(
     "Project [redacted:owner]: use the key [redacted:SecretKeySk]",
   );
-  await expect(dialog).toContainText("5 redactions");
+  await expect(dialog).toContainText("4 redactions");
   await shot(dialog, "share-dialog");
 
   // A publish refused as stale (the session changed meanwhile; simulated once) says so where the owner looks,
@@ -140,7 +138,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(dialog.getByRole("list", { name: "Your redactions" })).toContainText(CODENAME);
   await expect(files).toBeChecked();
   await expect(dialog.getByRole("button", { name: "Publish link" })).toBeEnabled();
-  await expect(rows).toHaveCount(5);
+  await expect(rows).toHaveCount(4);
   await expect(dialog.getByRole("alert")).toContainText("Review the new preview, then publish again.");
   await shot(dialog, "share-dialog-stale");
   await dialog.getByRole("button", { name: "Publish link" }).click();
@@ -168,7 +166,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await expect(visitor.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(visitor.locator("body")).toContainText("The README says: Shared demo.");
-  await expect(visitor.locator("body")).toContainText("5 secrets were redacted");
+  await expect(visitor.locator("body")).toContainText("4 secrets were redacted");
   const pageHtml = await visitor.content();
   for (const hidden of [ENV_KEY, PROMPT_KEY, CODENAME, SYSTEM_TEXT]) expect(pageHtml).not.toContain(hidden);
   await shot(visitor, "share-page-signed-out", { fullPage: true });
@@ -199,7 +197,7 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const section = page.getByRole("region", { name: "Shared links" });
   const row = section.getByRole("listitem").filter({ hasText: `/s/${token}` });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("5 redactions");
+  await expect(row).toContainText("4 redactions");
   await expect(row).toContainText("Never expires");
   await shot(section, "settings-shared-links");
   await row.getByRole("button", { name: /^Revoke / }).click();
