@@ -96,6 +96,16 @@ export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppH
                 Team settings
               </a>
             ) : null}
+            {current && (current.kind === "personal" || ["owner", "admin"].includes(current.role)) ? (
+              // Provider keys and the sandbox switch: reachable whatever the project page's banners say.
+              <a
+                role="menuitem"
+                className={styles.menuItem}
+                href={`/workspaces/${encodeURIComponent(current.id)}/settings`}
+              >
+                Workspace settings (keys, sandbox)
+              </a>
+            ) : null}
           </>
         )}
       </MenuButton>

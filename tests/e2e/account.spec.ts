@@ -61,6 +61,11 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   const wsMenu = page.getByRole("menu", { name: /^Switch workspace/ });
   await expect(wsMenu.getByRole("menuitem", { name: /Personal/ })).toHaveAttribute("aria-current", "page");
   await expect(wsMenu.getByRole("menuitem", { name: "New team…" })).toHaveAttribute("href", "/teams/new");
+  // The workspace's settings (provider keys, the sandbox) are one click away in a personal workspace too.
+  await expect(wsMenu.getByRole("menuitem", { name: "Workspace settings (keys, sandbox)" })).toHaveAttribute(
+    "href",
+    /^\/workspaces\/[0-9a-f-]{36}\/settings$/,
+  );
   await shot(page, "header-workspace-menu");
   await page.keyboard.press("Escape");
 
