@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -8,13 +10,34 @@ import { defineConfig } from "vitest/config";
  */
 const WORKERS = Number(process.env.STRATA_VITEST_WORKERS ?? 2);
 
+const INTEGRATION = ["tests/integration", "tests/property"];
+
+/**
+ * The integration test files that mock a module (`vi.mock`/`vi.doMock`): a mock applies only to a module not
+ * loaded yet, so these run each in a fresh module registry (project `integration-mocked`).
+ */
+function filesMockingModules(): string[] {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  return INTEGRATION.flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".test.ts"))
+      .map((file) => `${dir}/${file}`)
+      .filter((file) => /\bvi\.(doMock|mock)\(/.test(readFileSync(path.join(root, file), "utf8"))),
+  );
+}
+const MOCKED = filesMockingModules();
+
 /**
  * Two projects:
  * - `unit` (tests/unit): no database, no service; the files of a worker share one module registry (`isolate: false`:
  *   a file's imports are loaded once per worker instead of once per file, 50 s → 20 s). A unit test that changes
  *   module state (a cache, an env-derived setting) puts it back, as it would for the next test of its own file.
- * - `integration` (tests/integration, tests/property): real Postgres, the execution service, the mock provider; each
- *   file in a fresh module registry.
+ * - `integration` (tests/integration, tests/property): real Postgres, the execution service, the mock provider. The
+ *   files of a worker share one module registry too (`isolate: false`): a fresh registry per file cost 3–5 s of
+ *   imports each (the route handlers pull in the AI SDK, Better Auth, Drizzle, isomorphic-git), ~190 s of the run.
+ *   Module state a file changes goes back when it ends (environment variables through `setEnv`'s restore, the
+ *   Neon driver's proxy is set per client, never globally); the one file that mocks a module (`vi.mock`) runs in
+ *   `integration-mocked`, each file in its own registry.
  */
 export default defineConfig({
   resolve: {
@@ -39,7 +62,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts", "tests/property/**/*.test.ts"],
+          include: INTEGRATION.map((dir) => `${dir}/**/*.test.ts`),
+          exclude: MOCKED,
+          globalSetup: ["tests/global-setup.ts"],
+          setupFiles: ["tests/setup-common.ts", "tests/setup-env.ts"],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-mocked",
+          include: MOCKED,
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/setup-common.ts", "tests/setup-env.ts"],
         },

@@ -26,36 +26,34 @@ import { isRepeatable, type Query, rowsOf, runTransaction } from "./transaction"
 export type Db = NeonDatabase<typeof schema>;
 export type { Query } from "./transaction";
 
-let configuredFor: string | undefined;
-
 /** How long `DbScope.release()` waits for the server to close the connection (ms). */
 const RELEASE_TIMEOUT_MS = 2000;
 
 /**
- * Point the Neon driver at the local proxy when `STRATA_DB_PROXY` is set. Idempotent.
+ * Point one Neon client at the local proxy when `STRATA_DB_PROXY` is set (read at each connection).
  *
  * `STRATA_DB_PROXY` = `host:port/secret` (the proxy's `endpoint`, handed over by whoever started it): the
  * driver connects to `ws://host:port/v1/<secret>`, and the proxy relays only to the database it was started
- * for, so the driver's host/port arguments are not sent.
+ * for, so the driver's host/port arguments are not sent. Set on the client's own `neonConfig`, never the
+ * driver's global one: another user of the driver in the same process (scripts/migrate.mjs migrating some other
+ * database, the CLI) cannot redirect this module's connections, nor this module theirs.
  * @throws Error (without the value, which holds the secret) when it is not `host:port/secret`.
  */
-function configureDriver(): void {
+function routeThroughProxy(client: Client): void {
   const proxy = process.env.STRATA_DB_PROXY;
-  if (configuredFor === (proxy ?? "")) return;
-  if (proxy) {
-    const match = /^([^/\s]+)\/([A-Za-z0-9_-]{22,})$/.exec(proxy);
-    if (!match) {
-      throw new Error(
-        "STRATA_DB_PROXY must be host:port/secret as handed over by the process that started the database proxy (npm start, the test helpers, the CLI); a bare host:port is no longer accepted.",
-      );
-    }
-    const address = `${match[1]}/v1/${match[2]}`;
-    neonConfig.wsProxy = () => address;
-    neonConfig.useSecureWebSocket = false;
-    neonConfig.pipelineTLS = false;
-    neonConfig.pipelineConnect = false;
+  if (!proxy) return;
+  const match = /^([^/\s]+)\/([A-Za-z0-9_-]{22,})$/.exec(proxy);
+  if (!match) {
+    throw new Error(
+      "STRATA_DB_PROXY must be host:port/secret as handed over by the process that started the database proxy (npm start, the test helpers, the CLI); a bare host:port is no longer accepted.",
+    );
   }
-  configuredFor = proxy ?? "";
+  const address = `${match[1]}/v1/${match[2]}`;
+  const config = client.neonConfig;
+  config.wsProxy = () => address;
+  config.useSecureWebSocket = false;
+  config.pipelineTLS = false;
+  config.pipelineConnect = false;
 }
 
 /** Node only (Node 20 has no global WebSocket): give the driver the `ws` package's constructor. */
@@ -291,7 +289,6 @@ export class DbScope implements IdleHolder {
    * @throws DbBusyError (no slot in time, or Postgres's 53300); the driver's error when it cannot connect.
    */
   private async open(): Promise<Conn> {
-    configureDriver();
     const { maxConnections, queueTimeoutMs } = dbSettings();
     const lease = await acquireSlot({
       max: maxConnections,
@@ -301,6 +298,7 @@ export class DbScope implements IdleHolder {
     let conn: Conn;
     try {
       const client = new Client({ connectionString: this.url ?? databaseUrl() });
+      routeThroughProxy(client);
       conn = { client, lease };
     } catch (error) {
       lease.release();
