@@ -166,16 +166,4 @@ function relay(ws, to) {
   ws.on("error", done);
 }
 
-/**
- * The Neon driver's `wsProxy` address for a STRATA_DB_PROXY value ("host:port/secret" → "host:port/v1/secret").
- * @throws Error (naming the expected shape, never the value's secret) when `endpoint` has no secret.
- */
-export function driverProxyAddress(endpoint) {
-  const match = /^([^/\s]+)\/([A-Za-z0-9_-]{22,})$/.exec(String(endpoint ?? ""));
-  if (!match) {
-    throw new Error(
-      "STRATA_DB_PROXY must be host:port/secret as handed over by the process that started the proxy (scripts/start.mjs, the test helpers, the CLI)",
-    );
-  }
-  return `${match[1]}/v1/${match[2]}`;
-}
+export { driverProxyAddress } from "../lib/db/proxy-address.mjs";

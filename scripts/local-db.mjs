@@ -12,9 +12,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Pool } from "@neondatabase/serverless";
 import { startDbProxy } from "./db-proxy.mjs";
-import { configureNeonForNode, migrateDatabase } from "./migrate.mjs";
+import { migrateDatabase, nodePool } from "./migrate.mjs";
 import { ProtocolSessionQueue } from "./pglite-queue.mjs";
 
 /** The directory of Strata's local state: STRATA_DIR of `env` (default `process.env`), else `<root>/.strata`. */
@@ -269,8 +268,7 @@ export const LOCAL_OWNER_NAME = "Local owner";
  * @returns {Promise<{ userId: string, created: boolean }>}
  */
 export async function ensureLocalOwner(url, proxy) {
-  configureNeonForNode(proxy);
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = nodePool(url, proxy);
   try {
     const inserted = await pool.query(
       `INSERT INTO users (name, email, email_verified) VALUES ($1, $2, true)

@@ -2,27 +2,38 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { neonConfig, Pool } from "@neondatabase/serverless";
+import { Client, Pool } from "@neondatabase/serverless";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import { migrate } from "drizzle-orm/neon-serverless/migrator";
 import ws from "ws";
-import { driverProxyAddress } from "./db-proxy.mjs";
+import { applyDriverProxy, driverProxyAddress } from "../lib/db/proxy-address.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Configure the Neon driver for Node and, when `proxy` (the proxy's endpoint "host:port/secret", as in
- * STRATA_DB_PROXY) is given, the local proxy. Throws when `proxy` carries no secret.
+ * A Neon driver client class for Node whose instances use the `ws` package and, when `proxy` (the proxy's
+ * endpoint "host:port/secret", as in STRATA_DB_PROXY) is given, the local proxy — each on its own `neonConfig`,
+ * never the driver's global one, so the app's connections in the same process (the CLI, the tests) are untouched.
+ * @param {string} [proxy]
+ * @throws Error when `proxy` carries no secret.
  */
-export function configureNeonForNode(proxy) {
-  neonConfig.webSocketConstructor = ws;
-  if (proxy) {
-    const address = driverProxyAddress(proxy);
-    neonConfig.wsProxy = () => address;
-    neonConfig.useSecureWebSocket = false;
-    neonConfig.pipelineTLS = false;
-    neonConfig.pipelineConnect = false;
-  }
+export function nodeClientClass(proxy) {
+  if (proxy) driverProxyAddress(proxy); // fail here, not at the first connection
+  return class NodeClient extends Client {
+    constructor(config) {
+      super(config);
+      this.neonConfig.webSocketConstructor = ws;
+      if (proxy) applyDriverProxy(this.neonConfig, proxy);
+    }
+  };
+}
+
+/** A one-connection Neon pool for Node on `url` (through the proxy endpoint `proxy`, if given); see {@link nodeClientClass}. */
+export function nodePool(url, proxy) {
+  const pool = new Pool({ connectionString: url, max: 1 });
+  // The driver's Pool sets its own `Client` after pg's constructor (ignoring the `Client` option): replace it.
+  pool.Client = nodeClientClass(proxy);
+  return pool;
 }
 
 /** Run pending migrations against `url` (through the proxy endpoint `proxy`, if given). Returns the elapsed ms. */
@@ -44,10 +55,9 @@ export function migrationJournal() {
  *   order; `total` = migrations in db/migrations; `ms` = elapsed.
  */
 export async function migrateDatabase(url, proxy) {
-  configureNeonForNode(proxy);
   const started = performance.now();
   const journal = migrationJournal();
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = nodePool(url, proxy);
   try {
     let last = -1;
     try {

@@ -19,6 +19,7 @@ import {
   tooManyConnectionsMessage,
 } from "./errors";
 import { acquireSlot, type IdleHolder, type Lease, setIdle } from "./limiter";
+import { applyDriverProxy } from "./proxy-address.mjs";
 import { retryTransient } from "./retry";
 import { dbSettings } from "./settings";
 import { isRepeatable, type Query, rowsOf, runTransaction } from "./transaction";
@@ -30,30 +31,13 @@ export type { Query } from "./transaction";
 const RELEASE_TIMEOUT_MS = 2000;
 
 /**
- * Point one Neon client at the local proxy when `STRATA_DB_PROXY` is set (read at each connection).
- *
- * `STRATA_DB_PROXY` = `host:port/secret` (the proxy's `endpoint`, handed over by whoever started it): the
- * driver connects to `ws://host:port/v1/<secret>`, and the proxy relays only to the database it was started
- * for, so the driver's host/port arguments are not sent. Set on the client's own `neonConfig`, never the
- * driver's global one: another user of the driver in the same process (scripts/migrate.mjs migrating some other
- * database, the CLI) cannot redirect this module's connections, nor this module theirs.
+ * Point one Neon client at the local proxy when `STRATA_DB_PROXY` (`host:port/secret`, handed over by whoever
+ * started the proxy) is set, read at each connection: {@link applyDriverProxy} on the client's own `neonConfig`.
  * @throws Error (without the value, which holds the secret) when it is not `host:port/secret`.
  */
 function routeThroughProxy(client: Client): void {
   const proxy = process.env.STRATA_DB_PROXY;
-  if (!proxy) return;
-  const match = /^([^/\s]+)\/([A-Za-z0-9_-]{22,})$/.exec(proxy);
-  if (!match) {
-    throw new Error(
-      "STRATA_DB_PROXY must be host:port/secret as handed over by the process that started the database proxy (npm start, the test helpers, the CLI); a bare host:port is no longer accepted.",
-    );
-  }
-  const address = `${match[1]}/v1/${match[2]}`;
-  const config = client.neonConfig;
-  config.wsProxy = () => address;
-  config.useSecureWebSocket = false;
-  config.pipelineTLS = false;
-  config.pipelineConnect = false;
+  if (proxy) applyDriverProxy(client.neonConfig, proxy);
 }
 
 /** Node only (Node 20 has no global WebSocket): give the driver the `ws` package's constructor. */
