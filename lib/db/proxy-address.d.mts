@@ -1,5 +1,10 @@
 export function driverProxyAddress(endpoint: string): string;
 export function applyDriverProxy(
-  config: { wsProxy?: unknown; useSecureWebSocket?: boolean; pipelineTLS?: boolean; pipelineConnect?: unknown },
+  config: {
+    wsProxy?: unknown;
+    useSecureWebSocket?: boolean;
+    pipelineTLS?: boolean;
+    pipelineConnect?: unknown;
+  },
   endpoint: string,
 ): void;
