@@ -31,15 +31,6 @@ const BUILTINS = new Set(
 
 let known: Set<string> | undefined;
 
-/** The first word of `command` after leading `NAME=value` assignments, or undefined for an empty command. */
-export function firstWord(command: string): string | undefined {
-  const words = command.trimStart().split(/\s+/);
-  let i = 0;
-  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) i++;
-  const word = words[i];
-  return word ? word.replace(/[;&|()]+$/, "") || word : undefined;
-}
-
 /**
  * The simple commands of `script`: split at unquoted `;`, `&`, `|` (so `&&`, `||`), parentheses, braces and line
  * breaks; quotes ('…', "…") and backslash escapes are respected, so `echo "a; b"` is one command.
@@ -71,12 +62,50 @@ function simpleCommands(script: string): string[] {
 /** Shell keywords that may start a simple command before the program it runs (`then python3 x.py`). */
 const LEADING_KEYWORDS = new Set(["then", "do", "else", "elif", "if", "while", "until", "!", "time", "exec"]);
 
-/** Whether a simple command's first word is a runtime ({@link RUNTIMES}) or a program the simulated shell lacks. */
+/**
+ * Programs that run the program named after their own options (`env node x.js`, `command python3 -V`,
+ * `timeout 60 npm test`), with how many operands they take before it (`timeout`'s duration, `nice -n`'s value).
+ * Options taking a value: `env -u NAME`, `env -C DIR`, `nice -n N`, `timeout -s SIG`, `timeout -k DURATION`.
+ */
+const WRAPPERS: Record<string, { operands: number; valued: Set<string> }> = {
+  env: { operands: 0, valued: new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]) },
+  command: { operands: 0, valued: new Set() },
+  builtin: { operands: 0, valued: new Set() },
+  nohup: { operands: 0, valued: new Set() },
+  nice: { operands: 0, valued: new Set(["-n", "--adjustment"]) },
+  timeout: { operands: 1, valued: new Set(["-s", "--signal", "-k", "--kill-after"]) },
+  xargs: { operands: 0, valued: new Set(["-n", "-P", "-I", "-L", "-d", "-E", "-s", "-a"]) },
+};
+
+/**
+ * The program a simple command runs: its first word after leading keywords, `NAME=value` assignments and
+ * {@link WRAPPERS} with their options (`then env -u X FOO=1 timeout 5 node t.js` → `node`); undefined when none.
+ * Words are split at blanks (quotes inside a wrapper's options are not expected).
+ */
+export function programOf(command: string): string | undefined {
+  const words = command.trim().split(/\s+/).filter(Boolean);
+  let i = 0;
+  for (;;) {
+    while (i < words.length && (LEADING_KEYWORDS.has(words[i]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])))
+      i++;
+    const word = words[i]?.replace(/[;&|()]+$/, "");
+    const wrapper = word === undefined ? undefined : WRAPPERS[word];
+    if (!wrapper) return word || undefined;
+    i++;
+    while (i < words.length && words[i].startsWith("-") && words[i] !== "-") {
+      if (words[i] === "--") {
+        i++;
+        break;
+      }
+      i += wrapper.valued.has(words[i]) ? 2 : 1;
+    }
+    i += wrapper.operands;
+  }
+}
+
+/** Whether a simple command's program is a runtime ({@link RUNTIMES}) or a program the simulated shell lacks. */
 function needsSandbox(command: string): boolean {
-  let rest = command.trimStart();
-  for (let w = firstWord(rest); w && LEADING_KEYWORDS.has(w); w = firstWord(rest))
-    rest = rest.slice(rest.indexOf(w) + w.length).trimStart();
-  const word = firstWord(rest);
+  const word = programOf(command);
   if (!word || word.startsWith("#") || word.includes("/")) return false;
   if (RUNTIMES.has(word)) return true;
   // The service's shell: its commands (git, grep, sed, …) and builtins stay in it.

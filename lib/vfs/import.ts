@@ -27,7 +27,7 @@ import { VfsError } from "./errors";
 import { type GitAuthor, initRepository } from "./git";
 import { checkPathLimits, utf8Length } from "./limits";
 import { pathNameProblem, quoteName } from "./names";
-import { isInsideRoot, joinPosix, normalizePosix } from "./paths";
+import { joinPosix, normalizePosix, symlinkTargetEscapes } from "./paths";
 import type { Vfs } from "./vfs";
 
 /** What an import wrote. `bytes` counts file contents (a symlink counts its target string). */
@@ -96,12 +96,6 @@ interface Plan {
   skipped: ImportReport["skipped"];
 }
 
-function symlinkEscapes(root: string, rel: string, target: string): boolean {
-  const path = joinPosix(root, rel);
-  const resolved = normalizePosix(`${path.slice(0, path.lastIndexOf("/"))}/${target}`);
-  return target === "" || target.startsWith("/") || !isInsideRoot(root, resolved);
-}
-
 /**
  * Decide every entry from the names and declared facts alone (nothing inflated): strip one common
  * top-level directory (GitHub-style archives), skip hostile or unsupported entries, and keep only the
@@ -147,7 +141,7 @@ async function plan(root: string, entries: ArchiveEntry[], limits: ArchiveLimits
     else if (entry.kind === "symlink" && entry.linkTarget !== undefined) {
       const length = utf8Length(entry.linkTarget);
       if (length > limits.maxPathLength) skip(entry, SKIP_REASONS.longTarget(length, limits.maxPathLength));
-      else if (symlinkEscapes(root, rel, entry.linkTarget)) skip(entry, SKIP_REASONS.escapingSymlink);
+      else if (symlinkTargetEscapes(root, rel, entry.linkTarget)) skip(entry, SKIP_REASONS.escapingSymlink);
       else out.links.push({ rel, target: entry.linkTarget, name: entry.name });
     } else {
       const link = entry.kind === "symlink";
@@ -291,7 +285,7 @@ export async function importArchive(
       const rel = planned.read.get(entry.index) ?? "";
       if (entry.kind === "symlink") {
         const target = new TextDecoder().decode(data);
-        if (symlinkEscapes(root, rel, target))
+        if (symlinkTargetEscapes(root, rel, target))
           skipped.push({ path: entry.name, reason: SKIP_REASONS.escapingSymlink });
         else links.push({ rel, target, name: entry.name });
         return;

@@ -76,6 +76,17 @@ export function isInsideRoot(root: string, path: string): boolean {
 }
 
 /**
+ * Whether a symlink at `rel` (relative to the project directory `root`) with `target` as written by a foreign
+ * filesystem (an archive, the sandbox's /workspace) points outside the project: an empty or absolute target (it named
+ * the other machine's root, not the workspace VFS), or a relative one that climbs out of `root`.
+ */
+export function symlinkTargetEscapes(root: string, rel: string, target: string): boolean {
+  const path = joinPosix(root, rel);
+  const resolved = normalizePosix(`${path.slice(0, path.lastIndexOf("/"))}/${target}`);
+  return target === "" || target.startsWith("/") || !isInsideRoot(root, resolved);
+}
+
+/**
  * Relative path from absolute `from` to absolute `to`, like Node's `path.posix.relative`
  * (`""` when equal, `..` segments when `to` is not below `from`).
  */

@@ -1,6 +1,6 @@
 /** Which bash commands go to the sandbox when it is on (lib/tools/bash-sandbox.ts `sandboxScript`). */
 import { describe, expect, it } from "vitest";
-import { firstWord, sandboxScript } from "@/lib/tools/bash-sandbox";
+import { programOf, sandboxScript } from "@/lib/tools/bash-sandbox";
 
 describe("sandboxScript", () => {
   it("routes a first word the simulated shell lacks, unchanged", () => {
@@ -67,8 +67,29 @@ describe("sandboxScript", () => {
       expect(sandboxScript(command)).toBeUndefined();
   });
 
-  it("firstWord skips assignments", () => {
-    expect(firstWord("A=1 B=2 make all")).toBe("make");
-    expect(firstWord("   ")).toBeUndefined();
+  it("routes a runtime started through env, command, nohup, nice, timeout or xargs", () => {
+    for (const command of [
+      "env node test.js",
+      "env -i PATH=/usr/bin FOO=1 node t.js",
+      "env -u HOME python3 -V",
+      "command python3 main.py",
+      "command -p node -e 1",
+      "nohup python3 serve.py",
+      "nice -n 5 make",
+      "timeout 60 npm test",
+      "timeout -s KILL -k 5 30 pytest -q",
+      "find . -name '*.py' | xargs -n 1 python3",
+      "cd tests && env CI=1 npm test",
+    ])
+      expect(sandboxScript(command)).toBe(command);
+    for (const command of ["env", "env FOO=1 ls", "command -v ls", "timeout 5 cat a.txt", "nohup echo hi"])
+      expect(sandboxScript(command)).toBeUndefined();
+  });
+
+  it("programOf skips keywords, assignments and wrappers with their options", () => {
+    expect(programOf("A=1 B=2 make all")).toBe("make");
+    expect(programOf("then env -u X FOO=1 timeout 5 node t.js")).toBe("node");
+    expect(programOf("timeout -- 5 npm test")).toBe("npm");
+    expect(programOf("   ")).toBeUndefined();
   });
 });

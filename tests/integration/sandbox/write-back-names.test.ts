@@ -4,7 +4,7 @@
  * seam below bubblewrap: the tree is materialised, files are made in it as a command would, then diffed and written
  * back to the real Postgres VFS.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -50,4 +50,27 @@ it("notes each refused name and writes the other files", async () => {
   const fresh = ws.reopen();
   expect(await fresh.readdir("/app")).toEqual(["a.txt", "ok.txt"]);
   expect(await fresh.readText("/app/ok.txt")).toBe("ok");
+});
+
+it("writes back a symlink inside the project and notes one pointing outside it (absolute or climbing out)", async () => {
+  const links = mkdtempSync(path.join(tmpdir(), "strata-links-"));
+  const tree = await materialiseTree([], "/app", links);
+  symlinkSync("a.txt", path.join(links, "inside"));
+  symlinkSync("/.team", path.join(links, "team"));
+  symlinkSync("../../etc/passwd", path.join(links, "up"));
+  symlinkSync("/workspace/a.txt", path.join(links, "abs"));
+  const diff = await diffTree(tree);
+  const report = await writeBack(ws.scope, { workspaceId: ws.workspaceId, root: "/app" }, diff.changes);
+  expect(report).toEqual({
+    changedPaths: ["/app/inside"],
+    notes: [
+      "sandbox: abs not written back: the symlink points outside the project (/workspace/a.txt); use a relative target inside it",
+      "sandbox: team not written back: the symlink points outside the project (/.team); use a relative target inside it",
+      "sandbox: up not written back: the symlink points outside the project (../../etc/passwd); use a relative target inside it",
+    ],
+  });
+  const fresh = ws.reopen();
+  expect(await fresh.readlink("/app/inside")).toBe("a.txt");
+  expect(await fresh.readdir("/app")).toEqual(["a.txt", "inside", "ok.txt"]);
+  rmSync(links, { recursive: true, force: true });
 });

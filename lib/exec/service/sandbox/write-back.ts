@@ -8,6 +8,7 @@
 import type { DbScope } from "@/lib/db/client";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { VfsError } from "@/lib/vfs/errors";
+import { symlinkTargetEscapes } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import type { TreeChange } from "./tree";
 
@@ -20,7 +21,8 @@ export interface WriteBackReport {
 
 /**
  * Apply `changes` (paths relative to `root`) to workspace `workspaceId`'s VFS on `scope` and flush them.
- * A file the VFS refuses (over its file-size or path limits) is skipped with a note; the rest is written.
+ * A file the VFS refuses (over its file-size or path limits) and a symlink pointing outside the project (an absolute
+ * target named the sandbox's own root) are skipped with a note; the rest is written.
  * @throws VfsConflictError when another writer changed one of the paths meanwhile (nothing written);
  *   VfsError EFBIG when the whole change is over the VFS's flush limit (nothing written).
  */
@@ -44,6 +46,12 @@ export async function writeBack(
       } else if (change.kind === "dir") {
         await vfs.mkdir(abs, { recursive: true });
       } else if (change.kind === "symlink") {
+        if (symlinkTargetEscapes(root, change.path, change.target)) {
+          notes.push(
+            `sandbox: ${change.path} not written back: the symlink points outside the project (${change.target}); use a relative target inside it`,
+          );
+          continue;
+        }
         if (await exists(vfs, abs)) await vfs.unlink(abs);
         await vfs.symlink(change.target, abs);
       } else {
