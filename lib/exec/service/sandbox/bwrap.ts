@@ -34,6 +34,7 @@ import path from "node:path";
 import { threadId } from "node:worker_threads";
 import { formatBytes, killReport } from "@/lib/exec/limits";
 import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
+import { commandCgroup, inCgroup } from "./cgroup";
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
 const SETPRIV = "/usr/bin/setpriv";
@@ -97,7 +98,13 @@ export class BwrapBackend implements SandboxBackend {
     const owner = this.treeOwner();
     const uid = owner?.uid ?? process.getuid?.() ?? 1000;
     const gid = owner?.gid ?? process.getgid?.() ?? 1000;
-    return execute(await this.argv(command, uid, gid), command, signal);
+    // CPU and disk I/O: a cgroup of the command's own under the sandboxes' shared one (cgroup.ts).
+    const group = commandCgroup(path.dirname(command.treeDir));
+    try {
+      return await execute(inCgroup(group, await this.argv(command, uid, gid)), command, signal);
+    } finally {
+      group?.remove();
+    }
   }
 
   private async argv(command: SandboxCommand, uid: number, gid: number): Promise<string[]> {

@@ -10,13 +10,15 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DbScope } from "@/lib/db/client";
-import { killReport } from "@/lib/exec/limits";
+import { formatBytes, killReport } from "@/lib/exec/limits";
 import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
 import { PgVfsStore } from "@/lib/vfs/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { SANDBOX_DEFAULT_LIMITS, type SandboxBackend, type SandboxLimits } from "./backend";
 import { BwrapBackend } from "./bwrap";
+import { sandboxCgroupSupport, sweepCommandCgroups } from "./cgroup";
 import { diffTree, materialiseTree } from "./tree";
+import { mountTreeFs, type TreeMount, treeFsFull } from "./tree-fs";
 import { writeBack } from "./write-back";
 
 let defaultBackend: SandboxBackend | undefined;
@@ -29,6 +31,10 @@ export function sandboxBackend(): SandboxBackend {
   if (!defaultBackend) {
     defaultBackend = new BwrapBackend();
     void sweepStaleTrees();
+    const cgroups = sandboxCgroupSupport();
+    if (cgroups.ok) sweepCommandCgroups();
+    else
+      console.warn(`[strata-exec] sandbox commands run without CPU-share and I/O limits: ${cgroups.reason}`);
   }
   return defaultBackend;
 }
@@ -104,7 +110,10 @@ export async function runSandboxCommand(
   const t0 = performance.now();
   const scope = new DbScope();
   const dir = await mkdtemp(path.join(treeParent(), TREE_PREFIX));
+  // The tree's size limit, enforced by its file system when the service is root (tree-fs.ts).
+  let mount: TreeMount | undefined;
   try {
+    mount = mountTreeFs(dir, limits.treeBytes, backend.treeOwner());
     let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
       withData: true,
       except: [`${root}/.git`],
@@ -124,6 +133,7 @@ export async function runSandboxCommand(
         // The wall-clock limit counts from the request (loading and materialising included), as the pool's does.
         limits: { ...limits, wallMs: Math.max(1, limits.wallMs - Math.round(t2 - t0)) },
         timeoutMs: request.timeoutMs,
+        ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
       },
       signal,
     );
@@ -145,7 +155,8 @@ export async function runSandboxCommand(
       writeBackMs: t5 - t4,
       files: tree.files,
     });
-    const noted = [...diff.notes, ...written.notes];
+    const full = mount && treeFsFull(dir) ? [treeFullNote(limits.treeBytes)] : [];
+    const noted = [...full, ...diff.notes, ...written.notes];
     const notes = noted.length > 0 ? `${noted.join("\n")}\n` : "";
     const sep = notes && outcome.output && !outcome.output.endsWith("\n") ? "\n" : "";
     return {
@@ -160,8 +171,14 @@ export async function runSandboxCommand(
     };
   } finally {
     await scope.release();
+    mount?.unmount();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** What the output says when the tree's file system filled up (writes past it failed with ENOSPC). */
+export function treeFullNote(treeBytes: number): string {
+  return `sandbox: /workspace is full (limit ${formatBytes(treeBytes)}): writes past it failed with "No space left on device".`;
 }
 
 /**
