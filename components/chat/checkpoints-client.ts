@@ -22,9 +22,19 @@ export interface TurnChanges {
   userTimestamp: number | null;
   /** Tool call id → the files it changed. */
   toolCalls: Record<string, string[]>;
+  /** Reverts of this turn's change that stand (lib/checkpoints/turn-reverts.ts), oldest first. */
+  reverts: StandingRevert[];
   from: string | null;
   to: string | null;
   files: FileChange[];
+}
+
+/** A revert standing on the branch: undoing it reverts `base`→`commit`. */
+export interface StandingRevert {
+  entryId: string;
+  commit: string;
+  base: string;
+  paths: string[];
 }
 
 /** One file's texts at both points (null where absent; both null when binary). */

@@ -65,6 +65,25 @@ export function revertedText(paths: readonly string[]): string {
   return paths.length === 0 ? "Nothing needed reverting." : `Reverted ${joinPaths(paths)}.`;
 }
 
+/** What the chat says after a revert was undone. */
+export function revertUndoneText(paths: readonly string[]): string {
+  return `Revert undone: ${joinPaths(paths)} ${paths.length === 1 ? "has" : "have"} this turn's changes again.`;
+}
+
+/** The confirmation asked before undoing a revert of `paths`. */
+export function undoRevertConfirmText(paths: readonly string[]): string {
+  return `Undo the revert of ${joinPaths(paths)}? ${paths.length === 1 ? "It gets" : "They get"} this turn's changes back, as a new checkpoint; nothing is lost.`;
+}
+
+/** Each reverted path of a turn → the standing revert that reverted it last. */
+export function revertedPaths(reverts: readonly { paths: readonly string[] }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  reverts.forEach((r, i) => {
+    for (const p of r.paths) out.set(p, i);
+  });
+  return out;
+}
+
 /** The confirmation asked before a revert of the turn (`path` unset) or one of its files. */
 export function revertConfirmText(files: readonly FileChange[], path?: string): string {
   if (path !== undefined)

@@ -68,6 +68,7 @@ export function useTurnChangesUi({
         readOnly={readOnly}
         onOpen={(path) => setTarget(turnTarget(turn, path))}
         onRevert={(path) => void turns.revert(turn, path)}
+        onUndoRevert={(standing) => void turns.undoRevert(turn, standing)}
       />
     );
   };

@@ -3,14 +3,15 @@
 import { ChangeCounts, PathLabel, StatusLetter } from "@/components/diff/change-bits";
 import styles from "@/components/diff/diff.module.css";
 import { Notice } from "@/components/ui/notice";
-import type { TurnChanges } from "./checkpoints-client";
-import { totals } from "./turn-changes-view";
+import type { StandingRevert, TurnChanges } from "./checkpoints-client";
+import { joinPaths, revertedPaths, totals } from "./turn-changes-view";
 import type { TurnFeedback } from "./use-turn-changes";
 
 /**
  * Under an assistant turn that changed files: each file with its status and `+/-` counts (a link to the diff view at
  * that file), "View diff", "Revert turn" and per-file "Revert" (not while `busy`, none when `readOnly`), and what the
- * last revert of this turn said.
+ * last revert of this turn said. A file whose revert stands (after a reload too) is marked "reverted" and offers
+ * "Undo revert" instead; when every file is reverted the turn says so and offers the undo in its head.
  */
 export function TurnSummary({
   turn,
@@ -20,6 +21,7 @@ export function TurnSummary({
   readOnly,
   onOpen,
   onRevert,
+  onUndoRevert,
 }: {
   turn: TurnChanges;
   feedback: TurnFeedback | null;
@@ -29,11 +31,33 @@ export function TurnSummary({
   readOnly: boolean;
   onOpen: (path?: string) => void;
   onRevert: (path?: string) => void;
+  onUndoRevert: (standing: StandingRevert) => void;
 }) {
   const n = turn.files.length;
   const sum = totals(turn.files);
   const id = turn.userEntryId;
   const disabled = busy || reverting !== null;
+  const reverts = turn.reverts ?? [];
+  const revertOf = revertedPaths(reverts);
+  const standingOf = (path: string) => {
+    const i = revertOf.get(path);
+    return i === undefined ? undefined : reverts[i];
+  };
+  const allReverted = n > 0 && turn.files.every((f) => revertOf.has(f.path));
+  const undoing = (standing: StandingRevert) => reverting === `${id}:undo:${standing.entryId}`;
+  const undoButton = (standing: StandingRevert, label: string) => (
+    <button
+      type="button"
+      className="btn btn-small"
+      disabled={disabled}
+      aria-busy={undoing(standing)}
+      aria-label={label}
+      title={`Give ${joinPaths(standing.paths)} this turn's changes back`}
+      onClick={() => onUndoRevert(standing)}
+    >
+      {undoing(standing) ? "Undoing…" : "Undo revert"}
+    </button>
+  );
   return (
     <section className={styles.summary} aria-label="Files changed in this turn" data-testid="turn-changes">
       <div className={styles.summaryHead}>
@@ -48,7 +72,12 @@ export function TurnSummary({
         <button type="button" className="btn btn-small" onClick={() => onOpen()}>
           View diff
         </button>
-        {readOnly ? null : (
+        {allReverted ? <span className={styles.revertedTag}>Reverted</span> : null}
+        {readOnly ? null : allReverted ? (
+          reverts.length === 1 ? (
+            undoButton(reverts[0], "Undo revert of this turn")
+          ) : null
+        ) : (
           <button
             type="button"
             className="btn btn-small"
@@ -73,7 +102,12 @@ export function TurnSummary({
               <PathLabel path={f.path} />
             </button>
             <ChangeCounts file={f} />
-            {readOnly ? null : (
+            {standingOf(f.path) ? <span className={styles.revertedTag}>reverted</span> : null}
+            {readOnly ? null : standingOf(f.path) ? (
+              allReverted && reverts.length === 1 ? null : (
+                undoButton(standingOf(f.path)!, `Undo revert of ${f.path}`)
+              )
+            ) : (
               <button
                 type="button"
                 className="btn btn-small"

@@ -7,9 +7,15 @@ import {
   getTurnChanges,
   type RevertResult,
   revertChanges,
+  type StandingRevert,
   type TurnChanges,
 } from "./checkpoints-client";
-import { revertConfirmText, revertedText } from "./turn-changes-view";
+import {
+  revertConfirmText,
+  revertedText,
+  revertUndoneText,
+  undoRevertConfirmText,
+} from "./turn-changes-view";
 
 /** What the last revert of a turn said, shown in that turn's summary. */
 export interface TurnFeedback {
@@ -30,6 +36,8 @@ export interface TurnChangesApi {
   feedback: TurnFeedback | null;
   /** Asks first, then reverts the turn (or one of its files); the outcome shows as `feedback`. */
   revert(turn: TurnChanges, path?: string): Promise<void>;
+  /** Asks first, then undoes a standing revert of the turn (reverts base→commit); the outcome shows as `feedback`. */
+  undoRevert(turn: TurnChanges, revert: StandingRevert): Promise<void>;
 }
 
 /**
@@ -78,23 +86,23 @@ export function useTurnChanges(
 
   const retry = useCallback(() => setSeq((n) => n + 1), []);
 
-  const revert = async (turn: TurnChanges, path?: string) => {
-    if (!sessionId || !turn.from || !turn.to || reverting) return;
-    if (!window.confirm(revertConfirmText(turn.files, path))) return;
+  /** One revert request for `turn` (`busyKey` while it runs); `done` words the outcome. */
+  const run = async (
+    turn: TurnChanges,
+    busyKey: string,
+    body: { from: string; to: string; path?: string; label: string },
+    done: (result: RevertResult) => string,
+  ) => {
+    if (!sessionId) return;
     const turnId = turn.userEntryId;
-    setReverting(path === undefined ? turnId : `${turnId}:${path}`);
+    setReverting(busyKey);
     setFeedback(null);
     try {
-      const result = await revertChanges(sessionId, {
-        from: turn.from,
-        to: turn.to,
-        ...(path === undefined ? {} : { path }),
-        label: `turn ${turnId.slice(0, 8)}`,
-      });
+      const result = await revertChanges(sessionId, body);
       onReverted(result);
       // The leaf moved: the turns (and the session's end) are read again before the outcome shows.
       await getTurnChanges(sessionId).then(setData, retry);
-      setFeedback({ turnId, kind: "info", text: revertedText(result.paths) });
+      setFeedback({ turnId, kind: "info", text: done(result) });
     } catch (err) {
       // The server's own words (a conflict names the files); a transport failure says so.
       const text = err instanceof ApiError && err.status > 0 ? err.message : describeError(err);
@@ -104,5 +112,33 @@ export function useTurnChanges(
     }
   };
 
-  return { data, loading, error, retry, reverting, feedback, revert };
+  const revert = async (turn: TurnChanges, path?: string) => {
+    if (!sessionId || !turn.from || !turn.to || reverting) return;
+    if (!window.confirm(revertConfirmText(turn.files, path))) return;
+    const turnId = turn.userEntryId;
+    await run(
+      turn,
+      path === undefined ? turnId : `${turnId}:${path}`,
+      {
+        from: turn.from,
+        to: turn.to,
+        ...(path === undefined ? {} : { path }),
+        label: `turn ${turnId.slice(0, 8)}`,
+      },
+      (result) => revertedText(result.paths),
+    );
+  };
+
+  const undoRevert = async (turn: TurnChanges, standing: StandingRevert) => {
+    if (!sessionId || reverting) return;
+    if (!window.confirm(undoRevertConfirmText(standing.paths))) return;
+    await run(
+      turn,
+      `${turn.userEntryId}:undo:${standing.entryId}`,
+      { from: standing.base, to: standing.commit, label: `revert ${standing.commit.slice(0, 8)}` },
+      (result) => revertUndoneText(result.paths),
+    );
+  };
+
+  return { data, loading, error, retry, reverting, feedback, revert, undoRevert };
 }

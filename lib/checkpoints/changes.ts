@@ -7,7 +7,12 @@ import { diffLines } from "diff";
 import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
-import { entryCommit, entryCommits, listCheckpoints } from "@/lib/session/checkpoint-rows";
+import {
+  type CheckpointRow,
+  entryCommit,
+  entryCommits,
+  listCheckpoints,
+} from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
@@ -15,6 +20,7 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, diffSnapshots, readBlob, type TreeChange } from "@/lib/vfs/worktree";
 import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
+import { type StandingRevert, standingReverts } from "./turn-reverts";
 
 /** One changed file. Counts are lines; null when the file is binary or over {@link MAX_DIFF_BYTES}. */
 export interface FileChange {
@@ -150,9 +156,9 @@ const isCheckpointEntry = (e: { type: string; customType?: string }) =>
   e.type === "custom" && e.customType === CHECKPOINT_CUSTOM_TYPE;
 
 /** Every tool call of the session that changed files (its checkpoint rows): tool call id → paths. */
-async function toolCallPaths(scope: DbScope, sessionId: string): Promise<Map<string, string[]>> {
+function toolCallPaths(rows: readonly CheckpointRow[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const row of await listCheckpoints(scope, sessionId))
+  for (const row of rows)
     for (const [id, paths] of Object.entries(row.toolCalls ?? {})) if (paths.length > 0) out.set(id, paths);
   return out;
 }
@@ -167,6 +173,8 @@ export interface TurnChanges extends ChangeSet {
   userTimestamp: number | null;
   /** The turn's tool calls that changed files (their checkpoint rows): tool call id → project-relative paths. */
   toolCalls: Record<string, string[]>;
+  /** The reverts of this turn's change (whole or of some files) that stand on the branch, oldest first. */
+  reverts: StandingRevert[];
 }
 
 /** Turns reported by {@link branchTurnChanges}: the newest ones. */
@@ -205,13 +213,18 @@ export async function branchTurnChanges(
     effective.set(e.id, carried);
   }
   const { vfs, root } = await openSessionFiles(scope, sessionId);
-  let written: Map<string, string[]> | null = null;
+  const rows = await listCheckpoints(scope, sessionId);
+  const written = toolCallPaths(rows);
+  const reverts = standingReverts(
+    path,
+    CHECKPOINT_CUSTOM_TYPE,
+    new Map(rows.map((r) => [r.commitOid, r.parentOid])),
+  );
   const out: TurnChanges[] = [];
   for (const t of turns) {
     const [user, last] = [path[t.start], path[t.end - 1]];
     const [from, to] = [effective.get(user.id), effective.get(last.id)];
     if (!from || !to || from === to) continue;
-    written ??= await toolCallPaths(scope, sessionId);
     const toolCalls: Record<string, string[]> = {};
     for (const e of path.slice(t.start + 1, t.end)) {
       const id = e.type === "message" ? (e.message as { toolCallId?: unknown }).toolCallId : undefined;
@@ -225,6 +238,7 @@ export async function branchTurnChanges(
       lastEntryId: last.id,
       userTimestamp: typeof timestamp === "number" ? timestamp : null,
       toolCalls,
+      reverts: reverts.get(`${from}..${to}`) ?? [],
       ...(await diffCommits(vfs, root, from, to)),
     });
   }

@@ -2,7 +2,8 @@
  * Issue 14, "See and undo what the agent did", end to end in Chromium: a scripted turn writes two files; the chat
  * shows both under the turn with exact `+/-` counts; the diff view (Monaco's diff editor) shows one's before and
  * after, moves between files with the arrow keys and closes with Escape; a tool call's Diff shows only its file;
- * reverting ONE file of the turn restores exactly that file and leaves the other.
+ * reverting ONE file of the turn restores exactly that file and leaves the other; after a reload the file is still
+ * marked reverted and "Undo revert" gives it the turn's changes back.
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -124,4 +125,19 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   await expect(sessionView.getByTestId("diff-file")).toHaveAttribute("data-path", "src/util.ts");
   await page.keyboard.press("Escape");
   await expect(sessionView).toHaveCount(0);
+
+  // The revert stands after a reload: notes.md is marked reverted and offers its undo, not another revert.
+  await page.reload();
+  await expect(row("notes.md")).toContainText("reverted");
+  await expect(row("notes.md").getByRole("button", { name: "Revert notes.md" })).toHaveCount(0);
+  await expect(row("src/util.ts").getByRole("button", { name: "Revert src/util.ts" })).toBeVisible();
+  page.once("dialog", (d) => void d.accept());
+  await row("notes.md").getByRole("button", { name: "Undo revert of notes.md" }).click();
+  await expect(page.getByTestId("turn-changes")).toContainText(
+    "Revert undone: notes.md has this turn's changes again.",
+  );
+  expect(await readProject("notes.md")).toBe(NOTES_AFTER);
+  await expect(row("notes.md").getByRole("button", { name: "Revert notes.md" })).toBeVisible();
+  await expect(row("notes.md")).not.toContainText("reverted");
+  await shot(page, "after-undo-revert");
 });

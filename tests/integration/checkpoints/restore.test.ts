@@ -229,6 +229,41 @@ describe("changes and revert", () => {
     expect(after.map((t) => [t.lastEntryId, t.to, t.files.map((x) => x.path)])).toEqual([
       [turns[0].lastEntryId, turns[0].to, ["a.txt", "b.txt"]],
     ]);
+    // The turn says what stands reverted (a reload shows it), with the base an undo reverts from.
+    expect(turns[0].reverts).toEqual([]);
+    expect(after[0].reverts).toEqual([
+      { entryId: reverted.entryId, commit: reverted.commit, base: turns[0].to, paths: ["b.txt"] },
+    ]);
+    // Undo = revert the revert (base→commit): b.txt is the agent's again, and the turn has no standing revert.
+    const undo = await revertChanges({
+      scope,
+      sessionId: f.session.id,
+      from: after[0].reverts[0].base,
+      to: after[0].reverts[0].commit,
+      author,
+      userId: null,
+      label: "revert",
+    });
+    expect(undo.paths).toEqual(["b.txt"]);
+    expect(await readProjectFile(f, "b.txt")).toBe("y\n");
+    const undone = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    expect(undone.map((t) => t.reverts)).toEqual([[]]);
+    // Undoing the undo stands the first revert again.
+    const redo = await revertChanges({
+      scope,
+      sessionId: f.session.id,
+      from: reverted.commit,
+      to: undo.commit,
+      author,
+      userId: null,
+      label: "undo",
+    });
+    expect(await readProjectFile(f, "b.txt")).toBe("x\n");
+    const again = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    expect(again[0].reverts).toEqual([
+      { entryId: reverted.entryId, commit: reverted.commit, base: turns[0].to, paths: ["b.txt"] },
+    ]);
+    expect(redo.paths).toEqual(["b.txt"]);
   });
 
   it("reverts three-way around later edits, and refuses a conflicting revert writing nothing", async () => {

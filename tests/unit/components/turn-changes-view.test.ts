@@ -6,13 +6,16 @@ import {
   joinPaths,
   placeTurnSummaries,
   revertConfirmText,
+  revertedPaths,
   revertedText,
+  revertUndoneText,
   sessionTarget,
   statusLetter,
   stepIndex,
   toolCallTarget,
   totals,
   turnTarget,
+  undoRevertConfirmText,
 } from "@/components/chat/turn-changes-view";
 import type { AgentMessage } from "@/lib/agent/messages";
 
@@ -38,6 +41,7 @@ const turn = (userEntryId: string, userTimestamp: number | null, files = [file("
   lastEntryId: `${userEntryId}-last`,
   userTimestamp,
   toolCalls: {},
+  reverts: [],
   from: `${userEntryId}-from`,
   to: `${userEntryId}-to`,
   files,
@@ -99,6 +103,24 @@ describe("labels", () => {
     expect(revertConfirmText([file("a.txt")], "a.txt")).toBe(
       "Revert a.txt to what it was before this turn? The revert is a new checkpoint; nothing is lost.",
     );
+  });
+
+  it("words an undo of a revert, and finds which standing revert reverted each file last", () => {
+    expect(undoRevertConfirmText(["a.txt"])).toBe(
+      "Undo the revert of a.txt? It gets this turn's changes back, as a new checkpoint; nothing is lost.",
+    );
+    expect(undoRevertConfirmText(["a.txt", "b.txt"])).toBe(
+      "Undo the revert of a.txt and b.txt? They get this turn's changes back, as a new checkpoint; nothing is lost.",
+    );
+    expect(revertUndoneText(["a.txt"])).toBe("Revert undone: a.txt has this turn's changes again.");
+    expect(revertUndoneText(["a.txt", "b.txt"])).toBe(
+      "Revert undone: a.txt and b.txt have this turn's changes again.",
+    );
+    expect([...revertedPaths([{ paths: ["a.txt"] }, { paths: ["a.txt", "b.txt"] }])]).toEqual([
+      ["a.txt", 1],
+      ["b.txt", 1],
+    ]);
+    expect(revertedPaths([]).size).toBe(0);
   });
 });
 
