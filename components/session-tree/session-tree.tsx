@@ -57,6 +57,10 @@ export function SessionTree({
     kept: string | null;
     /** This restore was an undo of the previous one. */
     undo: boolean;
+    /** The session the restore belongs to (a fork's: the new session). */
+    sessionId: string;
+    /** The restore switched the files for a fork into this session (the notice follows to it). */
+    forkId?: string;
   } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const openRef = useRef(onOpenChange);
@@ -72,13 +76,14 @@ export function SessionTree({
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [sessionId]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: another session forgets the last restore and error
+  // Another session forgets the last restore and error (a fork's restore follows into the fork).
   useEffect(() => {
-    setRestore(null);
+    setRestore((r) => (r?.forkId && r.forkId === sessionId ? r : null));
     setError(null);
   }, [sessionId]);
 
   const moved = (result: MoveResult) => {
+    if (!sessionId) return;
     setRestore(
       result.restoreId
         ? {
@@ -86,6 +91,7 @@ export function SessionTree({
             changed: result.changed?.length ?? 0,
             kept: result.keptCommit?.slice(0, 7) ?? null,
             undo: false,
+            sessionId,
           }
         : null,
     );
@@ -96,19 +102,22 @@ export function SessionTree({
   const undo = async () => {
     if (!sessionId || !restore) return;
     try {
-      const result = await undoRestore(sessionId, restore.id, unsavedBuffers?.());
+      const result = await undoRestore(restore.sessionId, restore.id, unsavedBuffers?.());
       setRestore(
         result.restoreId
           ? {
               id: result.restoreId,
               changed: result.changed?.length ?? 0,
               kept: result.keptCommit?.slice(0, 7) ?? null,
-              undo: true,
+              undo: !restore.undo,
+              sessionId: restore.sessionId,
+              forkId: restore.forkId,
             }
           : null,
       );
       if (result.changed?.length) onFilesChanged?.(result.changed);
-      onMoved(result);
+      // A fork's undo changes only the files: this session's conversation stays as it is.
+      if (!restore.forkId) onMoved(result);
     } catch (err) {
       setError(describeError(err));
     }
@@ -132,7 +141,13 @@ export function SessionTree({
         <Notice
           kind="info"
           title={
-            restore.undo ? "Restore undone: back where you were" : "Moved to another point of the session"
+            restore.forkId
+              ? restore.undo
+                ? "Files put back as they were before the fork"
+                : "Forked with the files of that point"
+              : restore.undo
+                ? "Restore undone: back where you were"
+                : "Moved to another point of the session"
           }
           actions={
             <>
@@ -166,9 +181,22 @@ export function SessionTree({
           onMoved={moved}
           unsavedBuffers={unsavedBuffers}
           projectId={projectId}
-          onForked={(session, text, changed) => {
+          onForked={(session, text, changed, restoreId) => {
             onOpenChange(false);
             if (changed?.length) onFilesChanged?.(changed);
+            setRestore(
+              restoreId
+                ? {
+                    id: restoreId,
+                    changed: changed?.length ?? 0,
+                    kept: null,
+                    undo: false,
+                    // The fork's file switch is a restore of the new session (lib/checkpoints/fork.ts).
+                    sessionId: session.id,
+                    forkId: session.id,
+                  }
+                : null,
+            );
             onForked(session, text);
           }}
           onRenamed={onRenamed}

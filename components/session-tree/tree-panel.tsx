@@ -65,7 +65,7 @@ export function TreePanel({
   refreshKey?: unknown;
   onClose: () => void;
   onMoved: (result: MoveResult) => void;
-  onForked: (session: SessionSummary, editorText?: string, changed?: string[]) => void;
+  onForked: (session: SessionSummary, editorText?: string, changed?: string[], restoreId?: string) => void;
   onRenamed: (session: SessionSummary) => void;
   onCompacted: () => void;
   /** The editor's unsaved buffers, sent with a move or fork that changes files (kept first). */
@@ -148,7 +148,7 @@ export function TreePanel({
     act(async () => {
       const before = row.node.type === "message" && row.node.role === "user";
       const forked = await forkSession(sessionId, row.node.id, before ? "before" : "at", unsavedBuffers?.());
-      onForked(forked.session, forked.editorText, forked.changed);
+      onForked(forked.session, forked.editorText, forked.changed, forked.restoreId);
     });
   const saveLabel = (text: string) =>
     row &&
