@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { ApiError, describeError, type FileResponse, readFile, writeFile } from "@/components/api-client";
 import {
   initialOpenFiles,
@@ -10,6 +10,7 @@ import {
   type RevealTarget,
   reduceOpenFiles,
 } from "./open-files";
+import { loadTabs, saveTabs } from "./tab-memory";
 
 export interface OpenFilesApi {
   files: OpenFile[];
@@ -63,15 +64,27 @@ export interface FileIo {
   write(path: string, content: string): Promise<{ path: string; size: number }>;
 }
 
+/** The browser's storage, or null (server rendering, storage disabled). */
+function browserStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Open files of one project (GET/PUT `/api/projects/:id/file`) or of another tree given as a
- * {@link FileIo} (keep its identity stable, e.g. a module constant).
+ * {@link FileIo} (keep its identity stable, e.g. a module constant). A project's tabs are remembered in the browser
+ * (components/editor/tab-memory.ts) and reopened on the next load; a remembered file that is gone is not reopened.
  */
 export function useOpenFiles(source: string | FileIo): OpenFilesApi {
   const [state, dispatch] = useReducer(reduceOpenFiles, initialOpenFiles);
   const stateRef = useRef(state);
   stateRef.current = state;
   const seq = useRef(new Map<string, number>());
+  /** Remembered tabs being reopened: one whose file is gone (404) closes instead of showing an error. */
+  const reopening = useRef(new Set<string>());
   const buffers = useRef(new Map<string, () => string | undefined>());
   const io = useMemo<FileIo>(
     () =>
@@ -94,7 +107,12 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
         if (seq.current.get(path) === n)
           dispatch({ type: "loaded", file: { ...file, path }, revision: ++revisions });
       } catch (err) {
-        if (seq.current.get(path) === n) dispatch({ type: "load_failed", path, error: describeError(err) });
+        if (seq.current.get(path) !== n) return;
+        if (reopening.current.has(path) && err instanceof ApiError && err.status === 404)
+          dispatch({ type: "close", path });
+        else dispatch({ type: "load_failed", path, error: describeError(err) });
+      } finally {
+        reopening.current.delete(path);
       }
     },
     [io],
@@ -204,6 +222,28 @@ export function useOpenFiles(source: string | FileIo): OpenFilesApi {
     },
     [load],
   );
+
+  const projectId = typeof source === "string" ? source : null;
+  const restored = useRef<string | null>(null);
+  useEffect(() => {
+    if (!projectId || restored.current === projectId) return;
+    restored.current = projectId;
+    const tabs = loadTabs(browserStorage(), projectId);
+    for (const path of tabs.paths) {
+      reopening.current.add(path);
+      open(path);
+    }
+    if (tabs.active) dispatch({ type: "activate", path: tabs.active });
+  }, [projectId, open]);
+  const tabPaths = state.files.map((f) => f.path).join("\n");
+  useEffect(() => {
+    // Not before this project's tabs were reopened (the first render has none yet).
+    if (!projectId || restored.current !== projectId) return;
+    saveTabs(browserStorage(), projectId, {
+      paths: tabPaths ? tabPaths.split("\n") : [],
+      active: state.active,
+    });
+  }, [projectId, tabPaths, state.active]);
 
   const active = useMemo(() => state.files.find((f) => f.path === state.active) ?? null, [state]);
 

@@ -176,6 +176,21 @@ test("Ctrl+P opens a file by a fuzzy name; the Search panel opens a hit at its l
     "Invalid regular expressionregex parse error: Invalid regular expression: /needle = (4/: Unterminated group. Fix the pattern, or turn off .* to search for the text as typed.",
   );
   await shot(page, "search-invalid-regex");
+
+  // The open tabs come back after a reload, in order, the active one in front; a file deleted since is not reopened.
+  const tabs = page.getByRole("tablist", { name: "Open files" }).getByRole("tab");
+  await expect(tabs).toHaveText(["use-open-files.ts", "b.ts"]);
+  await page.reload();
+  await expect(tabs).toHaveText(["use-open-files.ts", "b.ts"]);
+  await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+  await expect(editor(page)).toHaveAttribute("data-path", "src/lib/b.ts");
+  const gone = await page.request.delete(
+    `/api/projects/${projectIdOf(page)}/file?path=${encodeURIComponent("src/use-open-files.ts")}`,
+  );
+  expect(gone.status()).toBe(200);
+  await page.reload();
+  await expect(editor(page)).toHaveAttribute("data-path", "src/lib/b.ts");
+  await expect(tabs).toHaveText(["b.ts"]);
 });
 
 test("another tab sees a new file appear, takes a clean file's change and asks before overwriting edits", async ({
