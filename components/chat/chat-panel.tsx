@@ -307,6 +307,11 @@ export function ChatPanel({
         steerable={isAgentRun(chat.liveRun)}
         aborting={chat.aborting}
         disabled={!sessions.sessionId || chat.loading}
+        disabledReason={
+          !sessions.listed || sessions.creating || (sessions.sessionId && chat.loading)
+            ? "Loading the session…"
+            : "No session: start one with “New session” above"
+        }
         noModel={noModel}
         noModelHelp={config?.help}
         readOnlyReason={readOnlyNote}

@@ -50,6 +50,7 @@ export function Composer({
   steerable = true,
   aborting,
   disabled,
+  disabledReason = "No session",
   noModel = false,
   noModelHelp,
   attachments,
@@ -70,6 +71,8 @@ export function Composer({
   steerable?: boolean;
   aborting: boolean;
   disabled: boolean;
+  /** What the disabled box says (its placeholder): loading, or why there is no session. */
+  disabledReason?: string;
   /** The server has no model: prompts cannot be sent (shell commands can). */
   noModel?: boolean;
   /** The server's full configuration help, folded out under the no-model note. */
@@ -178,7 +181,7 @@ export function Composer({
           readOnlyReason
             ? readOnlyReason
             : disabled
-              ? "No session"
+              ? disabledReason
               : running
                 ? RUNNING_PLACEHOLDER
                 : noModel

@@ -43,6 +43,8 @@ export function useSessions(projectId: string, initialModel: () => string | unde
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  /** The first list has arrived (or failed): before it, "no session" only means "not loaded yet". */
+  const [listed, setListed] = useState(false);
   const initialModelRef = useRef(initialModel);
   initialModelRef.current = initialModel;
   const sessionsRef = useRef(sessions);
@@ -90,6 +92,7 @@ export function useSessions(projectId: string, initialModel: () => string | unde
     listSessions(projectId, ctrl.signal).then(
       (list) => {
         setSessions(list);
+        setListed(true);
         if (list.length === 0) {
           if (autoCreate) void create(initialModelRef.current());
           return;
@@ -99,7 +102,9 @@ export function useSessions(projectId: string, initialModel: () => string | unde
         if (pick) select(pick.id);
       },
       (err) => {
-        if (!ctrl.signal.aborted) setError(`Could not load sessions: ${describeError(err)}`);
+        if (ctrl.signal.aborted) return;
+        setListed(true);
+        setError(`Could not load sessions: ${describeError(err)}`);
       },
     );
     return () => ctrl.abort();
@@ -131,5 +136,5 @@ export function useSessions(projectId: string, initialModel: () => string | unde
     [projectId, select],
   );
 
-  return { sessions, sessionId, select, create, refresh, error, creating, replace, forget };
+  return { sessions, sessionId, select, create, refresh, error, creating, listed, replace, forget };
 }

@@ -95,6 +95,10 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
     "This project has no sessions. “New session” starts one.",
   );
   await expect(page.getByLabel("Message")).toBeDisabled();
+  await expect(page.getByLabel("Message")).toHaveAttribute(
+    "placeholder",
+    "No session: start one with “New session” above",
+  );
   expect((await page.request.get(`/api/sessions/${first}`)).status()).toBe(404);
   await shot(page, "session-empty-state");
   await page.getByRole("button", { name: "New session" }).click();
