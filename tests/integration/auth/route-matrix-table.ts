@@ -296,6 +296,12 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     permission: "public",
     build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token } }),
   },
+  // Where sign-in returns after a signed-out "Fork to my workspace": without the fork intent cookie, the share page.
+  "GET /s/[token]/fork": {
+    permission: "public",
+    ok: [303],
+    build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token } }),
+  },
   "GET /s/[token]/files/[...path]": {
     permission: "public",
     build: async (ctx) => ({ params: { token: (await teamShare(ctx)).token, path: "shared/note.txt" } }),

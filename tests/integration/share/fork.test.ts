@@ -1,9 +1,11 @@
 /**
  * Forking a share (docs/sharing.md): a second user's fork is a new project of their workspace holding the shared files
  * byte for byte in one commit, a session holding the shared path with every entry bound to that commit, the owner's
- * workspace untouched; a prompt in the fork runs and sees the files. A signed-out form post is sent to sign in.
+ * workspace untouched; a prompt in the fork runs and sees the files. A signed-out form post is sent to sign in, and
+ * coming back signed in forks at once (the fork intent), while a link to that page from elsewhere forks nothing.
  */
 import { describe, expect, it } from "vitest";
+import * as resume from "@/app/s/[token]/fork/route";
 import { runPrompt } from "@/lib/agent/session-run";
 import { DbScope } from "@/lib/db/client";
 import { entryCommits } from "@/lib/session/checkpoint-rows";
@@ -11,7 +13,7 @@ import { loadAllEntries } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { log } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { createTestUser } from "../../helpers/auth";
+import { asUser, createTestUser } from "../../helpers/auth";
 import { routes, share } from "./helpers";
 import {
   call,
@@ -116,8 +118,11 @@ describe("fork a share", () => {
     const signedOut = await call(routes.fork.POST, null, `/api/s/${token}/fork`, { token }, { form: {} });
     expect([signedOut.status, signedOut.headers.get("location")]).toEqual([
       303,
-      `/sign-in?next=${encodeURIComponent(`/s/${token}`)}`,
+      `/sign-in?next=${encodeURIComponent(`/s/${token}/fork`)}`,
     ]);
+    expect(signedOut.headers.get("set-cookie")).toBe(
+      `strata_fork_intent=${token}; Path=/s/${token}; Max-Age=1800; HttpOnly; SameSite=Lax`,
+    );
     const json = await call(routes.fork.POST, null, `/api/s/${token}/fork`, { token }, { json: {} });
     expect(json.status).toBe(401);
     const forker = await createTestUser("Form forker");
@@ -164,5 +169,58 @@ describe("fork a share", () => {
     expect(await scope.query("SELECT id FROM projects WHERE workspace_id = $1", [teamId])).toEqual(
       projectsBefore,
     );
+  });
+});
+
+describe("signing in from a share page", () => {
+  it("forks at once on the way back with the fork intent; without it (another site's link) forks nothing", async () => {
+    const f = await ownerProject(scope, { "a.txt": "a\n" });
+    await prompt(mock, f, "hi", []);
+    const leafId = (await getSession(scope, f.session.id))!.leafId!;
+    const { token } = await share(f.owner, f.session.id, { leafId, includeFiles: true });
+    const forker = await createTestUser("Returning forker");
+    const url = `http://127.0.0.1:3000/s/${token}/fork`;
+    const back = (cookie: string) =>
+      resume.GET(asUser({ cookie }, url), { params: Promise.resolve({ token }) });
+    const projectsOf = async () =>
+      (
+        await scope.query<{ n: number }>("SELECT count(*)::int AS n FROM projects WHERE workspace_id = $1", [
+          forker.workspaceId,
+        ])
+      )[0].n;
+
+    // No intent (a link from anywhere): the share page, nothing forked.
+    const plain = await back(forker.cookie);
+    expect([plain.status, plain.headers.get("location"), await projectsOf()]).toEqual([
+      303,
+      `/s/${token}`,
+      0,
+    ]);
+    // An intent for another share does not count.
+    const other = await back(`${forker.cookie}; strata_fork_intent=${"x".repeat(32)}`);
+    expect([other.status, other.headers.get("location"), await projectsOf()]).toEqual([
+      303,
+      `/s/${token}`,
+      0,
+    ]);
+    // Still signed out with the intent: back to sign in, the intent kept.
+    const anonymous = await back(`strata_fork_intent=${token}`);
+    expect([
+      anonymous.status,
+      anonymous.headers.get("location"),
+      anonymous.headers.get("set-cookie"),
+    ]).toEqual([
+      303,
+      `/sign-in?next=${encodeURIComponent(`/s/${token}/fork`)}`,
+      `strata_fork_intent=${token}; Path=/s/${token}; Max-Age=1800; HttpOnly; SameSite=Lax`,
+    ]);
+    // Signed in with the intent: forked, sent to the project, the intent cleared.
+    const forked = await back(`${forker.cookie}; strata_fork_intent=${token}`);
+    expect(forked.status).toBe(303);
+    expect(forked.headers.get("location")).toMatch(/^\/projects\/[0-9a-f-]{36}$/);
+    expect(forked.headers.get("set-cookie")).toBe(
+      `strata_fork_intent=; Path=/s/${token}; Max-Age=0; HttpOnly; SameSite=Lax`,
+    );
+    expect(await projectsOf()).toBe(1);
   });
 });
