@@ -12,6 +12,7 @@ import * as git from "isomorphic-git";
 import webHttp from "isomorphic-git/http/web";
 import { GitIndexManager } from "isomorphic-git/managers";
 import { FileSystem } from "isomorphic-git/models";
+import { isCheckpointExcluded } from "./checkpoint-ignore";
 import { createGitFs, GitStats } from "./git-fs";
 import {
   holdablePaths,
@@ -385,7 +386,8 @@ async function resolveOrNull(gfs: GitFs, gitdir: string, ref: string): Promise<s
  * tree state: a file or symlink is (re)hashed, a missing path is deleted (a whole subtree when it was a
  * directory), an existing directory only replaces a file of that name. Paths outside `dir` or under
  * `.git` (the project's or a nested repository's) are ignored, and so are untracked paths matched by `.gitignore`
- * (tracked ones are always recorded, as in git). A path with a name git cannot hold (`gitNameProblem`; old data) is
+ * or by the built-in excludes (`__pycache__/`, `node_modules/`, …: lib/vfs/checkpoint-ignore.ts); tracked ones are
+ * always recorded, as in git. A path with a name git cannot hold (`gitNameProblem`; old data) is
  * left out and listed with its reason in the commit message; a parent tree holding such a name (written before
  * this rule) is read without it and rewritten where the commit touches it.
  *
@@ -491,17 +493,18 @@ export async function checkpoint(
     const st = states.get(rel);
     return st && st.kind !== "dir" && !tracked(rel);
   });
-  const ignored = new Set<string>();
-  if (untrackedAdds.length > 0) {
+  const ignored = new Set(untrackedAdds.filter(isCheckpointExcluded));
+  if (untrackedAdds.length > ignored.size) {
     const candidates = new Set<string>([`${gitdir}/info/exclude`]);
-    for (const rel of untrackedAdds)
+    for (const rel of untrackedAdds.filter((r) => !ignored.has(r)))
       for (let d = parentRel(rel); ; d = parentRel(d)) {
         candidates.add(d === "" ? `${root}/.gitignore` : `${root}/${d}/.gitignore`);
         if (d === "") break;
       }
     await fs.prefetch([...candidates], { withData: true });
     for (const rel of untrackedAdds)
-      if (await git.isIgnored({ fs: gfs, dir: root, gitdir, filepath: rel })) ignored.add(rel);
+      if (!ignored.has(rel) && (await git.isIgnored({ fs: gfs, dir: root, gitdir, filepath: rel })))
+        ignored.add(rel);
   }
 
   // 4. Apply: set blobs, delete entries, create intermediate trees.

@@ -181,6 +181,41 @@ describe("checkpoint", () => {
     expect(await resolveRef(fs, dir, "HEAD")).toBe(head);
   });
 
+  it("leaves out untracked bytecode, test caches and node_modules; a tracked one stays recorded", async () => {
+    await initRepository(t.fs, dir);
+    await t.fs.writeFile(`${dir}/kept/__pycache__/old.cpython-311.pyc`, "tracked bytecode");
+    const head = await commitAll(t.fs, dir, { message: "base", author });
+    await t.fs.flush();
+    const fs = t.reopen();
+    const written = {
+      "main.py": "print(1)\n",
+      "pkg/__pycache__/m.cpython-311.pyc": "b",
+      "pkg/m.pyc": "b",
+      "pkg/m.pyo": "b",
+      ".pytest_cache/v/cache/lastfailed": "{}",
+      "web/node_modules/left-pad/index.js": "x",
+      "kept/__pycache__/old.cpython-311.pyc": "tracked bytecode, changed",
+      "notes/node_modules.md": "a file named like the folder",
+    };
+    for (const [rel, text] of Object.entries(written)) await fs.writeFile(`${dir}/${rel}`, text);
+    const turn = await checkpoint(fs, dir, {
+      changedPaths: Object.keys(written).map((rel) => `${dir}/${rel}`),
+      ref,
+      message: "turn",
+      author,
+      parent: head,
+    });
+    await fs.flush();
+    expect(await git.listFiles({ fs: createGitFs(t.reopen()), dir, ref: turn!.oid })).toEqual([
+      "kept/__pycache__/old.cpython-311.pyc",
+      "main.py",
+      "notes/node_modules.md",
+    ]);
+    expect(await readTextAt(t.reopen(), dir, turn!.oid, "kept/__pycache__/old.cpython-311.pyc")).toBe(
+      "tracked bytecode, changed",
+    );
+  });
+
   it("returns null when nothing changed, for ignored files and for paths under .git", async () => {
     await seed();
     const fs = t.reopen();
