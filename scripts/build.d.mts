@@ -1,5 +1,15 @@
 export const PROGRESS_EVERY_MS: number;
-export function reportBuildProgress(log: (line: string) => void, everyMs?: number): () => void;
+export interface MachineSample {
+  cpuSeconds?: number;
+  load: number;
+  cores: number;
+}
+export function machineNow(pid: number | undefined): MachineSample;
+export function reportBuildProgress(
+  log: (line: string) => void,
+  everyMs?: number,
+  sample?: () => MachineSample,
+): () => void;
 export function buildApp(
   root?: string,
   options?: {

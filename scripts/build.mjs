@@ -3,6 +3,8 @@
 // `npm start` knows the build matches them. Used by `npm start` (when the build is missing or stale),
 // `npm run build` and `npm test`. Run directly: `node scripts/build.mjs` (exit code = next build's).
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { computeBuildStamp, removeBuildStamp, writeBuildStamp } from "./build-stamp.mjs";
@@ -13,18 +15,44 @@ const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const PROGRESS_EVERY_MS = 15_000;
 
 /**
- * Print `[strata] still building… <elapsed> (…)` through `log` every `everyMs` until the returned function is called.
+ * The machine as the build sees it: the build's own CPU time so far (seconds) and the 1-minute load average over
+ * the core count. Linux reads the build process's /proc stat (its threads included); elsewhere CPU is unknown.
+ * @param {number | undefined} pid
+ * @returns {{ cpuSeconds?: number, load: number, cores: number }}
+ */
+export function machineNow(pid) {
+  let cpuSeconds;
+  try {
+    if (pid) {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime are fields 14 and 15 of stat(5), 12 and 13 after the name; in clock ticks (100 per second).
+      cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+  } catch {
+    cpuSeconds = undefined;
+  }
+  return { cpuSeconds, load: os.loadavg()[0], cores: os.availableParallelism() };
+}
+
+/**
+ * Print `[strata] still building… <elapsed> so far (…)` through `log` every `everyMs` until the returned function is
+ * called: with the build's CPU time and the machine's load (from `sample`), so a slow build on a busy machine says why.
  * @param {(line: string) => void} log
  * @param {number} [everyMs]
+ * @param {() => { cpuSeconds?: number, load: number, cores: number }} [sample]
  * @returns {() => void} stop
  */
-export function reportBuildProgress(log, everyMs = PROGRESS_EVERY_MS) {
+export function reportBuildProgress(log, everyMs = PROGRESS_EVERY_MS, sample = () => machineNow(undefined)) {
   const started = Date.now();
   const timer = setInterval(() => {
     const s = Math.round((Date.now() - started) / 1000);
     const elapsed = s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+    const { cpuSeconds, load, cores } = sample();
+    const cpu = cpuSeconds === undefined ? "" : `; ${Math.round(cpuSeconds)} CPU-seconds used`;
+    const busy = load > cores ? ", busy: the build shares the CPU with other work" : "";
     log(
-      `[strata] still building… ${elapsed} so far (next build prints nothing while it compiles; about 3 CPU-minutes in all)`,
+      `[strata] still building… ${elapsed} so far (next build prints nothing while it compiles${cpu}; load ${load.toFixed(1)} on ${cores} cores${busy})`,
     );
   }, everyMs);
   timer.unref?.();
@@ -52,7 +80,9 @@ export async function buildApp(root = here, { onSpawn, progress = (line) => cons
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   onSpawn?.(child);
-  const stopProgress = progress ? reportBuildProgress(progress) : () => undefined;
+  const stopProgress = progress
+    ? reportBuildProgress(progress, PROGRESS_EVERY_MS, () => machineNow(child.pid))
+    : () => undefined;
   const status = await new Promise((resolve) => {
     child.once("error", () => resolve(null));
     child.once("exit", (code) => resolve(code));

@@ -3,23 +3,44 @@
  * page said "the terminal shows the progress"): a build in progress says so every 15 s, with the time so far.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PROGRESS_EVERY_MS, reportBuildProgress } from "../../../scripts/build.mjs";
+import { machineNow, PROGRESS_EVERY_MS, reportBuildProgress } from "../../../scripts/build.mjs";
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe("build progress", () => {
-  it("a line every 15 s with the elapsed time, until stopped", () => {
+  it("a line every 15 s with the elapsed time, the build's CPU time and the machine's load, until stopped", () => {
     vi.useFakeTimers();
     const lines: string[] = [];
-    const stop = reportBuildProgress((line) => lines.push(line));
+    const samples = [
+      { cpuSeconds: 14.6, load: 1.04, cores: 2 },
+      { cpuSeconds: 20, load: 6.25, cores: 2 },
+      { load: 0.5, cores: 4 },
+      { cpuSeconds: 61, load: 2, cores: 2 },
+    ];
+    const stop = reportBuildProgress(
+      (line) => lines.push(line),
+      PROGRESS_EVERY_MS,
+      () => samples[lines.length],
+    );
     vi.advanceTimersByTime(PROGRESS_EVERY_MS * 5 - 1);
     stop();
     vi.advanceTimersByTime(PROGRESS_EVERY_MS * 4);
-    const tail = " so far (next build prints nothing while it compiles; about 3 CPU-minutes in all)";
-    expect(lines).toEqual(
-      ["15 s", "30 s", "45 s", "1 min 00 s"].map((elapsed) => `[strata] still building… ${elapsed}${tail}`),
-    );
+    const head = "[strata] still building…";
+    const quiet = "next build prints nothing while it compiles";
+    expect(lines).toEqual([
+      `${head} 15 s so far (${quiet}; 15 CPU-seconds used; load 1.0 on 2 cores)`,
+      `${head} 30 s so far (${quiet}; 20 CPU-seconds used; load 6.3 on 2 cores, busy: the build shares the CPU with other work)`,
+      `${head} 45 s so far (${quiet}; load 0.5 on 4 cores)`,
+      `${head} 1 min 00 s so far (${quiet}; 61 CPU-seconds used; load 2.0 on 2 cores)`,
+    ]);
+  });
+
+  it("reads a process's CPU time from /proc (this process: more than 0 s, less than its uptime)", () => {
+    const { cpuSeconds, cores } = machineNow(process.pid);
+    expect(cpuSeconds).toBeGreaterThan(0);
+    expect(cpuSeconds).toBeLessThan(process.uptime() * cores + 1);
+    expect(machineNow(undefined).cpuSeconds).toBeUndefined();
   });
 });
