@@ -230,6 +230,7 @@ async function main() {
     if (mode !== 0o600)
       fail(`start-1: .strata/${name} ${mode === undefined ? "missing" : `has mode ${mode.toString(8)}`}`);
   }
+  await killAppServer(dir, port, cookie, log1);
   await stop(dir);
 
   const marker = `Page not found (rebuild check ${Date.now().toString(36)})`;
@@ -254,6 +255,34 @@ async function main() {
     fail(`start-2: the 404 page (${page2.status}) does not show the changed text "${marker}"`);
   await stop(dir);
   say(`passed in ${Math.round((performance.now() - t0) / 1000)} s`);
+}
+
+/**
+ * `kill -9` of the app server (`next start`, a child of scripts/start.mjs): npm start says so, starts it again, and
+ * the signed-in home answers again — as the execution service is restarted.
+ */
+async function killAppServer(dir, port, cookie, log) {
+  const startPid = JSON.parse(fs.readFileSync(path.join(dir, ".strata", "server.json"), "utf8")).pid;
+  const children = fs.readFileSync(`/proc/${startPid}/task/${startPid}/children`, "utf8").trim().split(/\s+/);
+  const next = children.find((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("next/dist/bin/next\0start");
+    } catch {
+      return false;
+    }
+  });
+  if (!next) fail(`start-1: no next start process among the children of scripts/start.mjs (${children.join(", ")})`);
+  process.kill(-Number(next), "SIGKILL");
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const restarted = () => /the app server stopped \(killed by SIGKILL\); starting it again/.test(log());
+  const runningTwice = () => (log().match(/\[strata\] Strata is running at /g) ?? []).length >= 2;
+  while (!(restarted() && runningTwice())) {
+    if (Date.now() > deadline) fail("start-1: after kill -9 of the app server, npm start did not serve again");
+    await sleep(500);
+  }
+  const home = await get(port, "/", cookie);
+  if (home.status !== 200) fail(`start-1: after the app server's restart / answered ${home.status}`);
+  say("start-1: kill -9 of the app server: restarted, and / answers again");
 }
 
 async function cleanup() {

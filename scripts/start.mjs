@@ -131,7 +131,9 @@ let stopping = false;
 async function stop(code) {
   if (stopping) return;
   stopping = true;
+  log("stopping: the app, the execution service and the database…");
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  log("stopped");
   process.exit(code);
 }
 
@@ -190,6 +192,18 @@ async function main() {
   Object.assign(env, exec.env);
   log(`execution service at ${exec.url}`);
   if (stopping) return;
+  serveApp(env, auth.mode);
+}
+
+/** When the app server stopped on its own (recent first): more than 3 in a minute and it is not restarted. */
+const appExits = [];
+
+/**
+ * Run `next start` (in its own process group) and say when it is ready. When it stops on its own — a crash, a
+ * `kill -9` — it is started again, as the execution service is; the fourth stop within a minute ends npm start with
+ * what to do.
+ */
+function serveApp(env, mode) {
   const next = spawn(
     process.execPath,
     [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", host],
@@ -199,25 +213,49 @@ async function main() {
   next.stdout.on("data", (chunk) => {
     const text = String(chunk);
     process.stdout.write(text);
-    if (/Ready in|✓ Ready/.test(text)) {
-      log(`Strata is running at http://${host}:${port}`);
-      const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-      log(
-        auth.mode === "local"
-          ? "signed in automatically as the local owner (embedded default, loopback)"
-          : process.env.STRATA_SIGNUP === "closed"
-            ? "accounts mode, sign-up closed: create accounts with npx strata user create --email you@example.com --name You"
-            : `accounts mode: sign up at http://${shownHost}:${port}/sign-up, or create the first owner with npx strata user create --email you@example.com --name You`,
-      );
-      // proxy.ts answers only the names it is served under (DNS rebinding): say so when HOST names none.
-      if (["0.0.0.0", "::", "[::]"].includes(host) && !process.env.STRATA_ALLOWED_HOSTS) {
-        log(
-          `HOST=${host} listens on every interface, but only 127.0.0.1, localhost and [::1] are answered; list the names or addresses clients use in STRATA_ALLOWED_HOSTS (comma-separated)`,
-        );
-      }
-    }
+    if (/Ready in|✓ Ready/.test(text)) announce(mode);
   });
-  next.on("exit", (code) => stop(code ?? 0));
+  next.on("exit", (code, signal) => {
+    if (stopping) return;
+    // What the dead server's group left (a next-server child) would hold the port.
+    try {
+      process.kill(-next.pid, "SIGKILL");
+    } catch {
+      // nothing left
+    }
+    const now = Date.now();
+    while (appExits.length > 0 && now - appExits[0] > 60_000) appExits.shift();
+    appExits.push(now);
+    const why = signal ? `killed by ${signal}` : `exit ${code}`;
+    if (appExits.length > 3) {
+      log(
+        `the app server stopped ${appExits.length} times within a minute (last: ${why}); not restarting it. Its errors are above: fix them, then run npm start again.`,
+      );
+      void stop(code || 1);
+      return;
+    }
+    log(`the app server stopped (${why}); starting it again`);
+    serveApp(env, mode);
+  });
+}
+
+/** The lines said once the app answers: where, and how to sign in. */
+function announce(mode) {
+  log(`Strata is running at http://${host}:${port}`);
+  const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  log(
+    mode === "local"
+      ? "signed in automatically as the local owner (embedded default, loopback)"
+      : process.env.STRATA_SIGNUP === "closed"
+        ? "accounts mode, sign-up closed: create accounts with npx strata user create --email you@example.com --name You"
+        : `accounts mode: sign up at http://${shownHost}:${port}/sign-up, or create the first owner with npx strata user create --email you@example.com --name You`,
+  );
+  // proxy.ts answers only the names it is served under (DNS rebinding): say so when HOST names none.
+  if (["0.0.0.0", "::", "[::]"].includes(host) && !process.env.STRATA_ALLOWED_HOSTS) {
+    log(
+      `HOST=${host} listens on every interface, but only 127.0.0.1, localhost and [::1] are answered; list the names or addresses clients use in STRATA_ALLOWED_HOSTS (comma-separated)`,
+    );
+  }
 }
 
 main().catch(async (error) => {
