@@ -4,8 +4,8 @@
 // Inputs (BUILD_INPUTS, relative to the repo root): the source directories and the top-level files the build
 // reads. Each directory is walked in full except for SKIPPED_DIRS (node_modules, .next, .git, .strata at any
 // depth); a missing input is recorded as absent, so creating it changes the stamp too. Hashed per file: the
-// relative path, its kind (file or symlink) and its contents (a symlink's target). Tests, docs, bench, bin
-// and scripts are not inputs (the app's build never reads them).
+// relative path, its kind (file or symlink) and its contents (a symlink's target). Tests, docs (but the user
+// guide, which the /guide page renders), bench, bin and scripts are not inputs (the app's build never reads them).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,6 +17,7 @@ export const BUILD_INPUTS = [
   "lib",
   "db",
   "public",
+  "docs/guide.md",
   "proxy.ts",
   "middleware.ts",
   "instrumentation.ts",

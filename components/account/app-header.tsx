@@ -34,8 +34,8 @@ export function initials(name: string, email: string): string {
 
 /**
  * The top bar of every signed-in page: "Strata" (home), the workspace switcher (personal workspace and teams,
- * each `/?workspace=<id>`; "New team…"; "Team settings" for the current team) and the account menu (name and
- * email, Settings, Shared links, Sign out). Both menus are keyboard-operable WAI-ARIA menu buttons.
+ * each `/?workspace=<id>`; "New team…"; "Team settings" for the current team), the user guide (`/guide`) and the
+ * account menu (name and email, Settings, Shared links, Sign out). Both menus are keyboard-operable WAI-ARIA menu buttons.
  */
 export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppHeaderProps) {
   const [signOutError, setSignOutError] = useState<string | null>(null);
@@ -110,6 +110,9 @@ export function AppHeader({ caller, workspaces, currentWorkspaceId, mode }: AppH
         )}
       </MenuButton>
       <span className={styles.headerSpacer} />
+      <a href="/guide" className={styles.headerLink}>
+        Guide
+      </a>
       {signOutError ? (
         <span className={styles.headerError} role="alert">
           {signOutError}

@@ -69,6 +69,28 @@ test("sign up, change password, sign out, wrong password, sign in, token shown o
   await shot(page, "header-workspace-menu");
   await page.keyboard.press("Escape");
 
+  // The user guide is one click away: its sections and its screenshots load.
+  await page.getByRole("link", { name: "Guide", exact: true }).click();
+  await expect(page).toHaveURL(/\/guide$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Using Strata" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText([
+    "Start and sign in",
+    "Import a project",
+    "Work with the agent",
+    "Run the tests",
+    "See and undo what the agent did",
+    "Branch the conversation",
+    "Share a branch",
+    "Work in a team",
+    "Read the inspector",
+  ]);
+  const homeShot = page.getByRole("img", { name: "The home page with a Git URL typed in" });
+  await homeShot.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => homeShot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+  await shot(page, "guide");
+
   // Settings: change the password (and sign out other devices).
   await page.goto("/settings");
   await expect(page.getByRole("heading", { level: 1, name: "Account settings" })).toBeVisible();

@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const agentsMd = fs.readFileSync(path.join(root, "AGENTS.md"), "utf8");
 const readmeFirstLine = fs.readFileSync(path.join(root, "README.md"), "utf8").split("\n")[0];
 
-test("a coding session: import, read, edit, stream, reload", async ({ page, mock }) => {
+test("a coding session: import, read, edit, stream, reload", async ({ page, mock, shot }) => {
   // Imports Strata's own repository (~1,050 files) and works on it: three times the default test timeout.
   test.slow();
   await mock.script(
@@ -41,6 +41,7 @@ test("a coding session: import, read, edit, stream, reload", async ({ page, mock
 
   await page.goto("/");
   await page.getByLabel("Git URL").fill(`${E2E_GIT_URL}/strata.git`);
+  await shot(page, "home-import");
   await page.getByRole("button", { name: "Import" }).click();
   await page.getByRole("link", { name: /^Open strata/ }).click();
 
@@ -65,6 +66,7 @@ test("a coding session: import, read, edit, stream, reload", async ({ page, mock
 
   await page.getByRole("treeitem", { name: "README.md" }).click();
   await expect(editor).toContainText(`${readmeFirstLine.replace(/^#\s*/, "")} (edited by the agent)`);
+  await shot(page, "ide-after-turn");
 
   await page.reload();
   // Not a speed check (that is `npm run bench`): right after a turn on this ~1,050-file project, a loaded 2-core

@@ -5,8 +5,9 @@
  * `.env` value once "Include files at this checkpoint" is ticked, the owner's own string once added; a too-short
  * string is refused with a message), then publishes. Signed out, the link renders the title with `noindex` (meta and
  * header) and `no-store`, and none of the secrets, the code name or the system prompt (off by default). A second user
- * forks it ("Fork to my workspace"), lands in the new project with the shared files, and continues the conversation
- * with the mock model. The owner revokes it from Settings → Shared links; the page, the data URL and the fork URL
+ * forks it ("Fork to my workspace"), lands in the new project with the shared files, continues the conversation
+ * with the mock model, and runs the shared code's tests (`!python3 -m unittest`): they pass, so the share kept the
+ * code (`key = …lambda`, `token = next(…)`, `password_hint = …`) byte for byte. The owner revokes it from Settings → Shared links; the page, the data URL and the fork URL
  * then answer 404. The tree's "Share this branch…" and branch downloads are checked on the way. Screenshots in
  * $STRATA_E2E_SHOTS.
  */
@@ -20,6 +21,11 @@ const ENV_KEY = `sk-proj-${"Q7f2".repeat(10)}${suffix}`;
 const PROMPT_KEY = `sk-${"Zr9X".repeat(8)}${suffix}`;
 const CODENAME = `NIGHTJAR${suffix.toUpperCase()}`;
 const SYSTEM_TEXT = "You are an expert coding assistant";
+// Ordinary code with secret-sounding names: a share with files must keep every byte of it.
+const RANKS_PY =
+  "def ranked(rows, key=None):\n    key = key or (lambda row: row[1])\n    token = next(iter(rows), None)\n    password_hint = 'see docs'\n    return sorted(rows, key=key), token, password_hint\n";
+const TEST_RANKS_PY =
+  "import unittest\nfrom ranks import ranked\n\nclass Ranked(unittest.TestCase):\n    def test_sorts_by_score(self):\n        rows = [('b', 2), ('a', 1)]\n        self.assertEqual(ranked(rows)[0], [('a', 1), ('b', 2)])\n\n    def test_hint(self):\n        self.assertEqual(ranked([])[2], 'see docs')\n";
 
 test("share a branch: preview with redactions, publish, open signed out, fork, revoke", async ({
   page,
@@ -37,6 +43,8 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await openProject(page, uniqueName("share"), {
     "README.md": "# Shared demo\n",
     ".env": `OPENAI_API_KEY=${ENV_KEY}\n`,
+    "ranks.py": RANKS_PY,
+    "tests/test_ranks.py": TEST_RANKS_PY,
   });
   await composer(page).fill(`Project ${CODENAME}: use the key ${PROMPT_KEY} and read README.md.`);
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -93,12 +101,14 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   const envRow = rows.filter({ hasText: ".env, line 1" });
   await expect(envRow).toHaveCount(1);
   await expect(envRow).toContainText("OPENAI_API_KEY=[redacted:");
-  await expect(dialog).toContainText(/\d+ entries · 2 files · 2 redactions/);
+  await expect(dialog).toContainText(/\d+ entries · 4 files · 2 redactions/);
   await dialog.getByText("Files shared:").click();
   const fileList = dialog.getByRole("list", { name: "Files shared" });
   await expect(fileList.getByRole("listitem")).toHaveText([
     /^\.env · \d+ B · 1 secret redacted$/,
     /^README\.md · \d+ B$/,
+    /^ranks\.py · \d+ B$/,
+    /^tests\/test_ranks\.py · \d+ B$/,
   ]);
 
   // The owner's own strings: too short is refused (nothing lost), a code name is added and previewed.
@@ -191,6 +201,13 @@ test("share a branch: preview with redactions, publish, open signed out, fork, r
   await expect(bea.getByTestId("message-assistant").last()).toContainText(
     "Continuing from the shared branch.",
   );
+  // The shared code arrived intact: the fork's tests pass.
+  await composer(bea).fill("!python3 -m unittest discover -s tests");
+  await composer(bea).press("Enter");
+  const run = bea.getByTestId("message-bashExecution").last();
+  await expect(run.locator(".shell-status")).toHaveText("exit 0");
+  await expect(run.locator("pre")).toContainText("Ran 2 tests");
+  await expect(run.locator("pre")).toContainText("OK");
 
   // The owner revokes it from Settings → Shared links.
   await page.goto("/settings#shares");

@@ -36,7 +36,7 @@ describe("computeBuildStamp", () => {
     // sha256 of "strata-build-stamp 1\0", then per sorted input "dir\0<rel>\0" or
     // "file\0<rel>\0<bytes>\0<content>" or "absent\0<input>\0" (recomputed independently in Python).
     expect(first).toEqual({
-      stamp: "d5a8e0286fab82a03ff19541a95cfb25e9cd04c111771aa32673b959a6022bed",
+      stamp: "a0d5598db99812ab881195301c03ac0eb6650b3400a0fd31e500365f2dddd936",
       files: 3,
       bytes: 84,
     });
@@ -100,6 +100,9 @@ describe("computeBuildStamp", () => {
     put("docs/x.md", "x\n");
     put("README.md", "x\n");
     expect(computeBuildStamp(dir)).toEqual(base);
+    // The user guide is the one doc the app renders (/guide): it counts.
+    put("docs/guide.md", "# Guide\n");
+    expect(computeBuildStamp(dir).stamp).not.toBe(base.stamp);
   });
 });
 
