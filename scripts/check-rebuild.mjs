@@ -271,13 +271,15 @@ async function killAppServer(dir, port, cookie, log) {
       return false;
     }
   });
-  if (!next) fail(`start-1: no next start process among the children of scripts/start.mjs (${children.join(", ")})`);
+  if (!next)
+    fail(`start-1: no next start process among the children of scripts/start.mjs (${children.join(", ")})`);
   process.kill(-Number(next), "SIGKILL");
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const restarted = () => /the app server stopped \(killed by SIGKILL\); starting it again/.test(log());
   const runningTwice = () => (log().match(/\[strata\] Strata is running at /g) ?? []).length >= 2;
   while (!(restarted() && runningTwice())) {
-    if (Date.now() > deadline) fail("start-1: after kill -9 of the app server, npm start did not serve again");
+    if (Date.now() > deadline)
+      fail("start-1: after kill -9 of the app server, npm start did not serve again");
     await sleep(500);
   }
   const home = await get(port, "/", cookie);

@@ -14,7 +14,14 @@ function parsePort(argv: string[]): number {
   return port;
 }
 
-const mock = await startMockProvider({ port: parsePort(process.argv.slice(2)) });
+const port = parsePort(process.argv.slice(2));
+const mock = await startMockProvider({ port }).catch((error: NodeJS.ErrnoException) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(
+    `mock provider: port ${port} is already in use (another mock still running?). Stop it, or pick another port: --port ${port + 1} (and use that port in ANTHROPIC_BASE_URL).`,
+  );
+  process.exit(1);
+});
 console.log(mock.url);
 const stop = () => {
   void mock.close().then(() => process.exit(0));

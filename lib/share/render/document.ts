@@ -44,7 +44,15 @@ export type ShareRenderOptions =
     };
 
 /**
- * `<!doctype html>` … with the meta tags, `title` and the stylesheet; `body` is trusted HTML. `referrer` is the
+ * Strata's icon (app/icon.svg) inline, so the share page asks for no /favicon.ico (a 404) and the HTML export, opened
+ * from disk, shows it too. A `data:` image, which the pages' CSP allows (`img-src 'self' data:`).
+ */
+export const ICON_DATA_URL = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1e2230"/><path d="M7 10h18M7 16h18M7 22h18" stroke="#7aa2f7" stroke-width="3" stroke-linecap="round"/></svg>',
+)}`;
+
+/**
+ * `<!doctype html>` … with the meta tags, the icon, `title` and the stylesheet; `body` is trusted HTML. `referrer` is the
  * document's referrer policy: `no-referrer` (default), or `same-origin` for the share page — a browser sends
  * `Origin: null` on a plain form post from a `no-referrer` document, which the cross-site guard refuses
  * (lib/http-guard/cross-site.ts), so the fork form needs `same-origin`; other sites still get no referrer.
@@ -61,6 +69,7 @@ export function htmlDocument(
     '<meta name="robots" content="noindex, nofollow">',
     `<meta name="referrer" content="${referrer}">`,
     '<meta name="color-scheme" content="light dark">',
+    `<link rel="icon" href="${ICON_DATA_URL}">`,
     `<title>${escapeHtml(revealPlain(title))}</title>`,
     `<style>${SHARE_CSS}</style>`,
     `</head><body>${body}</body></html>`,

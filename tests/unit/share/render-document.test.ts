@@ -67,6 +67,10 @@ describe("renderShareDocument (page)", () => {
     // same-origin, not no-referrer: a plain form post from a no-referrer document carries `Origin: null`, which the
     // cross-site guard refuses — the fork form would fail. Other sites still get no referrer.
     expect(html).toContain('<meta name="referrer" content="same-origin">');
+    // The icon inline (no /favicon.ico request, which answered 404), as a data: image the CSP allows.
+    expect(html).toContain(
+      '<link rel="icon" href="data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%20viewBox%3D%220%200%2032%2032%22%3E%3Crect%20width%3D%2232%22%20height%3D%2232%22%20rx%3D%226%22%20fill%3D%22%231e2230%22%2F%3E%3Cpath%20d%3D%22M7%2010h18M7%2016h18M7%2022h18%22%20stroke%3D%22%237aa2f7%22%20stroke-width%3D%223%22%20stroke-linecap%3D%22round%22%2F%3E%3C%2Fsvg%3E">',
+    );
     expect(html).toContain(
       "<title>Title &lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt; · Strata</title>",
     );
