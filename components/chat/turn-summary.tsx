@@ -11,7 +11,8 @@ import type { TurnFeedback } from "./use-turn-changes";
  * Under an assistant turn that changed files: each file with its status and `+/-` counts (a link to the diff view at
  * that file), "View diff", "Revert turn" and per-file "Revert" (not while `busy`, none when `readOnly`), and what the
  * last revert of this turn said. A file whose revert stands (after a reload too) is marked "reverted" and offers
- * "Undo revert" instead; when every file is reverted the turn says so and offers the undo in its head.
+ * "Undo revert" instead; when some are, the head says how many and offers no "Revert turn" (it would revert them
+ * again: the others are reverted one by one); when every file is, the turn says so and offers the undo in its head.
  */
 export function TurnSummary({
   turn,
@@ -72,8 +73,14 @@ export function TurnSummary({
         <button type="button" className="btn btn-small" onClick={() => onOpen()}>
           View diff
         </button>
-        {allReverted ? <span className={styles.revertedTag}>Reverted</span> : null}
-        {readOnly ? null : allReverted ? (
+        {allReverted ? (
+          <span className={styles.revertedTag}>Reverted</span>
+        ) : revertOf.size > 0 ? (
+          <span className={styles.revertedTag}>
+            {revertOf.size} of {n} reverted
+          </span>
+        ) : null}
+        {readOnly || (!allReverted && revertOf.size > 0) ? null : allReverted ? (
           reverts.length === 1 ? (
             undoButton(reverts[0], "Undo revert of this turn")
           ) : null

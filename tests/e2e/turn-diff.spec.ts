@@ -131,6 +131,9 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   await expect(row("notes.md")).toContainText("reverted");
   await expect(row("notes.md").getByRole("button", { name: "Revert notes.md" })).toHaveCount(0);
   await expect(row("src/util.ts").getByRole("button", { name: "Revert src/util.ts" })).toBeVisible();
+  // Half the turn is reverted: the head says so, and offers no "Revert turn" (it would revert notes.md again).
+  await expect(summary).toContainText("1 of 2 reverted");
+  await expect(summary.getByRole("button", { name: "Revert turn" })).toHaveCount(0);
   page.once("dialog", (d) => void d.accept());
   await row("notes.md").getByRole("button", { name: "Undo revert of notes.md" }).click();
   await expect(page.getByTestId("turn-changes")).toContainText(
@@ -139,5 +142,6 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   expect(await readProject("notes.md")).toBe(NOTES_AFTER);
   await expect(row("notes.md").getByRole("button", { name: "Revert notes.md" })).toBeVisible();
   await expect(row("notes.md")).not.toContainText("reverted");
+  await expect(summary.getByRole("button", { name: "Revert turn" })).toBeVisible();
   await shot(page, "after-undo-revert");
 });
