@@ -19,6 +19,7 @@
  *
  * Edge-safe (Web streams only).
  */
+import type { z } from "zod";
 import { ApiError } from "./errors";
 import { jsonDepthOverflow, MAX_JSON_DEPTH } from "./json-depth";
 
@@ -186,7 +187,47 @@ export interface ReadJsonOptions {
  *   checked by a linear scan before `JSON.parse` (see `./json-depth.ts`).
  */
 export async function readJson(request: Request, options: ReadJsonOptions): Promise<unknown> {
-  const bytes = await readBody(request, { ...options, types: ["application/json"] });
+  return jsonValue(await readJsonBytes(request, options), options);
+}
+
+/** A JSON body read whole (its size and media type checked) and not yet parsed: see {@link readJsonInput}. */
+export interface JsonInput {
+  /**
+   * Parse the body and validate it with `schema`: what {@link readJson} followed by `schema.parse` does.
+   * @returns the schema's output (for an empty body, `schema.parse(options.empty)` when `empty` was given).
+   * @throws ApiError 400 `bad_request` "The request body is empty; send a JSON object" (no `empty` option) or
+   *   "The request body is not valid JSON", 400 `too_deep` (as {@link readJson}); ZodError from `schema.parse`.
+   */
+  parse<T>(schema: z.ZodType<T>): T;
+}
+
+/**
+ * Read an `application/json` body now and parse it later, once the caller is authorised: a route reads its body
+ * before it authorises (no database connection is held while a client sends it) but validates it after, so a
+ * signed-in caller outside the resource's workspace gets the same 404 whatever the body (never a 400 that tells a
+ * bad body from a missing resource).
+ * `const input = await readJsonInput(request, { limit })` → authorise → `const body = input.parse(Body)`.
+ * @param options as {@link readJson}: `limit`, `empty` (the value an empty body stands for), `tooLargeHint`.
+ * @returns a {@link JsonInput} holding the body's bytes.
+ * @throws ApiError at once for the request itself, as {@link readBody}: 415 `unsupported_media_type`, 413
+ *   `too_large`, 400 `incomplete_body` (and 400 `bad_request` for a body longer than its Content-Length). What
+ *   the body says (empty, not JSON, too deep, refused by the schema) is thrown by {@link JsonInput.parse}.
+ */
+export async function readJsonInput(request: Request, options: ReadJsonOptions): Promise<JsonInput> {
+  const bytes = await readJsonBytes(request, options);
+  return { parse: (schema) => schema.parse(jsonValue(bytes, options)) };
+}
+
+/** The bytes of an `application/json` body within `options.limit`. @throws ApiError as {@link readBody}. */
+function readJsonBytes(request: Request, options: ReadJsonOptions): Promise<Uint8Array<ArrayBuffer>> {
+  return readBody(request, { ...options, types: ["application/json"] });
+}
+
+/**
+ * The JSON value of a body's bytes (`options.empty` for an empty body when given).
+ * @throws ApiError 400 `bad_request` (empty, not valid JSON), 400 `too_deep`, as {@link readJson}.
+ */
+function jsonValue(bytes: Uint8Array, options: ReadJsonOptions): unknown {
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") {
     if ("empty" in options) return options.empty;

@@ -402,6 +402,21 @@ describe("route authorisation matrix", () => {
           const other = await callAs(method, path, handler, random.call, caller);
           expect(random.back(other.body), `${label}: a random id answers differently`).toBe(got.body);
           expect(other.status).toBe(404);
+          if (call.json !== undefined) {
+            // Another workspace's resource answers 404 whatever the body: a body the route's schema refuses (a
+            // JSON array) and one that is not JSON at all get the outsider's answer to the valid body, byte for byte.
+            const invalid: MatrixCall[] = [
+              { ...call, json: [] },
+              { ...call, json: undefined, bytes: strToU8("{"), contentType: "application/json" },
+            ];
+            for (const bad of invalid) {
+              const answer = await callAs(method, path, handler, bad, caller);
+              expect(
+                { status: answer.status, body: answer.body },
+                `${key} as outsider with the body ${bad.json === undefined ? "{" : "[]"}`,
+              ).toEqual({ status: 404, body: got.body });
+            }
+          }
         }
       }
       expect(seen.length).toBe(ROLES.length);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withRefusals } from "@/lib/http/refusals";
 import { toProjectView } from "@/lib/http/views";
@@ -23,8 +23,9 @@ const Rename = z.object({ name: z.string() }).strict();
 /** Rename: `{ name }` → `{ project }` (the directory stays; lib/projects/projects.ts `renameProject`). */
 export const PATCH = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
-  const { name } = Rename.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withProject(req, id, "write", async ({ scope }) => {
+    const { name } = input.parse(Rename);
     const project = await withRefusals(() => renameProject(scope, id, name));
     return Response.json({ project: toProjectView(project) });
   });

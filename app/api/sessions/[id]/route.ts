@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withRefusals } from "@/lib/http/refusals";
 import { toSessionView } from "@/lib/http/views";
@@ -41,8 +41,9 @@ const Rename = z.object({ title: z.string() }).strict();
 /** Rename: `{ title }` → `{ session }`; stored as pi's `session_info` entry (lib/session/lifecycle.ts). */
 export const PATCH = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const { title } = Rename.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withSession(req, id, "write", async ({ scope }) => {
+    const { title } = input.parse(Rename);
     const session = await withRefusals(() => renameSession(scope, id, title));
     return Response.json({ session: toSessionView(session, null) });
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { createProjectEntry } from "@/lib/projects/create-entry";
 import { moveProjectEntry } from "@/lib/projects/move-entry";
@@ -24,8 +24,9 @@ function existsAsConflict(error: unknown): never {
  */
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = CreateBody.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withProject(req, id, "write", async ({ project, vfs }) => {
+    const body = input.parse(CreateBody);
     const created = await createProjectEntry(vfs, project.rootPath, body.path, body.kind).catch(
       existsAsConflict,
     );
@@ -41,8 +42,9 @@ export const POST = route(async (req: Request, { params }: { params: Promise<{ i
  */
 export const PATCH = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = MoveBody.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withProject(req, id, "write", async ({ project, vfs }) => {
+    const body = input.parse(MoveBody);
     const moved = await moveProjectEntry(vfs, project.rootPath, body.from, body.to).catch(existsAsConflict);
     await vfs.flush();
     return Response.json(moved);

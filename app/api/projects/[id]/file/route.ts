@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { FILE_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { badRequest, route } from "@/lib/http/errors";
 import { deleteProjectPath, readProjectFile, writeProjectFile } from "@/lib/projects/files";
 
@@ -20,8 +20,9 @@ export const GET = route(async (req: Request, { params }: { params: Promise<{ id
 
 export const PUT = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = WriteBody.parse(await readJson(req, { limit: FILE_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: FILE_JSON_LIMIT });
   return withProject(req, id, "write", async ({ project, vfs }) => {
+    const body = input.parse(WriteBody);
     const { size } = await writeProjectFile(vfs, project.rootPath, body.path, body.content);
     await vfs.flush();
     return Response.json({ path: body.path, size });

@@ -19,8 +19,8 @@ const SearchQuery = z.object({
  */
 export const GET = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const query = SearchQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
   return withProject(req, id, "read", async ({ project, vfs }) => {
+    const query = SearchQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
     try {
       const result = await searchProject(vfs, project.rootPath, {
         query: query.q,

@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { leafModels } from "@/lib/session/leaf-model";
@@ -23,8 +24,10 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
 /** A new empty session of the project, created by (and recorded as) the caller. */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
-  await readJson(req, { limit: SMALL_JSON_LIMIT, empty: {} });
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT, empty: {} });
   return withProject(req, id, "write", async ({ scope, project, caller }) => {
+    // The body must be JSON (or empty); none of its fields is used.
+    input.parse(z.unknown());
     const session = await createSession(scope, {
       projectId: project.id,
       cwd: project.rootPath,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { applyProjectTrustChoice, TRUST_CHOICES, TrustChoiceError } from "@/lib/projects/session-resources";
 
@@ -15,8 +15,9 @@ const Body = z.object({ choice: z.enum(TRUST_CHOICES), sessionId: z.string().max
  */
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(req, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withProject(req, id, "write", async ({ scope, caller }) => {
+    const body = input.parse(Body);
     const result = await applyProjectTrustChoice(scope, {
       projectId: id,
       ...body,

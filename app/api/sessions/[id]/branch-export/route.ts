@@ -22,13 +22,13 @@ const Query = z.object({
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const search = new URL(request.url).searchParams;
-  const query = Query.safeParse({
-    leaf: search.get("leaf") ?? undefined,
-    format: search.get("format") ?? undefined,
-  });
-  if (!query.success) throw badRequest("leaf must be an entry id and format html or jsonl");
   return withSession(request, id, "read", async ({ scope, session }) => {
+    const search = new URL(request.url).searchParams;
+    const query = Query.safeParse({
+      leaf: search.get("leaf") ?? undefined,
+      format: search.get("format") ?? undefined,
+    });
+    if (!query.success) throw badRequest("leaf must be an entry id and format html or jsonl");
     const leafId = query.data.leaf ?? session.leafId;
     if (!leafId) throw badRequest("The session has no entries to export");
     const preview = await buildSharePreview(scope, session, {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { navigateTree } from "@/lib/agent/session-tree";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 import { sessionProviderEnv } from "@/lib/secrets";
@@ -18,9 +18,10 @@ const Body = z.object({
 /** Move the session's leaf to an entry (pi `/tree`), optionally summarizing the branch left behind. */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   // Authorised first (its scope released), then the operation holds the session as its run.
   await withSession(request, id, "write", async () => undefined);
+  const body = input.parse(Body);
   return withSessionRun(
     id,
     async ({ scope, signal }) => {

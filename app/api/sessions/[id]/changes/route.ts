@@ -18,8 +18,8 @@ const Query = z.union([
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const query = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return withSession(request, id, "read", async ({ scope }) =>
-    Response.json(await sessionChanges(scope, id, query)),
-  );
+  return withSession(request, id, "read", async ({ scope }) => {
+    const query = Query.parse(Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(await sessionChanges(scope, id, query));
+  });
 });

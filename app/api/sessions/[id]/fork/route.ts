@@ -2,7 +2,7 @@ import { z } from "zod";
 import { InvalidForkEntryError } from "@/lib/agent/session-tree";
 import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { withSession } from "@/lib/http/access";
-import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { FILE_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { actorOf, Buffers } from "@/lib/http/checkpoint-body";
 import { ApiError, route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
@@ -29,8 +29,9 @@ const Body = z.object({
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: FILE_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: FILE_JSON_LIMIT });
   const { caller } = await withSession(request, id, "write", async (ctx) => ctx);
+  const body = input.parse(Body);
   const fork = async ({ scope }: { scope: Parameters<typeof forkWithFiles>[0]["scope"] }) => {
     const forked = await forkWithFiles({ scope, sessionId: id, ...body, ...actorOf(caller) }).catch(
       (error) => {

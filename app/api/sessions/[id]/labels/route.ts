@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { labelEntry } from "@/lib/agent/session-tree";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
 
@@ -18,8 +18,9 @@ const Body = z
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   await withSession(request, id, "write", async () => undefined);
+  const body = input.parse(Body);
   return withSessionRun(
     id,
     async ({ scope }) => Response.json(await labelEntry(scope, id, body.entryId, body.label)),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { setSessionModel } from "@/lib/agent/session-model";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { resolveModel } from "@/lib/llm/models";
 import { sessionProviderEnv } from "@/lib/secrets";
@@ -17,8 +17,9 @@ const Body = z.object({ model: z.string().min(1).max(200) });
  */
 export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   return withSession(request, id, "write", async ({ scope }) => {
+    const body = input.parse(Body);
     // Workspace secrets win over the server environment (lib/secrets).
     const model = resolveModel(body.model, await sessionProviderEnv(scope, id, process.env));
     if (!model) throw new ApiError(400, "model_unavailable", `Model ${body.model} is not available.`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withSession } from "@/lib/http/access";
-import { PROMPT_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { PROMPT_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { previewStoredSession } from "@/lib/projects/session-preview";
 import { workspaceProviderEnv } from "@/lib/secrets";
@@ -31,9 +31,10 @@ const Preview = z
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Preview.parse(await readJson(request, { limit: PROMPT_JSON_LIMIT }));
-  return withSession(request, id, "read", async ({ scope, caller, session, project }) =>
-    Response.json(
+  const input = await readJsonInput(request, { limit: PROMPT_JSON_LIMIT });
+  return withSession(request, id, "read", async ({ scope, caller, session, project }) => {
+    const body = input.parse(Preview);
+    return Response.json(
       await previewStoredSession(scope, {
         session,
         project,
@@ -46,6 +47,6 @@ export const POST = route(async (request: Request, { params }: { params: Promise
         // The workspace's models (its secrets win over the server env); keys are placeholders and redacted anyway.
         env: await workspaceProviderEnv(scope, project.workspaceId, process.env),
       }),
-    ),
-  );
+    );
+  });
 });

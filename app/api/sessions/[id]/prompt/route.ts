@@ -7,7 +7,7 @@ import { parseUserBash } from "@/lib/agent/user-bash";
 import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
 import { withSession } from "@/lib/http/access";
-import { PROMPT_WITH_IMAGES_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { PROMPT_WITH_IMAGES_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import type { Env } from "@/lib/llm/models";
@@ -35,13 +35,15 @@ const Body = z.object({
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT }));
-  const bash = parseUserBash(body.text);
-  // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
-  const caller = await withSession(request, id, "write", async ({ scope, caller }) => {
+  const input = await readJsonInput(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT });
+  // Authorised, validated and counted against the caller's prompt limit first (that scope is released); the run
+  // gets its own. A refused body is not counted.
+  const { caller, body } = await withSession(request, id, "write", async ({ scope, caller }) => {
+    const body = input.parse(Body);
     await scope.run((db) => limitPrompts(db, caller.userId, process.env));
-    return caller;
+    return { caller, body };
   });
+  const bash = parseUserBash(body.text);
   // The caller's agent dir and trust apply, and the caller authors the run's checkpoint commits.
   const actor = { userId: caller.userId, author: { name: caller.name, email: caller.email } };
   const scope = new DbScope();

@@ -3,7 +3,7 @@ import { modelUnavailableMessage, runPrompt } from "@/lib/agent/session-run";
 import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import { type Env, resolveModel } from "@/lib/llm/models";
@@ -25,11 +25,13 @@ const Body = z.object({ model: z.string().max(200).optional() });
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
-  // Authorised and counted against the caller's prompt limit first (that scope is released); the run gets its own.
-  const caller = await withSession(request, id, "write", async ({ scope, caller }) => {
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT, empty: {} });
+  // Authorised, validated and counted against the caller's prompt limit first (that scope is released); the run
+  // gets its own. A refused body is not counted.
+  const { caller, body } = await withSession(request, id, "write", async ({ scope, caller }) => {
+    const body = input.parse(Body);
     await scope.run((db) => limitPrompts(db, caller.userId, process.env));
-    return caller;
+    return { caller, body };
   });
   // The caller's agent dir and trust apply, and the caller authors the run's checkpoint commits.
   const actor = { userId: caller.userId, author: { name: caller.name, email: caller.email } };

@@ -3,7 +3,7 @@ import { resolvePoint } from "@/lib/checkpoints/changes";
 import { commitNotFound } from "@/lib/checkpoints/errors";
 import { revertChanges } from "@/lib/checkpoints/revert";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { actorOf } from "@/lib/http/checkpoint-body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
@@ -25,8 +25,9 @@ const Body = z.object({
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   const { caller } = await withSession(request, id, "write", async (ctx) => ctx);
+  const body = input.parse(Body);
   return withSessionRun(
     id,
     async ({ scope }) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { setRulesPreview } from "@/lib/projects/team-rules-resources";
 
@@ -17,8 +17,9 @@ const Body = z.object({ proposalId: z.string().min(1).max(100).nullable() });
  */
 export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   return withSession(request, id, "write", async ({ scope, session, project, caller }) => {
+    const body = input.parse(Body);
     const preview = await setRulesPreview(scope, {
       sessionId: session.id,
       workspaceId: project.workspaceId,

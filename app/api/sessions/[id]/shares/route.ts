@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { SharePublishBody, shareOptions } from "@/lib/http/share";
 import { buildSharePreview } from "@/lib/share/build";
@@ -27,8 +27,9 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = SharePublishBody.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   return withSession(request, id, "write", async ({ scope, caller, session, project }) => {
+    const body = input.parse(SharePublishBody);
     const options = shareOptions(body);
     const preview = await buildSharePreview(scope, session, options, { userId: caller.userId });
     if (preview.digest !== body.digest)

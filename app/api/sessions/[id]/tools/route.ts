@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getSessionTools, setSessionTools } from "@/lib/agent/session-tools";
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { sessionProviderEnv } from "@/lib/secrets";
 
@@ -32,14 +32,15 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
  */
 export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  return withSession(request, id, "write", async ({ scope, caller }) =>
-    Response.json(
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
+  return withSession(request, id, "write", async ({ scope, caller }) => {
+    const body = input.parse(Body);
+    return Response.json(
       await setSessionTools(scope, id, body.active, {
         userId: caller.userId,
         // For a session without entries: its first model_change names the default model (pi 6.9).
         env: await sessionProviderEnv(scope, id, process.env),
       }),
-    ),
-  );
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { SharePreviewBody, shareOptions } from "@/lib/http/share";
 import { buildSharePreview } from "@/lib/share/build";
@@ -17,10 +17,11 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = SharePreviewBody.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
-  return withSession(request, id, "write", async ({ scope, caller, session }) =>
-    Response.json({
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
+  return withSession(request, id, "write", async ({ scope, caller, session }) => {
+    const body = input.parse(SharePreviewBody);
+    return Response.json({
       preview: await buildSharePreview(scope, session, shareOptions(body), { userId: caller.userId }),
-    }),
-  );
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { createSessionUpload } from "@/lib/session/session-upload";
 
@@ -16,11 +16,12 @@ const Body = z.object({ name: z.string().max(200).optional() });
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const body = Body.parse(await readJson(request, { limit: SMALL_JSON_LIMIT, empty: {} }));
-  return withProject(request, id, "write", async ({ scope, project }) =>
-    Response.json(
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT, empty: {} });
+  return withProject(request, id, "write", async ({ scope, project }) => {
+    const body = input.parse(Body);
+    return Response.json(
       { upload: await createSessionUpload(scope, project.id, body.name || "<upload>") },
       { status: 201 },
-    ),
-  );
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { undoRestore } from "@/lib/checkpoints/restore";
 import { withSession } from "@/lib/http/access";
-import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
+import { FILE_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { actorOf, Buffers } from "@/lib/http/checkpoint-body";
 import { route } from "@/lib/http/errors";
 import { withSessionRun } from "@/lib/http/session-op";
@@ -18,8 +18,9 @@ const Body = z.object({ buffers: Buffers, discard: z.boolean().optional() });
 export const POST = route(
   async (request: Request, { params }: { params: Promise<{ id: string; restoreId: string }> }) => {
     const { id, restoreId } = await params;
-    const body = Body.parse(await readJson(request, { limit: FILE_JSON_LIMIT }));
+    const input = await readJsonInput(request, { limit: FILE_JSON_LIMIT });
     const { caller } = await withSession(request, id, "write", async (ctx) => ctx);
+    const body = input.parse(Body);
     return withSessionRun(
       id,
       async ({ scope, signal }) =>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUuid } from "@/lib/db/ids";
 import { withProject } from "@/lib/http/access";
-import { readJson, SMALL_JSON_LIMIT } from "@/lib/http/body";
+import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { notFound, route } from "@/lib/http/errors";
 import { importedSessionResponse } from "@/lib/http/session-import";
 import { storeParsedSession } from "@/lib/session/import-export";
@@ -20,8 +20,9 @@ const Commit = z.object({
 /** Import the staged file (`{ parts, bytes }` as the client sent them): `201 { session, diagnostics }`, all or none. */
 export const POST = route(async (request: Request, { params }: Ctx) => {
   const { id, uploadId } = await params;
-  const body = Commit.parse(await readJson(request, { limit: SMALL_JSON_LIMIT }));
+  const input = await readJsonInput(request, { limit: SMALL_JSON_LIMIT });
   return withProject(request, id, "write", async ({ scope, project, caller }) => {
+    const body = input.parse(Commit);
     if (!isUuid(uploadId)) throw notFound(`Session upload ${uploadId}`);
     const imported = await commitSessionUpload(scope, project.id, uploadId, body, (parsed, name) =>
       storeParsedSession(scope, project.id, parsed, { userId: caller.userId, path: name }),
