@@ -131,9 +131,11 @@ let stopping = false;
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  log("stopping: the app, the execution service and the database…");
+  // Said only when something was started (a start refused up front says its one line and nothing else).
+  const started = cleanups.length > 0;
+  if (started) log("stopping: the app, the execution service and the database…");
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
-  log("stopped");
+  if (started) log("stopped");
   process.exit(code);
 }
 

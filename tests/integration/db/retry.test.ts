@@ -33,9 +33,19 @@ afterAll(async () => {
   await relay.close();
 });
 let restoreRetry: (() => void) | undefined;
-beforeEach(() => {
+beforeEach(async () => {
   relay.inspect = () => "pass";
   relay.restore();
+  // The tests below check that every slot of the connection limiter is free after them. The files of a worker share
+  // the limiter (one module registry), so first wait until what an earlier file left running (a run finishing its
+  // last write) has ended; a slot held for good is a leak of that file and fails here, after 60 s, saying so.
+  await vi.waitFor(
+    () =>
+      expect(limiterStats(), "database slots still held by an earlier test file").toMatchObject({
+        active: 0,
+      }),
+    { timeout: 60_000, interval: 50 },
+  );
 });
 afterEach(() => {
   restoreRetry?.();

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Bash } from "just-bash/browser";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import { projectShellCommands } from "@/lib/exec/shell/commands";
 import { ProjectBashFs } from "@/lib/vfs/bash-fs";
 import { initRepository } from "@/lib/vfs/git";
@@ -23,10 +23,8 @@ export const IDENT = {
   GIT_COMMITTER_EMAIL: "ada@example.com",
 };
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+// Each helper below undoes itself when the calling test finishes (`onTestFinished`, not a module-level `afterEach`:
+// the files of a worker share this module, so a hook registered at its import would run only in the first file).
 
 /** A result of one command: stdout, stderr, exit code. */
 export interface Run {
@@ -47,7 +45,7 @@ export async function vfsRepo(): Promise<{
   sh: (script: string, env?: Record<string, string>, cwd?: string) => Promise<Run>;
 }> {
   const { fs: vfs, cleanup } = await createTestVfs();
-  cleanups.push(cleanup);
+  onTestFinished(cleanup);
   await initRepository(vfs, ROOT);
   await vfs.flush();
   const sh = async (script: string, env: Record<string, string> = {}, cwd = ROOT) => {
@@ -69,7 +67,7 @@ export async function vfsRepo(): Promise<{
 /** Copy every node below /proj (files with their modes, symlinks, `.git`) into a new temp dir. */
 export async function materialise(vfs: Vfs): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "strata-git-shell-"));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
   for (const e of await vfs.walk(ROOT)) {
     const target = path.join(dir, e.path.slice(ROOT.length + 1));
     if (e.stat.kind === "dir") fs.mkdirSync(target, { recursive: true });

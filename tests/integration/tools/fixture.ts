@@ -1,22 +1,21 @@
 /** Tool-test fixture: a real Postgres-backed VFS holding one project at /proj. */
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import type { AgentToolResult, ToolContext } from "@/lib/tools/types";
 import { createTestVfs } from "../../helpers/vfs";
 
 export const ROOT = "/proj";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-/** A fresh workspace with `files` (paths relative to /proj) written, and a tool context on it. */
+/**
+ * A fresh workspace with `files` (paths relative to /proj) written, and a tool context on it; removed (its database
+ * connection released) when the calling test finishes. (`onTestFinished`, not a module-level `afterEach`: the files of
+ * a worker share this module, so a hook registered at its import would run only in the first file.)
+ */
 export async function project(
   files: Record<string, string | Uint8Array> = {},
   cwd = ROOT,
 ): Promise<ToolContext> {
   const { fs, cleanup } = await createTestVfs();
-  cleanups.push(cleanup);
+  onTestFinished(cleanup);
   await fs.mkdir(ROOT, { recursive: true });
   for (const [path, content] of Object.entries(files)) await fs.writeFile(`${ROOT}/${path}`, content);
   return { fs, cwd, projectRoot: ROOT };

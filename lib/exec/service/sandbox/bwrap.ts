@@ -103,7 +103,7 @@ export class BwrapBackend implements SandboxBackend {
     try {
       return await execute(inCgroup(group, await this.argv(command, uid, gid)), command, signal);
     } finally {
-      group?.remove();
+      await group?.remove();
     }
   }
 

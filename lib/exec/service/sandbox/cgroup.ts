@@ -113,8 +113,12 @@ export function sandboxCgroupSupport(): { ok: true } | { ok: false; reason: stri
 /** A command's group: the `cgroup.procs` files its first process joins, and its removal. */
 export interface CommandCgroup {
   procs: string[];
-  remove(): void;
+  /** Remove the group once its last process is gone (the kernel refuses to remove a group that has one). */
+  remove(): Promise<void>;
 }
+
+/** How long {@link CommandCgroup.remove} waits for the command's last processes to be reaped (ms). */
+const REMOVE_WAIT_MS = 5_000;
 
 /**
  * A group for one command, capped at one core, its disk I/O throttled on the devices of /usr and `treeParent`.
@@ -156,17 +160,27 @@ export function commandCgroup(treeParent: string): CommandCgroup | undefined {
     removeDirs(dirs);
     throw new Error(`sandbox: cannot make the command's cgroup (${(error as Error).message})`);
   }
-  return { procs: dirs.map((d) => path.join(d, "cgroup.procs")), remove: () => removeDirs(dirs) };
+  return {
+    procs: dirs.map((d) => path.join(d, "cgroup.procs")),
+    remove: async () => {
+      // The command's processes die with its pid namespace when bubblewrap exits; their reaping takes a moment.
+      const deadline = Date.now() + REMOVE_WAIT_MS;
+      while (removeDirs(dirs).length > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+  };
 }
 
-/** Remove the groups (empty once the command's processes are gone; a busy one is left for the next sweep). */
-function removeDirs(dirs: string[]): void {
+/** Remove the groups that are empty; returns those still busy (a process still exiting; the next sweep removes them). */
+function removeDirs(dirs: string[]): string[] {
+  const busy: string[] = [];
   for (const dir of dirs)
     try {
       rmdirSync(dir);
-    } catch {
-      // still has a process that is exiting: left behind, empty soon; sweepCommandCgroups removes it
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") busy.push(dir);
     }
+  return busy;
 }
 
 /** Remove the command groups a stopped service left behind (best effort; at start). */
