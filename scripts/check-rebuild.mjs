@@ -266,7 +266,9 @@ async function killAppServer(dir, port, cookie, log) {
   const children = fs.readFileSync(`/proc/${startPid}/task/${startPid}/children`, "utf8").trim().split(/\s+/);
   const next = children.find((pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("next/dist/bin/next\0start");
+      // `next start` renames itself (process.title: "next-server (v…)"), which rewrites its command line.
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return cmdline.startsWith("next-server") || cmdline.includes("next/dist/bin/next\0start");
     } catch {
       return false;
     }
