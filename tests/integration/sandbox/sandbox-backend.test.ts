@@ -44,12 +44,12 @@ afterAll(async () => ws.cleanup());
 const run = (
   command: string,
   extra: Partial<Parameters<typeof runSandboxCommand>[0]> = {},
-  onSpawn?: (pid: number) => void,
+  options: Parameters<typeof runSandboxCommand>[2] = {},
 ) =>
   runSandboxCommand(
     { workspaceId: ws.workspaceId, projectRoot: ROOT, cwd: ROOT, command, ...extra },
     undefined,
-    onSpawn ? { onSpawn } : {},
+    options,
   );
 const asRoot = process.getuid?.() === 0;
 
@@ -264,23 +264,22 @@ describe("the bubblewrap sandbox", () => {
     },
   );
 
-  // Without root the tree is a plain directory: sampled every second, and the command stopped over the limit.
-  it.skipIf(asRoot)(
-    "stops a command whose tree on disk passes the limit (sampled without root)",
-    async () => {
-      // Stopped during the sleep by the tree limit: otherwise the 20 s wall-clock limit would (a `wall` kill).
-      const tree = await run(
-        "head -c 3M /dev/urandom > t1.bin; head -c 3M /dev/urandom > t2.bin; sleep 600; echo not-reached",
-        {
-          limits: { treeBytes: 4 << 20, wallMs: 20_000 },
-        },
-      );
-      expect(tree.output).toBe("Command stopped: it wrote more than 4 MiB to /workspace (limit 4 MiB).\n");
-      expect(tree.exitCode).toBe(137);
-      expect(tree.killed).toBeUndefined();
-      await run("rm t1.bin t2.bin");
-    },
-  );
+  // Without root (or with `treeFs: false`) the tree is a plain directory: sampled every second, and the command
+  // stopped over the limit.
+  it("stops a command whose tree on disk passes the limit (sampled, without a tree file system)", async () => {
+    // Stopped during the sleep by the tree limit: otherwise the 20 s wall-clock limit would (a `wall` kill).
+    const tree = await run(
+      "head -c 3M /dev/urandom > t1.bin; head -c 3M /dev/urandom > t2.bin; sleep 600; echo not-reached",
+      {
+        limits: { treeBytes: 4 << 20, wallMs: 20_000 },
+      },
+      { treeFs: false },
+    );
+    expect(tree.output).toBe("Command stopped: it wrote more than 4 MiB to /workspace (limit 4 MiB).\n");
+    expect(tree.exitCode).toBe(137);
+    expect(tree.killed).toBeUndefined();
+    await run("rm t1.bin t2.bin");
+  });
 
   it.runIf(asRoot)(
     "runs each command in a cgroup of its own, one core at most, under the sandboxes' shared group",
@@ -289,9 +288,15 @@ describe("the bubblewrap sandbox", () => {
       expect(support).toEqual({ ok: true });
       let pid = 0;
       const seen: string[] = [];
-      const result = run("sleep 2; echo done", {}, (p) => {
-        pid = p;
-      });
+      const result = run(
+        "sleep 2; echo done",
+        {},
+        {
+          onSpawn: (p) => {
+            pid = p;
+          },
+        },
+      );
       await vi.waitFor(
         () => {
           const groups = readFileSync(`/proc/${pid}/cgroup`, "utf8");

@@ -7,17 +7,7 @@ import {
   storedDraft,
   withoutSent,
 } from "@/components/chat/draft-store";
-
-/** A real Map-backed Storage subset (the browser's localStorage semantics for strings). */
-function memoryStorage(): DraftStorage & { map: Map<string, string> } {
-  const map = new Map<string, string>();
-  return {
-    map,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, String(v)),
-    removeItem: (k) => void map.delete(k),
-  };
-}
+import { memoryStorage } from "../../helpers/storage";
 
 describe("draft storage", () => {
   it("keeps a draft per session under strata.draft.<id>", () => {

@@ -6,17 +6,7 @@ import {
   type TabStorage,
   tabsKey,
 } from "@/components/editor/tab-memory";
-
-/** A Map-backed Storage subset (the browser's localStorage semantics for strings). */
-function memoryStorage(): TabStorage & { map: Map<string, string> } {
-  const map = new Map<string, string>();
-  return {
-    map,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, String(v)),
-    removeItem: (k) => void map.delete(k),
-  };
-}
+import { memoryStorage } from "../../helpers/storage";
 
 describe("tab memory", () => {
   it("keeps a project's tabs in order with the active one, under strata.tabs.<id>", () => {

@@ -99,6 +99,8 @@ export async function runSandboxCommand(
     backend?: SandboxBackend;
     onTimings?: (t: SandboxTimings) => void;
     onSpawn?: (pid: number) => void;
+    /** false: no tree file system even as root (the sampled limit, as without root). Default true. */
+    treeFs?: boolean;
   } = {},
 ): Promise<ExecResult> {
   const backend = options.backend ?? sandboxBackend();
@@ -113,7 +115,7 @@ export async function runSandboxCommand(
   // The tree's size limit, enforced by its file system when the service is root (tree-fs.ts).
   let mount: TreeMount | undefined;
   try {
-    mount = mountTreeFs(dir, limits.treeBytes, backend.treeOwner());
+    if (options.treeFs !== false) mount = mountTreeFs(dir, limits.treeBytes, backend.treeOwner());
     let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
       withData: true,
       except: [`${root}/.git`],
