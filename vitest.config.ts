@@ -28,6 +28,23 @@ function filesMockingModules(): string[] {
 const MOCKED = filesMockingModules();
 
 /**
+ * The old import paths of modules that moved to another `lib/` folder, from tsconfig.json's `paths` (the one map;
+ * Next and tsc read it too): `@/lib/agent/session-run` → `lib/agent-session/session-run.ts`. Exact matches only.
+ */
+function movedModuleAliases(): { find: RegExp; replacement: string }[] {
+  const root = path.dirname(fileURLToPath(import.meta.url));
+  const tsconfig = JSON.parse(readFileSync(path.join(root, "tsconfig.json"), "utf8")) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  return Object.entries(tsconfig.compilerOptions.paths)
+    .filter(([from]) => !from.includes("*"))
+    .map(([from, [to]]) => ({
+      find: new RegExp(`^${from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`),
+      replacement: path.join(root, to),
+    }));
+}
+
+/**
  * Two projects:
  * - `unit` (tests/unit): no database, no service; the files of a worker share one module registry (`isolate: false`:
  *   a file's imports are loaded once per worker instead of once per file, 50 s → 20 s). A unit test that changes
@@ -41,7 +58,11 @@ const MOCKED = filesMockingModules();
  */
 export default defineConfig({
   resolve: {
-    alias: { "@": fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "") },
+    // The moved modules' old paths first (tsconfig.json `paths`, docs/architecture.md "Layers"), then `@/`.
+    alias: [
+      ...movedModuleAliases(),
+      { find: "@", replacement: fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "") },
+    ],
   },
   test: {
     pool: "forks",

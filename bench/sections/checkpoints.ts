@@ -7,7 +7,7 @@
  */
 import { gzipSync } from "fflate";
 import { packTar, type TarEntry } from "modern-tar";
-import { commitWorkingTree } from "@/lib/agent/file-state";
+import { commitWorkingTree } from "@/lib/agent-session/file-state";
 import { diffCommits } from "@/lib/checkpoints/changes";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";

@@ -4,7 +4,7 @@
  *     some with images; assistant turns with thinking, text and tool calls; tool results, some with images; a
  *     switch from OpenAI GPT-5 to Claude halfway; a system-prompt update) is stored in Postgres, then each run
  *     does what a prompt does before the model call: `loadSessionContext` → `convertToLlm` → the request (system
- *     prompt from the current system message, as `buildRequest` in lib/agent/session-run.ts) → `streamAssistant`
+ *     prompt from the current system message, as `buildRequest` in lib/agent-session/session-run.ts) → `streamAssistant`
  *     (`prepareRequest` = `transformMessages` + `toModelMessages`, then the AI SDK) until the JSON body reaches
  *     `fetch`, answered by a canned reply (no network). Target ≤ 10 ms for the whole path; each stage printed.
  * (b) streaming: the mock provider (a child process, the real Anthropic SSE wire format) answers with 20,000
@@ -276,7 +276,7 @@ async function seedBranch(scope: DbScope, projectId: string, rows: ReturnType<ty
   return s.id;
 }
 
-/** `buildRequest` of lib/agent/session-run.ts (the loop's request from the converted messages). */
+/** `buildRequest` of lib/agent-session/session-run.ts (the loop's request from the converted messages). */
 function buildRequest(messages: Message[]): StreamContext {
   const current = getCurrentSystemMessage(messages);
   return {

@@ -6,7 +6,7 @@
  */
 import type { SessionTreeResponse } from "@/components/chat/session-tree-client";
 import { buildTreeIndex, visibleRows } from "@/components/session-tree/view-model";
-import { loadSessionTreeView } from "@/lib/agent/session-tree";
+import { loadSessionTreeView } from "@/lib/agent-session/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";

@@ -5,7 +5,7 @@ import {
   formatBytes,
   NON_VISION_USER_IMAGE_PLACEHOLDER,
   PROMPT_IMAGE_MIME_TYPES,
-} from "@/lib/agent/prompt-images";
+} from "@/lib/agent-session/prompt-images";
 import { type AttachmentsApi, imageDataUrl } from "./attachments";
 
 /** The composer's notice for a model without image input (Strata converts as pi does, pi-behaviors 13.2). */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import { checkAttachment } from "@/lib/agent/prompt-images";
+import { checkAttachment } from "@/lib/agent-session/prompt-images";
 import type { ImageContent } from "@/lib/llm/types";
 
 /** One image waiting in the composer: pi's `ImageContent` plus what the tray shows. */

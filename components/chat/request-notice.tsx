@@ -2,7 +2,7 @@ import "./request-notice.css";
 
 /**
  * The notice line(s) of a request sent with something dropped or replaced for its model (a `request_notice`
- * run event, lib/agent/request-notice.ts): shown above that turn's answer, one `role="note"` line each, e.g.
+ * run event, lib/agent-session/request-notice.ts): shown above that turn's answer, one `role="note"` line each, e.g.
  * `2 images not sent: this model has no image input`. Nothing when there are no lines.
  */
 export function RequestNotice({ lines }: { lines: readonly string[] }) {

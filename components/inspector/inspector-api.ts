@@ -1,15 +1,15 @@
 /**
  * The context inspector's HTTP client: `POST /api/sessions/:id/preview` (the same `buildContextPreview` as
- * `npx strata preview`, lib/agent/context-preview.ts) and the JSON shape it answers. Browser-only. Kept apart
+ * `npx strata preview`, lib/inspector/context-preview.ts) and the JSON shape it answers. Browser-only. Kept apart
  * from components/api-client.ts (which is large enough) on purpose.
  */
 import { ApiError, errorFromResponse } from "@/components/api-client";
-import type { ContextPreview } from "@/lib/agent/context-preview";
+import type { ContextPreview } from "@/lib/inspector/context-preview";
 import type { TransformChange } from "@/lib/llm/transform-report";
 import type { ThinkingLevel } from "@/lib/llm/types";
 
 /**
- * The preview as the route answers it (`ContextPreview` of lib/agent/context-preview.ts, JSON): the six layers
+ * The preview as the route answers it (`ContextPreview` of lib/inspector/context-preview.ts, JSON): the six layers
  * (`entries`, `agentMessages`, `contextHookChanges`, `llmMessages`, `transformReport` with `transformedMessages`,
  * `payload`), `sections` with `sectionSources`, `toolDeclarations`, `tokenEstimate`, `recentCost`, `diagnostics`.
  */

@@ -16,6 +16,13 @@ export const ROLES = ["owner", "admin", "member", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 export type Permission = "read" | "write" | "manage" | "delete";
 
+/** A caller's place in one workspace, as `lib/access/authorize.ts` finds it. */
+export interface WorkspaceAccess {
+  workspaceId: string;
+  kind: "personal" | "team" | "agent";
+  role: Role;
+}
+
 const LADDER: Record<Role, readonly Permission[]> = {
   viewer: ["read"],
   member: ["read", "write"],

@@ -4,7 +4,7 @@
  * changes, and the turns of the current branch that changed files (for the chat's summaries).
  */
 import { diffLines } from "diff";
-import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent-session/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import {

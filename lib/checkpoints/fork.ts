@@ -3,8 +3,8 @@
  * path as a new session, each entry keeping its commit) and the working tree switched to that point's commit, what it
  * held first kept on the source session's branch. The switch is a restore of the new session, so it can be undone.
  */
-import { pointCommit } from "@/lib/agent/file-state";
-import { type ForkPosition, forkSession } from "@/lib/agent/session-tree";
+import { pointCommit } from "@/lib/agent-session/file-state";
+import { type ForkPosition, forkSession } from "@/lib/agent-session/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import { entryCommit, recordRestore } from "@/lib/session/checkpoint-rows";
@@ -33,7 +33,7 @@ export async function forkWithFiles(input: {
   scope: DbScope;
   sessionId: string;
   entryId: string;
-  /** pi's fork cut (lib/agent/session-tree.ts `forkSession`); default `at`. */
+  /** pi's fork cut (lib/agent-session/session-tree.ts `forkSession`); default `at`. */
   position?: ForkPosition;
   files: boolean;
   buffers?: EditorBuffer[];

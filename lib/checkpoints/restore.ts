@@ -7,8 +7,8 @@
  *
  * This file: restores and their undo.
  */
-import { commitWorkingTree, KEPT_MESSAGE, pointCommit } from "@/lib/agent/file-state";
-import { EntryNotFoundError, navigateTree, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { commitWorkingTree, KEPT_MESSAGE, pointCommit } from "@/lib/agent-session/file-state";
+import { EntryNotFoundError, navigateTree, SessionNotFoundError } from "@/lib/agent-session/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import type { Env } from "@/lib/llm/models";
 import { writeProjectFile } from "@/lib/projects/files";

@@ -12,7 +12,7 @@ import {
   type PreviewDiagnostic,
   redactSecrets,
   resolvePreviewModel,
-} from "@/lib/agent/context-preview";
+} from "@/lib/inspector/context-preview";
 import type { Env } from "@/lib/llm/models";
 import type { ThinkingLevel } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";

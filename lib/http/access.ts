@@ -9,7 +9,7 @@ import {
   authorizeSession,
   authorizeWorkspace,
   type WorkspaceAccess,
-} from "@/lib/auth/authorize";
+} from "@/lib/access/authorize";
 import { type Caller, requireCaller } from "@/lib/auth/caller";
 import type { Permission } from "@/lib/auth/roles";
 import { DbScope } from "@/lib/db/client";

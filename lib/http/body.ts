@@ -20,8 +20,8 @@
  * Edge-safe (Web streams only).
  */
 import type { z } from "zod";
+import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/text/json-depth";
 import { ApiError } from "./errors";
-import { jsonDepthOverflow, MAX_JSON_DEPTH } from "./json-depth";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -45,7 +45,7 @@ export const PROMPT_JSON_LIMIT = 1 * MiB;
 
 /**
  * Body limit of a prompt with images (`{ text, images }`: the text plus up to 6 MiB of images as 8 MiB of base64,
- * `lib/agent/prompt-images.ts`): the runtime's cap, 10 MiB. The prompt route reads every body with it.
+ * `lib/agent-session/prompt-images.ts`): the runtime's cap, 10 MiB. The prompt route reads every body with it.
  */
 export const PROMPT_WITH_IMAGES_JSON_LIMIT = RUNTIME_BODY_CAP;
 

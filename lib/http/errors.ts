@@ -4,16 +4,16 @@
  */
 
 import { ZodError } from "zod";
-import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent/compaction-run";
-import { ContextPreviewError } from "@/lib/agent/context-preview";
-import { NotQueueableError } from "@/lib/agent/prompt-admission";
-import { SessionUnavailableError } from "@/lib/agent/session-runtime";
-import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent/session-tree";
+import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent-session/compaction-run";
+import { NotQueueableError } from "@/lib/agent-session/prompt-admission";
+import { SessionUnavailableError } from "@/lib/agent-session/session-runtime";
+import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent-session/session-tree";
 import { bearerToken, resolveCaller } from "@/lib/auth/caller";
 import { AuthError, unauthenticated } from "@/lib/auth/errors";
 import { CheckpointError } from "@/lib/checkpoints/errors";
 import { withDb } from "@/lib/db/client";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
+import { ContextPreviewError } from "@/lib/inspector/context-preview";
 import { RemoteError } from "@/lib/remote/errors";
 import { RulesError } from "@/lib/rules/errors";
 import { SecretsError } from "@/lib/secrets/crypto";

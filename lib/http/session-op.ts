@@ -4,7 +4,7 @@
  * same cross-instance abort flag a prompt uses.
  */
 
-import { SessionNotFoundError } from "@/lib/agent/session-tree";
+import { SessionNotFoundError } from "@/lib/agent-session/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { finishRun, heartbeatRun, type RunKind, startRun } from "@/lib/session/runs";
 import { getSession } from "@/lib/session/store";

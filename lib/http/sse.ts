@@ -1,5 +1,5 @@
 /** Server-sent events framing for agent runs (docs/http-api.md "The event stream", docs/runs.md "The wire"). */
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 import { eventData } from "@/lib/runs/wire";
 
 const encoder = new TextEncoder();

@@ -2,7 +2,7 @@
  * Capture the JSON body the AI SDK would send for a context, without reaching the network: the request goes
  * through `streamAssistant` (so through `prepareRequest`, `transformMessages` and the provider's SDK exactly as
  * in a live run) with a `fetch` that records the body and answers with a canned minimal streaming response.
- * Used by the context preview (`lib/agent/context-preview.ts`) and the payload property tests.
+ * Used by the context preview (`lib/inspector/context-preview.ts`) and the payload property tests.
  */
 
 import type { Model } from "./models";

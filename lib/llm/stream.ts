@@ -4,7 +4,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError, type FinishReason, RetryError } from "ai";
-import { redactSecrets } from "@/lib/agent/context-preview-redact";
+import { redactSecrets } from "@/lib/llm/redact";
 import { timeSlicer } from "@/lib/vfs/archive-limits";
 import { type AssistantMessageEvent, AssistantMessageEventStream } from "./events";
 import { toFunctionTools, toLanguageModelPrompt } from "./language-model-call";

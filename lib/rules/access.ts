@@ -1,8 +1,7 @@
 /** What the rules routes need from the caller: its git identity, and the direct-change role check. */
-import type { WorkspaceAccess } from "@/lib/auth/authorize";
 import type { Caller } from "@/lib/auth/caller";
 import { AuthError, forbidden } from "@/lib/auth/errors";
-import { roleAllows } from "@/lib/auth/roles";
+import { roleAllows, type WorkspaceAccess } from "@/lib/auth/roles";
 import { DIRECT_CHANGE_FORBIDDEN } from "./errors";
 import type { RulesUser } from "./types";
 

@@ -7,7 +7,7 @@
  * and is retried with the next flush (and by {@link RunEventLog.close}); nothing is written once the log has a
  * `run_end` (e.g. a taker's, `outcome = 'taken_over'`), so a log never goes on past its end.
  */
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import type { RunOutcome } from "@/lib/session/runs";
 import { DELTA_TYPES, eventData } from "./wire";

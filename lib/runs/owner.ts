@@ -5,7 +5,7 @@
  * the work is over closes the run (`closeRun`) — handing back texts still queued for it as `queue_returned` when a
  * tab watches the run, else leaving them for the next prompt run — and writes `run_end` with the outcome.
  */
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { closeRun, listQueued } from "@/lib/session/queue";
 import {

@@ -3,7 +3,7 @@
  * `message_update` carries only its delta (not the whole partial message, which would make a stream quadratic
  * in its length); every other event is sent whole.
  */
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 
 /** Token deltas: consecutive ones of the same type and content index are merged by the event log. */
 export const DELTA_TYPES = new Set(["text_delta", "thinking_delta", "toolcall_delta"]);

@@ -25,8 +25,8 @@
  * Pure, edge-safe. Valid messages are returned as the same object (pi 15.4: valid content is not copied).
  */
 import type { AgentMessage } from "@/lib/agent/messages";
-import { jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import { emptyUsage, type Usage } from "@/lib/llm/types";
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/text/json-depth";
 
 type Obj = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * comes back byte for byte.
  */
 import { z } from "zod";
-import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
+import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/text/json-depth";
 import type { SessionEntry, SessionHeader } from "./entries";
 import { checkEntry } from "./entry-repair";
 import { migrateSessionEntries } from "./jsonl-migrate";

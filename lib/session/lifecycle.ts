@@ -200,7 +200,7 @@ export async function deleteGitRefRows(
   return found;
 }
 
-/** The checkpoint ref of a session (same name as `sessionRef` in lib/agent/checkpointer.ts). */
+/** The checkpoint ref of a session (same name as `sessionRef` in lib/agent-session/checkpointer.ts). */
 const checkpointRef = (sessionId: string) => `refs/heads/strata/session-${sessionId}`;
 
 /**

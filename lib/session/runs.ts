@@ -6,7 +6,7 @@
  * Takeover: a run silent for {@link RUN_STALE_MS} is closed by the next `startRun` (or by a tab following it,
  * {@link endSilentRun}) with `outcome = 'taken_over'` and a last `run_end` row in its event log (`run_events`,
  * lib/runs); files it flushed without a checkpoint are then committed by the next prompt run
- * (`session_pending_paths`, `recoverInterruptedRun` in lib/agent/checkpointer.ts).
+ * (`session_pending_paths`, `recoverInterruptedRun` in lib/agent-session/checkpointer.ts).
  */
 import type { DbScope } from "@/lib/db/client";
 import { cancelWaiting } from "./queue-cancel";

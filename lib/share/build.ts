@@ -12,10 +12,10 @@
  * Node-only (imports secretlint through `redact.ts`).
  */
 import type { DbScope } from "@/lib/db/client";
+import { previewStoredSession } from "@/lib/inspector/session-preview";
 import type { Env } from "@/lib/llm/models";
 import { isBinary } from "@/lib/projects/files";
 import { getProject } from "@/lib/projects/projects";
-import { previewStoredSession } from "@/lib/projects/session-preview";
 import { workspaceProviderEnv } from "@/lib/secrets";
 import { entryCommit } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";

@@ -6,7 +6,7 @@
  * project's root) with every entry bound to that commit, so checkpoints and restore work from the first turn. The
  * share's owner's workspace is never read or written: everything comes from the share's own rows. Edge-safe.
  */
-import { authorizeWorkspace } from "@/lib/auth/authorize";
+import { authorizeWorkspace } from "@/lib/access/authorize";
 import type { Caller } from "@/lib/auth/caller";
 import type { DbScope } from "@/lib/db/client";
 import { isDbTrouble } from "@/lib/db/errors";

@@ -2,7 +2,7 @@
  * The shape of a credential in plain text (pure functions, no dependency; the bottom of `lib/`): whether a literal
  * looks like a key or a password rather than a word, a path or a placeholder, and a prompt's text as a session title
  * with such literals taken out. Used by share redaction (`lib/share/value-shape.ts`) and by session titles
- * (`lib/agent/session-run.ts`), which show in lists where a pasted key must not.
+ * (`lib/agent-session/session-run.ts`), which show in lists where a pasted key must not.
  */
 
 /**

@@ -75,7 +75,7 @@ export interface ToolContext {
   shellEnv?: Record<string, string>;
 }
 
-/** A tool context's way to the execution service (built by lib/agent/session-runtime.ts). */
+/** A tool context's way to the execution service (built by lib/agent-session/session-runtime.ts). */
 export interface ToolExec {
   executor: Executor;
   /** The workspace whose VFS (in Postgres) the service opens; `fs` must be a VFS of it. */

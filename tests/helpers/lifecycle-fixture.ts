@@ -4,7 +4,7 @@
  * upload with a part and a trust decision: what deleting a session or a project must remove, and what deleting
  * another one must leave exactly as it was.
  */
-import { createCheckpointer, sessionRef } from "@/lib/agent/checkpointer";
+import { createCheckpointer, sessionRef } from "@/lib/agent-session/checkpointer";
 import type { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject, type Project } from "@/lib/projects/projects";

@@ -2,7 +2,7 @@
  * A project with committed files and an empty session in it, for runs against the real Postgres and the mock
  * provider: the fixture the run tests share (one git repository, one `init` commit, the local owner's workspace).
  */
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject, type Project } from "@/lib/projects/projects";

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { ProjectWorkspace } from "@/components/projects/project-workspace";
-import { authorizeProject } from "@/lib/auth/authorize";
+import { authorizeProject } from "@/lib/access/authorize";
 import { AuthError } from "@/lib/auth/errors";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";

@@ -5,7 +5,7 @@ import { TeamSettings } from "@/components/teams/team-settings";
 import styles from "@/components/teams/teams.module.css";
 import { Notice } from "@/components/ui/notice";
 import frame from "@/components/ui/settings-page.module.css";
-import { workspaceAccess } from "@/lib/auth/authorize";
+import { workspaceAccess } from "@/lib/access/authorize";
 import { localSignInOpen } from "@/lib/auth/local-owner";
 import { LOCAL_OWNER_EMAIL } from "@/lib/auth/mode";
 import { withDb } from "@/lib/db/client";

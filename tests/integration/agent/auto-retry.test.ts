@@ -5,8 +5,8 @@
  * pi's `auto_retry_end`, and the Retry button's run (`retry: true`) continues without a second user message.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { NOTHING_TO_RETRY, RETRY_CANCELLED } from "@/lib/agent/auto-retry";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { NOTHING_TO_RETRY, RETRY_CANCELLED } from "@/lib/agent-session/auto-retry";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
@@ -67,11 +67,11 @@ async function storedBranch(sessionId: string): Promise<string[]> {
 const providerRequests = () => mock.requests.filter((r) => r.path === "/v1/messages");
 
 /**
- * The waits auto-retry asked for while `fn` ran: the delays of the timers lib/agent/auto-retry.ts started (its
+ * The waits auto-retry asked for while `fn` ran: the delays of the timers lib/agent-session/auto-retry.ts started (its
  * `sleep`), in order. The waits themselves (a retry starts exactly that long after) are checked in virtual time in
  * tests/unit/agent/auto-retry.test.ts.
  */
-const retryWaits = (fn: () => Promise<void>) => timersStartedBy("/lib/agent/auto-retry.ts", fn);
+const retryWaits = (fn: () => Promise<void>) => timersStartedBy("/lib/agent-session/auto-retry.ts", fn);
 const retryEvents = (events: RunEvent[]) => events.filter((e) => e.type.startsWith("auto_retry"));
 const messagesOf = (i: number) =>
   (providerRequests()[i].body as { messages: { role: string; content: { text?: string }[] }[] }).messages;

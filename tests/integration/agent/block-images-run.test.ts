@@ -5,7 +5,7 @@
  * stored image.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { IMAGE_READING_DISABLED } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";

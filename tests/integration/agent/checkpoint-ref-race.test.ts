@@ -5,7 +5,7 @@
  * placed exactly by a store that lets the other writer commit just before the run's flush.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCheckpointer, type FilesChangedEvent, sessionRef } from "@/lib/agent/checkpointer";
+import { createCheckpointer, type FilesChangedEvent, sessionRef } from "@/lib/agent-session/checkpointer";
 import { DbScope } from "@/lib/db/client";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";

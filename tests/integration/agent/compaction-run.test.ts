@@ -5,13 +5,13 @@
  * nothing to do, failed or truncated summaries store nothing).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AgentMessage } from "@/lib/agent/messages";
 import {
   COMPACTION_CANCELLED,
   compactSession,
   resolveSessionModel,
   SummarizationError,
-} from "@/lib/agent/compaction-run";
-import type { AgentMessage } from "@/lib/agent/messages";
+} from "@/lib/agent-session/compaction-run";
 import { DbScope } from "@/lib/db/client";
 import { resolveModel } from "@/lib/llm/models";
 import { emptyUsage } from "@/lib/llm/types";

@@ -6,9 +6,9 @@
  * the same time, and that must never be a conflict.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionRef } from "@/lib/agent/checkpointer";
-import { runUserBash } from "@/lib/agent/session-bash";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { sessionRef } from "@/lib/agent-session/checkpointer";
+import { runUserBash } from "@/lib/agent-session/session-bash";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { createOwnedRun } from "@/lib/runs";
 import { listCheckpoints } from "@/lib/session/checkpoint-rows";

@@ -5,7 +5,7 @@
  * the Retry button's run continues from it without a second user message. Real Postgres, the mock provider.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { createOwnedRun } from "@/lib/runs";
 import { loadBranch } from "@/lib/session/context-load";

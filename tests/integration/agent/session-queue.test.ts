@@ -4,7 +4,7 @@
  * shortcut for plain text changes nothing a user sees).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queuePrompt } from "@/lib/agent/session-queue";
+import { queuePrompt } from "@/lib/agent-session/session-queue";
 import { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";

@@ -5,7 +5,7 @@
  * `POST /api/projects/:id/trust`); session-only choices; `/skill:` and template expansion in pi's order.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { AGENT_DIR, openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";

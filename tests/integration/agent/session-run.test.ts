@@ -3,7 +3,7 @@
  * the system prompt sent, the file edited in the VFS, and the checkpoint commit on the session ref.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { getLocalActor } from "@/lib/projects/identity";

@@ -1,17 +1,17 @@
 /**
  * The session runtime's pi actions against the real Postgres and the mock provider: `setActiveToolsByName` from
- * the IDE's tool toggles (lib/agent/session-tools.ts) and from an extension's `setActiveTools`, and an
+ * the IDE's tool toggles (lib/agent-session/session-tools.ts) and from an extension's `setActiveTools`, and an
  * extension's `sendMessage` with `deliverAs: "nextTurn"` (pi 3.27–3.28, 6.4, 6.8).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
-import { getSessionTools, setSessionTools, ToolsChangeBusyError } from "@/lib/agent/session-tools";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
+import { getSessionTools, setSessionTools, ToolsChangeBusyError } from "@/lib/agent-session/session-tools";
 import { DbScope } from "@/lib/db/client";
 import { RUNTIME_NOT_INITIALIZED_ERROR } from "@/lib/extensions";
 import type { ExtensionModule } from "@/lib/extensions/types";
+import { previewStoredSession } from "@/lib/inspector/session-preview";
 import { getLocalActor } from "@/lib/projects/identity";
 import { getProject, insertProject } from "@/lib/projects/projects";
-import { previewStoredSession } from "@/lib/projects/session-preview";
 import { loadBranch } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { finishRun, startRun } from "@/lib/session/runs";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { executeUserBash } from "@/lib/agent/user-bash";
+import { executeUserBash } from "@/lib/agent-session/user-bash";
 import { commandNotFoundNote } from "@/lib/exec/shell/commands";
 import { createBashTool } from "@/lib/tools/bash";
 import { project } from "../tools/fixture";

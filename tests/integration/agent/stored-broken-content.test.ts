@@ -11,7 +11,7 @@ import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
 import { MessageList } from "@/components/chat/message-list";
 import { initialChatState } from "@/components/chat/reduce-events";
 import type { AgentMessage } from "@/lib/agent/messages";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";

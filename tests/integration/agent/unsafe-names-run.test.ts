@@ -7,8 +7,8 @@
  */
 import * as git from "isomorphic-git";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runUserBash } from "@/lib/agent/session-bash";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { runUserBash } from "@/lib/agent-session/session-bash";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { checkpoint, commitAll, log, readTextAt, resolveRef, writeLooseObject } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";

@@ -1,6 +1,6 @@
 /** Better Auth on Strata's schema against the real Postgres: sign-up makes a personal workspace, the cookie resolves. */
 import { describe, expect, it } from "vitest";
-import { authorizeWorkspace } from "@/lib/auth/authorize";
+import { authorizeWorkspace } from "@/lib/access/authorize";
 import { resolveCaller } from "@/lib/auth/caller";
 import { withDb } from "@/lib/db/client";
 import { asUser, authJson, createTestUser } from "../../helpers/auth";

@@ -5,7 +5,7 @@
  * call that wrote each file.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { navigateTree } from "@/lib/agent/session-tree";
+import { navigateTree } from "@/lib/agent-session/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { entryCommit, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";

@@ -5,7 +5,7 @@
  * racing another writer never loses either side.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createCheckpointer } from "@/lib/agent/checkpointer";
+import { createCheckpointer } from "@/lib/agent-session/checkpointer";
 import { branchTurnChanges, diffCommits, fileAtCommits } from "@/lib/checkpoints/changes";
 import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";

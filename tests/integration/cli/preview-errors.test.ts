@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContextPreview } from "@/lib/agent/context-preview";
+import type { ContextPreview } from "@/lib/inspector/context-preview";
 import { type CliRun, envWithout, root, runStrata } from "../../helpers/cli";
 
 let dir: string;

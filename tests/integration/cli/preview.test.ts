@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildContextPreview, type ContextPreview } from "@/lib/agent/context-preview";
+import { buildContextPreview, type ContextPreview } from "@/lib/inspector/context-preview";
 import { captureEnv } from "@/lib/llm/capture-payload";
 import { resolveModel } from "@/lib/llm/models";
 import { parseSessionJsonl } from "@/lib/session/jsonl";

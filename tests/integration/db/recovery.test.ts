@@ -11,8 +11,8 @@ import {
   RECOVERY_COMMIT_MESSAGE,
   RECOVERY_CUSTOM_TYPE,
   recoveryNotice,
-} from "@/lib/agent/checkpointer";
-import { USER_CHANGES_MESSAGE } from "@/lib/agent/file-state";
+} from "@/lib/agent-session/checkpointer";
+import { USER_CHANGES_MESSAGE } from "@/lib/agent-session/file-state";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { RUN_STALE_MS, startPromptRun } from "@/lib/session/runs";

@@ -10,9 +10,9 @@
  * race the short command. Every claim is an order of completion events, never a duration.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { runUserBash } from "@/lib/agent/session-bash";
-import type { RunEvent } from "@/lib/agent/session-run";
-import { openSessionRuntime } from "@/lib/agent/session-runtime";
+import { runUserBash } from "@/lib/agent-session/session-bash";
+import type { RunEvent } from "@/lib/agent-session/session-run";
+import { openSessionRuntime } from "@/lib/agent-session/session-runtime";
 import { DbScope } from "@/lib/db/client";
 import { createExecutor, type ExecClient } from "@/lib/exec/client";
 import type { ShellExecRequest } from "@/lib/exec/types";

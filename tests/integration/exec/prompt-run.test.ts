@@ -4,8 +4,8 @@
  * model as the bash tool's error text and the user's `!command` as the end of its output.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runUserBash } from "@/lib/agent/session-bash";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { runUserBash } from "@/lib/agent-session/session-bash";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";

@@ -8,7 +8,7 @@ import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream, type SseEvent } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";

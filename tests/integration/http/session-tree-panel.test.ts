@@ -10,7 +10,7 @@ import { POST as postImport } from "@/app/api/projects/[id]/sessions/import/rout
 import { POST as postFork } from "@/app/api/sessions/[id]/fork/route";
 import { POST as postLabel } from "@/app/api/sessions/[id]/labels/route";
 import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
-import { navigateTree } from "@/lib/agent/session-tree";
+import { navigateTree } from "@/lib/agent-session/session-tree";
 import { DbScope } from "@/lib/db/client";
 import { resolveModel } from "@/lib/llm/models";
 import { emptyUsage } from "@/lib/llm/types";

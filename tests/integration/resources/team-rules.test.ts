@@ -5,7 +5,7 @@
  * exactly as the mock provider receives it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import type { SystemMessage } from "@/lib/llm/types";
 import { AGENT_DIR, openAgentVfs } from "@/lib/projects/agent-dir";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getResources } from "@/app/api/sessions/[id]/resources/route";
 import { PUT as putPreview } from "@/app/api/sessions/[id]/rules-preview/route";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { approveProposal, createProposal, lastChange, type RulesUser, writeRulesFiles } from "@/lib/rules";

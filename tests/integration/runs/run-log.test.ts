@@ -6,7 +6,7 @@
  * measured by `npm run bench`, section `runs`). The flush timer is checked in virtual time (fake timers).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { FLUSH_MS, RunEventLog } from "@/lib/runs";
 import { startRun } from "@/lib/session/runs";

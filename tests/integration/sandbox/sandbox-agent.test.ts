@@ -6,7 +6,7 @@
  * the real bubblewrap sandbox; the only fake is the mock provider.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { setSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import { commandNotFoundNote, SERVICE_CAPABILITIES, shellCommandNames } from "@/lib/exec/shell/commands";

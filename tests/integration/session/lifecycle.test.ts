@@ -4,7 +4,7 @@
  * session keeps every row; a rename is pi's `session_info` entry, so the export carries it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionRef } from "@/lib/agent/checkpointer";
+import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { DbScope } from "@/lib/db/client";
 import type { Project } from "@/lib/projects/projects";
 import { exportSessionJsonl } from "@/lib/session/import-export";

@@ -15,7 +15,7 @@ import {
 } from "@/app/api/projects/[id]/sessions/import/uploads/[uploadId]/route";
 import { POST as createUpload } from "@/app/api/projects/[id]/sessions/import/uploads/route";
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
-import { openSessionRuntime } from "@/lib/agent/session-runtime";
+import { openSessionRuntime } from "@/lib/agent-session/session-runtime";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { runShell } from "@/lib/tools/bash";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as resume from "@/app/s/[token]/fork/route";
-import { runPrompt } from "@/lib/agent/session-run";
+import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { entryCommits } from "@/lib/session/checkpoint-rows";
 import { loadAllEntries } from "@/lib/session/context-load";

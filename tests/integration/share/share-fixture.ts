@@ -3,7 +3,7 @@
  * workspace, prompts through `runPrompt` against the mock provider, and the share routes called as a browser would.
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type RunEvent, runPrompt } from "@/lib/agent/session-run";
+import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";

@@ -1,6 +1,6 @@
 /** pi 18.1 setActiveToolsByName / getActiveToolNames, and Strata's restore of the set from a transcript. */
 import { describe, expect, it } from "vitest";
-import { ActiveTools, transcriptActiveToolNames } from "@/lib/agent/active-tools";
+import { ActiveTools, transcriptActiveToolNames } from "@/lib/agent-session/active-tools";
 import type { SystemMessage } from "@/lib/llm/types";
 import { tool } from "./loop-helpers";
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent } from "@/lib/agent/agent";
+import type { AgentMessage } from "@/lib/agent/messages";
 import {
   AutoRetry,
   type AutoRetryEvent,
@@ -12,8 +13,7 @@ import {
   retryDelayMs,
   retrySettingsFrom,
   withoutFailedTurn,
-} from "@/lib/agent/auto-retry";
-import type { AgentMessage } from "@/lib/agent/messages";
+} from "@/lib/agent-session/auto-retry";
 import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
 import { type ScriptedTurn, scriptedStream } from "./loop-helpers";
 

@@ -1,6 +1,10 @@
 /** Overflow detection and the auto-compaction threshold (pi `isContextOverflow`, 8.2). */
 import { describe, expect, it } from "vitest";
-import { isContextOverflow, isContextOverflowError, shouldAutoCompact } from "@/lib/agent/compaction-run";
+import {
+  isContextOverflow,
+  isContextOverflowError,
+  shouldAutoCompact,
+} from "@/lib/agent-session/compaction-run";
 import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
 
 describe("isContextOverflowError", () => {

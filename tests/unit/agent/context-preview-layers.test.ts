@@ -6,21 +6,21 @@
  * estimate, costs, section sources and masking.
  */
 import { describe, expect, it } from "vitest";
-import { buildContextPreview, type ContextPreviewInput } from "@/lib/agent/context-preview";
-import { summarizeEntry } from "@/lib/agent/context-preview-entries";
+import type { AgentMessage } from "@/lib/agent/messages";
+import { IMAGE_READING_DISABLED } from "@/lib/context/block-images";
+import type { ExtensionModule } from "@/lib/extensions/types";
+import { buildContextPreview, type ContextPreviewInput } from "@/lib/inspector/context-preview";
+import { summarizeEntry } from "@/lib/inspector/context-preview-entries";
 import {
   buildSectionSources,
   diffContextMessages,
   estimateRequestTokens,
   MAX_LCS_CELLS,
-} from "@/lib/agent/context-preview-layers";
-import { maskKeyLikeStrings, redactSecrets } from "@/lib/agent/context-preview-redact";
-import type { AgentMessage } from "@/lib/agent/messages";
-import { IMAGE_READING_DISABLED } from "@/lib/context/block-images";
-import type { ExtensionModule } from "@/lib/extensions/types";
+} from "@/lib/inspector/context-preview-layers";
 import { captureEnv } from "@/lib/llm/capture-payload";
 import { type Model, resolveModel } from "@/lib/llm/models";
 import { prepareRequest } from "@/lib/llm/prepare-request";
+import { maskKeyLikeStrings, redactSecrets } from "@/lib/llm/redact";
 import { createTransformReport } from "@/lib/llm/transform-report";
 import { applyTransformReport } from "@/lib/llm/transform-report-apply";
 import type { SessionEntry } from "@/lib/session/entries";

@@ -4,13 +4,13 @@
  * image. Exact sections, patch, agent / LLM / transformed messages and provider payload; the key never shows.
  */
 import { describe, expect, it } from "vitest";
+import { declareToolsForPrompt } from "@/lib/agent-session/system-state";
 import {
   buildContextPreview,
   type ContextPreviewInput,
   envSecrets,
   redactUrl,
-} from "@/lib/agent/context-preview";
-import { declareToolsForPrompt } from "@/lib/agent/system-state";
+} from "@/lib/inspector/context-preview";
 import { CAPTURE_API_KEY, captureEnv } from "@/lib/llm/capture-payload";
 import { type Model, resolveModel } from "@/lib/llm/models";
 import type { Message, SystemMessage } from "@/lib/llm/types";

@@ -1,5 +1,6 @@
 /** pi 6.1–6.10 and 3.30: the input pipeline with injected dependencies and a real ExtensionRunner. */
 import { describe, expect, it } from "vitest";
+import type { AgentMessage } from "@/lib/agent/messages";
 import {
   applyForcedSystemPrompt,
   createInputState,
@@ -9,8 +10,7 @@ import {
   queueInput,
   sendCustomMessage,
   sendUserMessage,
-} from "@/lib/agent/input-pipeline";
-import type { AgentMessage } from "@/lib/agent/messages";
+} from "@/lib/agent-session/input-pipeline";
 import { ExtensionRunner } from "@/lib/extensions";
 import type { SystemMessage } from "@/lib/llm/types";
 import { textOf } from "./loop-helpers";

@@ -7,8 +7,8 @@ import {
   MAX_PROMPT_IMAGE_BYTES,
   MAX_PROMPT_IMAGES_TOTAL_BYTES,
   sniffImageType,
-} from "@/lib/agent/prompt-images";
-import { PromptImagesSchema } from "@/lib/agent/prompt-images-schema";
+} from "@/lib/agent-session/prompt-images";
+import { PromptImagesSchema } from "@/lib/agent-session/prompt-images-schema";
 
 /** A 1x1 PNG. */
 const PNG =

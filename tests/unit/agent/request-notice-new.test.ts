@@ -4,7 +4,7 @@
  * history) notices only what came after that answer.
  */
 import { describe, expect, it } from "vitest";
-import { changesNewToModel } from "@/lib/agent/request-notice";
+import { changesNewToModel } from "@/lib/agent-session/request-notice";
 import { MODEL_CATALOG, type Model } from "@/lib/llm/models";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";

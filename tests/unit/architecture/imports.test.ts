@@ -1,13 +1,19 @@
 /**
- * The layout's rules, checked on the source: no runtime import cycles in `lib/` and `components/`, and `lib/`
- * free of Node-only modules (it runs on the edge runtime).
+ * The layout's rules, checked on the source: every import in `lib/` (runtime or type) goes down the rank table of
+ * `docs/architecture.md` ("Layers"; the checker is `layers.ts`), so the folders form no cycle; no runtime import
+ * cycles between files of `lib/` and `components/`; and `lib/` free of Node-only modules (it runs on the edge
+ * runtime).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { type ImportEdge, layerViolations, parseRankTable, unitCycles, unrankedFiles } from "./layers";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const IMPORT = /^(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gm;
+/** Every import a file's text names: static (runtime or type), side-effect, dynamic, and `import("…")` types. */
+const ANY_IMPORT =
+  /^(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -24,8 +30,8 @@ function resolveImport(from: string, spec: string): string | undefined {
   if (spec.startsWith("@/")) base = spec.slice(2);
   else if (spec.startsWith(".")) base = path.join(path.dirname(from), spec);
   else return undefined;
-  return [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((c) =>
-    fs.existsSync(path.join(ROOT, c)),
+  return [base, `${base}.ts`, `${base}.tsx`, `${base}.mjs`, path.join(base, "index.ts")].find(
+    (c) => fs.existsSync(path.join(ROOT, c)) && fs.statSync(path.join(ROOT, c)).isFile(),
   );
 }
 
@@ -44,8 +50,68 @@ function imports(file: string): { specs: string[]; local: string[] } {
   return { specs, local };
 }
 
+/** Every local import edge of a file; `typeOnly` for `import type` and `import("…")` in a type position. */
+function allEdges(file: string): ImportEdge[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+  const edges: ImportEdge[] = [];
+  for (const m of text.matchAll(ANY_IMPORT)) {
+    const target = resolveImport(file, m[2] ?? m[3] ?? m[4]);
+    if (target) edges.push({ from: file, to: target, typeOnly: Boolean(m[1]) });
+  }
+  return edges;
+}
+
 describe("architecture", () => {
   const files = [...sources("lib"), ...sources("components")];
+
+  describe("layers (docs/architecture.md's rank table)", () => {
+    const rows = parseRankTable(fs.readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8"));
+    const libFiles = sources("lib");
+    const edges = libFiles.flatMap(allEdges);
+
+    it("ranks every lib/ folder", () => {
+      expect(unrankedFiles(rows, libFiles)).toEqual([]);
+      const folders = new Set(libFiles.map((f) => `${f.split("/").slice(0, 2).join("/")}/`));
+      const listed = new Set(rows.flatMap((r) => r.units));
+      expect([...listed].filter((u) => u.split("/").length === 3 && !folders.has(u))).toEqual([]);
+    });
+
+    it("imports only down the table, runtime and type imports alike", () => {
+      expect(edges.length).toBeGreaterThan(1000);
+      expect(
+        layerViolations(rows, edges).map(
+          (v) => `${v.from} (${v.fromUnit}, rank ${v.fromRank}) -> ${v.to} (${v.toUnit}, rank ${v.toRank})`,
+        ),
+      ).toEqual([]);
+    });
+
+    it("has no folder cycle", () => {
+      expect(unitCycles(rows, edges)).toEqual([]);
+    });
+
+    it("keeps the old paths of moved modules as aliases to existing files, and uses none of them itself", async () => {
+      const tsconfig = JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")) as {
+        compilerOptions: { paths: Record<string, string[]> };
+      };
+      const moved = Object.entries(tsconfig.compilerOptions.paths).filter(([from]) => !from.includes("*"));
+      expect(moved.length).toBe(13);
+      expect(moved.filter(([, [to]]) => !fs.existsSync(path.join(ROOT, to)))).toEqual([]);
+      const oldPaths = new Set(moved.map(([from]) => from));
+      const users = [...files, ...sources("app"), ...sources("tests")].flatMap((f) =>
+        [...fs.readFileSync(path.join(ROOT, f), "utf8").matchAll(/["'](@\/lib\/[^"']+)["']/g)]
+          .filter((m) => oldPaths.has(m[1]) && f !== "tests/unit/architecture/imports.test.ts")
+          .map((m) => `${f}: ${m[1]}`),
+      );
+      expect(users).toEqual([]);
+      expect(await import("@/lib/agent/context-preview-redact")).toBe(await import("@/lib/llm/redact"));
+    });
+
+    it("imports nothing of app/ or components/ from lib/", () => {
+      expect(
+        edges.filter((e) => /^(app|components)\//.test(e.to)).map((e) => `${e.from} -> ${e.to}`),
+      ).toEqual([]);
+    });
+  });
 
   it("has no runtime import cycle in lib/ and components/", () => {
     const graph = new Map(files.map((f) => [f, imports(f).local]));

@@ -1,5 +1,5 @@
 /**
- * lib/http/json-depth.ts and readJson's nesting limit (adversarial finding F6): a body nested more than 64 levels
+ * lib/text/json-depth.ts and readJson's nesting limit (adversarial finding F6): a body nested more than 64 levels
  * is refused (400 too_deep, naming the limit) before JSON.parse; strings and escapes do not count as nesting; a
  * 9.8 MB body of 4.9 million nested arrays is refused without JSON.parse ever seeing it (parsing millions of
  * levels held the event loop for seconds) and a legitimate 9.8 MB string is parsed once. How long each holds the
@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { FILE_JSON_LIMIT, readJson } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
-import { jsonDepthOverflow, jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
+import { jsonDepthOverflow, jsonValueTooDeep, MAX_JSON_DEPTH } from "@/lib/text/json-depth";
 
 const json = (body: string) =>
   new Request("http://x/", {

@@ -1,6 +1,6 @@
 /** The SSE framing of run events: `message_update` carries only its delta; the per-token fast path writes the same bytes. */
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "@/lib/agent/session-run";
+import type { RunEvent } from "@/lib/agent-session/session-run";
 import { encodeSse } from "@/lib/http/sse";
 import { type AssistantMessage, emptyUsage } from "@/lib/llm/types";
 

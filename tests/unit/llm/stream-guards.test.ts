@@ -6,7 +6,7 @@
  * event loop gets turns while an answer that has already arrived is processed.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { isRetryableError } from "@/lib/agent/auto-retry";
+import { isRetryableError } from "@/lib/agent-session/auto-retry";
 import type { AssistantMessageEvent } from "@/lib/llm/events";
 import { type Model, resolveModel } from "@/lib/llm/models";
 import { isTransientError } from "@/lib/llm/provider-errors";

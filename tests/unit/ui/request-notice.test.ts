@@ -12,8 +12,8 @@ import {
   noticesFor,
   reduceChat,
 } from "@/components/chat/reduce-events";
-import { type RequestNoticeEvent, withRequestNotice } from "@/lib/agent/request-notice";
 import type { AssistantStreamEvent } from "@/lib/agent/types";
+import { type RequestNoticeEvent, withRequestNotice } from "@/lib/agent-session/request-notice";
 import { type AssistantMessage, emptyUsage, type UserMessage } from "@/lib/llm/types";
 
 const run = (actions: ChatAction[], start: ChatState = initialChatState()) =>

@@ -4,7 +4,7 @@ import { AppHeader } from "@/components/account/app-header";
 import { GitCredentialsCard } from "@/components/git-remote/git-credentials-card";
 import { SandboxSetting } from "@/components/sandbox/sandbox-setting";
 import { SecretsView } from "@/components/secrets/secrets-view";
-import { workspaceAccess } from "@/lib/auth/authorize";
+import { workspaceAccess } from "@/lib/access/authorize";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { compactSession, resolveSessionModel } from "@/lib/agent/compaction-run";
+import { compactSession, resolveSessionModel } from "@/lib/agent-session/compaction-run";
 import { withSession } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";

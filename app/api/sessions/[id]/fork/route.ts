@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidForkEntryError } from "@/lib/agent/session-tree";
+import { InvalidForkEntryError } from "@/lib/agent-session/session-tree";
 import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { withSession } from "@/lib/http/access";
 import { FILE_JSON_LIMIT, readJsonInput } from "@/lib/http/body";

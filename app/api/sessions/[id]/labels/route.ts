@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { labelEntry } from "@/lib/agent/session-tree";
+import { labelEntry } from "@/lib/agent-session/session-tree";
 import { withSession } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";

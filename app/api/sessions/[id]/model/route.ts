@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { setSessionModel } from "@/lib/agent/session-model";
+import { setSessionModel } from "@/lib/agent-session/session-model";
 import { withSession } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { ApiError, route } from "@/lib/http/errors";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { withSession } from "@/lib/http/access";
 import { PROMPT_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { previewStoredSession } from "@/lib/projects/session-preview";
+import { previewStoredSession } from "@/lib/inspector/session-preview";
 import { workspaceProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";

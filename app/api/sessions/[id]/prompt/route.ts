@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { admitPrompt } from "@/lib/agent/prompt-admission";
-import { PromptImagesSchema } from "@/lib/agent/prompt-images-schema";
-import { runUserBash } from "@/lib/agent/session-bash";
-import { runPrompt } from "@/lib/agent/session-run";
-import { parseUserBash } from "@/lib/agent/user-bash";
+import { admitPrompt } from "@/lib/agent-session/prompt-admission";
+import { PromptImagesSchema } from "@/lib/agent-session/prompt-images-schema";
+import { runUserBash } from "@/lib/agent-session/session-bash";
+import { runPrompt } from "@/lib/agent-session/session-run";
+import { parseUserBash } from "@/lib/agent-session/user-bash";
 import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
 import { withSession } from "@/lib/http/access";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { modelUnavailableMessage, runPrompt } from "@/lib/agent/session-run";
+import { modelUnavailableMessage, runPrompt } from "@/lib/agent-session/session-run";
 import { limitPrompts } from "@/lib/auth/rate-limit";
 import { DbScope } from "@/lib/db/client";
 import { withSession } from "@/lib/http/access";

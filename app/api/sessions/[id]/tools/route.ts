@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getSessionTools, setSessionTools } from "@/lib/agent/session-tools";
+import { getSessionTools, setSessionTools } from "@/lib/agent-session/session-tools";
 import { withSession } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
@@ -27,7 +27,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
 
 /**
  * Turn tools on and off (pi `setActiveToolsByName`): body `{ active: [names in order] }`; the change is recorded now
- * as the system patch the next prompt would start with (lib/agent/session-tools.ts). Answers the new state and
+ * as the system patch the next prompt would start with (lib/agent-session/session-tools.ts). Answers the new state and
  * `patch` when one was written; 409 while a run holds the session.
  */
 export const PUT = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {

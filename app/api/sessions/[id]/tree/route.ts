@@ -1,4 +1,4 @@
-import { loadSessionTreeView } from "@/lib/agent/session-tree";
+import { loadSessionTreeView } from "@/lib/agent-session/session-tree";
 import { withSession } from "@/lib/http/access";
 import { route } from "@/lib/http/errors";
 

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { InspectorPage } from "@/components/inspector/inspector-page";
-import { authorizeSession } from "@/lib/auth/authorize";
+import { authorizeSession } from "@/lib/access/authorize";
 import { AuthError } from "@/lib/auth/errors";
 import { withDb } from "@/lib/db/client";
 import { requirePageCaller } from "@/lib/http/page-caller";

@@ -4,6 +4,7 @@
  * the request against the model's context window, and the session's `images.blockImages` setting (layer 4).
  */
 
+import type { AgentMessage } from "@/lib/agent/messages";
 import { blockImagesSetting } from "@/lib/context/block-images";
 import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
@@ -16,7 +17,6 @@ import { estimateTokens } from "@/lib/session/compaction/compaction";
 import { MemoryVfsStore } from "@/lib/vfs/memory-store";
 import type { FileSystem } from "@/lib/vfs/types";
 import { Vfs } from "@/lib/vfs/vfs";
-import type { AgentMessage } from "./messages";
 
 /** One message a `context` hook added, removed or edited. */
 export interface ContextHookChange {

@@ -4,11 +4,12 @@
  * produces after the session projection (pi's `buildSessionProjection`: compaction, context edits); and the usage
  * and cost of the last assistant turns on that path.
  */
+
+import type { AgentMessage } from "@/lib/agent/messages";
 import type { AssistantMessage, ImageContent, TextContent, Usage } from "@/lib/llm/types";
 import type { SessionEntry } from "@/lib/session/entries";
 import { normalizeMessage } from "@/lib/session/entry-repair";
 import type { SessionProjection } from "@/lib/session/projection";
-import type { AgentMessage } from "./messages";
 
 /** One session entry on the path (layer 1 of the inspector). */
 export interface PreviewEntry {

@@ -6,10 +6,20 @@
  * provider payload exactly as the AI SDK would send it, captured by `capturePayload` with placeholder keys and a
  * canned answer. Used by `npx strata preview` (lib/cli/preview.ts) and the IDE's context inspector.
  */
+
+import type { AgentMessage } from "@/lib/agent/messages";
+import { ActiveTools } from "@/lib/agent-session/active-tools";
+import {
+  buildRequestFromTranscript,
+  buildSessionSections,
+  buildSystemPatch,
+  declareToolsForPrompt,
+} from "@/lib/agent-session/system-state";
 import { createConvertToLlm } from "@/lib/context/block-images";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import { type CapturedPayload, capturePayload } from "@/lib/llm/capture-payload";
 import { type Env, type Model, modelRef } from "@/lib/llm/models";
+import { redactSecrets } from "@/lib/llm/redact";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";
 import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
@@ -29,7 +39,6 @@ import { createAllTools, type ToolName } from "@/lib/tools";
 import type { AgentTool, ToolExec } from "@/lib/tools/types";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
-import { ActiveTools } from "./active-tools";
 import {
   buildPreviewEntries,
   buildRecentCost,
@@ -46,15 +55,8 @@ import {
   type TokenEstimate,
 } from "./context-preview-layers";
 import { ContextPreviewError } from "./context-preview-model";
-import { redactSecrets } from "./context-preview-redact";
-import type { AgentMessage } from "./messages";
-import {
-  buildRequestFromTranscript,
-  buildSessionSections,
-  buildSystemPatch,
-  declareToolsForPrompt,
-} from "./system-state";
 
+export { envSecrets, maskKeyLikeStrings, redactSecrets, redactUrl } from "@/lib/llm/redact";
 export type { PreviewEntry, RecentCost, TurnCost } from "./context-preview-entries";
 export type {
   ContextHookChange,
@@ -63,7 +65,6 @@ export type {
   TokenEstimate,
 } from "./context-preview-layers";
 export { ContextPreviewError, resolvePreviewModel } from "./context-preview-model";
-export { envSecrets, maskKeyLikeStrings, redactSecrets, redactUrl } from "./context-preview-redact";
 
 /** Tool names the preview can activate, in pi's `createAllTools` order. */
 export const PREVIEW_TOOL_NAMES: readonly ToolName[] = [

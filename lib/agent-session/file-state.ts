@@ -1,7 +1,7 @@
 /**
  * The file state a session point stands on (docs/checkpoints.md): the commit of a leaf, and committing what the
  * working tree holds beyond a commit as a checkpoint of its own — the user's edits between turns before a run, what
- * is kept before a restore. Used by the prompt run (lib/agent/session-run.ts) and by restores (lib/checkpoints).
+ * is kept before a restore. Used by the prompt run (lib/agent-session/session-run.ts) and by restores (lib/checkpoints).
  */
 import type { DbScope } from "@/lib/db/client";
 import { type CheckpointKind, entryCommit, recordCheckpoint } from "@/lib/session/checkpoint-rows";

@@ -3,9 +3,10 @@
  * `!!command` (shown and stored, never sent to the model). pi's `AgentSession.executeBash` +
  * `bash-executor.ts`, running in Strata's just-bash shell on the project VFS instead of a host process.
  */
+
+import type { BashExecutionMessage } from "@/lib/agent/messages";
 import { runCommand, truncationOf } from "@/lib/tools/bash";
 import type { ToolContext } from "@/lib/tools/types";
-import type { BashExecutionMessage } from "./messages";
 
 /** A parsed `!` / `!!` input. */
 export interface UserBashCommand {

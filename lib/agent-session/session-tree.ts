@@ -3,6 +3,8 @@
  * move the leaf to an entry, optionally leaving a summary of the abandoned branch written by the
  * session's model, and fork a branch into a new session.
  */
+
+import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
 import type { Env, Model } from "@/lib/llm/models";
 import { entryCommits } from "@/lib/session/checkpoint-rows";
@@ -25,7 +27,6 @@ import {
 } from "@/lib/session/store";
 import { type SessionTreeViewNode, sessionTreeView } from "@/lib/session/tree-view";
 import { NoModelError, resolveSessionModel, SummarizationError, summarizerFor } from "./compaction-run";
-import type { AgentMessage } from "./messages";
 
 /** pi's default `branchSummary.reserveTokens`. */
 export const BRANCH_SUMMARY_RESERVE_TOKENS = 16384;

@@ -5,11 +5,12 @@
  * run's event log (lib/runs) has it just ahead of that turn's assistant `message_start`. Strata's own event; pi
  * has no equivalent (it shows nothing of what `transformMessages` did).
  */
+
+import type { AssistantStreamEvent } from "@/lib/agent/types";
 import type { IdTarget } from "@/lib/llm/tool-call-ids";
 import { isSameModel } from "@/lib/llm/transform-messages";
 import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
 import type { Message } from "@/lib/llm/types";
-import type { AssistantStreamEvent } from "./types";
 
 /** The run event: one line per kind of change, e.g. `2 images not sent: this model has no image input`. */
 export interface RequestNoticeEvent {

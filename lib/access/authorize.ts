@@ -4,12 +4,13 @@
  * leak); one the caller can see but their role may not change answers 403. Every route goes through
  * `lib/http/access.ts`, which calls these before any other query.
  */
+
+import type { Caller } from "@/lib/auth/caller";
+import { forbidden, hiddenNotFound } from "@/lib/auth/errors";
+import { asRole, type Permission, roleAllows, type WorkspaceAccess } from "@/lib/auth/roles";
 import type { DbScope } from "@/lib/db/client";
 import { getProject, type Project } from "@/lib/projects/projects";
 import { getSession, type SessionRow } from "@/lib/session/store";
-import type { Caller } from "./caller";
-import { forbidden, hiddenNotFound } from "./errors";
-import { asRole, type Permission, type Role, roleAllows } from "./roles";
 
 const VERB: Record<Permission, string> = {
   read: "read this workspace",
@@ -18,11 +19,7 @@ const VERB: Record<Permission, string> = {
   delete: "delete this team",
 };
 
-export interface WorkspaceAccess {
-  workspaceId: string;
-  kind: "personal" | "team" | "agent";
-  role: Role;
-}
+export type { WorkspaceAccess };
 
 /**
  * `userId`'s role in `workspaceId`, or null when not a member. The agent workspace (pi's `~`) belongs to its owner

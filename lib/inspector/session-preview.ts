@@ -7,25 +7,26 @@
  * registers none), so `contextHookChanges` is empty; `images.blockImages` comes from the user's and the trusted
  * project's settings files.
  */
+
+import { toolExec } from "@/lib/agent-session/session-runtime";
+import type { DbScope } from "@/lib/db/client";
+import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import {
   buildContextPreview,
   type ContextPreview,
   ContextPreviewError,
   redactSecrets,
   resolvePreviewModel,
-} from "@/lib/agent/context-preview";
-import { toolExec } from "@/lib/agent/session-runtime";
-import type { DbScope } from "@/lib/db/client";
-import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
+} from "@/lib/inspector/context-preview";
 import type { Env } from "@/lib/llm/models";
 import type { ThinkingLevel } from "@/lib/llm/types";
+import type { Project } from "@/lib/projects/projects";
+import { loadSessionResources } from "@/lib/projects/session-resources";
 import { parseDefaultTools } from "@/lib/prompt/sections";
 import { loadAllEntries } from "@/lib/session/context-load";
 import { buildSessionContext } from "@/lib/session/projection";
 import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import type { Project } from "./projects";
-import { loadSessionResources } from "./session-resources";
 
 export interface StoredPreviewInput {
   session: SessionRow;

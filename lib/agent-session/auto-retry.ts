@@ -6,16 +6,17 @@
  * overflow is not retried (it goes to compaction). Events: `auto_retry_start` before each wait and
  * `auto_retry_end` when a series ends (success, retries exhausted, or cancelled).
  */
+
+import type { Agent } from "@/lib/agent/agent";
+import type { AgentMessage } from "@/lib/agent/messages";
+import type { AgentEvent } from "@/lib/agent/types";
 import { isTransientError } from "@/lib/llm/provider-errors";
 import type { AssistantMessage } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import type { ResourceDiagnostic } from "@/lib/resources/fs-util";
 import { loadPiSettings, type PiSettings } from "@/lib/resources/pi-settings";
-import type { Agent } from "./agent";
 import { isContextOverflow } from "./compaction-run";
-import type { AgentMessage } from "./messages";
 import type { SessionRuntime } from "./session-runtime";
-import type { AgentEvent } from "./types";
 
 /** pi's `retry` settings (settings-manager.ts `getRetrySettings`). */
 export interface RetrySettings {

@@ -8,6 +8,8 @@
  * prompt run commits what a dead run left as a recovery checkpoint ({@link recoverInterruptedRun}) and tells
  * the user with a displayed `custom_message`.
  */
+
+import type { CustomMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
 import { type CheckpointKind, recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import {
@@ -20,7 +22,6 @@ import { appendEntry } from "@/lib/session/store";
 import { VfsConflictError } from "@/lib/vfs/errors";
 import { checkpoint } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
-import type { CustomMessage } from "./messages";
 
 const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
 

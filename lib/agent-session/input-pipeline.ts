@@ -4,9 +4,10 @@
  * can adopt it: the extension runner (structurally, see {@link PromptExtensions}), skill and template expansion,
  * the agent's queues, persistence and the current system state.
  */
+
+import type { AgentMessage, CustomMessage } from "@/lib/agent/messages";
 import type { ImageContent, SystemMessage, TextContent, UserMessage } from "@/lib/llm/types";
 import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
-import type { AgentMessage, CustomMessage } from "./messages";
 
 export { messageToEntry } from "./message-entry";
 

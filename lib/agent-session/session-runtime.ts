@@ -4,6 +4,8 @@
  * the session's cwd, the extension runner with Strata's registered extensions, and pi's `/skill:` and
  * template expansions. Shared by a prompt run, a queued steer/follow-up and a `!command`.
  */
+
+import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
 import { createExecutor } from "@/lib/exec/client";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
@@ -25,7 +27,6 @@ import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { ActiveTools } from "./active-tools";
 import { createInputState, type InputDeps, type InputState, sendCustomMessage } from "./input-pipeline";
-import type { AgentMessage } from "./messages";
 import { buildSessionSections, buildSystemPatch, declareToolsForPrompt } from "./system-state";
 
 /** The error of `sendCustomMessage` (extension `sendMessage`) on a runtime without a prompt run. */
@@ -140,7 +141,7 @@ let inProcessLogged = false;
  * takes over), `absorb` makes the VFS forget what the service changed (`Vfs.forget`), which the checkpointer then
  * commits. `target.userId` (the run's caller) goes with every command, for the service's sharing of its workers
  * by workspace and user. Without the URL, undefined — shell commands run in process, on this event loop, logged once.
- * Also used by the context preview (lib/projects/session-preview.ts), which runs no command but declares the
+ * Also used by the context preview (lib/inspector/session-preview.ts), which runs no command but declares the
  * `bash` tool as a run does (its description names the runtimes only when the service is there).
  */
 export function toolExec(

@@ -11,6 +11,9 @@
  * database connection while it waits on the model.
  */
 
+import { Agent } from "@/lib/agent/agent";
+import type { AgentMessage } from "@/lib/agent/messages";
+import type { AgentEvent } from "@/lib/agent/types";
 import { blockImagesSetting, createConvertToLlm } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
@@ -36,14 +39,12 @@ import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import { titleFromPrompt } from "@/lib/text/credential-shape";
 import type { AgentTool } from "@/lib/tools/types";
 import { resolveProjectPath } from "@/lib/vfs/paths";
-import { Agent } from "./agent";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "./file-state";
 import { applyForcedSystemPrompt, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
-import type { AgentMessage } from "./messages";
 import { changesNewToModel, type RequestNoticeEvent, withRequestNotice } from "./request-notice";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
 import {
@@ -52,7 +53,6 @@ import {
   buildSystemPatch,
   declareToolsForPrompt,
 } from "./system-state";
-import type { AgentEvent } from "./types";
 
 /**
  * Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`, and
@@ -64,7 +64,7 @@ export type RunEvent =
   | { type: "run_start"; runId: string | null; kind: RunKind; mode: RunMode }
   /** The last event of a run's log: how it ended. */
   | { type: "run_end"; outcome: RunOutcome }
-  /** pi's `auto_retry_start` / `auto_retry_end` (lib/agent/auto-retry.ts). */
+  /** pi's `auto_retry_start` / `auto_retry_end` (lib/agent-session/auto-retry.ts). */
   | AutoRetryEvent
   | { type: "files_changed"; paths: string[]; commit?: string }
   | { type: "auto_compaction_start" | "compaction_start"; reason: CompactionReason }

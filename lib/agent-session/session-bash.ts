@@ -4,13 +4,14 @@
  * the `bashExecution` message streamed, and stored as a `message` entry — at once when the caller holds the
  * session's run lock, else queued for the live run to append when it ends (pi's pending bash messages).
  */
+
+import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
 import { enqueueForRun } from "@/lib/session/queue";
 import { finishRun, RunActiveError, startRun } from "@/lib/session/runs";
 import { appendEntry } from "@/lib/session/store";
 import { createCheckpointer } from "./checkpointer";
 import { pointCommit } from "./file-state";
-import type { AgentMessage } from "./messages";
 import type { RunEvent } from "./session-run";
 import { openSessionRuntime } from "./session-runtime";
 import { executeUserBash, type UserBashCommand } from "./user-bash";

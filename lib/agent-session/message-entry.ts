@@ -1,6 +1,7 @@
 /** pi 6.9: how a run's message is persisted. */
+
+import type { AgentMessage } from "@/lib/agent/messages";
 import type { NewEntry } from "@/lib/session/entries";
-import type { AgentMessage } from "./messages";
 
 /**
  * `custom` → a `custom_message` entry (`customType`, `content`, `display`, `details?`); `system`, `user`,
