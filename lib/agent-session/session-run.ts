@@ -11,10 +11,9 @@
  * database connection while it waits on the model.
  */
 
-import { Agent } from "@/lib/agent/agent";
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { AgentEvent } from "@/lib/agent/types";
-import { blockImagesSetting, createConvertToLlm } from "@/lib/context/block-images";
+import { blockImagesSetting } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
 import {
@@ -39,20 +38,14 @@ import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import { titleFromPrompt } from "@/lib/text/credential-shape";
 import type { AgentTool } from "@/lib/tools/types";
 import { resolveProjectPath } from "@/lib/vfs/paths";
+import { AgentSession } from "./agent-session";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "./file-state";
-import { applyForcedSystemPrompt, processPrompt } from "./input-pipeline";
 import { messageToEntry } from "./message-entry";
 import { changesNewToModel, type RequestNoticeEvent, withRequestNotice } from "./request-notice";
 import { openSessionRuntime, type SessionRuntime } from "./session-runtime";
-import {
-  buildRequestFromTranscript,
-  buildSessionSections,
-  buildSystemPatch,
-  declareToolsForPrompt,
-} from "./system-state";
 
 /**
  * Events a prompt run streams: pi's agent events plus Strata's `files_changed`, compaction, queue and `error`, and
@@ -251,8 +244,19 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     base: userChanges?.oid ?? recovered?.commit ?? startBase,
     userId: input.userId,
   });
-  let forcedSystemPrompt: string | undefined;
-  const agent = new Agent({
+  const retrySettings = await loadRetrySettings(runtime);
+  for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
+  const retry = new AutoRetry({
+    settings: retrySettings.settings,
+    emit,
+    signal,
+    contextWindow: () => model?.contextWindow ?? 0,
+  });
+  const agentSession: AgentSession = new AgentSession({
+    runtime,
+    model,
+    thinkingLevel: loaded.thinkingLevel,
+    messages: loaded.messages,
     stream: (context, s, options) => {
       const target = options?.model ?? model;
       if (!target) throw new Error(modelError());
@@ -271,115 +275,47 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
         emit,
       );
     },
-    initialState: { model, thinkingLevel: loaded.thinkingLevel, messages: loaded.messages },
     // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (11.2).
-    convertToLlm: createConvertToLlm(async () =>
-      blockImagesSetting((await loadRunSettings(runtime)).settings),
-    ),
-    buildRequest: buildRequestFromTranscript,
-    transformContext: async (messages) =>
-      applyForcedSystemPrompt(await runtime.extensions.emitContext(messages), forcedSystemPrompt),
-    beforeRequest: async () => scope.detach(),
-    afterToolExecution: (name, toolCallId, args) =>
-      checkpointer.flush(toolCallId, writtenPath(runtime.root, session.cwd, name, args)),
-    afterToolResults: () => checkpointer.checkpoint(),
+    blockImages: async () => blockImagesSetting((await loadRunSettings(runtime)).settings),
+    modelError,
+    emit,
+    persist,
+    hooks: {
+      beforeRequest: async () => scope.detach(),
+      afterToolExecution: (name, toolCallId, args) =>
+        checkpointer.flush(toolCallId, writtenPath(runtime.root, session.cwd, name, args)),
+      afterToolResults: () => checkpointer.checkpoint(),
+    },
     queueSource: {
       take: async (kind, mode) =>
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
+    // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
+    checkCompaction: async (last) =>
+      model &&
+      last?.role === "assistant" &&
+      last.stopReason !== "error" &&
+      last.stopReason !== "aborted" &&
+      shouldAutoCompact(calculateContextTokens(last.usage), model) &&
+      (await compactNow("threshold"))
+        ? await reloadHistory()
+        : undefined,
+    beforeRun: () => recordSettings(scope, input, session, loaded, model as Model, checkpointer.head()),
+    runTurns: (start): Promise<void> => retry.run(agentSession.agent, start),
   });
-  // Tools after construction (as pi's AgentSession): no initial system message; the prompt's patch declares them.
-  agent.state.tools = runtime.tools;
-  // pi 9.3: a set changed during the run is declared before the next request of a later prompt of this run.
-  runtime.onActiveToolsChange((tools) => {
-    agent.state.tools = tools;
-  });
-  const retrySettings = await loadRetrySettings(runtime);
-  for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
-  const retry = new AutoRetry({
-    settings: retrySettings.settings,
-    emit,
-    signal,
-    contextWindow: () => model?.contextWindow ?? 0,
-  });
-  agent.subscribe(async (event) => {
-    if (event.type === "message_end") await persist(event.message);
-    await emit(event);
-    await retry.observe(event);
-  });
+  const { agent } = agentSession;
+  agent.subscribe((event) => retry.observe(event));
   const onAbort = () => agent.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) agent.abort();
-
-  const sectionsFor = (tools: AgentTool[]) =>
-    buildSessionSections({ cwd: session.cwd, resources: runtime.resources, tools });
-  const toolsFor = (options: Record<string, unknown>) => {
-    const selected = options.selectedTools;
-    return Array.isArray(selected) ? runtime.tools.filter((t) => selected.includes(t.name)) : runtime.tools;
-  };
-  const lastAssistant = (messages: AgentMessage[]) =>
-    [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
 
   try {
     if (input.retry) {
       if (!model) throw new Error(modelError());
       agent.state.messages = withoutFailedTurn(agent.state.messages);
       await recordSettings(scope, input, session, loaded, model, checkpointer.head());
-      await retry.run(agent, () => agent.continue());
-    } else
-      await processPrompt(
-        input.text,
-        input.images && input.images.length > 0 ? { images: input.images } : {},
-        // Bound to the runtime: its sendCustomMessage (extensions' sendMessage) delivers through this run.
-        runtime.bindInput({
-          extensions: runtime.extensions,
-          isStreaming: () => agent.state.isStreaming,
-          expandSkill: runtime.expandSkill,
-          expandTemplate: runtime.expandTemplate,
-          steer: (message) => agent.steer(message),
-          followUp: (message) => agent.followUp(message),
-          appendMessage: async (message) => {
-            await persist(message);
-            agent.state.messages.push(message);
-            await emit({ type: "message_start", message });
-            await emit({ type: "message_end", message });
-          },
-          checkModel: () => {
-            if (!model) throw new Error(modelError());
-          },
-          // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
-          checkCompaction: async () => {
-            const last = lastAssistant(agent.state.messages);
-            if (
-              model &&
-              last &&
-              last.stopReason !== "error" &&
-              last.stopReason !== "aborted" &&
-              shouldAutoCompact(calculateContextTokens(last.usage), model) &&
-              (await compactNow("threshold"))
-            )
-              agent.state.messages = await reloadHistory();
-          },
-          systemPromptOptions: () => ({ selectedTools: runtime.tools.map((t) => t.name) }),
-          renderSystemPrompt: (options) =>
-            getSystemMessageText({ content: "", sections: sectionsFor(toolsFor(options)) }),
-          buildSystemPatch: (options) => {
-            const tools = toolsFor(options);
-            agent.state.tools = tools;
-            return buildSystemPatch(
-              agent.state.messages,
-              sectionsFor(tools),
-              declareToolsForPrompt(tools),
-              Date.now(),
-            );
-          },
-          run: async (messages, options) => {
-            forcedSystemPrompt = options.forceSystemPrompt;
-            await recordSettings(scope, input, session, loaded, model as Model, checkpointer.head());
-            await retry.run(agent, () => agent.prompt(messages));
-          },
-        }),
-      );
+      await agentSession.continue();
+    } else await agentSession.prompt(input.text, input.images ?? []);
   } catch (error) {
     await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
     await runtime.flushHeldMessages(agent.state.messages);
@@ -406,16 +342,19 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       const tail = history[history.length - 1];
       agent.state.messages =
         tail?.role === "assistant" && tail.stopReason === "error" ? history.slice(0, -1) : history;
-      await retry.run(agent, () => agent.continue());
+      await agentSession.continue();
     }
   }
 
   // Messages queued after the agent's last follow-up poll: run them as follow-ups (pi `continue()` with a
   // queue), until the run can finish with nothing waiting.
   await runtime.flushHeldMessages(agent.state.messages);
-  await finishQueue(scope, input, (messages) => retry.run(agent, () => agent.prompt(messages)));
+  await finishQueue(scope, input, (messages) => agentSession.promptMessages(messages));
   signal?.removeEventListener("abort", onAbort);
 }
+
+const lastAssistant = (messages: AgentMessage[]) =>
+  [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
 
 /**
  * Deliver what waits in `session_queue` and finish the run lock (when the caller holds one): appends are

@@ -5,103 +5,36 @@
  * template expansions. Shared by a prompt run, a queued steer/follow-up and a `!command`.
  */
 
-import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
 import { createExecutor } from "@/lib/exec/client";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
-import { ExtensionRunner } from "@/lib/extensions/runner";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
-import type { SystemMessage } from "@/lib/llm/types";
 import { getProject, type Project } from "@/lib/projects/projects";
 import { loadSessionResources, skillFileSystem } from "@/lib/projects/session-resources";
-import { diffTools, getCurrentTools } from "@/lib/prompt/system-message";
-import { expandPromptTemplate } from "@/lib/resources/prompt-templates";
-import type { LoadedResources } from "@/lib/resources/resource-loader";
-import { expandSkillCommand } from "@/lib/resources/skills";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { getSession, type SessionRow } from "@/lib/session/store";
-import { createAllTools } from "@/lib/tools";
-import type { AgentTool, ToolContext, ToolExec } from "@/lib/tools/types";
+import type { ToolContext, ToolExec } from "@/lib/tools/types";
 import { checkPathLimits } from "@/lib/vfs/limits";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { ActiveTools } from "./active-tools";
-import { createInputState, type InputDeps, type InputState, sendCustomMessage } from "./input-pipeline";
-import { buildSessionSections, buildSystemPatch, declareToolsForPrompt } from "./system-state";
+import { createSessionRuntime, type SessionRuntimeCore } from "./runtime";
 
-/** The error of `sendCustomMessage` (extension `sendMessage`) on a runtime without a prompt run. */
-export const NO_RUN_FOR_CUSTOM_MESSAGE =
-  "sendMessage needs a prompt run on this session: this request runs none (send it from a prompt's handler or command).";
+export { NO_RUN_FOR_CUSTOM_MESSAGE } from "./runtime";
 
 /** A session not found (or its project gone); the message is `Session <id> not found` / `Project <id> not found`. */
 export class SessionUnavailableError extends Error {
   override name = "SessionUnavailableError";
 }
 
-export interface SessionRuntime {
+/** A stored session's runtime: the core (runtime.ts) plus its rows, the project's VFS and the user's agent VFS. */
+export interface SessionRuntime extends SessionRuntimeCore {
   session: SessionRow;
   project: Project;
   vfs: Vfs;
   /** The project's root directory in the VFS. */
   root: string;
-  /** The tool context of the session: its VFS, cwd and project root. */
-  toolContext: ToolContext;
-  resources: LoadedResources;
   /** The user's agent VFS (`/.pi/agent`: global settings, user skills). */
   agentFs: Vfs;
-  /**
-   * The active tools (pi `agent.state.tools`), bound to the session's cwd: pi's defaults (read, bash, edit,
-   * write) until {@link SessionRuntime.setActiveToolsByName} or {@link SessionRuntime.restoreActiveTools}.
-   */
-  readonly tools: AgentTool[];
-  /** Every tool the session can activate (pi's registry): read, bash, edit, write, grep, find, ls. */
-  readonly allTools: AgentTool[];
-  /** pi `setActiveToolsByName(names)`: unknown and duplicate names dropped; the next prompt's patch declares them. */
-  setActiveToolsByName(names: readonly string[]): void;
-  /** pi `getActiveToolNames()`. */
-  getActiveToolNames(): string[];
-  /** Take the active set the branch's transcript declares (see `ActiveTools.restoreFromTranscript`). */
-  restoreActiveTools(messages: readonly { role: string }[]): void;
-  /** Be told when the active set changes (a live run updates its agent); returns an unsubscribe. */
-  onActiveToolsChange(listener: (tools: AgentTool[]) => void): () => void;
-  /** The input pipeline's state of this runtime (pi's `_pendingNextTurnMessages` and queued texts). */
-  readonly input: InputState;
-  /**
-   * A prompt run hands its pipeline hooks (streaming state, queues, append, run) to the runtime, so
-   * {@link SessionRuntime.sendCustomMessage} delivers as pi's session does; returns `deps` with `state: input`.
-   */
-  bindInput(deps: Omit<InputDeps, "state">): InputDeps;
-  /**
-   * pi `sendCustomMessage(message, { triggerTurn, deliverAs })` (6.8) through the bound run: `nextTurn` → joins
-   * the next prompt after its user message; streaming → steer (follow-up with `deliverAs: "followUp"`), or
-   * appended after the turn with `triggerTurn: false`; idle with `triggerTurn` → a run; else appended now.
-   * @throws Error {@link NO_RUN_FOR_CUSTOM_MESSAGE} when no prompt run is bound (e.g. a route without a run).
-   */
-  sendCustomMessage(
-    message: Parameters<typeof sendCustomMessage>[0],
-    options?: Parameters<typeof sendCustomMessage>[1],
-  ): ReturnType<typeof sendCustomMessage>;
-  /**
-   * The system patch that declares the active tools against `history` (pi 3.28: the changed sections and
-   * `toolsAdded` / `toolsRemoved`, as the next prompt would start with), or undefined when `history` already
-   * declares exactly the active tools (section-only changes wait for the next prompt, as in pi).
-   */
-  buildToolsPatch(history: readonly AgentMessage[]): SystemMessage | undefined;
-  /**
-   * Strata, at the end of a request with a bound run (a server request is pi's whole session lifetime): a tool
-   * set changed during the request and not declared by a prompt's patch since is recorded ({@link SessionRuntime.buildToolsPatch}), then
-   * messages waiting for an idle agent and the `nextTurn` messages still held are appended (a `custom_message` entry each) — never lost, but before the
-   * next user message instead of after it. No-op without a bound run.
-   */
-  flushHeldMessages(history: readonly AgentMessage[]): Promise<void>;
-  extensions: ExtensionRunner;
-  /** pi 4.16 `/skill:name args` → the skill block; a read failure comes back as `error` (pi's extension error shape). */
-  expandSkill(text: string): Promise<{
-    text: string;
-    error?: { extensionPath: string; event: string; error: string };
-  }>;
-  /** pi 5.15 `/template args` → the template's text with arguments. */
-  expandTemplate(text: string): string;
 }
 
 /**
@@ -230,73 +163,14 @@ export async function openSessionRuntime(
     ...(options.author ? { shellEnv: gitIdentityEnv(options.author) } : {}),
   };
   const loaded = await loadSessionResources(scope, { session, project, vfs, userId: options.userId });
-  const { resources, agentFs } = loaded;
-  const extensions = new ExtensionRunner(() => ({ cwd: session.cwd, sessionId: session.id }));
-  if (options.onExtensionError) extensions.onError(options.onExtensionError);
-  const active = new ActiveTools(Object.values(createAllTools(toolContext)));
-  const input = createInputState();
-  let bound: InputDeps | undefined;
-  const send: SessionRuntime["sendCustomMessage"] = (message, sendOptions = {}) => {
-    if (!bound) throw new Error(NO_RUN_FOR_CUSTOM_MESSAGE);
-    return sendCustomMessage(message, sendOptions, bound);
-  };
-  let toolsChanged = false;
-  active.onChange(() => {
-    toolsChanged = true;
-  });
-  const toolsPatch = (history: readonly AgentMessage[]): SystemMessage | undefined => {
-    const declarations = declareToolsForPrompt(active.tools);
-    const delta = diffTools(getCurrentTools(history), declarations);
-    if (!delta.toolsAdded && !delta.toolsRemoved) return undefined;
-    const sections = buildSessionSections({ cwd: session.cwd, resources, tools: active.tools });
-    return buildSystemPatch(history, sections, declarations, Date.now());
-  };
-  for (const module of options.extensions ?? []) await extensions.registerExtension(module);
-  // pi `bindCore`: action methods work once every extension is loaded.
-  extensions.bindSession({
-    sendMessage: async (message, sendOptions) => {
-      await send(message, sendOptions);
-    },
-    setActiveTools: (names) => active.setActiveToolsByName(names),
-    getActiveTools: () => active.getActiveToolNames(),
-    getAllTools: () => active.all.map((t) => ({ name: t.name, description: t.description })),
-  });
-  return {
+  const core = await createSessionRuntime({
     session,
-    project,
-    vfs,
-    root,
     toolContext,
-    resources,
-    agentFs,
-    get tools() {
-      return active.tools;
-    },
-    get allTools() {
-      return active.all;
-    },
-    setActiveToolsByName: (names) => active.setActiveToolsByName(names),
-    getActiveToolNames: () => active.getActiveToolNames(),
-    restoreActiveTools: (messages) => active.restoreFromTranscript(messages),
-    onActiveToolsChange: (listener) => active.onChange(listener),
-    input,
-    bindInput: (deps) => {
-      bound = { ...deps, state: input };
-      return bound;
-    },
-    sendCustomMessage: send,
-    buildToolsPatch: (history) => toolsPatch(history),
-    flushHeldMessages: async (history) => {
-      if (!bound) return;
-      const patch = toolsChanged ? toolsPatch(history) : undefined;
-      if (patch) await bound.appendMessage(patch);
-      // Messages waiting for an idle agent (`triggerTurn: false` while streaming), then the held nextTurn ones.
-      for (const message of input.pendingAppend.splice(0)) await bound.appendMessage(message);
-      for (const message of input.nextTurn.splice(0)) await bound.appendMessage(message);
-    },
-    extensions,
-    expandSkill: (text) =>
-      expandSkillCommand(text, resources.skills, (skill) => skillFileSystem(loaded, skill)),
-    expandTemplate: (text) => expandPromptTemplate(text, resources.promptTemplates),
-  };
+    resources: loaded.resources,
+    skillFs: (skill) => skillFileSystem(loaded, skill),
+    ...(options.extensions ? { extensions: options.extensions } : {}),
+    ...(options.onExtensionError ? { onExtensionError: options.onExtensionError } : {}),
+  });
+  // The core's getters (tools, allTools) stay live: the stored parts are added as own properties.
+  return Object.assign(core, { session, project, vfs, root, agentFs: loaded.agentFs });
 }
