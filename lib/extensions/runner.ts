@@ -132,6 +132,13 @@ export class ExtensionRunner {
     return [...this.commands.values()];
   }
 
+  /** The paths of the extensions with a handler for any of `events`, in load order. */
+  handlerPaths(...events: string[]): string[] {
+    return this.extensions
+      .filter((e) => events.some((event) => (e.handlers.get(event)?.length ?? 0) > 0))
+      .map((e) => e.path);
+  }
+
   hasHandlers(event: string): boolean {
     return this.extensions.some((e) => (e.handlers.get(event)?.length ?? 0) > 0);
   }

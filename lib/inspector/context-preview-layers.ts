@@ -6,8 +6,6 @@
 
 import type { AgentMessage } from "@/lib/agent/messages";
 import { blockImagesSetting } from "@/lib/context/block-images";
-import { ExtensionRunner } from "@/lib/extensions/runner";
-import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
 import type { Message, ToolDeclaration } from "@/lib/llm/types";
 import type { SystemPromptSections } from "@/lib/prompt/sections";
 import type { ResourceDiagnostic } from "@/lib/resources/fs-util";
@@ -124,53 +122,6 @@ export function diffContextMessages(
   flush();
   const count = (kind: ContextHookChange["kind"]) => details.filter((d) => d.kind === kind).length;
   return { added: count("added"), removed: count("removed"), edited: count("edited"), details };
-}
-
-/**
- * Run the `context` hooks of `extensions` on `messages` as a live run does (its `transformContext`:
- * `ExtensionRunner.emitContext`, pi 10.1–10.6) and report the changes. Without a module that handles `context`
- * or `context_with_system` the messages are returned as they are with {@link NO_CONTEXT_HOOK_CHANGES}. Handler
- * failures are reported through `onError` in pi's shape (the run emits them as `extension_error`).
- * `before_agent_start` and `input` handlers are not run (see docs/cli.md, "preview").
- */
-export async function runContextHooks(
-  messages: AgentMessage[],
-  extensions: readonly ExtensionModule[],
-  context: { cwd: string; sessionId?: string; onError: (error: ExtensionError) => void },
-): Promise<{ messages: AgentMessage[]; changes: ContextHookChanges }> {
-  if (extensions.length === 0) return { messages, changes: NO_CONTEXT_HOOK_CHANGES };
-  const runner = new ExtensionRunner(() => ({ cwd: context.cwd, sessionId: context.sessionId ?? "" }));
-  runner.onError(context.onError);
-  // Which modules hook the context: their `on` calls are watched while they register (setup runs once).
-  const withHooks: string[] = [];
-  for (const module of extensions)
-    await runner.registerExtension({
-      path: module.path,
-      setup: (api) =>
-        module.setup(
-          new Proxy(api, {
-            get(target, key, receiver) {
-              if (key !== "on") return Reflect.get(target, key, receiver);
-              return (event: string, handler: never) => {
-                if (
-                  (event === "context" || event === "context_with_system") &&
-                  !withHooks.includes(module.path)
-                )
-                  withHooks.push(module.path);
-                target.on(event, handler);
-              };
-            },
-          }),
-        ),
-    });
-  if (withHooks.length === 0) return { messages, changes: NO_CONTEXT_HOOK_CHANGES };
-  const after = await runner.emitContext(messages);
-  const diff = diffContextMessages(messages, after);
-  const changed = diff.details.length > 0;
-  return {
-    messages: after,
-    changes: { ...diff, hooks: withHooks, ...(changed ? { messages: after } : {}) },
-  };
 }
 
 /** Where one system-prompt section comes from. */
