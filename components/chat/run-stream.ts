@@ -10,6 +10,16 @@ import { readSseStream, type SseEvent } from "./sse";
 /** Applies an action; returns the state before it (for `changedPathsOf`). */
 export type Apply<S> = (action: ChatAction) => S;
 
+/**
+ * `apply` only while `current()` holds; otherwise the action is dropped and the state is unchanged. A prompt's
+ * stream stays open after its `agent_end` (the run finishes its queue, then sends `run_end`), and the user may send
+ * the next prompt meanwhile: the earlier stream's late `run_end` / close must not end the newer run's view (it
+ * would drop the newer prompt's optimistic message, which then showed twice).
+ */
+export function applyWhile<S>(apply: Apply<S>, current: () => boolean, state: () => S): Apply<S> {
+  return (action) => (current() ? apply(action) : state());
+}
+
 /** Handles the events of a run's stream one by one (the POST answer and any re-attached stream alike). */
 export interface RunEventHandler {
   /** Applies one server-sent event. */

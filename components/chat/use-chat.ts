@@ -22,7 +22,7 @@ import {
 } from "./reduce-events";
 import { RunCursor, rememberRun, rememberSent, tabMemory } from "./run-attach";
 import type { LiveRun } from "./run-label";
-import { createRunEventHandler } from "./run-stream";
+import { applyWhile, createRunEventHandler } from "./run-stream";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
 import { useShellCommands } from "./use-shell-commands";
 
@@ -128,9 +128,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   );
   /** An event handler for one run stream: paths changed go to the tree, returned texts to the composer. */
   const makeHandler = useCallback(
-    (onEvent?: (prev: ChatState, event: ChatAction) => void) =>
+    (onEvent?: (prev: ChatState, event: ChatAction) => void, current?: () => boolean) =>
       createRunEventHandler(
-        apply,
+        current ? applyWhile(apply, current, () => stateRef.current) : apply,
         (prev, event) => {
           onEvent?.(prev, event);
           const paths = changedPathsOf(prev, event);
@@ -185,6 +185,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       onStarted?: () => void,
     ) => {
       const seq = ++runSeq.current;
+      // This stream's events and its end apply only until the user starts the next run.
+      const isCurrent = () => seq === runSeq.current;
       fetchCtrl.current = ctrl;
       // `null`: the Retry button re-runs the failed last turn (no new user message).
       apply(text === null ? { type: "local_retry" } : { type: "local_prompt", text, timestamp: Date.now() });
@@ -217,7 +219,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             setOwnRun(startedRun);
           } else if (event.type === "message_end" && event.message.role === "user") accept();
           else if (event.type === "error") errored = true;
-        });
+        }, isCurrent);
         // A stream that drops before `run_end` is re-attached from its last seq (the run goes on on the server).
         const cursor = new RunCursor();
         const result = await remoteRef.current.stream(cursor, handler.handle, ctrl.signal, res.body);
@@ -249,8 +251,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
         }
       } finally {
         // Not stored: the optimistic user message goes (its text returns to the composer).
-        if (!accepted) apply({ type: "local_prompt_refused" });
-        if (!lost) apply({ type: "stream_closed" });
+        if (!accepted && isCurrent()) apply({ type: "local_prompt_refused" });
+        if (!lost && isCurrent()) apply({ type: "stream_closed" });
         if (seq === runSeq.current) setOwnRun(null);
         if (fetchCtrl.current === ctrl) fetchCtrl.current = null;
         finish();
