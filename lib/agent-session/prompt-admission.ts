@@ -22,7 +22,7 @@ const MAX_ATTEMPTS = 5;
 /** What became of a prompt request. */
 export type PromptAdmission =
   /** A run was started for it (`returned`: texts an earlier run left for the composer); `run` is undefined for a `!command` beside a live run. */
-  | { kind: "run"; run: { id: string; returned: string[] } | undefined }
+  | { kind: "run"; run: { id: string; returned: string[]; leafId?: string | null } | undefined }
   /** Queued into the live run (answer 202 with it). */
   | { kind: "queued"; queued: { id: string; kind: string; text: string } }
   /** Handled by the live run without queueing (e.g. an extension command). */

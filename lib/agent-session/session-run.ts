@@ -27,6 +27,7 @@ import { streamAssistant } from "@/lib/llm/stream";
 import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
+import type { Project } from "@/lib/projects/projects";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
 import { loadPiSettings } from "@/lib/resources/pi-settings";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
@@ -34,7 +35,7 @@ import { loadSessionContext } from "@/lib/session/context-load";
 import type { NewEntry } from "@/lib/session/entries";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
 import { finishRun, type RunKind, type RunMode, type RunOutcome, setRunKind } from "@/lib/session/runs";
-import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
+import { appendEntry, getSession, type SessionRow, setSessionTitle } from "@/lib/session/store";
 import { titleFromPrompt } from "@/lib/text/credential-shape";
 import type { AgentTool } from "@/lib/tools/types";
 import { resolveProjectPath } from "@/lib/vfs/paths";
@@ -104,6 +105,11 @@ export interface PromptRunInput {
   runId?: string;
   /** Extensions registered for this run, in load order (Strata's built-ins and code-registered modules). */
   extensions?: readonly ExtensionModule[];
+  /**
+   * The session and project rows the request already read (authorisation), the session's `leafId` as the run lock
+   * found it: the run reads neither again. Default: read by `openSessionRuntime`.
+   */
+  loaded?: { session: SessionRow; project: Project };
   /** An open scope to continue on (saves a connection set-up); `runPrompt` releases it when done. */
   scope?: DbScope;
   /** True when the client that started the run is gone: queued texts are then left for the next run to hand back. */
@@ -138,6 +144,7 @@ export async function runPrompt(input: PromptRunInput): Promise<void> {
 async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void> {
   const { env, emit, signal } = input;
   const runtime = await openSessionRuntime(scope, input.sessionId, {
+    ...(input.loaded ? { loaded: input.loaded } : {}),
     userId: input.userId,
     runId: input.runId,
     author: input.author,

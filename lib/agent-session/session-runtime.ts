@@ -135,11 +135,13 @@ export async function openSessionRuntime(
     runId?: string;
     /** The acting user: `git commit` in the shell commits as them (`ToolContext.shellEnv`). */
     author?: { name: string; email: string };
+    /** The rows the request already read (its authorisation): not read again. */
+    loaded?: { session: SessionRow; project: Project };
   } = {},
 ): Promise<SessionRuntime> {
-  const stored = await getSession(scope, sessionId);
+  const stored = options.loaded?.session ?? (await getSession(scope, sessionId));
   if (!stored) throw new SessionUnavailableError(`Session ${sessionId} not found`);
-  const project = await getProject(scope, stored.projectId);
+  const project = options.loaded?.project ?? (await getProject(scope, stored.projectId));
   if (!project) throw new SessionUnavailableError(`Project ${stored.projectId} not found`);
   const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
   const root = project.rootPath;
@@ -162,7 +164,14 @@ export async function openSessionRuntime(
     ...(exec ? { exec } : {}),
     ...(options.author ? { shellEnv: gitIdentityEnv(options.author) } : {}),
   };
-  const loaded = await loadSessionResources(scope, { session, project, vfs, userId: options.userId });
+  // The row was read in this request (here or by its authorisation): it is current.
+  const loaded = await loadSessionResources(scope, {
+    session,
+    project,
+    vfs,
+    userId: options.userId,
+    current: true,
+  });
   const core = await createSessionRuntime({
     session,
     toolContext,

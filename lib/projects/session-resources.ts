@@ -140,17 +140,29 @@ export function trustOptionsFor(
  */
 export async function loadSessionResources(
   scope: DbScope,
-  input: { session: SessionRow; project: Project; userId?: string; vfs?: Vfs },
+  input: {
+    session: SessionRow;
+    project: Project;
+    userId?: string;
+    vfs?: Vfs;
+    /**
+     * True when `session` was read in this request after any change to it (a run's authorised row): its trust
+     * override and rules preview are used as they are. Default: both are read again (the row may be older).
+     */
+    current?: boolean;
+  },
 ): Promise<SessionResources> {
   const { session, project } = input;
   const userId = await actingUser(scope, input.userId ?? session.userId, project);
   const vfs = input.vfs ?? openWorkspaceVfs(project.workspaceId, scope).vfs;
   const { vfs: agentFs } = await openAgentVfs(scope, userId);
   const trustStore = new PgTrustStore(scope, userId, project.workspaceId);
-  const override = await getSessionTrustOverride(scope, session.id);
+  // A current row (one read of `sessions` per request) already has the "this session only" trust choice.
+  const override = input.current ? session.trustOverride : await getSessionTrustOverride(scope, session.id);
   const cwd = normalizePosix(session.cwd);
   const team = await openSessionTeamRules(scope, {
-    sessionId: session.id,
+    session,
+    current: input.current ?? false,
     workspaceId: project.workspaceId,
     vfs,
   });

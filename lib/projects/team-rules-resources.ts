@@ -16,6 +16,7 @@ import {
   RulesStateError,
   readRulesTree,
 } from "@/lib/rules";
+import type { SessionRow } from "@/lib/session/store";
 import { MemoryVfsStore } from "@/lib/vfs/memory-store";
 import { Vfs } from "@/lib/vfs/vfs";
 
@@ -38,23 +39,41 @@ export interface SessionTeamRules {
 }
 
 /**
- * The team rules of `sessionId`'s project in `workspaceId`, or null when the workspace is not a team.
+ * The team rules of `session`'s project in `workspaceId`, or null when the workspace is not a team. The preview of
+ * a proposal applies while it is open and, for a session with an owner, only that owner's proposal.
+ * @param session the session; with `current` (its row read in this request) its `rulesPreviewProposalId` and
+ *   `userId` are used as they are, else they are read with the workspace.
  * @param vfs the team workspace's VFS (main's work tree is read from it).
  * @throws the driver's error when a query fails.
  */
 export async function openSessionTeamRules(
   scope: DbScope,
-  input: { sessionId: string; workspaceId: string; vfs: Vfs },
+  input: {
+    session: Pick<SessionRow, "id" | "userId" | "rulesPreviewProposalId">;
+    current: boolean;
+    workspaceId: string;
+    vfs: Vfs;
+  },
 ): Promise<SessionTeamRules | null> {
+  const { session } = input;
   const rows = await scope.query<{ kind: string; proposal_id: string | null; title: string | null }>(
-    `SELECT w.kind, p.id AS proposal_id, p.title
-       FROM workspaces w
-       LEFT JOIN sessions s ON s.id = $2
-       LEFT JOIN rule_proposals p
-         ON p.id = s.rules_preview_proposal_id AND p.workspace_id = w.id AND p.status = 'open'
-        AND (s.user_id IS NULL OR p.author_user_id = s.user_id)
-      WHERE w.id = $1`,
-    [input.workspaceId, input.sessionId],
+    input.current
+      ? `SELECT w.kind, p.id AS proposal_id, p.title
+           FROM workspaces w
+           LEFT JOIN rule_proposals p
+             ON p.id = $2::uuid AND p.workspace_id = w.id AND p.status = 'open'
+            AND ($3::uuid IS NULL OR p.author_user_id = $3::uuid)
+          WHERE w.id = $1`
+      : `SELECT w.kind, p.id AS proposal_id, p.title
+           FROM workspaces w
+           LEFT JOIN sessions s ON s.id = $2
+           LEFT JOIN rule_proposals p
+             ON p.id = s.rules_preview_proposal_id AND p.workspace_id = w.id AND p.status = 'open'
+            AND (s.user_id IS NULL OR p.author_user_id = s.user_id)
+          WHERE w.id = $1`,
+    input.current
+      ? [input.workspaceId, session.rulesPreviewProposalId, session.userId]
+      : [input.workspaceId, session.id],
   );
   const row = rows[0];
   if (row?.kind !== "team") return null;

@@ -92,7 +92,7 @@ export async function startPromptRun(
   sessionId: string,
   kind: RunKind = "prompt",
   mode?: RunMode,
-): Promise<{ id: string; returned: string[] }> {
+): Promise<{ id: string; returned: string[]; leafId: string | null }> {
   return openRun(scope, sessionId, kind, true, mode);
 }
 
@@ -102,9 +102,13 @@ async function openRun(
   kind: RunKind,
   reclaim: boolean,
   mode: RunMode = kind === "bash" ? "bash" : "prompt",
-): Promise<{ id: string; returned: string[] }> {
+): Promise<{ id: string; returned: string[]; leafId: string | null }> {
   return scope.transaction(async (q) => {
-    const session = await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
+    // The lock also gives the leaf the run starts on: no later read of the row (the request's one read was before).
+    const session = await q<{ leaf_id: string | null }>(
+      "SELECT leaf_id FROM sessions WHERE id = $1 FOR UPDATE",
+      [sessionId],
+    );
     if (session.length === 0) throw new RunSessionNotFoundError(sessionId);
     // After the lock, one statement (its snapshot sees every committed run): close stale runs (taken over,
     // with their last `run_end` row), find a live one, else insert ours.
@@ -122,13 +126,14 @@ async function openRun(
            AND id NOT IN (SELECT id FROM stale)
        ), ins AS (
          INSERT INTO session_runs (session_id, kind, mode, start_leaf_id)
-         SELECT $1, $3, $4, (SELECT leaf_id FROM sessions WHERE id = $1) WHERE NOT EXISTS (SELECT 1 FROM live)
+         SELECT $1, $3, $4, $5::text WHERE NOT EXISTS (SELECT 1 FROM live)
          RETURNING id
        ) SELECT (SELECT id FROM ins) AS id, (SELECT kind FROM live LIMIT 1) AS live_kind`,
-      [sessionId, RUN_STALE_MS, kind, mode],
+      [sessionId, RUN_STALE_MS, kind, mode, session[0].leaf_id],
     );
     if (!row?.id) throw new RunActiveError(row?.live_kind ?? "prompt");
-    return { id: row.id, returned: reclaim ? await cancelWaiting(q, sessionId) : [] };
+    const leafId = session[0].leaf_id;
+    return { id: row.id, returned: reclaim ? await cancelWaiting(q, sessionId) : [], leafId };
   });
 }
 

@@ -46,6 +46,10 @@ export interface SessionRow {
   leafId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** "This session only" trust (true / false), null = none: the user's stored decision applies. */
+  trustOverride: boolean | null;
+  /** The open rules proposal whose team rules this session previews, or null (lib/projects/team-rules-resources.ts). */
+  rulesPreviewProposalId: string | null;
 }
 
 interface RawSession {
@@ -58,6 +62,8 @@ interface RawSession {
   header: Record<string, unknown> | null;
   created_at: Date | string;
   updated_at: Date | string;
+  trust_override?: boolean | null;
+  rules_preview_proposal_id?: string | null;
 }
 
 type Query = <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<R[]>;
@@ -74,6 +80,8 @@ function toSession(r: RawSession): SessionRow {
     leafId: r.leaf_id,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+    trustOverride: r.trust_override ?? null,
+    rulesPreviewProposalId: r.rules_preview_proposal_id ?? null,
   };
 }
 

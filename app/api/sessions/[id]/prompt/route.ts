@@ -11,7 +11,7 @@ import { PROMPT_WITH_IMAGES_JSON_LIMIT, readJsonInput } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { runEventStream } from "@/lib/http/run-stream";
 import type { Env } from "@/lib/llm/models";
-import { sessionProviderEnv } from "@/lib/secrets";
+import { workspaceProviderEnv } from "@/lib/secrets";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
@@ -38,21 +38,26 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const input = await readJsonInput(request, { limit: PROMPT_WITH_IMAGES_JSON_LIMIT });
   // Authorised, validated and counted against the caller's prompt limit first (that scope is released); the run
   // gets its own. A refused body is not counted.
-  const { caller, body } = await withSession(request, id, "write", async ({ scope, caller }) => {
-    const body = input.parse(Body);
-    await scope.run((db) => limitPrompts(db, caller.userId, process.env));
-    return { caller, body };
-  });
+  const { caller, body, session, project } = await withSession(
+    request,
+    id,
+    "write",
+    async ({ scope, caller, session, project }) => {
+      const body = input.parse(Body);
+      await scope.run((db) => limitPrompts(db, caller.userId, process.env));
+      return { caller, body, session, project };
+    },
+  );
   const bash = parseUserBash(body.text);
   // The caller's agent dir and trust apply, and the caller authors the run's checkpoint commits.
   const actor = { userId: caller.userId, author: { name: caller.name, email: caller.email } };
   const scope = new DbScope();
-  let run: { id: string; returned: string[] } | undefined;
+  let run: { id: string; returned: string[]; leafId?: string | null } | undefined;
   let handedOver = false;
   let env: Env = process.env;
   try {
     // Workspace secrets win over the server environment (lib/secrets); read before the run is admitted.
-    if (!bash) env = await sessionProviderEnv(scope, id, process.env);
+    if (!bash) env = await workspaceProviderEnv(scope, project.workspaceId, process.env);
     const admission = await admitPrompt(scope, {
       sessionId: id,
       bash: bash !== undefined,
@@ -91,6 +96,11 @@ export const POST = route(async (request: Request, { params }: { params: Promise
             signal,
             runId,
             scope,
+            // The rows authorisation read (the one read of `sessions`), with the leaf the run lock found.
+            loaded: {
+              session: { ...session, leafId: run?.leafId === undefined ? session.leafId : run.leafId },
+              project,
+            },
             clientGone: () => !watched(),
           }),
   });
