@@ -9,6 +9,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { forbidden, hiddenNotFound } from "@/lib/auth/errors";
 import { asRole, type Permission, roleAllows, type WorkspaceAccess } from "@/lib/auth/roles";
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { getProject, type Project } from "@/lib/projects/projects";
 import { getSession, type SessionRow } from "@/lib/session/store";
 
@@ -87,7 +88,7 @@ export async function authorizeSession(
   permission: Permission,
 ): Promise<{ session: SessionRow; project: Project; access: WorkspaceAccess }> {
   const what = `Session ${sessionId}`;
-  const session = /^[0-9a-f-]{36}$/i.test(sessionId) ? await getSession(scope, sessionId) : null;
+  const session = isUuid(sessionId) ? await getSession(scope, sessionId) : null;
   if (!session) throw hiddenNotFound(what);
   const project = await getProject(scope, session.projectId);
   if (!project) throw hiddenNotFound(what);

@@ -28,7 +28,6 @@ import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import type { Project } from "@/lib/projects/projects";
-import { getSystemMessageText } from "@/lib/prompt/system-message";
 import { loadPiSettings } from "@/lib/resources/pi-settings";
 import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import { loadSessionContext } from "@/lib/session/context-load";
@@ -37,7 +36,6 @@ import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue"
 import { finishRun, type RunKind, type RunMode, type RunOutcome, setRunKind } from "@/lib/session/runs";
 import { appendEntry, getSession, type SessionRow, setSessionTitle } from "@/lib/session/store";
 import { titleFromPrompt } from "@/lib/text/credential-shape";
-import type { AgentTool } from "@/lib/tools/types";
 import { resolveProjectPath } from "@/lib/vfs/paths";
 import { AgentSession } from "./agent-session";
 import { AutoRetry, type AutoRetryEvent, loadRetrySettings, withoutFailedTurn } from "./auto-retry";

@@ -6,7 +6,9 @@
  * no use counted), and the use count never exceeds `maxUses` under concurrent accepts (the link row is locked while a
  * use is counted). Authorisation (who may create, list or revoke: `manage`) is the caller's job (lib/http/access.ts).
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import type { Caller } from "./caller";
 import { asRole, type Role } from "./roles";
 
@@ -200,7 +202,7 @@ export async function revokeInviteLink(
   now: Date = new Date(),
 ): Promise<InviteLinkView> {
   const notFound = new InviteLinkError(404, "not_found", `Invite link ${linkId} not found`);
-  if (!/^[0-9a-f-]{36}$/i.test(linkId)) throw notFound;
+  if (!isUuid(linkId)) throw notFound;
   const updated = await scope.query<{ id: string }>(
     `UPDATE workspace_invite_links SET revoked_at = COALESCE(revoked_at, $3)
      WHERE id = $1 AND workspace_id = $2 RETURNING id`,

@@ -2,7 +2,9 @@
  * The database side of `strata session import|export` (bin/commands/session.mjs), loaded through tsx.
  * Edge-safe like the rest of `lib/`: file and process I/O stay in `bin/`.
  */
+
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { getLocalActor } from "@/lib/projects/identity";
 import { getProject } from "@/lib/projects/projects";
 import { exportSessionFile, importSessionJsonl } from "@/lib/session/import-export";
@@ -11,8 +13,6 @@ import { getSession, type SessionRow } from "@/lib/session/store";
 
 export { setNodeWebSocket } from "@/lib/db/client";
 export { InvalidSessionFileError } from "@/lib/session/jsonl";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user-facing failure (unknown project or session); the CLI prints its message without a stack. */
 export class CommandError extends Error {
@@ -38,7 +38,7 @@ export async function importSession(input: {
   path: string;
 }): Promise<{ session: SessionRow; diagnostics: JsonlDiagnostic[] }> {
   return withScope(async (scope) => {
-    const project = UUID.test(input.projectId) ? await getProject(scope, input.projectId) : null;
+    const project = isUuid(input.projectId) ? await getProject(scope, input.projectId) : null;
     if (!project) throw new CommandError(`Project ${input.projectId} not found`);
     const actor = await getLocalActor(scope);
     const { session, diagnostics } = await importSessionJsonl(scope, project.id, input.text, {
@@ -55,7 +55,7 @@ export async function importSession(input: {
  */
 export async function exportSession(sessionId: string): Promise<{ fileName: string; text: string }> {
   return withScope(async (scope) => {
-    if (!UUID.test(sessionId) || !(await getSession(scope, sessionId)))
+    if (!isUuid(sessionId) || !(await getSession(scope, sessionId)))
       throw new CommandError(`Session ${sessionId} not found`);
     return exportSessionFile(scope, sessionId);
   });

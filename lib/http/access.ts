@@ -4,6 +4,7 @@
  * role in the resource's workspace (404 outside it, 403 for a role too low) and only then runs `fn`; the scope is
  * released afterwards.
  */
+
 import {
   authorizeProject,
   authorizeSession,
@@ -13,6 +14,7 @@ import {
 import { type Caller, requireCaller } from "@/lib/auth/caller";
 import type { Permission } from "@/lib/auth/roles";
 import { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
@@ -41,7 +43,7 @@ export async function withWorkspace<T>(
   fn: (ctx: { scope: DbScope; caller: Caller; access: WorkspaceAccess }) => Promise<T>,
 ): Promise<T> {
   return withCaller(request, async ({ scope, caller }) => {
-    const id = /^[0-9a-f-]{36}$/i.test(workspaceId) ? workspaceId : "00000000-0000-0000-0000-000000000000";
+    const id = isUuid(workspaceId) ? workspaceId : "00000000-0000-0000-0000-000000000000";
     const access = await authorizeWorkspace(scope, caller, id, permission, `Workspace ${workspaceId}`);
     return fn({ scope, caller, access });
   });

@@ -4,7 +4,7 @@
  * dropped or rewritten — without any change to `transformMessages`' output. A caller passes a
  * {@link TransformReport} collector in `TransformOptions.report`; `transformMessages` fills it.
  *
- * Completeness: `applyTransformReport(input, report)` (transform-report-apply.ts) rebuilds the output from the
+ * Completeness: `applyTransformReport(input, report)` (tests/helpers/transform-report-apply.ts, the tests' check that the report is complete) rebuilds the output from the
  * input and the report alone, deep-equal to `transformMessages(input, …)`; a property test holds it to that.
  */
 /** What one change did, in the field's terms. */

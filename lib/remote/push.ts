@@ -4,8 +4,10 @@
  * of lib/net/git-http.ts). Nothing of the project changes: the remote-tracking ref isomorphic-git writes stays in
  * the VFS cache, which is never flushed.
  */
+
 import * as git from "isomorphic-git";
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { entryCommit } from "@/lib/session/checkpoint-rows";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { RemoteError, remoteFailure } from "./errors";
@@ -51,7 +53,7 @@ async function sessionSource(scope: DbScope, sessionId: string): Promise<string>
 
 /** The title of `sessionId` when it is a session of `projectId`. @throws RemoteError 404 otherwise. */
 async function sessionTitle(scope: DbScope, projectId: string, sessionId: string): Promise<string | null> {
-  const rows = /^[0-9a-f-]{36}$/i.test(sessionId)
+  const rows = isUuid(sessionId)
     ? await scope.query<{ title: string | null }>(
         "SELECT title FROM sessions WHERE id = $1 AND project_id = $2",
         [sessionId, projectId],

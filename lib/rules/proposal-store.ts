@@ -1,5 +1,7 @@
 /** The `rule_proposals` and `rule_proposal_comments` rows, always scoped by workspace. */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { RulesInputError, RulesNotFoundError } from "./errors";
 import type { Proposal, ProposalComment, ProposalStatus } from "./types";
 
@@ -53,14 +55,12 @@ const SELECT = `SELECT p.id, p.workspace_id, p.author_user_id, a.name AS author_
   p.merged_oid, p.created_at, p.updated_at
   FROM rule_proposals p JOIN users a ON a.id = p.author_user_id LEFT JOIN users d ON d.id = p.decided_by`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The not-found error of a proposal (same words for one of another workspace). */
 export const proposalNotFound = (id: string) => new RulesNotFoundError(`Proposal ${id} not found`);
 
 /** Proposal `id` of `workspaceId`. @throws RulesNotFoundError (also for another workspace's). */
 export async function proposalRow(scope: DbScope, workspaceId: string, id: string): Promise<ProposalRow> {
-  if (!UUID.test(id)) throw proposalNotFound(id);
+  if (!isUuid(id)) throw proposalNotFound(id);
   const rows = await scope.query<RawProposal>(`${SELECT} WHERE p.id = $1 AND p.workspace_id = $2`, [
     id,
     workspaceId,

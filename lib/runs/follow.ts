@@ -5,8 +5,10 @@
  * a run whose owner died closed with `run_end` `taken_over`), so a follower never waits forever and 150 tabs
  * cost the database what one costs.
  */
+
 import type { DbScope } from "@/lib/db/client";
 import { DbScope as Scope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import {
   PAGE,
   readRunEvents,
@@ -24,7 +26,7 @@ export async function findRun(
   sessionId: string,
   runId: string,
 ): Promise<{ id: string; lastSeq: number; finished: boolean } | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) return null;
+  if (!isUuid(runId)) return null;
   const rows = await scope.query<{ id: string; last_seq: number; finished: boolean }>(
     "SELECT id, last_seq, finished_at IS NOT NULL AS finished FROM session_runs WHERE id = $1 AND session_id = $2",
     [runId, sessionId],

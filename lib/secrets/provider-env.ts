@@ -5,7 +5,9 @@
  * `*_BASE_URL` not set as a secret, …) comes from the server environment unchanged. Routes build it once and pass it
  * down as the `env` every model function already takes, so nothing below reads `process.env`.
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import type { Env } from "@/lib/llm/models";
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
 import { refusedSettingVar } from "@/lib/llm/providers";
@@ -56,7 +58,7 @@ export function overlaySecrets(serverEnv: Env, secrets: Record<string, string>):
 }
 
 async function workspaceOf(scope: DbScope, sql: string, id: string): Promise<string | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const rows = await scope.query<{ workspace_id: string }>(sql, [id]);
   return rows[0]?.workspace_id ?? null;
 }

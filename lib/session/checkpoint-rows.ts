@@ -3,7 +3,9 @@
  * session (`session_checkpoints`) and its restores (`session_restores`). Commits themselves live in the project
  * repository; these are the rows that tie them to a session.
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 
 /** Why a checkpoint commit was made. */
 export type CheckpointKind = "agent" | "user" | "kept" | "revert" | "restore" | "recovery" | "shell";
@@ -175,7 +177,7 @@ export async function recordRestore(
 
 /** A restore of the session, or null. */
 export async function getRestore(scope: DbScope, sessionId: string, id: string): Promise<RestoreRow | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [raw] = await scope.query<RawRestore>(
     "SELECT * FROM session_restores WHERE session_id = $1 AND id = $2",
     [sessionId, id],

@@ -19,9 +19,9 @@ import type { Model } from "@/lib/llm/models";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { type TransformTarget, transformMessages } from "@/lib/llm/transform-messages";
 import { createTransformReport, type TransformReport } from "@/lib/llm/transform-report";
-import { rebuildFromTransformReport } from "@/lib/llm/transform-report-apply";
 import type { Message } from "@/lib/llm/types";
 import { PROPERTY_RUNS, propertyParameters } from "../helpers/property";
+import { rebuildFromTransformReport } from "../helpers/transform-report-apply";
 import { claude, compat, gemini3, gpt, historyArb, mistral } from "./histories";
 
 type Target = { name: string; model: Model; piCompatible?: boolean };

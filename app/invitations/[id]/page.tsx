@@ -6,13 +6,12 @@ import { InvitationActions, SwitchAccountButton } from "@/components/teams/join-
 import styles from "@/components/teams/teams.module.css";
 import { resolveCaller } from "@/lib/auth/caller";
 import { withDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { pageRequest } from "@/lib/http/page-caller";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Team invitation · Strata", referrer: "no-referrer" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const dateOf = (value: Date | string) =>
   new Date(value).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
@@ -38,7 +37,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ id:
   const path = `/invitations/${encodeURIComponent(id)}`;
   const { invitation, caller } = await withDb(async (scope) => {
     const caller = await resolveCaller(scope, await pageRequest(path)).catch(() => null);
-    const rows = UUID.test(id)
+    const rows = isUuid(id)
       ? await scope.query<InvitationRow>(
           `SELECT i.id, i.email, i.role, i.status, i.expires_at, i.workspace_id, w.name AS team_name,
              u.name AS inviter_name

@@ -4,12 +4,11 @@ import { authorizeProject } from "@/lib/access/authorize";
 import { AuthError } from "@/lib/auth/errors";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { requirePageCaller } from "@/lib/http/page-caller";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The IDE for one project. Signed-out visitors are sent to sign in (lib/http/page-caller.ts); an unknown (or
@@ -20,7 +19,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
   const { id } = await params;
   const visible = await withDb(async (scope) => {
     const { caller } = await requirePageCaller(scope, `/projects/${encodeURIComponent(id)}`);
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     try {
       const { access } = await authorizeProject(scope, caller, id, "read");
       if (roleAllows(access.role, "write")) return { readOnly: null };

@@ -9,13 +9,12 @@ import { workspaceAccess } from "@/lib/access/authorize";
 import { localSignInOpen } from "@/lib/auth/local-owner";
 import { LOCAL_OWNER_EMAIL } from "@/lib/auth/mode";
 import { withDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Team settings · Strata" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `/teams/<id>`: a team's members, roles, invitations, invite links, leave and delete. Signed-out visitors go to sign
@@ -25,7 +24,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const found = await withDb(async (scope) => {
     const { caller, mode } = await requirePageCaller(scope, `/teams/${encodeURIComponent(id)}`);
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const access = await workspaceAccess(scope, caller.userId, id);
     if (access?.kind !== "team") return null;
     const workspaces = await listPageWorkspaces(scope, caller.userId);

@@ -22,11 +22,11 @@ import { type Model, resolveModel } from "@/lib/llm/models";
 import { prepareRequest } from "@/lib/llm/prepare-request";
 import { maskKeyLikeStrings, redactSecrets } from "@/lib/llm/redact";
 import { createTransformReport } from "@/lib/llm/transform-report";
-import { applyTransformReport } from "@/lib/llm/transform-report-apply";
 import type { SessionEntry } from "@/lib/session/entries";
 import { MemoryVfsStore } from "@/lib/vfs/memory-store";
 import { Vfs } from "@/lib/vfs/vfs";
 import { PNG, TARGET_ENV, WORKSPACE_FILES } from "../../fixtures/preview/fixture";
+import { applyTransformReport } from "../../helpers/transform-report-apply";
 
 const NOW = 1767225700000;
 

@@ -132,6 +132,15 @@ describe("architecture", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("checks a URL's row id with lib/db/ids.ts's isUuid only, nowhere with a pattern of its own", () => {
+    const own = [...files, ...sources("app")].filter(
+      (f) =>
+        f !== "lib/db/ids.ts" &&
+        /\/\^\[0-9a-f-?\]\{(36|8)\}/i.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
+    );
+    expect(own).toEqual([]);
+  });
+
   it("keeps lib/ edge-safe: no fs, child_process, net, http(s), dns or ws imports (lib/net/, lib/exec/service/ exempt)", () => {
     const banned =
       /^(node:)?(fs|fs\/promises|child_process|net|tls|worker_threads|http|https|http2|dns|dns\/promises)$|^ws$/;

@@ -12,7 +12,6 @@ import {
   type TransformChange,
   type TransformReport,
 } from "@/lib/llm/transform-report";
-import { applyTransformReport, rebuildFromTransformReport } from "@/lib/llm/transform-report-apply";
 import {
   type AssistantMessage,
   emptyUsage,
@@ -20,6 +19,7 @@ import {
   type ToolResultMessage,
   type UserMessage,
 } from "@/lib/llm/types";
+import { applyTransformReport, rebuildFromTransformReport } from "../../helpers/transform-report-apply";
 
 const model = (id: string): Model => MODEL_CATALOG.find((m) => m.id === id)!;
 const claude = model("claude-sonnet-4-5");

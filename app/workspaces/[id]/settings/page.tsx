@@ -7,6 +7,7 @@ import { SecretsView } from "@/components/secrets/secrets-view";
 import { workspaceAccess } from "@/lib/access/authorize";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/db/ids";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import { listPageWorkspaces, requirePageCaller } from "@/lib/http/page-caller";
 import { PROVIDER_ENV } from "@/lib/llm/provider-env";
@@ -15,8 +16,6 @@ import { listGitCredentials, listSecretNames, SECRET_NAMES } from "@/lib/secrets
 export const runtime = "edge";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workspace settings · Strata" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The secret names the server environment sets (never a value), so managers see what a workspace secret replaces.
@@ -35,7 +34,7 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
   const { id } = await params;
   const found = await withDb(async (scope) => {
     const { caller, mode } = await requirePageCaller(scope, `/workspaces/${encodeURIComponent(id)}/settings`);
-    if (!UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     const access = await workspaceAccess(scope, caller.userId, id);
     if (!access || access.kind === "agent") return null;
     const workspaces = await listPageWorkspaces(scope, caller.userId);

@@ -4,10 +4,10 @@
  * `applyTransformReport(input, report)` deep-equal to `transformMessages(input, …)`, so a change the transform
  * makes without reporting it fails there.
  */
-import type { TransformChange, TransformReport } from "./transform-report";
-import { REMOVAL_KINDS } from "./transform-report-collect";
-import { sanitizeShared } from "./transform-surrogates";
-import type { Message } from "./types";
+import type { TransformChange, TransformReport } from "@/lib/llm/transform-report";
+import { REMOVAL_KINDS } from "@/lib/llm/transform-report-collect";
+import { sanitizeShared } from "@/lib/llm/transform-surrogates";
+import type { Message } from "@/lib/llm/types";
 
 type Block = Record<string, unknown> & { type?: unknown };
 
