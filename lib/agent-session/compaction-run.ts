@@ -8,7 +8,7 @@
  * database connection while it waits on the model (the next store call reopens it).
  */
 import type { DbScope } from "@/lib/db/client";
-import { defaultModel, type Env, type Model, resolveModel } from "@/lib/llm/models";
+import { type Env, type Model, resolvePromptModel } from "@/lib/llm/models";
 import { isContextOverflowError } from "@/lib/llm/provider-errors";
 import { streamAssistant } from "@/lib/llm/stream";
 import type { AssistantMessage, UserMessage } from "@/lib/llm/types";
@@ -96,8 +96,7 @@ function refuseAborted(summarize: SummarizeFn, signal?: AbortSignal): SummarizeF
  */
 export async function resolveSessionModel(scope: DbScope, sessionId: string, env: Env): Promise<Model> {
   const { settings } = await loadContextPath(scope, sessionId);
-  const ref = settings.model ? `${settings.model.provider}/${settings.model.modelId}` : undefined;
-  const model = (ref ? resolveModel(ref, env) : undefined) ?? defaultModel(env);
+  const model = resolvePromptModel(undefined, settings.model, env);
   if (!model) throw new NoModelError();
   return model;
 }

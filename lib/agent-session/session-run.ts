@@ -16,13 +16,7 @@ import type { AgentEvent } from "@/lib/agent/types";
 import { blockImagesSetting } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
-import {
-  defaultModel,
-  getAvailableModels,
-  type Model,
-  modelConfigHelp,
-  resolveModel,
-} from "@/lib/llm/models";
+import { getAvailableModels, type Model, modelConfigHelp, resolvePromptModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
 import { summarizeTransformReport } from "@/lib/llm/transform-report";
 import type { AssistantMessage, ImageContent } from "@/lib/llm/types";
@@ -185,10 +179,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
   const loaded = await loadSessionContext(scope, session.id, recoveredLeaf ?? session.leafId);
   // The active tools this branch declares (the IDE's toggles, an extension's setActiveTools), else pi's defaults.
   runtime.restoreActiveTools(loaded.messages);
-  const ref =
-    input.modelRef ?? (loaded.model ? `${loaded.model.provider}/${loaded.model.modelId}` : undefined);
-  const model: Model | undefined =
-    (ref ? resolveModel(ref, env) : undefined) ?? (input.modelRef ? undefined : defaultModel(env));
+  const model = resolvePromptModel(input.modelRef, loaded.model, env);
   // An unknown model among configured ones gets the model route's text; the setup help only when none is configured.
   const modelError = () => {
     const help = modelConfigHelp();

@@ -6,7 +6,7 @@
  * in the transcript to outlive it, and every later request restores it from there.
  */
 import type { DbScope } from "@/lib/db/client";
-import { defaultModel } from "@/lib/llm/models";
+import { resolvePromptModel } from "@/lib/llm/models";
 import type { SystemMessage } from "@/lib/llm/types";
 import { loadSessionContext } from "@/lib/session/context-load";
 import { describeRunKind } from "@/lib/session/lifecycle";
@@ -92,7 +92,8 @@ export async function setSessionTools(
   runtime.setActiveToolsByName(names);
   const patch = runtime.buildToolsPatch(messages);
   if (patch) {
-    const model = runtime.session.leafId === null ? defaultModel(options.env ?? {}) : undefined;
+    const model =
+      runtime.session.leafId === null ? resolvePromptModel(undefined, null, options.env ?? {}) : undefined;
     if (model) {
       await appendEntry(scope, sessionId, {
         type: "model_change",

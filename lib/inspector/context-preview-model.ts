@@ -3,14 +3,7 @@
  * preview targets, resolved with placeholder keys so no real key is needed.
  */
 import { captureEnv } from "@/lib/llm/capture-payload";
-import {
-  defaultModel,
-  type Env,
-  getAvailableModels,
-  type Model,
-  modelRef,
-  resolveModel,
-} from "@/lib/llm/models";
+import { type Env, getAvailableModels, type Model, modelRef, resolvePromptModel } from "@/lib/llm/models";
 
 /** A preview input the caller has to fix (unknown leaf or tool, cwd not a directory). */
 export class ContextPreviewError extends Error {
@@ -28,18 +21,11 @@ export function resolvePreviewModel(
   env: Env,
 ): Model {
   const configured = captureEnv(env);
-  if (ref !== undefined) {
-    const model = resolveModel(ref, configured);
-    if (!model)
-      throw new ContextPreviewError(
-        `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
-      );
-    return model;
-  }
-  const fromSession = sessionModel
-    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, configured)
-    : undefined;
-  const model = fromSession ?? defaultModel(configured);
+  const model = resolvePromptModel(ref, sessionModel, configured);
+  if (!model && ref !== undefined)
+    throw new ContextPreviewError(
+      `Unknown model: ${ref}. Available: ${getAvailableModels(configured).map(modelRef).join(", ")}`,
+    );
   if (!model) throw new ContextPreviewError("No model available");
   return model;
 }

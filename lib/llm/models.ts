@@ -276,6 +276,24 @@ export function defaultModel(env: Env): Model | undefined {
   return (ref === undefined ? undefined : resolveModel(ref, env)) ?? getAvailableModels(env)[0];
 }
 
+/**
+ * The model a session's request uses (the one rule, for runs, summaries, the preview and new sessions): the model
+ * `ref` names when given (undefined when it is not available: an explicit choice never falls back), else the
+ * session's current model (`{ provider, modelId }` of the branch's last `model_change` / assistant message) when
+ * it is available, else {@link defaultModel}.
+ */
+export function resolvePromptModel(
+  ref: string | undefined,
+  sessionModel: { provider: string; modelId: string } | null | undefined,
+  env: Env,
+): Model | undefined {
+  if (ref !== undefined) return resolveModel(ref, env);
+  const current = sessionModel
+    ? resolveModel(`${sessionModel.provider}/${sessionModel.modelId}`, env)
+    : undefined;
+  return current ?? defaultModel(env);
+}
+
 /** Multi-line help telling a user how to configure a model: which variables, where to put them, and the format. */
 export function modelConfigHelp(): string {
   return [

@@ -7,6 +7,7 @@ import {
   modelConfigHelp,
   modelRef,
   resolveModel,
+  resolvePromptModel,
 } from "@/lib/llm/models";
 import { createLanguageModel } from "@/lib/llm/providers";
 
@@ -203,5 +204,27 @@ describe("model registry", () => {
     }
     expect(help).toContain("never sent to the browser");
     expect(help.split("\n").length).toBeGreaterThan(5);
+  });
+});
+
+describe("resolvePromptModel: the one rule for a session's model", () => {
+  const env = { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k", STRATA_DEFAULT_MODEL: "openai/gpt-5" };
+  const ref = (m: { provider: string; id: string } | undefined) => (m ? `${m.provider}/${m.id}` : undefined);
+
+  it("takes the named model, and none when it is not available (no fallback)", () => {
+    expect(ref(resolvePromptModel("anthropic/claude-sonnet-4-5", null, env))).toBe(
+      "anthropic/claude-sonnet-4-5",
+    );
+    expect(resolvePromptModel("nope/none", { provider: "openai", modelId: "gpt-5" }, env)).toBeUndefined();
+  });
+
+  it("else the session's current model when available, else the default", () => {
+    const session = { provider: "anthropic", modelId: "claude-sonnet-4-5" };
+    expect(ref(resolvePromptModel(undefined, session, env))).toBe("anthropic/claude-sonnet-4-5");
+    expect(ref(resolvePromptModel(undefined, { provider: "google", modelId: "gemini-2.5-pro" }, env))).toBe(
+      "openai/gpt-5",
+    );
+    expect(ref(resolvePromptModel(undefined, null, env))).toBe("openai/gpt-5");
+    expect(resolvePromptModel(undefined, session, {})).toBeUndefined();
   });
 });
