@@ -300,7 +300,7 @@ describe("the bubblewrap sandbox", () => {
       await vi.waitFor(
         () => {
           const groups = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-          const cpu = /^\d+:(?:cpu|cpu,cpuacct|cpuacct,cpu|):(\/strata-sandbox\/cmd-[0-9a-f]{12})$/m.exec(
+          const cpu = /^\d+:(?:cpu|cpu,cpuacct|cpuacct,cpu|):(\/strata-sandbox\/cmd-\d+-[0-9a-f]{12})$/m.exec(
             groups,
           );
           expect(cpu).not.toBeNull();

@@ -127,7 +127,8 @@ const REMOVE_WAIT_MS = 5_000;
 export function commandCgroup(treeParent: string): CommandCgroup | undefined {
   support ??= setUp();
   if (!support.ok) return undefined;
-  const name = `cmd-${randomBytes(6).toString("hex")}`;
+  // The service's pid in the name: a sweep at another service's start leaves this one's groups alone.
+  const name = `cmd-${process.pid}-${randomBytes(6).toString("hex")}`;
   const quota = `${cgroupLimits().commandCores * PERIOD_US}`;
   const rate = String(SANDBOX_IO_BYTES_PER_S);
   const dirs: string[] = [];
@@ -183,7 +184,29 @@ function removeDirs(dirs: string[]): string[] {
   return busy;
 }
 
-/** Remove the command groups a stopped service left behind (best effort; at start). */
+/**
+ * The command groups of services that are gone: `cmd-<pid>-<hex>` whose pid is not alive. The groups of a running
+ * service (another test worker's, a second server's on this machine) are never chosen: a group is empty between
+ * its creation and its command joining it, and removing it then made that command run without its limits.
+ */
+export function staleCommandGroups(names: readonly string[], alive: (pid: number) => boolean): string[] {
+  return names.filter((name) => {
+    const match = /^cmd-(\d+)-[0-9a-f]+$/.exec(name);
+    return match !== null && !alive(Number(match[1]));
+  });
+}
+
+/** Whether process `pid` exists (EPERM: it does, as another user's). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Remove the command groups stopped services left behind (best effort; at start). */
 export function sweepCommandCgroups(): void {
   support ??= setUp();
   if (!support.ok) return;
@@ -191,7 +214,7 @@ export function sweepCommandCgroups(): void {
   const parents =
     version.v === 2 ? [version.dir] : [version.cpu, version.blkio].filter((p): p is string => !!p);
   for (const parent of parents)
-    for (const name of safeList(parent)) if (name.startsWith("cmd-")) removeDirs([path.join(parent, name)]);
+    removeDirs(staleCommandGroups(safeList(parent), pidAlive).map((name) => path.join(parent, name)));
 }
 
 function safeList(dir: string): string[] {
