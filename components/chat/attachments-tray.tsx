@@ -8,7 +8,7 @@ import {
 } from "@/lib/agent-session/prompt-images";
 import { type AttachmentsApi, imageDataUrl } from "./attachments";
 
-/** The composer's notice for a model without image input (Strata converts as pi does, pi-behaviors 13.2). */
+/** The composer's notice for a model without image input (Strata converts as pi does, pi's `transform-messages.ts`). */
 export const nonVisionNotice = (modelName: string) =>
   `${modelName} has no image input: the images are kept in the session, but the model gets the text "${NON_VISION_USER_IMAGE_PLACEHOLDER}" in their place. To let the model see them, switch to a model with image input.`;
 /** While a run is going: images go with a new prompt only (steering and follow-ups carry text). */

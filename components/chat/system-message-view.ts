@@ -1,7 +1,7 @@
 /**
  * What the chat's system-message block shows (message-view.tsx), as plain data: the transcript's first system
  * message is the prompt the session started with (pi `getSystemMessageText`: its text, then each section); every
- * later one is a patch, shown as pi sends it in place (`renderSystemMessageUpdate`, 3.24 — the same text as
+ * later one is a patch, shown as pi sends it in place (`renderSystemMessageUpdate` in pi's `system-prompt.ts` — the same text as
  * lib/llm/prepare-request.ts's) with the tools it declared and withdrew, by name.
  */
 import type { SystemMessage } from "@/lib/llm/types";

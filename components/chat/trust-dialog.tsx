@@ -5,7 +5,7 @@ import type { TrustChoice, TrustStatus } from "@/components/api-client";
 import { useFocusTrap } from "@/components/ui/use-focus-trap";
 
 /**
- * pi's project trust prompt (2.11): the question `Trust project folder?`, the folder, the explanation,
+ * pi's project trust prompt (pi's `resource-loader.ts`): the question `Trust project folder?`, the folder, the explanation,
  * and pi's choices in pi's order. "Decide later" closes it without a decision (pi's cancel: untrusted
  * for now, nothing stored). A modal (`useFocusTrap`): the first choice has the focus.
  */

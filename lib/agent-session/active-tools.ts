@@ -1,17 +1,17 @@
 /**
  * A session's tool registry and its active (declared) tools: pi's `AgentSession.setActiveToolsByName` /
- * `getActiveToolNames` / `getAllTools` (agent-session.ts, 18.1) for the tools Strata registers. The active tools
+ * `getActiveToolNames` / `getAllTools` (agent-session.ts, pi's `agent-session.ts`) for the tools Strata registers. The active tools
  * are what the next prompt's system patch declares (sections from their snippets and guidelines, `toolsAdded` /
- * `toolsRemoved` against the transcript, 3.27–3.28).
+ * `toolsRemoved` against the transcript, pi's `system-prompt.ts`).
  */
 import { getCurrentTools } from "@/lib/prompt/system-message";
 import type { AgentTool } from "@/lib/tools/types";
 
-/** pi's `DEFAULT_TOOL_NAMES` (18.32): the tools a session starts with. */
+/** pi's `DEFAULT_TOOL_NAMES` (pi's `agent-session.ts`): the tools a session starts with. */
 export const DEFAULT_ACTIVE_TOOL_NAMES: readonly string[] = ["read", "bash", "edit", "write"];
 
 /**
- * The active tool names a transcript declares — the replayed `toolsAdded` (3.23), in that order, restricted to
+ * The active tool names a transcript declares — the replayed `toolsAdded` (pi's `system-prompt.ts`), in that order, restricted to
  * `registered` — or undefined when none of its system messages carries tool fields (nothing was ever declared).
  */
 export function transcriptActiveToolNames(
@@ -66,7 +66,7 @@ export class ActiveTools {
   }
 
   /**
-   * pi `setActiveToolsByName(names)` (18.1): the named tools in the order named, duplicates and unregistered
+   * pi `setActiveToolsByName(names)` (pi's `agent-session.ts`): the named tools in the order named, duplicates and unregistered
    * names dropped (silently, as pi), become the active tools. Listeners (e.g. a live run's agent) are told.
    */
   setActiveToolsByName(names: readonly string[]): void {
@@ -86,7 +86,7 @@ export class ActiveTools {
   }
 
   /**
-   * Strata: the active set a branch's transcript declares — the replayed `toolsAdded` (3.23) restricted to
+   * Strata: the active set a branch's transcript declares — the replayed `toolsAdded` (pi's `system-prompt.ts`) restricted to
    * registered tools — when any of its system messages carries tool fields; otherwise the set is left as it is
    * (a new session starts with the defaults). Every Strata request resumes the session, so this is how a set
    * chosen earlier (the IDE's toggles, an extension's `setActiveTools`) is kept.

@@ -108,7 +108,7 @@ export class AgentSession {
     });
     // Tools after construction (as pi's AgentSession): no initial system message; the prompt's patch declares them.
     this.agent.state.tools = runtime.tools;
-    // pi 9.3: a set changed during the run is declared before the next request of a later prompt of this run.
+    // pi's `agent-loop.ts`: a set changed during the run is declared before the next request of a later prompt of this run.
     runtime.onActiveToolsChange((tools) => {
       this.agent.state.tools = tools;
     });

@@ -2,12 +2,14 @@
  * Compaction and branch summaries as operations on a stored session, with the model call wired to the
  * session's model through `streamAssistant` (the same provider path as a prompt). pi's
  * `AgentSession.compact()` / `_runAutoCompaction()` and the summarizer side of `navigateTree()`;
- * the pure parts (cut point, prompts, file lists, 8.1–8.10) live in `lib/session/compaction/*`.
+ * the pure parts (cut point, prompts, file lists, pi's `compaction/compaction.ts`) live in `lib/session/compaction/*`.
  *
  * Connections: the scope is released before every model request, so a summarization never holds a
  * database connection while it waits on the model (the next store call reopens it).
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { StrataError } from "@/lib/errors/strata-error";
 import { type Env, type Model, resolvePromptModel } from "@/lib/llm/models";
 import { isContextOverflowError } from "@/lib/llm/provider-errors";
 import { streamAssistant } from "@/lib/llm/stream";
@@ -28,22 +30,27 @@ import { appendCompaction, CompactionPendingError, prepareSessionCompaction } fr
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 /**
- * A summarization that must not be persisted: the message is pi's 8.9 text
+ * A summarization that must not be persisted: the message is pi's summarization error text (`compaction.ts`)
  * (`Summarization failed: <error>`, `Summarization failed: generation hit the token cap and the summary
  * is incomplete`, `Summarization attempted to call a tool`, `Turn prefix summarization …`,
  * `Branch summarization …`) or `Compaction cancelled`.
  */
-export class SummarizationError extends Error {
+export class SummarizationError extends StrataError {
   constructor(message: string) {
-    super(message);
+    // Cancelled by the user: a conflict with their own abort; else the provider failed (a bad gateway).
+    super(
+      message === COMPACTION_CANCELLED ? 409 : 502,
+      message === COMPACTION_CANCELLED ? "cancelled" : "summarization_failed",
+      message,
+    );
     this.name = "SummarizationError";
   }
 }
 
 /** No model is available for the session (its model is not configured and there is no default). */
-export class NoModelError extends Error {
+export class NoModelError extends StrataError {
   constructor(message = "No model available for summarization") {
-    super(message);
+    super(400, "no_model", message);
     this.name = "NoModelError";
   }
 }
@@ -131,13 +138,13 @@ export interface CompactSessionInput {
  * Compact the session's current branch (pi `compact()`): plan with `prepareSessionCompaction`,
  * summarize with the session's model (pi's summarization system prompt; max tokens
  * `min(floor(0.8 × reserveTokens), model.maxTokens)`, a split turn's prefix `0.5 ×`; 8.6–8.7), append
- * the summary and the read/modified file lists (8.8) as a compaction entry on the leaf it was planned
+ * the summary and the read/modified file lists (pi's `compaction/compaction.ts`) as a compaction entry on the leaf it was planned
  * on. Nothing is stored when the summarization fails.
  *
  * - `pending` while tool calls of the newest assistant message are unanswered (also when a result
  *   arrives during the summarization would have been needed: the append is refused the same way);
  * - `nothing` when there is nothing to summarize.
- * @throws SummarizationError with pi's 8.9 text, or `Compaction cancelled` when `signal` aborts.
+ * @throws SummarizationError with pi's summarization error text (`compaction.ts`), or `Compaction cancelled` when `signal` aborts.
  * @throws LeafMovedError when the branch moved while the summary was written (nothing is stored).
  * @throws Error `Session <id> not found`.
  */
@@ -183,7 +190,7 @@ export async function compactSession(input: CompactSessionInput): Promise<Compac
 }
 
 /**
- * 8.2 for a model: whether a context of `contextTokens` (pi: `calculateContextTokens(usage)` of the
+ * pi's `compaction/compaction.ts` for a model: whether a context of `contextTokens` (pi: `calculateContextTokens(usage)` of the
  * last successful assistant message) calls for a compaction — `enabled && tokens > contextWindow -
  * reserveTokens`.
  */

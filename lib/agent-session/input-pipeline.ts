@@ -1,6 +1,6 @@
 /**
  * The input pipeline of pi's `AgentSession` (agent-session.ts `prompt`, `steer`, `followUp`, `sendUserMessage`,
- * `sendCustomMessage`; pi-behaviors 6.1–6.10, 3.30). Everything it touches is injected, so the session runner
+ * `sendCustomMessage`; pi's `agent-session.ts` and `system-prompt.ts`). Everything it touches is injected, so the session runner
  * can adopt it: the extension runner (structurally, see {@link PromptExtensions}), skill and template expansion,
  * the agent's queues, persistence and the current system state.
  */
@@ -11,13 +11,13 @@ import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
 
 export { messageToEntry } from "./message-entry";
 
-/** pi 6.1 step 2. */
+/** pi's `agent-session.ts` step 2. */
 export const COMPACTION_IN_PROGRESS_ERROR =
   "Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.";
-/** pi 6.3. */
+/** pi's `agent-session.ts`. */
 export const STREAMING_BEHAVIOR_REQUIRED_ERROR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-/** pi 6.6. */
+/** pi's `agent-session.ts`. */
 export const extensionCommandQueuedError = (name: string) =>
   `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`;
 
@@ -53,7 +53,7 @@ export interface PromptExtensions {
 
 /** Mutable pipeline state one session keeps between calls. */
 export interface InputState {
-  /** `sendCustomMessage(..., { deliverAs: "nextTurn" })` messages, joined to the next prompt (6.4). */
+  /** `sendCustomMessage(..., { deliverAs: "nextTurn" })` messages, joined to the next prompt (pi's `agent-session.ts`). */
   nextTurn: CustomMessage[];
   /** Messages to append once the agent is idle (`triggerTurn: false` while streaming; pending bash results). */
   pendingAppend: AgentMessage[];
@@ -71,23 +71,23 @@ export interface InputDeps {
   extensions?: PromptExtensions;
   isStreaming(): boolean;
   isCompacting?(): boolean;
-  /** `/skill:name args` expansion (4.16); a read error is reported as an extension error. */
+  /** `/skill:name args` expansion (pi's `skills.ts`); a read error is reported as an extension error. */
   expandSkill?(text: string): Awaitable<{
     text: string;
     error?: { extensionPath: string; event: string; error: string };
   }>;
-  /** `/template args` expansion (5.15). */
+  /** `/template args` expansion (pi's `prompt-templates.ts`). */
   expandTemplate?(text: string): string;
   /** Queue into the agent (pi `agent.steer` / `agent.followUp`). */
   steer(message: AgentMessage): void;
   followUp(message: AgentMessage): void;
-  /** `queue_update` with the queued texts (6.6). */
+  /** `queue_update` with the queued texts (pi's `agent-session.ts`). */
   onQueueUpdate?(queue: { steering: string[]; followUp: string[] }): void;
   /** Append a message outside a run: persist it (see `messageToEntry`) and emit `message_start`/`message_end`. */
   appendMessage(message: AgentMessage): Awaitable<void>;
-  /** 6.1 step 8: throws when there is no model or key. */
+  /** pi's `agent-session.ts` step 8: throws when there is no model or key. */
   checkModel?(): Awaitable<void>;
-  /** 6.1 step 9: compaction check against the last assistant message. */
+  /** pi's `agent-session.ts` step 9: compaction check against the last assistant message. */
   checkCompaction?(): Awaitable<void>;
   /** The base system prompt options of this prompt (handed to `before_agent_start`, mutable). */
   systemPromptOptions?(): PromptOptionsBag;
@@ -95,7 +95,7 @@ export interface InputDeps {
   renderSystemPrompt?(options: PromptOptionsBag): string;
   /** The system patch (sections diff + tool deltas) against the transcript, or undefined when nothing changed. */
   buildSystemPatch?(options: PromptOptionsBag): Awaitable<SystemMessage | undefined>;
-  /** 6.5 image normalisation for the chosen model: the images to send and notes appended to the text. */
+  /** pi's `agent-session.ts` image normalisation for the chosen model: the images to send and notes appended to the text. */
   normalizeImages?(images: ImageContent[]): Awaitable<{ images: ImageContent[]; notes: string[] }>;
   /** Start the run with the built messages (pi `agent.prompt(messages)`); `forceSystemPrompt` for 3.30. */
   run(messages: AgentMessage[], options: { forceSystemPrompt?: string }): Awaitable<void>;
@@ -157,16 +157,16 @@ function queue(
   return message;
 }
 
-/** 6.1 step 7: append what waited for an idle agent (pending bash and custom messages). */
+/** pi's `agent-session.ts` step 7: append what waited for an idle agent (pending bash and custom messages). */
 export async function flushPendingMessages(deps: Pick<InputDeps, "state" | "appendMessage">): Promise<void> {
   for (const m of deps.state.pendingAppend.splice(0)) await deps.appendMessage(m);
 }
 
 /**
- * pi's `AgentSession.prompt(text, options)` in pi's order (6.1): extension command → refusal during
- * compaction → `input` hook → `/skill:` → `/template` → queue when streaming (6.3) → flush pending messages →
+ * pi's `AgentSession.prompt(text, options)` in pi's order (pi's `agent-session.ts`): extension command → refusal during
+ * compaction → `input` hook → `/skill:` → `/template` → queue when streaming (pi's `agent-session.ts`) → flush pending messages →
  * model check → compaction check → `before_agent_start` → image normalisation → messages: system patch,
- * user message, pending `nextTurn` custom messages, `before_agent_start` messages (6.4) → `deps.run`.
+ * user message, pending `nextTurn` custom messages, `before_agent_start` messages (pi's `agent-session.ts`) → `deps.run`.
  */
 export async function processPrompt(
   text: string,
@@ -229,7 +229,7 @@ export async function processPrompt(
 }
 
 /**
- * pi 6.6 `steer(text)` / `followUp(text)`: refuses extension commands, runs `input` handlers, expands skill then
+ * pi's `agent-session.ts` `steer(text)` / `followUp(text)`: refuses extension commands, runs `input` handlers, expands skill then
  * template, queues a user message and reports `queue_update`.
  * @returns the queued message, or undefined when an `input` handler handled it.
  */
@@ -273,7 +273,7 @@ export function noteDelivered(message: AgentMessage, deps: Pick<InputDeps, "stat
 }
 
 /**
- * pi 6.7 `sendUserMessage(content, { deliverAs })`: through {@link processPrompt} with
+ * pi's `agent-session.ts` `sendUserMessage(content, { deliverAs })`: through {@link processPrompt} with
  * `expandPromptTemplates: false` and source `"extension"`; array content → text parts joined with `"\n"`,
  * image parts as images.
  */
@@ -302,10 +302,10 @@ export function sendUserMessage(
 export type CustomDelivery = "nextTurn" | "steer" | "followUp" | "afterTurn" | "run" | "appended";
 
 /**
- * pi 6.8 `sendCustomMessage(message, { triggerTurn, deliverAs })`: `nextTurn` → held for the next prompt;
+ * pi's `agent-session.ts` `sendCustomMessage(message, { triggerTurn, deliverAs })`: `nextTurn` → held for the next prompt;
  * streaming → steer (follow-up with `deliverAs: "followUp"`), or appended after the turn with
  * `triggerTurn: false`; idle with `triggerTurn` → a run with the message; otherwise appended now.
- * `content` null/undefined → `[]` (15.6).
+ * `content` null/undefined → `[]` (pi's `transform-messages.ts`).
  */
 export async function sendCustomMessage(
   message: Pick<CustomMessage, "customType" | "display" | "details"> & {
@@ -347,7 +347,7 @@ export async function sendCustomMessage(
 }
 
 /**
- * pi 3.30: the request-time projection of a forced system prompt (applied after the `context` hooks): every
+ * pi's `system-prompt.ts`: the request-time projection of a forced system prompt (applied after the `context` hooks): every
  * system message is removed and one head `{ role: "system", content: forced, toolsAdded?: <current tools>,
  * timestamp }` is put first. The transcript is not changed.
  */

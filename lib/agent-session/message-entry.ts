@@ -1,4 +1,4 @@
-/** pi 6.9: how a run's message is persisted. */
+/** pi's `agent-session.ts`: how a run's message is persisted. */
 
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { NewEntry } from "@/lib/session/entries";
@@ -6,7 +6,7 @@ import type { NewEntry } from "@/lib/session/entries";
 /**
  * `custom` → a `custom_message` entry (`customType`, `content`, `display`, `details?`); `system`, `user`,
  * `assistant`, `toolResult` and `bashExecution` → `message` entries; summaries → `null` (they come from
- * `compaction` / `branch_summary` entries, 16.13). Pure.
+ * `compaction` / `branch_summary` entries, pi's `session-manager.ts`). Pure.
  */
 export function messageToEntry(message: AgentMessage): NewEntry | null {
   switch (message.role) {

@@ -1,19 +1,24 @@
 /**
  * Admission of a prompt request (`POST /api/sessions/:id/prompt`): start a run for it, or, while another
- * request's agent run is live, queue it into that run as pi's steer / follow-up (pi 6.1 step 6). A `!command`
+ * request's agent run is live, queue it into that run as pi's steer / follow-up (pi's `agent-session.ts` step 6). A `!command`
  * runs alongside a live run; a prompt without `streamingBehavior` is refused with the run's 409; during a
- * compaction every prompt is refused (pi 6.1 step 2). Runs that start and end around the request are retried a
+ * compaction every prompt is refused (pi's `agent-session.ts` step 2). Runs that start and end around the request are retried a
  * few times, so a queued text always finds a run.
  */
+
 import type { DbScope } from "@/lib/db/client";
 import { isDbTrouble } from "@/lib/db/errors";
+import { StrataError } from "@/lib/errors/strata-error";
 import type { ImageContent } from "@/lib/llm/types";
 import { RunActiveError, startPromptRun, startRun } from "@/lib/session/runs";
 import { queuePrompt } from "./session-queue";
 
 /** A text the live run cannot take as a steer / follow-up (answered 400 `not_queueable`). */
-export class NotQueueableError extends Error {
-  override name = "NotQueueableError";
+export class NotQueueableError extends StrataError {
+  constructor(message: string) {
+    super(400, "not_queueable", message);
+    this.name = "NotQueueableError";
+  }
 }
 
 /** Queued texts find the run within a few tries even when runs start and end around them. */
@@ -58,7 +63,7 @@ export async function admitPrompt(
       };
     } catch (error) {
       if (!(error instanceof RunActiveError)) throw error;
-      // pi 6.1: refused during compaction (before any queueing).
+      // pi's `agent-session.ts`: refused during compaction (before any queueing).
       if (error.kind === "compaction") throw error;
       if (error.kind !== "prompt") throw error;
       if (bash) return { kind: "run", run: undefined };

@@ -1,6 +1,6 @@
 /**
- * Images attached to a prompt (pi's `prompt(text, { images })`, content `[{type:"text"}, ...images]`, pi-behaviors
- * 6.5): which images Strata accepts and the exact refusal texts, shared by the composer (a `File` before it is
+ * Images attached to a prompt (pi's `prompt(text, { images })`, content `[{type:"text"}, ...images]`, in
+ * `agent-session.ts`): which images Strata accepts and the exact refusal texts, shared by the composer (a `File` before it is
  * read) and the prompt route (the base64 it receives). Pure and edge-safe.
  *
  * Limits: pi's image types (png, jpeg, gif, webp: its `read` tool and clipboard paste) and pi's image size target
@@ -142,5 +142,5 @@ export function checkPromptImages(images: readonly ImageContent[]): string[] {
   return problems;
 }
 
-/** The placeholder a model without image input gets instead of each run of images (pi 13.2), for the composer. */
+/** The placeholder a model without image input gets instead of each run of images (pi's `transform-messages.ts`), for the composer. */
 export { NON_VISION_USER_IMAGE_PLACEHOLDER } from "@/lib/llm/transform-messages";

@@ -54,7 +54,7 @@ export interface SessionRuntimeCore {
    */
   bindInput(deps: Omit<InputDeps, "state">): InputDeps;
   /**
-   * pi `sendCustomMessage(message, { triggerTurn, deliverAs })` (6.8) through the bound run: `nextTurn` → joins
+   * pi `sendCustomMessage(message, { triggerTurn, deliverAs })` (pi's `agent-session.ts`) through the bound run: `nextTurn` → joins
    * the next prompt after its user message; streaming → steer (follow-up with `deliverAs: "followUp"`), or
    * appended after the turn with `triggerTurn: false`; idle with `triggerTurn` → a run; else appended now.
    * @throws Error {@link NO_RUN_FOR_CUSTOM_MESSAGE} when no prompt run is bound (e.g. a route without a run).
@@ -64,7 +64,7 @@ export interface SessionRuntimeCore {
     options?: Parameters<typeof sendCustomMessage>[1],
   ): ReturnType<typeof sendCustomMessage>;
   /**
-   * The system patch that declares the active tools against `history` (pi 3.28: the changed sections and
+   * The system patch that declares the active tools against `history` (pi's `system-prompt.ts`: the changed sections and
    * `toolsAdded` / `toolsRemoved`, as the next prompt would start with), or undefined when `history` already
    * declares exactly the active tools (section-only changes wait for the next prompt, as in pi).
    */
@@ -77,12 +77,12 @@ export interface SessionRuntimeCore {
    */
   flushHeldMessages(history: readonly AgentMessage[]): Promise<void>;
   extensions: ExtensionRunner;
-  /** pi 4.16 `/skill:name args` → the skill block; a read failure comes back as `error` (pi's extension error shape). */
+  /** pi's `skills.ts` `/skill:name args` → the skill block; a read failure comes back as `error` (pi's extension error shape). */
   expandSkill(text: string): Promise<{
     text: string;
     error?: { extensionPath: string; event: string; error: string };
   }>;
-  /** pi 5.15 `/template args` → the template's text with arguments. */
+  /** pi's `prompt-templates.ts` `/template args` → the template's text with arguments. */
   expandTemplate(text: string): string;
 }
 

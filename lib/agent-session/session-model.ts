@@ -27,7 +27,7 @@ export class ModelSwitchBusyError extends RunActiveError {
 /**
  * pi `setModel(model)`: appends `{type:"model_change", provider, modelId}` under the session's leaf (pi
  * appends it on every call, also when the model does not change). A session without entries first gets what
- * pi writes when a session starts (6.9): the `model_change`, then `thinking_level_change` `"off"` (the
+ * pi writes when a session starts (pi's `agent-session.ts`): the `model_change`, then `thinking_level_change` `"off"` (the
  * default level), so its first prompt records nothing more. `model` must be an available model (the caller
  * resolves it; pi throws `No API key for …` before touching the session).
  * @returns the session's model afterwards, as pi's `buildSessionContext` reads it.

@@ -1,5 +1,5 @@
 /**
- * pi's `steer(text)` / `followUp(text)` (6.6) for a session whose run lives in another request, tab or
+ * pi's `steer(text)` / `followUp(text)` (pi's `agent-session.ts`) for a session whose run lives in another request, tab or
  * server instance: the text goes through the session's input pipeline (extension-command refusal, `input`
  * hooks, `/skill:` then `/template` expansion) and the resulting user message is queued in Postgres for the
  * live run, which delivers it at pi's points (steering after the current tool batch, follow-ups when it
@@ -54,7 +54,7 @@ export async function queuePrompt(
     sessionId: string;
     kind: "steer" | "followUp";
     text: string;
-    /** Images of the queued user message (pi 6.6 `{content:[{type:"text",text}, ...images]}`). */
+    /** Images of the queued user message (pi's `agent-session.ts` `{content:[{type:"text",text}, ...images]}`). */
     images?: ImageContent[];
     extensions?: readonly ExtensionModule[];
     /** The user queueing it (the request's caller): their skills and templates expand it. */

@@ -271,7 +271,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
         emit,
       );
     },
-    // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (11.2).
+    // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (pi's `sdk.ts`).
     blockImages: async () => blockImagesSetting((await loadRunSettings(runtime)).settings),
     modelError,
     emit,
@@ -286,7 +286,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
       take: async (kind, mode) =>
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
-    // pi 6.1 step 9: before a new prompt, compact when the last answer already crossed the threshold.
+    // pi's `agent-session.ts` step 9: before a new prompt, compact when the last answer already crossed the threshold.
     checkCompaction: async (last) =>
       model &&
       last?.role === "assistant" &&
@@ -417,7 +417,7 @@ function writtenPath(root: string, cwd: string, name: string, args: unknown): st
   }
 }
 
-/** pi 6.9: a new session starts with model and thinking-level entries; a switch adds a `model_change`; first prompt titles it. */
+/** pi's `agent-session.ts`: a new session starts with model and thinking-level entries; a switch adds a `model_change`; first prompt titles it. */
 async function recordSettings(
   scope: DbScope,
   input: PromptRunInput,

@@ -6,6 +6,7 @@
  */
 
 import type { DbScope } from "@/lib/db/client";
+import { StrataError } from "@/lib/errors/strata-error";
 import { createExecutor } from "@/lib/exec/client";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
 import type { ExtensionError, ExtensionModule } from "@/lib/extensions/types";
@@ -22,8 +23,11 @@ import { createSessionRuntime, type SessionRuntimeCore } from "./runtime";
 export { NO_RUN_FOR_CUSTOM_MESSAGE } from "./runtime";
 
 /** A session not found (or its project gone); the message is `Session <id> not found` / `Project <id> not found`. */
-export class SessionUnavailableError extends Error {
-  override name = "SessionUnavailableError";
+export class SessionUnavailableError extends StrataError {
+  constructor(message: string) {
+    super(404, "not_found", message);
+    this.name = "SessionUnavailableError";
+  }
 }
 
 /** A stored session's runtime: the core (runtime.ts) plus its rows, the project's VFS and the user's agent VFS. */

@@ -1,7 +1,7 @@
 /**
  * The IDE's tool toggles on a stored session: which tools are active (pi `getActiveToolNames`, `getAllTools`) and
  * turning them on and off (pi `setActiveToolsByName`). A change is recorded at once as the system patch pi's next
- * prompt would start with (3.28: the changed `tools` / `rules` sections, `toolsAdded` / `toolsRemoved`), the way a
+ * prompt would start with (pi's `system-prompt.ts`: the changed `tools` / `rules` sections, `toolsAdded` / `toolsRemoved`), the way a
  * model switch is recorded at once (session-model.ts): a server request is a whole pi session, so the set must be
  * in the transcript to outlive it, and every later request restores it from there.
  */
@@ -75,7 +75,7 @@ export async function getSessionTools(
 /**
  * pi `setActiveToolsByName(names)` on the session's branch, recorded now: when the declared tools change, the
  * system patch is appended as a `message` entry (returned as `patch`); nothing is written when they do not. A
- * session without entries first gets what pi writes when a session starts (6.9: `model_change` of the default
+ * session without entries first gets what pi writes when a session starts (pi's `agent-session.ts`: `model_change` of the default
  * model of `env`, `thinking_level_change` `"off"`), so the patch follows them as in a pi session file.
  * @param names tool names in the order they become active (unknown names and duplicates are dropped, as pi).
  * @throws SessionUnavailableError; ToolsChangeBusyError while a run holds the session.

@@ -6,6 +6,7 @@
 
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
+import { StrataError } from "@/lib/errors/strata-error";
 import type { Env, Model } from "@/lib/llm/models";
 import { entryCommits } from "@/lib/session/checkpoint-rows";
 import {
@@ -15,6 +16,7 @@ import {
 import type { SummarizeFn } from "@/lib/session/compaction/compaction";
 import { loadBranch } from "@/lib/session/context-load";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/entries";
+import { SessionNotFoundError } from "@/lib/session/errors";
 import {
   appendLabel,
   branch,
@@ -32,20 +34,16 @@ import { NoModelError, resolveSessionModel, SummarizationError, summarizerFor } 
 export const BRANCH_SUMMARY_RESERVE_TOKENS = 16384;
 
 /** `Entry <id> not found` (pi's text), as a type the HTTP layer answers with 404. */
-export class EntryNotFoundError extends Error {
+export class EntryNotFoundError extends StrataError {
   constructor(entryId: string) {
-    super(`Entry ${entryId} not found`);
+    super(404, "not_found", `Entry ${entryId} not found`);
     this.name = "EntryNotFoundError";
   }
 }
 
 /** `Session <id> not found`, as a type the HTTP layer answers with 404. */
-export class SessionNotFoundError extends Error {
-  constructor(sessionId: string) {
-    super(`Session ${sessionId} not found`);
-    this.name = "SessionNotFoundError";
-  }
-}
+/** The one "session not found" error (lib/session/errors.ts), re-exported where callers have used it. */
+export { SessionNotFoundError } from "@/lib/session/errors";
 
 /** The session's tree as flat nodes (depth first, children oldest first) and its current leaf. */
 export async function loadSessionTreeView(
@@ -235,7 +233,7 @@ export class InvalidForkEntryError extends Error {
 }
 
 /**
- * pi's tree label edit (`setLabel(entryId, label)` → `appendLabelChange`, 7.22): the text is trimmed and an empty
+ * pi's tree label edit (`setLabel(entryId, label)` → `appendLabelChange`, pi's `session-manager.ts`): the text is trimmed and an empty
  * one clears the label. Like every pi append, the `label` entry goes under the current leaf, which moves to it.
  * @returns the resolved label afterwards (undefined = none).
  * @throws SessionNotFoundError, EntryNotFoundError.

@@ -72,7 +72,7 @@ export function buildSystemPatch(
 }
 
 /**
- * The request pi builds from the converted transcript (9.2): the current system message's text as the system
+ * The request pi builds from the converted transcript (pi's `agent-loop.ts`): the current system message's text as the system
  * prompt, its `toolsAdded` as the declarations, and the conversation without system messages.
  */
 export function buildRequestFromTranscript(messages: Message[]): {

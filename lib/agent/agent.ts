@@ -1,5 +1,5 @@
 /**
- * pi's `Agent` (packages/agent/src/agent.ts, 9.22–9.27): state, a run at a time, steering and follow-up
+ * pi's `Agent` (packages/agent/src/agent.ts, pi's `agent-loop.ts`): state, a run at a time, steering and follow-up
  * queues, listeners. Strata difference: `abort()` hands back the queued-but-undelivered messages.
  */
 import type { Model } from "@/lib/llm/models";
@@ -23,14 +23,14 @@ import type { AgentMessage } from "./messages";
 import { PendingMessageQueue, type QueueMode } from "./pending-queue";
 import type { AgentContext, AgentEvent, AgentLoopConfig, StreamFn } from "./types";
 
-/** pi 9.25 / 9.24 texts. */
+/** pi's `agent-loop.ts` / pi's `agent-loop.ts` texts. */
 export const PROMPT_WHILE_RUNNING_ERROR =
   "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
 export const CONTINUE_WHILE_RUNNING_ERROR =
   "Agent is already processing. Wait for completion before continuing.";
 export const NO_MESSAGES_TO_CONTINUE_ERROR = "No messages to continue from";
 
-/** pi's `AgentState`. `systemPrompt` is the replay view of the transcript's system messages (3.23). */
+/** pi's `AgentState`. `systemPrompt` is the replay view of the transcript's system messages (pi's `system-prompt.ts`). */
 export interface AgentState {
   readonly systemPrompt: string;
   model?: Model;
@@ -55,7 +55,7 @@ export interface AgentOptions extends AgentHooks {
   initialState?: {
     /**
      * With `tools`, becomes the leading system message when the messages do not start with one (pi
-     * `createInitialSystemMessage`, 9.2): `{ role: "system", content: systemPrompt, toolsAdded?, timestamp: 0 }`.
+     * `createInitialSystemMessage`, pi's `agent-loop.ts`): `{ role: "system", content: systemPrompt, toolsAdded?, timestamp: 0 }`.
      */
     systemPrompt?: string;
     model?: Model;
@@ -81,7 +81,7 @@ export interface ExternalQueue {
  * pi's `createInitialSystemMessage(systemPrompt, tools)` (packages/ai/src/utils/transcript.ts) for an `Agent`'s
  * tools: `{ role: "system", content: systemPrompt ?? "", toolsAdded?: <declarations>, timestamp: 0 }`, with
  * `toolsAdded` only when there are tools; `undefined` when the prompt is empty and there is no tool (an empty
- * transcript stays empty). The loop then finds the tools declared and adds no declaration-only message (9.3).
+ * transcript stays empty). The loop then finds the tools declared and adds no declaration-only message (pi's `agent-loop.ts`).
  */
 export function createInitialSystemMessage(
   systemPrompt: string | undefined,
@@ -172,12 +172,12 @@ export class Agent {
     return { messages: this.data.messages.slice(), tools: this.data.tools.slice() };
   }
 
-  /** Queue a message delivered after the current tool batch, before the next request (9.14). */
+  /** Queue a message delivered after the current tool batch, before the next request (pi's `agent-loop.ts`). */
   steer(message: AgentMessage): void {
     this.steeringQueue.enqueue(message);
   }
 
-  /** Queue a message delivered when the agent would stop (9.16). */
+  /** Queue a message delivered when the agent would stop (pi's `agent-loop.ts`). */
   followUp(message: AgentMessage): void {
     this.followUpQueue.enqueue(message);
   }
@@ -193,7 +193,7 @@ export class Agent {
 
   /**
    * Start a run with a text (plus images), a message or messages.
-   * @throws Error pi 9.25 text while a run is active.
+   * @throws Error pi's `agent-loop.ts` text while a run is active.
    */
   async prompt(input: string | AgentMessage | AgentMessage[], images: ImageContent[] = []): Promise<void> {
     if (this.activeRun) throw new Error(PROMPT_WHILE_RUNNING_ERROR);
@@ -209,7 +209,7 @@ export class Agent {
   }
 
   /**
-   * Continue from the transcript (9.24): after an assistant message, queued steering (one message) runs as a
+   * Continue from the transcript (pi's `agent-loop.ts`): after an assistant message, queued steering (one message) runs as a
    * prompt, else queued follow-ups, else it throws `Cannot continue from message role: assistant`.
    */
   async continue(): Promise<void> {
@@ -250,7 +250,7 @@ export class Agent {
     await this.activeRun;
   }
 
-  /** pi 9.27: keep only the replayed system message, clear queues and run state. */
+  /** pi's `agent-loop.ts`: keep only the replayed system message, clear queues and run state. */
   reset(): void {
     const head = getCurrentSystemMessage(this.data.messages);
     this.data.messages = head ? [head] : [];
@@ -321,7 +321,7 @@ export class Agent {
     }
   }
 
-  /** pi 9.26: a thrown error becomes an error (or aborted) assistant message closing the run. */
+  /** pi's `agent-loop.ts`: a thrown error becomes an error (or aborted) assistant message closing the run. */
   private async handleRunFailure(
     error: unknown,
     signal: AbortSignal,

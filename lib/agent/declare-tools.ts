@@ -1,6 +1,6 @@
 /**
  * Declaring the executable tools to the model (pi's `declareToolChanges` / `withToolChanges` in agent-loop.ts,
- * 9.3): the transcript's system messages declare what the model may call, `context.tools` is what can run;
+ * pi's `agent-loop.ts`): the transcript's system messages declare what the model may call, `context.tools` is what can run;
  * before the first request and before each later batch of pending messages the difference becomes
  * `toolsAdded` / `toolsRemoved` on a system message.
  */

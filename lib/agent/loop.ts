@@ -1,11 +1,11 @@
 /**
  * The agent loop (pi's `runAgentLoop` / `runAgentLoopContinue` / `runLoop` in packages/agent/src/agent-loop.ts,
- * 9.1–9.21): turns until the model stops calling tools and no steering or follow-up message waits.
+ * pi's `agent-loop.ts`): turns until the model stops calling tools and no steering or follow-up message waits.
  *
- * Per turn: [`prepareNextTurn` → `turn_start`] (turns after the first) → tool declarations (9.3) and the
+ * Per turn: [`prepareNextTurn` → `turn_start`] (turns after the first) → tool declarations (pi's `agent-loop.ts`) and the
  * prepared/pending messages → `prepareRequest` → one streamed response → tool calls → `finishTurn` →
- * `turn_end` → steering poll. When the inner loop would stop, follow-ups (9.16) or a `finishTurn` continue
- * (9.20) start it again.
+ * `turn_end` → steering poll. When the inner loop would stop, follow-ups (pi's `agent-loop.ts`) or a `finishTurn` continue
+ * (pi's `agent-loop.ts`) start it again.
  */
 import type { ToolResultMessage } from "@/lib/llm/types";
 import { declareToolChanges } from "./declare-tools";
@@ -16,13 +16,13 @@ import type { AgentContext, AgentEvent, AgentLoopConfig, TurnContext } from "./t
 
 type Emit = (event: AgentEvent) => Promise<void>;
 
-/** pi 9.23 texts. */
+/** pi's `agent-loop.ts` texts. */
 export const CONTINUE_EMPTY_ERROR = "Cannot continue: no messages in context";
 export const continueFromRoleError = (role: string) => `Cannot continue from message role: ${role}`;
 
 /**
  * Run from `context` (the transcript so far, never modified) plus `prompts` (new messages, emitted first after
- * the tool declarations of 9.3) with pi's event order. `emit` is awaited per event.
+ * the tool declarations of pi's `agent-loop.ts`) with pi's event order. `emit` is awaited per event.
  * @returns the messages the run added (declarations and prompts included), in order.
  */
 export async function runAgentLoop(
@@ -46,9 +46,9 @@ export async function runAgentLoop(
 }
 
 /**
- * Continue from `context` without a new message (pi `agentLoopContinue`, 9.23): retries, or a transcript
+ * Continue from `context` without a new message (pi `agentLoopContinue`, pi's `agent-loop.ts`): retries, or a transcript
  * ending in a user message or tool results. No message events for the existing messages; missing tool
- * declarations are added before the first request (9.3).
+ * declarations are added before the first request (pi's `agent-loop.ts`).
  * @throws Error `Cannot continue: no messages in context` / `Cannot continue from message role: assistant`
  *   (before any event).
  */
@@ -83,7 +83,7 @@ async function runLoop(
   let declare = declareFirst;
   let lastTurn: TurnContext | undefined;
   let prepared: AgentMessage[] = [];
-  // 9.17: polled once at loop start (messages typed while waiting join the first turn).
+  // pi's `agent-loop.ts`: polled once at loop start (messages typed while waiting join the first turn).
   let pending: AgentMessage[] = (await config.getSteeringMessages?.()) ?? [];
   let continueRequested = false;
   let forceTurn = false;
@@ -102,7 +102,7 @@ async function runLoop(
     while (hasMoreToolCalls || pending.length > 0 || forceTurn) {
       forceTurn = false;
       if (!firstTurn && lastTurn) {
-        // 9.18: before every turn after the first.
+        // pi's `agent-loop.ts`: before every turn after the first.
         const snapshot = await config.prepareNextTurn?.(lastTurn, signal);
         if (snapshot) {
           if (snapshot.context)
@@ -117,7 +117,7 @@ async function runLoop(
           };
           prepared = snapshot.messages ?? [];
         }
-        // 9.17: polled again only when nothing is pending.
+        // pi's `agent-loop.ts`: polled again only when nothing is pending.
         if (pending.length === 0) pending = (await config.getSteeringMessages?.()) ?? [];
         await emit({ type: "turn_start" });
       }
@@ -129,7 +129,7 @@ async function runLoop(
       declare = false;
       await append(batch);
 
-      // 9.19: right before every request.
+      // pi's `agent-loop.ts`: right before every request.
       const replaced = await config.prepareRequest?.(
         { context, model: config.model, thinkingLevel: config.thinkingLevel },
         signal,
@@ -155,7 +155,7 @@ async function runLoop(
       });
 
       if (message.stopReason === "error" || message.stopReason === "aborted") {
-        // 9.6: finishTurn runs, its decision is ignored.
+        // pi's `agent-loop.ts`: finishTurn runs, its decision is ignored.
         await config.finishTurn?.(turnOf([]), signal);
         await emit({ type: "turn_end", message, toolResults: [] });
         await emit({ type: "agent_end", messages: added });

@@ -1,5 +1,5 @@
 /**
- * pi's `PendingMessageQueue` (agent.ts, 9.15, 6.10): steering and follow-up messages waiting for the loop,
+ * pi's `PendingMessageQueue` (agent.ts, pi's `agent-loop.ts`, pi's `agent-session.ts`): steering and follow-up messages waiting for the loop,
  * drained `one-at-a-time` (default) or `all` at once.
  */
 import type { AgentMessage } from "./messages";

@@ -1,12 +1,12 @@
 /**
- * One assistant response inside the loop (pi's `streamAssistantResponse`, 9.4, 9.5, 9.21): `transformContext`,
+ * One assistant response inside the loop (pi's `streamAssistantResponse`, pi's `agent-loop.ts`, pi's `agent-loop.ts`, pi's `agent-loop.ts`): `transformContext`,
  * `convertToLlm`, the request, then the stream mapped to `message_start` / `message_update` / `message_end`.
  */
 import type { AssistantMessage, Message } from "@/lib/llm/types";
 import { onlyLlmMessages } from "@/lib/prompt/system-message";
 import type { AgentContext, AgentEvent, AgentLoopConfig, LlmRequestContext } from "./types";
 
-/** pi's request context without a `systemPrompt` (normalizeContext with none): the transcript carries it (9.2). */
+/** pi's request context without a `systemPrompt` (normalizeContext with none): the transcript carries it (pi's `agent-loop.ts`). */
 export function defaultBuildRequest(messages: Message[]): LlmRequestContext {
   return { systemPrompt: "", messages, tools: [] };
 }
@@ -21,7 +21,7 @@ function stamp(message: AssistantMessage, config: AgentLoopConfig): AssistantMes
  * as `message_start`; each content event → `message_update` (copy + the provider event); `done`/`error` → the
  * final message replaces the partial and `message_end` is emitted. A stream without `start` emits
  * `message_start` and `message_end` with the final message.
- * @throws Error when the stream ends without `done`/`error` (the `Agent` turns it into an error message, 9.26).
+ * @throws Error when the stream ends without `done`/`error` (the `Agent` turns it into an error message, pi's `agent-loop.ts`).
  */
 export async function streamAssistantResponse(
   context: AgentContext,

@@ -1,6 +1,6 @@
 /**
  * Executing one assistant message's tool calls (pi's `executeToolCalls` and helpers in agent-loop.ts,
- * 9.7–9.13): each call is prepared in call order (lookup, argument preparation, schema validation,
+ * pi's `agent-loop.ts`): each call is prepared in call order (lookup, argument preparation, schema validation,
  * `beforeToolCall`); in parallel mode executions run concurrently, `tool_execution_end` comes in completion
  * order and the tool-result messages in call order after all finished; in sequential mode each call is
  * prepared, run, ended and its result message emitted before the next one.
@@ -9,12 +9,12 @@ import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/llm/ty
 import { type AgentTool, ToolError } from "@/lib/tools/types";
 import type { AgentContext, AgentEvent, AgentLoopConfig, ToolOutcome } from "./types";
 
-/** pi 9.7: the text of a tool call cut off by the output limit. */
+/** pi's `agent-loop.ts`: the text of a tool call cut off by the output limit. */
 export function lengthTruncatedToolCallText(name: string): string {
   return `Tool call "${name}" was not executed: the response hit the output token limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.`;
 }
 
-/** pi 9.10 texts. */
+/** pi's `agent-loop.ts` texts. */
 export const TOOL_BLOCKED_TEXT = "Tool execution was blocked";
 export const TOOL_ABORTED_TEXT = "Operation aborted";
 export const toolNotFoundText = (name: string) => `Tool ${name} not found`;
@@ -27,7 +27,7 @@ export type ToolExecutionConfig = Pick<
   "afterToolExecution" | "beforeToolCall" | "afterToolCall" | "toolExecution"
 >;
 
-/** A batch's result messages (call order) and whether every result asked to terminate (9.13). */
+/** A batch's result messages (call order) and whether every result asked to terminate (pi's `agent-loop.ts`). */
 export interface ExecutedToolBatch {
   messages: ToolResultMessage[];
   terminate: boolean;
@@ -128,7 +128,7 @@ async function executePrepared(
   }
 }
 
-/** `afterToolCall` overrides, field by field (9.12); a throw turns the result into an error. */
+/** `afterToolCall` overrides, field by field (pi's `agent-loop.ts`); a throw turns the result into an error. */
 async function finalizeExecuted(
   context: AgentContext,
   assistant: AssistantMessage,
@@ -209,12 +209,12 @@ const startEvent = (call: ToolCall): AgentEvent => ({
   args: call.arguments,
 });
 
-/** pi 9.13: terminate only when every result of a non-empty batch sets `terminate: true`. */
+/** pi's `agent-loop.ts`: terminate only when every result of a non-empty batch sets `terminate: true`. */
 function shouldTerminate(finalized: Finalized[]): boolean {
   return finalized.length > 0 && finalized.every((f) => f.result.terminate === true);
 }
 
-/** pi 9.7: a `length` stop runs nothing and answers each call with the truncation error; never terminates. */
+/** pi's `agent-loop.ts`: a `length` stop runs nothing and answers each call with the truncation error; never terminates. */
 export async function failTruncatedToolCalls(calls: ToolCall[], emit: Emit): Promise<ExecutedToolBatch> {
   const messages: ToolResultMessage[] = [];
   for (const call of calls) {
@@ -242,7 +242,7 @@ export async function failTruncatedToolCalls(calls: ToolCall[], emit: Emit): Pro
 /**
  * Run the tool calls of `assistant` with pi's events (`tool_execution_start`/`_update`/`_end`, then the
  * `toolResult` messages' `message_start`/`message_end`). Sequential when `config.toolExecution` is
- * `"sequential"` or any called tool has `executionMode: "sequential"` (9.9); parallel otherwise (9.8).
+ * `"sequential"` or any called tool has `executionMode: "sequential"` (pi's `agent-loop.ts`); parallel otherwise (pi's `agent-loop.ts`).
  */
 export async function executeToolCalls(
   context: AgentContext,

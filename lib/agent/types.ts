@@ -1,6 +1,6 @@
 /**
  * Agent-loop contracts (pi's `packages/agent/src/types.ts`): the stream a model call produces, the
- * events a run emits, and the loop's configuration with pi's hooks (9.1–9.21).
+ * events a run emits, and the loop's configuration with pi's hooks (pi's `agent-loop.ts`).
  */
 import type { Model } from "@/lib/llm/models";
 import type {
@@ -57,7 +57,7 @@ export type StreamFn = (
   options?: StreamOptions,
 ) => AsyncIterable<AssistantStreamEvent>;
 
-/** Events of a run, with pi's names and order (pi 9.1). */
+/** Events of a run, with pi's names and order (pi's `agent-loop.ts`). */
 export type AgentEvent =
   | { type: "agent_start" }
   | { type: "turn_start" }
@@ -82,7 +82,7 @@ export type AgentEvent =
   | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: AgentMessage[] };
 
-/** pi's `AgentContext`: the transcript (system messages included) and the executable tools (9.2). */
+/** pi's `AgentContext`: the transcript (system messages included) and the executable tools (pi's `agent-loop.ts`). */
 export interface AgentContext {
   messages: AgentMessage[];
   tools: AgentTool[];
@@ -93,7 +93,7 @@ export interface ToolOutcome {
   content: (TextContent | ImageContent)[];
   details?: unknown;
   usage?: Usage;
-  /** Stops the tool-call continuation when every result of the batch sets it (9.13). */
+  /** Stops the tool-call continuation when every result of the batch sets it (pi's `agent-loop.ts`). */
   terminate?: boolean;
   structuredContent?: unknown;
 }
@@ -122,7 +122,7 @@ export interface AfterToolCallContext {
   context: AgentContext;
 }
 
-/** `afterToolCall` result: each present field overrides the result's (9.12). */
+/** `afterToolCall` result: each present field overrides the result's (pi's `agent-loop.ts`). */
 export interface AfterToolCallResult {
   content?: (TextContent | ImageContent)[];
   details?: unknown;
@@ -140,7 +140,7 @@ export interface TurnContext {
   newMessages: AgentMessage[];
 }
 
-/** `prepareNextTurn` result (9.18): a replacement context/model/level and messages for the next turn. */
+/** `prepareNextTurn` result (pi's `agent-loop.ts`): a replacement context/model/level and messages for the next turn. */
 export interface NextTurnSnapshot {
   context?: AgentContext;
   model?: Model;
@@ -150,24 +150,24 @@ export interface NextTurnSnapshot {
   messages?: AgentMessage[];
 }
 
-/** `prepareRequest` input and result (9.19). */
+/** `prepareRequest` input and result (pi's `agent-loop.ts`). */
 export interface RequestSnapshot {
   context: AgentContext;
   model?: Model;
   thinkingLevel?: ThinkingLevel;
 }
 
-/** `finishTurn` decision (9.20). */
+/** `finishTurn` decision (pi's `agent-loop.ts`). */
 export type FinishTurnDecision = { action: "end" } | { action: "continue" } | undefined;
 
 export interface AgentLoopConfig {
   tools: AgentTool[];
   stream: StreamFn;
-  /** AgentMessage[] → provider messages (pi's `convertToLlm`). Default: keep provider roles (9.22). */
+  /** AgentMessage[] → provider messages (pi's `convertToLlm`). Default: keep provider roles (pi's `agent-loop.ts`). */
   convertToLlm?(messages: AgentMessage[]): Message[] | Promise<Message[]>;
   /**
    * Builds the request from the converted transcript. Default pi's: `{ systemPrompt: "", messages, tools: [] }`
-   * (the prompt and tool declarations live in the transcript's system messages, 9.2).
+   * (the prompt and tool declarations live in the transcript's system messages, pi's `agent-loop.ts`).
    */
   buildRequest?(messages: Message[]): LlmRequestContext;
   /** Runs right before every model request (e.g. to release the database connection). */
@@ -180,11 +180,11 @@ export interface AgentLoopConfig {
   /** The model passed to `stream` (replaceable by `prepareNextTurn`/`prepareRequest`). */
   model?: Model;
   /**
-   * Requested thinking level (pi's `reasoning`); stamped on each assistant message (9.5). When the key is
+   * Requested thinking level (pi's `reasoning`); stamped on each assistant message (pi's `agent-loop.ts`). When the key is
    * absent the loop does not stamp (see docs/pi-differences.md); the `Agent` always sets it.
    */
   thinkingLevel?: ThinkingLevel;
-  /** `"sequential"` runs every call one after another (9.9). Default `"parallel"`. */
+  /** `"sequential"` runs every call one after another (pi's `agent-loop.ts`). Default `"parallel"`. */
   toolExecution?: "parallel" | "sequential";
   beforeToolCall?(
     context: BeforeToolCallContext,
@@ -194,22 +194,22 @@ export interface AgentLoopConfig {
     context: AfterToolCallContext,
     signal?: AbortSignal,
   ): Promise<AfterToolCallResult | undefined> | AfterToolCallResult | undefined;
-  /** Steering messages typed while the agent works (9.14, 9.17). */
+  /** Steering messages typed while the agent works (pi's `agent-loop.ts`). */
   getSteeringMessages?(): Promise<AgentMessage[]> | AgentMessage[];
-  /** Follow-up messages taken when the loop would stop (9.16). */
+  /** Follow-up messages taken when the loop would stop (pi's `agent-loop.ts`). */
   getFollowUpMessages?(): Promise<AgentMessage[]> | AgentMessage[];
-  /** Before every turn after the first (9.18). */
+  /** Before every turn after the first (pi's `agent-loop.ts`). */
   prepareNextTurn?(
     turn: TurnContext,
     signal?: AbortSignal,
   ): Promise<NextTurnSnapshot | undefined> | NextTurnSnapshot | undefined;
-  /** Right before every request (9.19). */
+  /** Right before every request (pi's `agent-loop.ts`). */
   prepareRequest?(
     request: RequestSnapshot,
     signal?: AbortSignal,
   ): Promise<Partial<RequestSnapshot> | undefined> | Partial<RequestSnapshot> | undefined;
-  /** After tool results, before `turn_end` (9.20). */
+  /** After tool results, before `turn_end` (pi's `agent-loop.ts`). */
   finishTurn?(turn: TurnContext, signal?: AbortSignal): Promise<FinishTurnDecision> | FinishTurnDecision;
-  /** AgentMessage[] → AgentMessage[] before `convertToLlm` on every request (9.21). */
+  /** AgentMessage[] → AgentMessage[] before `convertToLlm` on every request (pi's `agent-loop.ts`). */
   transformContext?(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]> | AgentMessage[];
 }

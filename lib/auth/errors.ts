@@ -3,15 +3,23 @@
  * `{ error: { code, message } }`; a 429 also carries `Retry-After`.
  */
 
-export class AuthError extends Error {
+import { StrataError } from "@/lib/errors/strata-error";
+
+export class AuthError extends StrataError {
+  declare readonly status: 401 | 403 | 404 | 429;
   constructor(
-    readonly status: 401 | 403 | 404 | 429,
-    readonly code: string,
+    status: 401 | 403 | 404 | 429,
+    code: string,
     message: string,
     /** Seconds until a rate-limited caller may try again (429 only). */
     readonly retryAfter?: number,
   ) {
-    super(message);
+    super(
+      status,
+      code,
+      message,
+      retryAfter === undefined ? {} : { headers: { "retry-after": String(retryAfter) } },
+    );
     this.name = "AuthError";
   }
 }

@@ -1,13 +1,12 @@
 /** Errors of `lib/checkpoints` with the HTTP status and code the route layer answers with. */
 
+import { StrataError } from "@/lib/errors/strata-error";
+
 /** A checkpoint operation refused: `status` and `code` for the HTTP answer, `message` says what to do. */
-export class CheckpointError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class CheckpointError extends StrataError {
+  declare readonly status: number;
+  constructor(status: number, code: string, message: string) {
+    super(status, code, message);
     this.name = "CheckpointError";
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The `images.blockImages` setting (pi's `convertToLlmWithBlockImages` wrapper in
- * `packages/coding-agent/src/core/sdk.ts`, pi-behaviors 11.1–11.2): a product policy that keeps images away from
+ * `packages/coding-agent/src/core/sdk.ts`, pi's `sdk.ts`): a product policy that keeps images away from
  * every model, applied after `convertToLlm` and before the provider's own image handling.
  */
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { ImageContent, Message, TextContent } from "@/lib/llm/types";
 import { convertToLlm } from "./convert-to-llm";
 
-/** The text that replaces a blocked image (11.1). */
+/** The text that replaces a blocked image (pi's `sdk.ts`). */
 export const IMAGE_READING_DISABLED = "Image reading is disabled.";
 
 const isPlaceholder = (block: TextContent | ImageContent | undefined) =>
@@ -16,7 +16,7 @@ const isPlaceholder = (block: TextContent | ImageContent | undefined) =>
 /**
  * Replace every image block of `user` and `toolResult` array contents by the text {@link IMAGE_READING_DISABLED}
  * and drop a placeholder directly following another placeholder: `[text "two pics", img, img, text "end", img]` →
- * `["two pics", placeholder, "end", placeholder]` (11.1). Messages without images, string contents and other roles
+ * `["two pics", placeholder, "end", placeholder]` (pi's `sdk.ts`). Messages without images, string contents and other roles
  * are returned as they are (same objects); the input is not modified.
  */
 export function blockImages(messages: readonly Message[]): Message[] {
@@ -52,7 +52,7 @@ export function blockImagesSetting(settings: Record<string, unknown>): boolean {
 /**
  * pi's wrapped `convertToLlm` (`convertToLlmWithBlockImages`): {@link convertToLlm}, then {@link blockImages} when
  * `isBlocked()` is true. The setting is read on every call, so a change applies to the next request of a running
- * session (11.2). With an `isBlocked` that answers a promise (a run reading the settings files again for each
+ * session (pi's `sdk.ts`). With an `isBlocked` that answers a promise (a run reading the settings files again for each
  * request), the converter answers a promise too.
  */
 export function createConvertToLlm(

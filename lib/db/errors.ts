@@ -12,16 +12,18 @@
  * own copy of these classes.
  */
 
+import { StrataError } from "@/lib/errors/strata-error";
+
 /** Seconds a client is told to wait (`Retry-After`) after a {@link DbBusyError}. */
 export const DB_BUSY_RETRY_AFTER_S = 2;
 /** Seconds a client is told to wait (`Retry-After`) after a {@link DbUnavailableError}. */
 export const DB_UNAVAILABLE_RETRY_AFTER_S = 5;
 
 /** No database connection could be had in time; nothing was done. HTTP 503 `database_busy`. */
-export class DbBusyError extends Error {
+export class DbBusyError extends StrataError {
   readonly retryAfterSeconds = DB_BUSY_RETRY_AFTER_S;
   constructor(message: string) {
-    super(message);
+    super(503, "database_busy", message, { headers: { "retry-after": String(DB_BUSY_RETRY_AFTER_S) } });
     this.name = "DbBusyError";
   }
 }
@@ -30,13 +32,15 @@ export class DbBusyError extends Error {
  * The database could not be reached for the whole retry budget. `commitUnknown`: the connection broke while a
  * COMMIT was on its way and the outcome could not be checked afterwards. HTTP 503 `database_unavailable`.
  */
-export class DbUnavailableError extends Error {
+export class DbUnavailableError extends StrataError {
   readonly retryAfterSeconds = DB_UNAVAILABLE_RETRY_AFTER_S;
   constructor(
     message: string,
     readonly commitUnknown = false,
   ) {
-    super(message);
+    super(503, "database_unavailable", message, {
+      headers: { "retry-after": String(DB_UNAVAILABLE_RETRY_AFTER_S) },
+    });
     this.name = "DbUnavailableError";
   }
 }

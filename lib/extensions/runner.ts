@@ -1,5 +1,5 @@
 /**
- * pi's `ExtensionRunner` (packages/coding-agent/src/core/extensions/runner.ts, 10.1–10.11): handlers run per
+ * pi's `ExtensionRunner` (packages/coding-agent/src/core/extensions/runner.ts, pi's `extensions/runner.ts`): handlers run per
  * extension in load (registration) order, each extension's handlers in registration order; a throwing handler
  * is reported to `onError` listeners as `{ extensionPath, event, error, stack }` and the chain goes on.
  */
@@ -29,7 +29,7 @@ import type {
 export const RUNTIME_NOT_INITIALIZED_ERROR =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
 
-/** pi 10.4: reported when a `context_with_system` handler drops the leading system message. */
+/** pi's `extensions/runner.ts`: reported when a `context_with_system` handler drops the leading system message. */
 export const LEADING_SYSTEM_REMOVED_ERROR =
   "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().";
 
@@ -43,13 +43,13 @@ interface LoadedExtension {
 
 /** Result of {@link ExtensionRunner.emitBeforeAgentStart}. */
 export interface BeforeAgentStartOutcome {
-  /** One custom message per returned `message`, in order (content `null` → `[]`, 15.6). */
+  /** One custom message per returned `message`, in order (content `null` → `[]`, pi's `transform-messages.ts`). */
   messages: CustomMessage[];
-  /** The last returned `systemPrompt` (3.30: used for the request, never persisted). */
+  /** The last returned `systemPrompt` (pi's `system-prompt.ts`: used for the request, never persisted). */
   forceSystemPrompt?: string;
   /** The options after every handler (mutated in place). */
   systemPromptOptions: SystemPromptOptions;
-  /** Set when a handler changed `systemPromptOptions.selectedTools` (10.8). */
+  /** Set when a handler changed `systemPromptOptions.selectedTools` (pi's `extensions/runner.ts`). */
   selectedTools?: string[];
 }
 
@@ -183,7 +183,7 @@ export class ExtensionRunner {
   }
 
   /**
-   * pi 10.9: `input` handlers chain; `transform` replaces the text (images kept when omitted), `handled` stops
+   * pi's `extensions/runner.ts`: `input` handlers chain; `transform` replaces the text (images kept when omitted), `handled` stops
    * at once. `{ action: "continue" }` when nothing transformed, else `{ action: "transform", text, images }`.
    */
   async emitInput(
@@ -216,10 +216,10 @@ export class ExtensionRunner {
   }
 
   /**
-   * pi 10.7: every handler gets `{ prompt, images, systemPrompt, systemPromptOptions }` (options mutable and
+   * pi's `extensions/runner.ts`: every handler gets `{ prompt, images, systemPrompt, systemPromptOptions }` (options mutable and
    * shared). A returned `systemPrompt` is written to `systemPromptOptions.forceSystemPrompt` (pi's
    * `currentOptions.forceSystemPrompt`), so later handlers see it in their options and as `event.systemPrompt`
-   * (a forced prompt renders as itself, 3.18); otherwise `systemPrompt` is rendered from the options now.
+   * (a forced prompt renders as itself, pi's `system-prompt.ts`); otherwise `systemPrompt` is rendered from the options now.
    * `forceSystemPrompt` of the outcome is the options' string `forceSystemPrompt` after the last handler (also
    * one a handler set or cleared in the options directly).
    */
@@ -277,7 +277,7 @@ export class ExtensionRunner {
   }
 
   /**
-   * pi 10.1–10.6: `context` handlers get a `structuredClone` of the conversation without system messages; if
+   * pi's `extensions/runner.ts`: `context` handlers get a `structuredClone` of the conversation without system messages; if
    * none changed it (a returned list or an in-place edit), the original list with its system messages in place
    * is used, else `[replayed system head, ...changed]`. Then `context_with_system` handlers get and return the
    * full list (used as returned; dropping the leading system message is reported with pi's text).
@@ -322,7 +322,7 @@ export class ExtensionRunner {
   }
 
   /**
-   * pi 10.10: `before_provider_request` handlers chain; a non-`undefined` return replaces the payload. Then the
+   * pi's `extensions/runner.ts`: `before_provider_request` handlers chain; a non-`undefined` return replaces the payload. Then the
    * final payload is announced as Strata's `provider_payload`.
    */
   async emitBeforeProviderRequest(payload: unknown, url?: string): Promise<unknown> {
@@ -350,7 +350,7 @@ export class ExtensionRunner {
     };
   }
 
-  /** pi 10.10: `before_provider_headers` handlers mutate `headers` in place; returns them. */
+  /** pi's `extensions/runner.ts`: `before_provider_headers` handlers mutate `headers` in place; returns them. */
   async emitBeforeProviderHeaders(
     headers: Record<string, string>,
     url?: string,
@@ -366,7 +366,7 @@ export class ExtensionRunner {
   }
 
   /**
-   * pi 10.11: the first result with `cancel` stops the chain and is returned; otherwise the last result a
+   * pi's `extensions/runner.ts`: the first result with `cancel` stops the chain and is returned; otherwise the last result a
    * handler returned (or `undefined`).
    */
   async emitSessionBefore(

@@ -23,7 +23,7 @@ export type InputEventResult =
   | { action: "handled" };
 
 /**
- * Options the system prompt is rendered from; handlers may mutate them (10.7, 10.8). `forceSystemPrompt` holds
+ * Options the system prompt is rendered from; handlers may mutate them (pi's `extensions/runner.ts`). `forceSystemPrompt` holds
  * the text an earlier handler forced (pi's `BuildSystemPromptOptions.forceSystemPrompt`).
  */
 export type SystemPromptOptions = Record<string, unknown> & {
@@ -47,19 +47,19 @@ export type ExtensionMessage = Pick<CustomMessage, "customType" | "display" | "d
 
 export interface BeforeAgentStartResult {
   message?: ExtensionMessage;
-  /** Forces the request's system prompt for this run (never persisted, 3.30). */
+  /** Forces the request's system prompt for this run (never persisted, pi's `system-prompt.ts`). */
   systemPrompt?: string;
 }
 
 export interface ContextEvent {
   type: "context";
-  /** The conversation without system messages (10.1); edit in place or return `{ messages }`. */
+  /** The conversation without system messages (pi's `extensions/runner.ts`); edit in place or return `{ messages }`. */
   messages: AgentMessage[];
 }
 
 export interface ContextWithSystemEvent {
   type: "context_with_system";
-  /** The full list, system messages included (10.4). */
+  /** The full list, system messages included (pi's `extensions/runner.ts`). */
   messages: AgentMessage[];
 }
 
@@ -78,12 +78,12 @@ export interface ProviderPayloadEvent {
 
 export interface BeforeProviderHeadersEvent {
   type: "before_provider_headers";
-  /** Mutate in place (10.10). */
+  /** Mutate in place (pi's `extensions/runner.ts`). */
   headers: Record<string, string>;
   url?: string;
 }
 
-/** Session-before events (10.11); a result with `cancel: true` stops the operation. */
+/** Session-before events (pi's `extensions/runner.ts`); a result with `cancel: true` stops the operation. */
 export type SessionBeforeEventType =
   | "session_before_compact"
   | "session_before_tree"
@@ -152,7 +152,7 @@ export interface ExtensionCommand {
   handler(args: string, ctx: ExtensionContext): Awaitable<void>;
 }
 
-/** How a custom message is delivered (pi `sendMessage` options, 6.8). */
+/** How a custom message is delivered (pi `sendMessage` options, pi's `agent-session.ts`). */
 export interface SendMessageOptions {
   triggerTurn?: boolean;
   deliverAs?: "steer" | "followUp" | "nextTurn";
@@ -169,7 +169,7 @@ export interface ToolInfo {
  * (`ExtensionRunner.bindSession`, pi `bindCore`).
  */
 export interface ExtensionSessionActions {
-  /** pi `sendMessage` → the session's `sendCustomMessage` (6.8). */
+  /** pi `sendMessage` → the session's `sendCustomMessage` (pi's `agent-session.ts`). */
   sendMessage(message: ExtensionMessage, options?: SendMessageOptions): Promise<void>;
   /** pi `setActiveTools(names)` → `setActiveToolsByName`. */
   setActiveTools(names: string[]): void;
@@ -194,7 +194,7 @@ export interface ExtensionModule {
   setup(api: ExtensionAPI): void | Promise<void>;
 }
 
-/** pi's extension error report (10.5). */
+/** pi's extension error report (pi's `extensions/runner.ts`). */
 export interface ExtensionError {
   extensionPath: string;
   event: string;

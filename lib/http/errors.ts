@@ -4,33 +4,16 @@
  */
 
 import { ZodError } from "zod";
-import { COMPACTION_CANCELLED, NoModelError, SummarizationError } from "@/lib/agent-session/compaction-run";
-import { NotQueueableError } from "@/lib/agent-session/prompt-admission";
-import { SessionUnavailableError } from "@/lib/agent-session/session-runtime";
-import { EntryNotFoundError, SessionNotFoundError } from "@/lib/agent-session/session-tree";
 import { bearerToken, resolveCaller } from "@/lib/auth/caller";
 import { AuthError, unauthenticated } from "@/lib/auth/errors";
-import { CheckpointError } from "@/lib/checkpoints/errors";
 import { withDb } from "@/lib/db/client";
-import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
-import { ContextPreviewError } from "@/lib/inspector/context-preview";
-import { RemoteError } from "@/lib/remote/errors";
-import { RulesError } from "@/lib/rules/errors";
-import { SecretsError } from "@/lib/secrets/crypto";
-import { InvalidSessionFileError } from "@/lib/session/jsonl";
-import { RunActiveError, RunSessionNotFoundError } from "@/lib/session/runs";
-import { SessionUploadError } from "@/lib/session/session-upload";
-import { CompactionPendingError, LeafMovedError } from "@/lib/session/store";
-import { ShareError } from "@/lib/share/errors";
-import { PathEscapeError, VfsConflictError, VfsError } from "@/lib/vfs/errors";
+import { StrataError } from "@/lib/errors/strata-error";
+import { VfsError, vfsErrorAnswer } from "@/lib/vfs/errors";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+/** An error a route raises itself (a bad query, a missing id): {@link StrataError} with the route's words. */
+export class ApiError extends StrataError {
+  constructor(status: number, code: string, message: string) {
+    super(status, code, message);
     this.name = "ApiError";
   }
 }
@@ -38,97 +21,28 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
 export const badRequest = (message: string) => new ApiError(400, "bad_request", message);
 
-/** Map any thrown value to a JSON error response; unexpected errors are logged (never secrets) and answered 500. */
+/**
+ * Map any thrown value to a JSON error response `{ "error": { code, message, ...details } }`: a `StrataError` (every
+ * layer's errors extend it) with its status, code, details and headers; a zod error 400 `bad_request` naming each
+ * field; a VFS error as `vfsErrorAnswer` says; anything else 500 `internal`, logged (never secrets). A 5xx
+ * `StrataError` with a `cause` logs the cause.
+ */
 export function errorResponse(error: unknown): Response {
-  let status = 500;
-  let code = "internal";
-  let message = "Internal error";
-  let headers: Record<string, string> | undefined;
-  if (error instanceof RemoteError) {
-    // Push, pull, archive: the texts are already masked (lib/remote/errors.ts); `paths` names refused files.
-    const body = { code: error.code, message: error.message, ...(error.paths ? { paths: error.paths } : {}) };
-    return Response.json({ error: body }, { status: error.status });
+  if (error instanceof StrataError) {
+    if (error.status >= 500 && error.cause !== undefined) logUnexpected(error.cause);
+    const body = { code: error.code, message: error.message, ...error.details };
+    return Response.json({ error: body }, { status: error.status, headers: error.headers });
   }
-  if (error instanceof ApiError) {
-    ({ status, code, message } = error);
-  } else if (error instanceof RulesError || error instanceof CheckpointError || error instanceof ShareError) {
-    ({ status, code, message } = error);
-    // A ShareError 500 wraps an unexpected failure (publish / fork, nothing stored): log what it was.
-    if (status >= 500 && error.cause !== undefined) logUnexpected(error.cause);
-  } else if (error instanceof AuthError) {
-    ({ status, code, message } = error);
-    if (error.retryAfter !== undefined) headers = { "retry-after": String(error.retryAfter) };
-  } else if (error instanceof DbBusyError || error instanceof DbUnavailableError) {
-    // No connection in time / the database unreachable: the client may retry, nothing was changed.
-    status = 503;
-    code = error instanceof DbBusyError ? "database_busy" : "database_unavailable";
-    message = error.message;
-    headers = { "retry-after": String(error.retryAfterSeconds) };
-  } else if (error instanceof ContextPreviewError) {
-    status = 400;
-    code = "preview_failed";
-    message = error.message;
-  } else if (error instanceof SecretsError) {
-    ({ status, code, message } = error);
-  } else if (error instanceof NotQueueableError) {
-    status = 400;
-    code = "not_queueable";
-    message = error.message;
-  } else if (error instanceof ZodError) {
-    status = 400;
-    code = "bad_request";
-    message = error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
-  } else if (error instanceof PathEscapeError) {
-    status = 400;
-    code = "path_escape";
-    message = error.message;
-  } else if (error instanceof VfsConflictError || error instanceof LeafMovedError) {
-    status = 409;
-    code = "conflict";
-    message = error.message;
-  } else if (error instanceof SessionUploadError) {
-    status = error.status;
-    code = error.code;
-    message = error.message;
-  } else if (error instanceof InvalidSessionFileError) {
-    status = 400;
-    code = "invalid_session_file";
-    message = error.message;
-  } else if (
-    error instanceof EntryNotFoundError ||
-    error instanceof SessionNotFoundError ||
-    error instanceof SessionUnavailableError ||
-    error instanceof RunSessionNotFoundError
-  ) {
-    status = 404;
-    code = "not_found";
-    message = error.message;
-  } else if (error instanceof RunActiveError) {
-    status = 409;
-    code =
-      error.kind === "compaction" ? "compacting" : error.kind === "prompt" ? "run_active" : "session_busy";
-    message = error.message;
-  } else if (error instanceof CompactionPendingError) {
-    status = 409;
-    code = "compaction_pending";
-    message = error.message;
-  } else if (error instanceof NoModelError) {
-    status = 400;
-    code = "no_model";
-    message = error.message;
-  } else if (error instanceof SummarizationError) {
-    const cancelled = error.message === COMPACTION_CANCELLED;
-    status = cancelled ? 409 : 502;
-    code = cancelled ? "cancelled" : "summarization_failed";
-    message = error.message;
-  } else if (error instanceof VfsError) {
-    status = error.code === "ENOENT" ? 404 : error.code === "EFBIG" ? 413 : 400;
-    code = error.code.toLowerCase();
-    message = error.message;
-  } else {
-    logUnexpected(error);
+  if (error instanceof ZodError) {
+    const message = error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+    return Response.json({ error: { code: "bad_request", message } }, { status: 400 });
   }
-  return Response.json({ error: { code, message } }, { status, headers });
+  if (error instanceof VfsError) {
+    const { status, code } = vfsErrorAnswer(error);
+    return Response.json({ error: { code, message: error.message } }, { status });
+  }
+  logUnexpected(error);
+  return Response.json({ error: { code: "internal", message: "Internal error" } }, { status: 500 });
 }
 
 /** Log an unexpected error (its stack; never a request body or a secret). */

@@ -132,7 +132,7 @@ export interface SectionSource {
   path?: string;
   /** `project` = the workspace VFS, `agent` = the user's agent dir, `team` = the team rules root. */
   filesystem?: ResourceProvenance["filesystem"];
-  /** The file needs project trust to be loaded (pi 2.9: the project's SYSTEM.md, APPEND_SYSTEM.md, skills). */
+  /** The file needs project trust to be loaded (pi's `resource-loader.ts`: the project's SYSTEM.md, APPEND_SYSTEM.md, skills). */
   trustGated: boolean;
   /**
    * Whether the project is trusted for this preview. A `trustGated` row with `trusted: false` is a file that exists
@@ -187,7 +187,7 @@ export function buildSectionSources(
   return out;
 }
 
-/** The request's size in tokens, pi's `estimateTokens` rule (ceil(chars / 4), 8.3). */
+/** The request's size in tokens, pi's `estimateTokens` rule (ceil(chars / 4), pi's `compaction/compaction.ts`). */
 export interface TokenEstimate {
   /** ceil(system prompt characters / 4). */
   system: number;
@@ -214,7 +214,7 @@ export function estimateRequestTokens(
 }
 
 /**
- * pi's `images.blockImages` setting (SettingsManager `getBlockImages`, 11.1) from the settings in effect: the
+ * pi's `images.blockImages` setting (SettingsManager `getBlockImages`, pi's `sdk.ts`) from the settings in effect: the
  * global `<agentDir>/settings.json` on `agentFs` (none without one) merged with the trusted project's
  * `<cwd>/.pi/settings.json`, read by `blockImagesSetting` as a run reads it (any truthy value blocks, as in pi).
  * Skipped files come back in `errors`.

@@ -2,12 +2,16 @@
  * The context preview's input errors and its model choice (context-preview.ts re-exports both): the model a
  * preview targets, resolved with placeholder keys so no real key is needed.
  */
+import { StrataError } from "@/lib/errors/strata-error";
 import { captureEnv } from "@/lib/llm/capture-payload";
 import { type Env, getAvailableModels, type Model, modelRef, resolvePromptModel } from "@/lib/llm/models";
 
 /** A preview input the caller has to fix (unknown leaf or tool, cwd not a directory). */
-export class ContextPreviewError extends Error {
-  override name = "ContextPreviewError";
+export class ContextPreviewError extends StrataError {
+  constructor(message: string) {
+    super(400, "preview_failed", message);
+    this.name = "ContextPreviewError";
+  }
 }
 
 /**

@@ -60,7 +60,7 @@ export { ContextPreviewError, resolvePreviewModel } from "./context-preview-mode
 export type { ContextPreview, ContextPreviewInput, PreviewDiagnostic } from "./context-preview-types";
 export { PREVIEW_TOOL_NAMES } from "./context-preview-types";
 
-/** The trust-requiring files an untrusted project withholds: the project's (pi 2.9), then the team rules root's. */
+/** The trust-requiring files an untrusted project withholds: the project's (pi's `resource-loader.ts`), then the team rules root's. */
 async function withheldResources(fs: FileSystem, cwd: string, team?: { fs: FileSystem; dir: string }) {
   return [
     ...(await listTrustRequiringProjectResources(fs, cwd)).map((path) => ({

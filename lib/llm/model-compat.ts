@@ -14,7 +14,7 @@ import type { Api } from "./types";
 export interface ModelCompat {
   /**
    * The provider accepts system messages after the first turn (pi's `supportsMidConvoSystemMessages`): later
-   * system messages stay in place for Anthropic, OpenAI Responses and Chat Completions (pi 14.20).
+   * system messages stay in place for Anthropic, OpenAI Responses and Chat Completions (pi's the provider serializers).
    */
   supportsMidConvoSystemMessages?: boolean;
   /**

@@ -1,6 +1,6 @@
 /**
  * The request path between a pi context and the AI SDK call: pi's per-provider `convertMessages` prologue
- * (`transformMessages` with the provider's tool-call id normalizer, then the system-message rules of 14.20), then
+ * (`transformMessages` with the provider's tool-call id normalizer, then the system-message rules of pi's the provider serializers), then
  * the conversion to AI SDK messages, then Strata's payload-level guarantees (docs/pi-differences.md,
  * "Replay to providers"). `streamAssistant` calls {@link prepareRequest} for every request.
  */
@@ -79,7 +79,7 @@ export class AssistantPrefillError extends Error {
 }
 
 /**
- * Whether later system messages stay in place for `model` (pi 14.20): only with
+ * Whether later system messages stay in place for `model` (pi's the provider serializers): only with
  * `compat.supportsMidConvoSystemMessages` and only for Anthropic Messages, OpenAI Responses and OpenAI Completions;
  * Google always collapses. Default: collapse.
  */
@@ -101,7 +101,7 @@ function systemText(content: SystemMessage["content"] | null | undefined): strin
 }
 
 /**
- * pi's `renderSystemMessageUpdate` (3.24): a later system message sent in place is its text, then per section
+ * pi's `renderSystemMessageUpdate` (pi's `system-prompt.ts`): a later system message sent in place is its text, then per section
  * `Updated system prompt section "<name>":\n\n<value>` or `Removed system prompt section "<name>".`, the non-empty
  * parts joined with `"\n\n"`.
  */
@@ -118,7 +118,7 @@ export function renderSystemMessageUpdate(message: SystemMessage): string {
 }
 
 /**
- * In-place system messages (14.4): the leading system message(s) and the prompt go to `system`; each later one
+ * In-place system messages (pi's the provider serializers): the leading system message(s) and the prompt go to `system`; each later one
  * becomes a `system` ModelMessage rendered by {@link renderSystemMessageUpdate}, for Anthropic moved to just before
  * the next assistant message (or the end). Tools are replayed over all system messages.
  */

@@ -11,11 +11,11 @@ type ToolModelMessage = Extract<ModelMessage, { role: "tool" }>;
 type ToolMessagePart = ToolModelMessage["content"][number];
 type UserPart = Exclude<Extract<ModelMessage, { role: "user" }>["content"], string>[number];
 
-/** pi's bridge before a user message that follows tool results (14.16, `requiresAssistantAfterToolResult`). */
+/** pi's bridge before a user message that follows tool results (pi's `requiresAssistantAfterToolResult`). */
 export const TOOL_RESULTS_BRIDGE = "I have processed the tool results.";
-/** pi's lead text of the user message carrying tool-result images on Chat Completions (14.15). */
+/** pi's lead text of the user message carrying tool-result images on Chat Completions (pi's the provider serializers). */
 export const TOOL_RESULT_IMAGES_TEXT = "Attached image(s) from tool result:";
-/** pi's lead text of the user turn carrying one tool result's images for Gemini before 3 (14.18). */
+/** pi's lead text of the user turn carrying one tool result's images for Gemini before 3 (pi's the provider serializers). */
 export const GOOGLE_TOOL_RESULT_IMAGES_TEXT = "Tool result image:";
 
 /**
@@ -36,7 +36,7 @@ function withoutImages(part: ToolMessagePart, images: UserPart[]): ToolMessagePa
 }
 
 /**
- * Chat Completions and Mistral (pi 14.15 and `mistral-conversations.ts`): a tool message carries text only — the
+ * Chat Completions and Mistral (pi's the provider serializers and `mistral-conversations.ts`): a tool message carries text only — the
  * AI SDK would put a result with images into the tool message as JSON text, base64 included. Each image result
  * becomes its texts joined with "\n" (`(see attached image)` when it has none; an error result stays an error),
  * and the images of one run of tool results follow as one user message
@@ -74,7 +74,7 @@ export function googleTakesFunctionResponseParts(modelId: string): boolean {
 }
 
 /**
- * Google models without function-response parts (pi 14.18, Gemini before 3): each tool result with images is
+ * Google models without function-response parts (pi's the provider serializers, Gemini before 3): each tool result with images is
  * sent as text (`(see attached image)` when it has none; errors stay errors) and its images follow right after
  * it as a user turn `[{text: "Tool result image:"}, ...images]`; later results of the same run start a new
  * function-response turn, as pi's serializer does. The AI SDK would instead send each text as its own function
@@ -132,7 +132,7 @@ export function markMistralToolErrors(messages: ModelMessage[]): ModelMessage[] 
 
 /**
  * Mistral rejects a user message right after tool results (`Unexpected role 'user' after role 'tool'`): pi's
- * bridge assistant message `I have processed the tool results.` is inserted there (14.16).
+ * bridge assistant message `I have processed the tool results.` is inserted there (pi's the provider serializers).
  */
 export function bridgeToolResultsToUser(messages: ModelMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
@@ -145,7 +145,7 @@ export function bridgeToolResultsToUser(messages: ModelMessage[]): ModelMessage[
 }
 
 /**
- * Chat Completions (pi 14.16): an assistant message with neither text nor tool calls (e.g. only reasoning) is
+ * Chat Completions (pi's the provider serializers): an assistant message with neither text nor tool calls (e.g. only reasoning) is
  * dropped; it would go out with empty content.
  */
 export function dropContentlessAssistants(messages: ModelMessage[]): ModelMessage[] {

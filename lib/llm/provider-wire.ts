@@ -1,6 +1,6 @@
 /**
  * Fix-ups of the JSON body the AI SDK built, for the few pi behaviours its converters cannot express
- * (pi-behaviors 14.x; docs/pi-differences.md "Replay to providers"). `streamAssistant` applies
+ * (pi's the provider serializers.x; docs/pi-differences.md "Replay to providers"). `streamAssistant` applies
  * {@link fixRequestBody} in its `fetch` before `onPayload` sees the body, so a payload capture (the context
  * preview) shows exactly what is sent. Bodies that need no fix are passed through untouched
  * ({@link needsBodyFix}).
@@ -79,12 +79,12 @@ const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
 /**
  * The request body with pi's markers that the AI SDK leaves out (mutates and returns `body`):
  * - Anthropic: every error tool result has `is_error: true` — also one with images (the SDK marks only text-only
- *   errors; pi 14.7 keeps `is_error` with the images);
+ *   errors; pi's the provider serializers keeps `is_error` with the images);
  * - Google: an error's function response carries its text as `response.error` instead of `response.content`
  *   (pi sends `{ error }` for errors, `{ output }` otherwise; the SDK sends `{ name, content }` for both), matched
  *   by position (one function response per tool result);
  * - OpenAI Chat Completions: `tools: []` when the history has tool calls or results and no tool is declared
- *   (pi 14.15: proxies such as LiteLLM require it), and with `reasoningContentOnAssistants` an empty
+ *   (pi's the provider serializers: proxies such as LiteLLM require it), and with `reasoningContentOnAssistants` an empty
  *   `reasoning_content` on every assistant message without one (pi's
  *   `compat.requiresReasoningContentOnAssistantMessages`); the other Chat Completions compat flags: `store`,
  *   the instruction role, the output cap's field name, tool-result `name`s, `""` for empty assistant content.

@@ -50,13 +50,13 @@ function systemContentText(content: SystemMessage["content"]): string {
 
 /**
  * Fold every system message into one system prompt and one tool list: pi's `collapseSystemMessages`
- * (pi-behaviors 3.25) over `normalizeContext` (3.26), for providers without mid-conversation system messages.
+ * (pi's `system-prompt.ts`) over `normalizeContext` (pi's `system-prompt.ts`), for providers without mid-conversation system messages.
  * `context.systemPrompt` and `context.tools` act as the leading system message; then, over all system messages in
- * order (3.23), non-empty text contents are collected, `sections` are patched by key (`null` deletes; a re-set
+ * order (pi's `system-prompt.ts`), non-empty text contents are collected, `sections` are patched by key (`null` deletes; a re-set
  * key keeps its position; new keys go last) and tools are removed then added by name. The prompt is the
- * collected content followed by the remaining section values, empty parts dropped, joined with "\n\n" (3.21).
+ * collected content followed by the remaining section values, empty parts dropped, joined with "\n\n" (pi's `system-prompt.ts`).
  *
- * `prepareRequest` uses it for every provider that does not keep system messages in place (pi 14.20).
+ * `prepareRequest` uses it for every provider that does not keep system messages in place (pi's the provider serializers).
  */
 /**
  * A tool name safe to replay through the AI SDK: a call named like an `Object.prototype` member
@@ -167,12 +167,12 @@ export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
 
 const BASE64_SIGNATURE = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/** Google signatures are bytes: pi replays only base64 whose length is a multiple of 4 (14.19). */
+/** Google signatures are bytes: pi replays only base64 whose length is a multiple of 4 (pi's the provider serializers). */
 export function isValidThoughtSignature(signature: string | undefined): signature is string {
   return !!signature && signature.length % 4 === 0 && BASE64_SIGNATURE.test(signature);
 }
 
-/** pi's Google rule: a signature is replayed only to the same provider and model, and only if valid (14.19). */
+/** pi's Google rule: a signature is replayed only to the same provider and model, and only if valid (pi's the provider serializers). */
 function googleSignature(message: AssistantMessage, model: Model, signature: string | undefined) {
   return message.provider === model.provider &&
     message.model === model.id &&
@@ -194,7 +194,7 @@ function thinkingPart(
       : undefined;
   }
   // Strata: Google rejects blank text parts; a blank thought is dropped even when signed (only function-call
-  // signatures are mandatory), where pi keeps it for its signature (14.19).
+  // signatures are mandatory), where pi keeps it for its signature (pi's the provider serializers).
   if (model.api === "google-generative-ai" && (!block.thinking || block.thinking.trim() === ""))
     return undefined;
   const openAIItem = parseOpenAIReasoningItem(signature);
@@ -212,7 +212,7 @@ function thinkingPart(
     if (providerOptions) return { type: "reasoning", text: block.thinking, providerOptions };
   }
   if (!block.thinking || block.thinking.trim() === "") return undefined;
-  // Unsigned thinking: Anthropic cannot replay it as thinking, so pi sends it as text (pi-behaviors 14.6).
+  // Unsigned thinking: Anthropic cannot replay it as thinking, so pi sends it as text (pi's the provider serializers).
   if (model.api === "anthropic-messages") return { type: "text", text: block.thinking };
   return { type: "reasoning", text: block.thinking };
 }
@@ -279,7 +279,7 @@ export function isErrorToolResultPart(part: {
 /**
  * A tool result's AI SDK output: `text` for text-only results (joined with "\n", as pi's Anthropic and Responses
  * serializers), `error-text` for text-only errors, and `content` with text and `image-data` parts when there are
- * images (`(see attached image)` first when there is no text, pi-behaviors 14.7) — errors too, so their images
+ * images (`(see attached image)` first when there is no text, pi's the provider serializers) — errors too, so their images
  * are sent (the error marker then travels as {@link STRATA_OPTIONS_KEY}, see {@link toModelMessages}). Image
  * blocks without data are dropped; a result left with nothing gets `(no tool output)`.
  */

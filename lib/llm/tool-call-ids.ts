@@ -1,5 +1,5 @@
 /**
- * Tool-call id rules per target API (pi-behaviors 14.1, 14.11, 14.14), reimplemented from pi's provider
+ * Tool-call id rules per target API (pi's the provider serializers), reimplemented from pi's provider
  * serializers (`anthropic-messages.ts`, `openai-responses-shared.ts`, `openai-completions.ts`, `google-shared.ts`,
  * `mistral-conversations.ts`) and pi's `utils/hash.ts`. A normalizer has the shape of the third argument of
  * `transformMessages`: `(id, targetModel, sourceMessage) => id`.
@@ -44,7 +44,7 @@ const NOT_ID_CHAR = /[^a-zA-Z0-9_-]/g;
 export const ANTHROPIC_TOOL_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * Anthropic rule (14.1, also Bedrock and Google-with-ids): every character outside `[a-zA-Z0-9_-]` becomes `_`,
+ * Anthropic rule (pi's `anthropic-messages.ts`, also Bedrock and Google-with-ids): every character outside `[a-zA-Z0-9_-]` becomes `_`,
  * then the id is cut to 64 characters. `call_1|fc/+=abc` → `call_1_fc___abc`. Mirrors the normalizer in pi's
  * `anthropic-messages.ts`. An empty id stays empty (see {@link uniqueToolCallId}).
  */
@@ -64,12 +64,12 @@ export function googleRequiresToolCallId(modelId: string): boolean {
   );
 }
 
-/** Google rule (14.1): the Anthropic rule for models that need ids, else the id unchanged (it is not sent). */
+/** Google rule (pi's the provider serializers): the Anthropic rule for models that need ids, else the id unchanged (it is not sent). */
 export function normalizeGoogleToolCallId(id: string, model: Pick<Model, "id">): string {
   return googleRequiresToolCallId(model.id) ? normalizeAnthropicToolCallId(id) : id;
 }
 
-/** One part of a Responses id (14.11): `[^a-zA-Z0-9_-]` → `_`, cut to 64, trailing `_` removed. */
+/** One part of a Responses id (pi's the provider serializers): `[^a-zA-Z0-9_-]` → `_`, cut to 64, trailing `_` removed. */
 export function normalizeResponsesIdPart(part: string): string {
   return part.replace(NOT_ID_CHAR, "_").slice(0, 64).replace(/_+$/, "");
 }
@@ -82,7 +82,7 @@ export const RESPONSES_ITEM_ID_PROVIDERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * OpenAI Responses rule (14.11), pi's `normalizeToolCallId` in `convertResponsesMessages`. For target providers
+ * OpenAI Responses rule (pi's the provider serializers), pi's `normalizeToolCallId` in `convertResponsesMessages`. For target providers
  * outside {@link RESPONSES_ITEM_ID_PROVIDERS}, or an id without `|`, the whole id is one normalized part.
  * Otherwise `call_id|item_id`: the call id is normalized; the item id of a **foreign** source (other provider or
  * api than the target) becomes `fc_<shortHash(item id)>` (cut to 64), else it is normalized and prefixed `fc_`
@@ -99,7 +99,7 @@ export function normalizeResponsesToolCallId(id: string, model: IdTarget, source
 }
 
 /**
- * OpenAI Chat Completions rule (14.14), pi's `normalizeToolCallId` in `openai-completions.ts`. With `|`: both
+ * OpenAI Chat Completions rule (pi's the provider serializers), pi's `normalizeToolCallId` in `openai-completions.ts`. With `|`: both
  * parts get `[^a-zA-Z0-9_-]` → `_`; `<call>_<item>` (or `<call>` when the item is empty) if at most 40 characters,
  * else `<call cut to 31>_<first 8 of shortHash(whole id)>` (`call_abc|fc_zzzz…` → `call_abc_1o80fvv1`). Without
  * `|`: cut to 40 only when the target provider is `openai`, else unchanged.
@@ -138,7 +138,7 @@ export function deriveMistralToolCallId(id: string, attempt: number): string {
 }
 
 /**
- * Mistral rule (14.1) with per-request de-duplication (pi's `createMistralToolCallIdNormalizer`): a fresh
+ * Mistral rule (pi's the provider serializers) with per-request de-duplication (pi's `createMistralToolCallIdNormalizer`): a fresh
  * normalizer per request maps each original id to a 9-character alphanumeric id ({@link deriveMistralToolCallId}),
  * retrying with the next attempt while the candidate already belongs to another original id. The same original
  * id always maps to the same result.

@@ -1,5 +1,5 @@
 /**
- * pi's `transformMessages` (`packages/ai/src/api/transform-messages.ts`, pi-behaviors 13.1–13.15 and 15.1) as
+ * pi's `transformMessages` (`packages/ai/src/api/transform-messages.ts`, pi's `transform-messages.ts`) as
  * the first stage of Strata's `transformMessages` (transform-messages.ts, which re-exports the constants here),
  * working on {@link Item}s so each change can be reported (transform-report-collect.ts).
  */
@@ -23,11 +23,11 @@ import type {
   ToolResultMessage,
 } from "./types";
 
-/** Placeholder for a run of images in a user message sent to a model without image input (13.2). */
+/** Placeholder for a run of images in a user message sent to a model without image input (pi's `transform-messages.ts`). */
 export const NON_VISION_USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)";
-/** Placeholder for a run of images in a tool result sent to a model without image input (13.3). */
+/** Placeholder for a run of images in a tool result sent to a model without image input (pi's `transform-messages.ts`). */
 export const NON_VISION_TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)";
-/** Text of a synthetic tool result for a call that has none (13.11). */
+/** Text of a synthetic tool result for a call that has none (pi's `transform-messages.ts`). */
 export const NO_RESULT_PROVIDED = "No result provided";
 
 /** What `transformMessages` needs to know about the target model. */
@@ -101,7 +101,7 @@ export function isSameModel(message: AssistantMessage, model: IdTarget): boolean
   return message.provider === model.provider && message.api === model.api && message.model === model.id;
 }
 
-/** A synthetic result (13.11) as an item: its origin names the call it answers. */
+/** A synthetic result (pi's `transform-messages.ts`) as an item: its origin names the call it answers. */
 export function syntheticResult(call: ToolCall, callMessage: Origin, callBlock: number): Item {
   const message: ToolResultMessage = {
     role: "toolResult",
@@ -114,7 +114,7 @@ export function syntheticResult(call: ToolCall, callMessage: Origin, callBlock: 
   return { message, origin: new Inserted(callMessage, callBlock) };
 }
 
-/** pi's first pass over one assistant message (13.5–13.9): thinking, text and tool calls. */
+/** pi's first pass over one assistant message (pi's `transform-messages.ts`): thinking, text and tool calls. */
 function transformAssistant(
   item: Item,
   message: AssistantMessage,
@@ -187,7 +187,7 @@ export function piTransform(
   rec: Recorder,
 ): Item[] {
   const toolCallIdMap = new Map<string, string>();
-  // 13.1 / 15.1: null or missing content becomes [].
+  // pi's `transform-messages.ts` / pi's `transform-messages.ts`: null or missing content becomes [].
   const normalized = items.map((item): Item => {
     if (item.message.content != null) return item;
     rec?.add(item.origin, { kind: "content_normalized", reason: "content was null or missing" });

@@ -1,6 +1,6 @@
 /**
  * Provider-independent replay rules: pi's `transformMessages` (`packages/ai/src/api/transform-messages.ts`,
- * pi-behaviors 13.1–13.15 and 15.1), reimplemented (transform-messages-pi.ts), plus Strata's repairs beyond pi
+ * pi's `transform-messages.ts`), reimplemented (transform-messages-pi.ts), plus Strata's repairs beyond pi
  * (docs/pi-differences.md, "Replay to providers"). Runs on `Message[]` for one target model right before the
  * provider conversion (`lib/llm/prepare-request.ts`); its output only lives in that request.
  *
@@ -40,7 +40,7 @@ export const NO_TOOL_OUTPUT = "(no tool output)";
 /** Options of {@link transformMessages}. */
 export interface TransformOptions {
   /**
-   * `true`: exactly pi's function (13.x, 15.1) and nothing else (the input is still deep-copied). Default
+   * `true`: exactly pi's function (13.x, pi's `transform-messages.ts`) and nothing else (the input is still deep-copied). Default
    * `false`: pi's function followed by Strata's repairs (see {@link transformMessages}).
    */
   piCompatible?: boolean;
@@ -243,15 +243,15 @@ function repair(items: Item[], model: TransformTarget, rec: Recorder): Item[] {
  * pi's `transformMessages(messages, model, normalizeToolCallId?)` for one target model, never changing its input
  * (the stored session): rewritten messages and blocks are new objects, untouched ones are shared with the input
  * (`piCompatible` works on a deep copy, as pi does):
- * - 13.1/15.1 null or missing `content` → `[]`;
- * - 13.2–13.4 without image input, each run of images in user / tool-result arrays → one placeholder text;
- * - 13.5–13.7 assistant messages of another model (provider, api or id differ): redacted and blank thinking
+ * - null or missing `content` → `[]`;
+ * - without image input, each run of images in user / tool-result arrays → one placeholder text;
+ * - assistant messages of another model (provider, api or id differ): redacted and blank thinking
  *   dropped, other thinking → plain text, text rebuilt without signature, tool-call `thoughtSignature` removed;
  *   same model: kept (blank unsigned thinking dropped);
- * - 13.8/13.9 other model + normalizer: tool-call ids normalized and later results renamed to match;
- * - 13.10 `error` / `aborted` assistant messages removed;
- * - 13.11–13.13 a call without result gets `{toolResult, "No result provided", isError: true}` before the next
- *   user or assistant message or at the end; 13.14 a system message arriving while calls are pending is emitted
+ * - other model + normalizer: tool-call ids normalized and later results renamed to match;
+ * - `error` / `aborted` assistant messages removed;
+ * - a call without result gets `{toolResult, "No result provided", isError: true}` before the next
+ *   user or assistant message or at the end; a system message arriving while calls are pending is emitted
  *   after their results.
  *
  * Unless `options.piCompatible`, Strata then also (docs/pi-differences.md): replaces unpaired surrogates in every

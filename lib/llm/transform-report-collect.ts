@@ -9,7 +9,7 @@ import type { IdTarget } from "./tool-call-ids";
 import type { TransformChange, TransformChangeKind, TransformReport } from "./transform-report";
 import type { AssistantMessage, Message } from "./types";
 
-/** The reason of every `image_replaced` change (13.2–13.3). */
+/** The reason of every `image_replaced` change (pi's `transform-messages.ts`). */
 export const NO_IMAGE_INPUT = "this model has no image input";
 
 /** The origin of a message `transformMessages` inserted: a synthetic result for the call at that block. */
@@ -92,7 +92,7 @@ export class ReportRecorder {
     this.idReasons.set(key, [...(this.idReasons.get(key) ?? []), reason]);
   }
 
-  /** The system message `origin` was held until pending calls were answered (13.14). */
+  /** The system message `origin` was held until pending calls were answered (pi's `transform-messages.ts`). */
   hold(origin: Origin): void {
     if (typeof origin === "number") this.held.add(origin);
   }

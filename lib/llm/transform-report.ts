@@ -9,25 +9,25 @@
  */
 /** What one change did, in the field's terms. */
 export type TransformChangeKind =
-  /** 13.1 / 15.1: `content` null or missing → `[]`. */
+  /** pi's `transform-messages.ts` / pi's `transform-messages.ts`: `content` null or missing → `[]`. */
   | "content_normalized"
-  /** 13.2–13.4: a run of images in a user or tool-result message → one placeholder text (no image input). */
+  /** pi's `transform-messages.ts`: a run of images in a user or tool-result message → one placeholder text (no image input). */
   | "image_replaced"
   /** Strata b: an image block with empty or missing data removed (never sent; `blockIndex`). */
   | "image_dropped"
-  /** 13.5–13.7: thinking of another model sent as plain text. */
+  /** pi's `transform-messages.ts`: thinking of another model sent as plain text. */
   | "thinking_to_text"
-  /** 13.5–13.7: redacted or blank thinking dropped. */
+  /** pi's `transform-messages.ts`: redacted or blank thinking dropped. */
   | "thinking_dropped"
-  /** 13.6: a text signature / 13.7 a tool call's `thoughtSignature` dropped (another model). */
+  /** pi's `transform-messages.ts`: a text signature / pi's `transform-messages.ts` a tool call's `thoughtSignature` dropped (another model). */
   | "signature_dropped"
-  /** 13.8 / 13.9 and Strata's id guarantees: a tool-call id rewritten (`from` → `to`), results renamed with it. */
+  /** pi's `transform-messages.ts` / pi's `transform-messages.ts` and Strata's id guarantees: a tool-call id rewritten (`from` → `to`), results renamed with it. */
   | "tool_call_id_rewritten"
-  /** 13.10: an `error` or `aborted` assistant turn skipped. */
+  /** pi's `transform-messages.ts`: an `error` or `aborted` assistant turn skipped. */
   | "turn_skipped"
-  /** 13.11–13.13: a synthetic `No result provided` result inserted for an unanswered call. */
+  /** pi's `transform-messages.ts`: a synthetic `No result provided` result inserted for an unanswered call. */
   | "synthetic_result_inserted"
-  /** 13.14: a system message moved after the pending calls' results. */
+  /** pi's `transform-messages.ts`: a system message moved after the pending calls' results. */
   | "message_moved"
   /** Strata a: a tool result whose call is not in the preceding turn, or a second result for a call, dropped. */
   | "result_dropped"
@@ -65,7 +65,7 @@ export interface TransformChange {
   /**
    * What `applyTransformReport` needs to rebuild the output exactly; JSON-serialisable. By kind:
    * - `image_replaced`: `{ placeholder: string | null }` — the text put in place of the run of `count` images
-   *   starting at `blockIndex` (`null`: a placeholder text right before the run already stands for it, 13.3);
+   *   starting at `blockIndex` (`null`: a placeholder text right before the run already stands for it, pi's `transform-messages.ts`);
    * - `signature_dropped`: `{ fields: string[] }` — the fields removed from the block (`thinkingSignature`,
    *   `textSignature`, `thoughtSignature`);
    * - `thinking_dropped`: `{ redacted: boolean }`;

@@ -2,6 +2,7 @@
 
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
+import { StrataError } from "@/lib/errors/strata-error";
 import { RUN_STALE_MS } from "@/lib/session/runs";
 
 export interface Project {
@@ -104,13 +105,10 @@ export async function deleteProjectRow(scope: DbScope, id: string): Promise<void
 export const MAX_PROJECT_NAME_LENGTH = 100;
 
 /** A rename or delete of a project refused with a reason the user can act on (`code` for the API). */
-export class ProjectRefusedError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class ProjectRefusedError extends StrataError {
+  declare readonly status: 400 | 404 | 409;
+  constructor(status: 400 | 404 | 409, code: string, message: string) {
+    super(status, code, message);
     this.name = "ProjectRefusedError";
   }
 }

@@ -29,7 +29,7 @@ import { describeProvenance, type ProvenanceView } from "./resource-history";
 import { listSlashCommands, type SlashCommand } from "./slash-commands";
 import { openSessionTeamRules, type RulesPreview, type SessionTeamRules } from "./team-rules-resources";
 
-/** The trust prompt's choices, in pi's order (2.11); `trust_parent` is absent at `/`. */
+/** The trust prompt's choices, in pi's order (pi's `resource-loader.ts`); `trust_parent` is absent at `/`. */
 export const TRUST_CHOICES = [
   "trust",
   "trust_parent",
@@ -252,7 +252,7 @@ export class TrustChoiceError extends Error {
 }
 
 /**
- * Apply a trust prompt choice for `projectId` as pi does (2.10–2.12), in Postgres instead of trust.json:
+ * Apply a trust prompt choice for `projectId` as pi does (pi's `resource-loader.ts`), in Postgres instead of trust.json:
  * `trust` stores the cwd as trusted; `trust_parent` stores the parent as trusted and deletes the cwd's
  * key; `do_not_trust` stores the cwd as untrusted; `session_only` / `do_not_trust_session` store nothing
  * and set the session's override (true / false). A stored choice clears the session's override. The cwd

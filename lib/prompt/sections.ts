@@ -2,24 +2,24 @@
  * System prompt sections (pi `core/system-prompt.ts`: `normalizeBuildSystemPromptOptions`,
  * `buildSystemPromptSections`, `buildSystemPromptState`, `buildSystemPrompt`, `diffSystemPromptSections`).
  * Every string is pi's except the product name in the preamble and the `docs` section, which points at
- * Strata's documentation with the structure of pi's (3.20).
+ * Strata's documentation with the structure of pi's (pi's `system-prompt.ts`).
  */
 import type { ContextFile } from "@/lib/resources/context-files";
 import { formatSkillsForPrompt, type Skill } from "@/lib/resources/skills";
 import { getSystemMessageText } from "./system-message";
 
-/** Strata's default preamble (pi 3.3 with the product name). */
+/** Strata's default preamble (pi's `system-prompt.ts` with the product name). */
 export const DEFAULT_PREAMBLE =
   "You are an expert coding assistant operating inside Strata, a coding agent harness. You help users by reading files, executing commands, editing code, and writing new files.";
 
-/** The sentence closing the `tools` section (pi 3.4). */
+/** The sentence closing the `tools` section (pi's `system-prompt.ts`). */
 export const TOOLS_SUFFIX =
   "In addition to the tools above, you may have access to other custom tools depending on the project.";
 
-/** pi's default selected tools (3.6). */
+/** pi's default selected tools (pi's `system-prompt.ts`). */
 export const DEFAULT_SELECTED_TOOLS = ["read", "bash", "edit", "write"];
 
-/** pi's built-in tool snippets at the reference (3.29). */
+/** pi's built-in tool snippets at the reference (pi's `system-prompt.ts`). */
 export const BUILTIN_TOOL_SNIPPETS: Record<string, string> = {
   read: "Read file contents",
   bash: "Execute bash commands (ls, grep, find, etc.)",
@@ -27,7 +27,7 @@ export const BUILTIN_TOOL_SNIPPETS: Record<string, string> = {
   write: "Create or overwrite files",
 };
 
-/** pi's built-in tool guidelines at the reference, in order (3.29). */
+/** pi's built-in tool guidelines at the reference, in order (pi's `system-prompt.ts`). */
 export const BUILTIN_TOOL_GUIDELINES: Record<string, string[]> = {
   read: ["Use read to examine files instead of cat or sed."],
   bash: ["You can inspect PI_* environment variables for current model and session details."],
@@ -44,7 +44,7 @@ export const BUILTIN_TOOL_GUIDELINES: Record<string, string[]> = {
 export const STRATA_DOCS_ROOT = "/strata";
 
 /**
- * Strata's `docs` section body, modelled line by line on pi's (3.20): README, docs folder, how to
+ * Strata's `docs` section body, modelled line by line on pi's (pi's `system-prompt.ts`): README, docs folder, how to
  * resolve `docs/...`, a topic → file map of Strata's docs, and the two reading rules.
  * @param root absolute directory holding Strata's `README.md` and `docs/` (default {@link STRATA_DOCS_ROOT}).
  */
@@ -61,14 +61,14 @@ export function strataDocs(root = STRATA_DOCS_ROOT): string {
   ].join("\n");
 }
 
-/** Strata's default `docs` section body (pi 3.20's structure). */
+/** Strata's default `docs` section body (pi's `system-prompt.ts`'s structure). */
 export const STRATA_DOCS = strataDocs();
 
 /** Input of the builders (pi `BuildSystemPromptOptions`, with Strata's `docs` override). */
 export interface BuildSystemPromptOptions {
   /** Custom prompt (SYSTEM.md or explicit): when non-empty it replaces preamble, tools, rules and docs. */
   customPrompt?: string;
-  /** Exact full prompt set by a `before_agent_start` handler (3.18, 3.30). */
+  /** Exact full prompt set by a `before_agent_start` handler (pi's `system-prompt.ts`). */
   forceSystemPrompt?: string;
   /** Tool names in order; default `["read","bash","edit","write"]`; `[]` means none. */
   selectedTools?: string[];
@@ -158,7 +158,7 @@ function buildRules(
 }
 
 /**
- * The ordered sections (pi `buildSystemPromptSections`, 3.1–3.17): `preamble` (plain text), then — without
+ * The ordered sections (pi `buildSystemPromptSections`, pi's `system-prompt.ts`): `preamble` (plain text), then — without
  * a non-empty `customPrompt` — `tools`, `rules`, `docs`; then `addendum` (non-empty append),
  * `project_context` (≥1 context file), `skills` (read or bash selected, read preferred, non-empty index),
  * `cwd`, then custom sections in insertion order (a built-in name replaces that section in place; empty
@@ -208,7 +208,7 @@ export function buildSystemPromptSections(input: BuildSystemPromptOptions): Syst
 }
 
 /**
- * The complete prompt state (pi `buildSystemPromptState`, 3.18–3.19): `{ content: forced }` (no sections)
+ * The complete prompt state (pi `buildSystemPromptState`, pi's `system-prompt.ts`): `{ content: forced }` (no sections)
  * when `forceSystemPrompt` is set, even to `""`; else `{ content: "", sections }`.
  */
 export function buildSystemPromptState(input: BuildSystemPromptOptions): {
@@ -219,13 +219,13 @@ export function buildSystemPromptState(input: BuildSystemPromptOptions): {
   return { content: "", sections: buildSystemPromptSections(input) };
 }
 
-/** The prompt text, rendered as the transcript replays it (pi `buildSystemPrompt`, 3.15, 3.18, 3.21). */
+/** The prompt text, rendered as the transcript replays it (pi `buildSystemPrompt`, pi's `system-prompt.ts`, pi's `system-prompt.ts`, pi's `system-prompt.ts`). */
 export function buildSystemPrompt(input: BuildSystemPromptOptions): string {
   return getSystemMessageText(buildSystemPromptState(input));
 }
 
 /**
- * Patch from the sections the model has to the desired ones (pi `diffSystemPromptSections`, 3.22): every
+ * Patch from the sections the model has to the desired ones (pi `diffSystemPromptSections`, pi's `system-prompt.ts`): every
  * key of `current` whose value differs (in `current`'s order), then `null` for each key of `previous`
  * missing from `current`; `undefined` when nothing changed.
  */

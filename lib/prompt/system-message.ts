@@ -33,7 +33,7 @@ export function getCurrentTools(messages: TranscriptMessages): ToolDeclaration[]
 }
 
 /**
- * Replay every system message into one (pi `getCurrentSystemMessage`, 3.23): non-empty texts joined with
+ * Replay every system message into one (pi `getCurrentSystemMessage`, pi's `system-prompt.ts`): non-empty texts joined with
  * `"\n\n"`; sections patched by key (`null` deletes; a re-set key keeps its position; new keys go last);
  * tools per {@link getCurrentTools}; `timestamp` of the first system message. `undefined` when there is
  * no system message and no tool.
@@ -64,7 +64,7 @@ export function getCurrentSystemMessage(messages: TranscriptMessages): SystemMes
 }
 
 /**
- * A system message as a full prompt (pi `getSystemMessageText`, 3.21): its text, then each non-null
+ * A system message as a full prompt (pi `getSystemMessageText`, pi's `system-prompt.ts`): its text, then each non-null
  * section value in key order, empty parts dropped, joined with `"\n\n"`.
  */
 export function getSystemMessageText(message: Pick<SystemMessage, "content" | "sections">): string {
@@ -80,7 +80,7 @@ export function getCurrentSystemPrompt(messages: TranscriptMessages): string {
 }
 
 /**
- * A later system message sent in place (pi `renderSystemMessageUpdate`, 3.24): its text (if any), then per
+ * A later system message sent in place (pi `renderSystemMessageUpdate`, pi's `system-prompt.ts`): its text (if any), then per
  * section `Updated system prompt section "<name>":\n\n<value>` or `Removed system prompt section "<name>".`,
  * joined with `"\n\n"`.
  */
@@ -99,7 +99,7 @@ export function renderSystemMessageUpdate(message: Pick<SystemMessage, "content"
 }
 
 /**
- * For APIs without mid-conversation system messages (pi `collapseSystemMessages`, 3.25): every system
+ * For APIs without mid-conversation system messages (pi `collapseSystemMessages`, pi's `system-prompt.ts`): every system
  * message is removed and the replayed head ({@link getCurrentSystemMessage}) is put first.
  */
 export function collapseSystemMessages<M extends { role: string }>(context: {
@@ -111,7 +111,7 @@ export function collapseSystemMessages<M extends { role: string }>(context: {
 }
 
 /**
- * Fold `systemPrompt` and `tools` into a leading system message (pi `normalizeContext`, 3.26):
+ * Fold `systemPrompt` and `tools` into a leading system message (pi `normalizeContext`, pi's `system-prompt.ts`):
  * `{ role: "system", content: systemPrompt ?? "", toolsAdded?: tools, timestamp: 0 }` unless both are
  * empty, in which case `messages` are returned unchanged.
  */
@@ -152,7 +152,7 @@ export function diffTools(
   };
 }
 
-/** Keep only provider roles (the default `convertToLlm` of pi's Agent, 9.22). */
+/** Keep only provider roles (the default `convertToLlm` of pi's Agent, pi's `agent-loop.ts`). */
 export function onlyLlmMessages(messages: readonly { role: string }[]): Message[] {
   return messages.filter((m) => ["system", "user", "assistant", "toolResult"].includes(m.role)) as Message[];
 }

@@ -3,17 +3,18 @@
  * answers it with, and the translation of isomorphic-git's and the transport's errors into texts that say what
  * happened and what to do. Every text passes {@link maskCredential}, so a credential never reaches a response.
  */
+import { StrataError } from "@/lib/errors/strata-error";
 import type { GitCredential } from "@/lib/secrets/git-credentials";
 
-export class RemoteError extends Error {
+export class RemoteError extends StrataError {
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
     /** Project-relative paths the refusal is about (a pull's uncommitted or conflicting files). */
     readonly paths?: string[],
   ) {
-    super(message);
+    super(status, code, message, paths ? { details: { paths } } : {});
     this.name = "RemoteError";
   }
 }

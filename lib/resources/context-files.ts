@@ -26,7 +26,7 @@ import {
   tryStat,
 } from "./fs-util";
 
-/** Candidate names in precedence order (pi 1.1). */
+/** Candidate names in precedence order (pi's `resource-loader.ts`). */
 export const CONTEXT_FILE_CANDIDATES = [
   "AGENTS.override.md",
   "AGENTS.md",
@@ -51,8 +51,8 @@ export interface ContextFileOptions {
 
 /**
  * The first candidate in `dir` that is a regular file (following in-workspace symlinks), pi
- * `loadContextFileFromDir`. Directories are skipped silently (1.2); a read error adds the diagnostic
- * `Could not read <path>: <error>` and tries the next candidate (1.4).
+ * `loadContextFileFromDir`. Directories are skipped silently (pi's `resource-loader.ts`); a read error adds the diagnostic
+ * `Could not read <path>: <error>` and tries the next candidate (pi's `resource-loader.ts`).
  * Strata: a candidate that is a link out of the workspace ends the search for `dir` — pi would have followed
  * it and loaded its target, so no sibling (`CLAUDE.md` for an `AGENTS.md` link) is loaded in its place — with the
  * `symlink_escape` warning
@@ -165,7 +165,7 @@ async function canonicalPath(fs: FileSystem, path: string, root?: string): Promi
 
 /**
  * The main repo's context file that a nested linked worktree's own file shadows (pi
- * `findShadowedContextFile`, 1.8–1.17): only when the worktree root lies strictly below the main repo
+ * `findShadowedContextFile`, pi's `resource-loader.ts`): only when the worktree root lies strictly below the main repo
  * root (`dirname(commonGitDir)`), that root's `.git` is the common dir (not a bare layout or a
  * submodule), and the worktree root has a context file. Compared in canonical form.
  * @returns the canonical path `<mainRepoRoot>/<same file name>`, or `undefined`.
@@ -219,7 +219,7 @@ export function contextFileProbePaths(cwd: string): string[] {
 }
 
 /**
- * Context files for `cwd` (pi `loadProjectContextFiles`, 1.5–1.17): the agent dir's file first (on
+ * Context files for `cwd` (pi `loadProjectContextFiles`, pi's `resource-loader.ts`): the agent dir's file first (on
  * `agentFs`), then (Strata) the team rules root's file (on `teamFs`), then one file per ancestor of `cwd`,
  * root-most first and `cwd` last, walking to `/` (not stopping at a git root). A file is loaded once: the
  * same canonical file reached twice (the same path, or two paths through symlinks — also between the agent dir

@@ -1,7 +1,7 @@
 /**
  * pi's `settings.json` files (SettingsManager): the global `<agentDir>/settings.json` (Strata: `/.pi/agent/
  * settings.json` on the user's agent VFS) and the project's `<cwd>/.pi/settings.json`, which pi reads only for a
- * trusted project (2.9) and deep-merges over the global one (nested objects merge, other values replace).
+ * trusted project (pi's `resource-loader.ts`) and deep-merges over the global one (nested objects merge, other values replace).
  */
 import type { FileSystem } from "@/lib/vfs/types";
 import { childPath, type ResourceDiagnostic, readUtf8, stripBom, tryStat } from "./fs-util";

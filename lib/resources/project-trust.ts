@@ -47,7 +47,7 @@ export class MemoryTrustStore implements TrustStore {
   }
 }
 
-/** Entries of `<cwd>/.pi/` that require trust (pi `trust-manager.ts`, 2.9). */
+/** Entries of `<cwd>/.pi/` that require trust (pi `trust-manager.ts`, pi's `resource-loader.ts`). */
 export const TRUST_REQUIRING_PROJECT_ENTRIES = [
   "settings.json",
   "mcp.json",
@@ -60,7 +60,7 @@ export const TRUST_REQUIRING_PROJECT_ENTRIES = [
 ];
 
 /**
- * The project resources that need trust (pi 2.9), in pi's order: each of {@link TRUST_REQUIRING_PROJECT_ENTRIES}
+ * The project resources that need trust (pi's `resource-loader.ts`), in pi's order: each of {@link TRUST_REQUIRING_PROJECT_ENTRIES}
  * present in `<cwd>/.pi/`, then every `.agents/skills` directory in `cwd` or an ancestor (the user's agent
  * filesystem is separate, so it never counts).
  * @returns absolute paths; empty when nothing needs trust.
@@ -98,13 +98,13 @@ export async function listTeamTrustRequiringResources(
   return found;
 }
 
-/** Whether any project resource needs trust (pi `hasTrustRequiringProjectResources`, 2.9). */
+/** Whether any project resource needs trust (pi `hasTrustRequiringProjectResources`, pi's `resource-loader.ts`). */
 export async function hasTrustRequiringProjectResources(fs: FileSystem, cwd: string): Promise<boolean> {
   return (await listTrustRequiringProjectResources(fs, cwd)).length > 0;
 }
 
 /**
- * The trust question (pi `formatProjectTrustPrompt`, 2.11, product name Strata; `.pi` is the project
+ * The trust question (pi `formatProjectTrustPrompt`, pi's `resource-loader.ts`, product name Strata; `.pi` is the project
  * config directory's name and stays):
  * `"Trust project folder?\n<cwd>\n\nThis allows Strata to load .pi settings and resources, install missing project packages, and execute project extensions."`
  */
@@ -120,7 +120,7 @@ export interface ProjectTrustOption {
 }
 
 /**
- * The five choices in pi's order (2.11–2.12): `Trust` (stores cwd true), `Trust parent folder (<parent>)`
+ * The five choices in pi's order (pi's `resource-loader.ts`): `Trust` (stores cwd true), `Trust parent folder (<parent>)`
  * (stores the parent true and deletes cwd; omitted at `/`), `Trust (this session only)`, `Do not trust`
  * (stores cwd false), `Do not trust (this session only)`.
  */
@@ -178,7 +178,7 @@ export interface ResolveProjectTrustedOptions {
 }
 
 /**
- * Decide whether the project at `cwd` is trusted (pi `resolveProjectTrusted`, 2.10): (1) `trustOverride`;
+ * Decide whether the project at `cwd` is trusted (pi `resolveProjectTrusted`, pi's `resource-loader.ts`): (1) `trustOverride`;
  * (2) no trust-requiring resources (the project's, or Strata's `otherTrustRequiring`) → true; (3) hooks in order, the first `"yes"`/`"no"` decides (stored
  * when `remember`), a throwing hook is reported and skipped; (4) the stored decision for cwd or its
  * nearest ancestor; (5) `defaultProjectTrust` `"always"`/`"never"`; (6) no UI → false; (7) the prompt

@@ -16,7 +16,7 @@ export interface PromptInput {
 }
 
 /**
- * pi `resolvePromptInput` on the VFS (2.5, 2.8): `input` is a file path when such a file exists (relative
+ * pi `resolvePromptInput` on the VFS (pi's `resource-loader.ts`): `input` is a file path when such a file exists (relative
  * paths against `cwd`; content read, BOM stripped), otherwise literal text. A file that exists but cannot
  * be read adds `Could not read <description> file <path>: <error>` and the path itself is the text.
  */
@@ -46,7 +46,7 @@ export async function resolvePromptInput(
 }
 
 /**
- * Read a discovered prompt file (pi 2.8): its BOM-stripped text, or — when it cannot be read — the
+ * Read a discovered prompt file (pi's `resource-loader.ts`): its BOM-stripped text, or — when it cannot be read — the
  * diagnostic `Could not read <description> file <path>: <error>` and the path itself as the text.
  */
 export async function readDiscovered(
@@ -82,7 +82,7 @@ export interface DiscoverPromptFileOptions {
 }
 
 /**
- * Discover SYSTEM.md or APPEND_SYSTEM.md (pi `discoverSystemPromptFile`, 2.1–2.3): `<cwd>/.pi/<name>`
+ * Discover SYSTEM.md or APPEND_SYSTEM.md (pi `discoverSystemPromptFile`, pi's `resource-loader.ts`): `<cwd>/.pi/<name>`
  * when the project is trusted and it exists, else (Strata) `<teamRulesDir>/<name>` on `teamFs` when the
  * project is trusted and it exists, else `<agentDir>/<name>` on `agentFs`, else none. The most specific
  * location wins, as pi's project file wins over the agent dir's.

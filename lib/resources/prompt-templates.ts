@@ -28,7 +28,7 @@ export interface PromptTemplate {
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
- * Split command arguments like a shell, without escapes (pi `parseCommandArgs`, 5.1–5.6): unquoted
+ * Split command arguments like a shell, without escapes (pi `parseCommandArgs`, pi's `prompt-templates.ts`): unquoted
  * whitespace separates (runs collapse); `"..."` and `'...'` group and are removed (the other quote kind
  * inside is literal); backslash is an ordinary character. Three Strata fixes (docs/pi-differences.md):
  * - an empty quoted string is an empty argument: `"" " "` → `["", " "]`, `a '' b` → `["a", "", "b"]`
@@ -83,7 +83,7 @@ export function parseCommandArgs(argsString: string): string[] {
 const PLACEHOLDER = /\$\{(\d+|ARGUMENTS|@):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$(ARGUMENTS|@|\d+)/g;
 
 /**
- * Replace placeholders in one regex pass (pi `substituteArgs`, 5.7–5.14); values are never re-scanned.
+ * Replace placeholders in one regex pass (pi `substituteArgs`, pi's `prompt-templates.ts`); values are never re-scanned.
  * `$N` (1-based, any digits; `$0` and out of range → `""`), `$@`/`$ARGUMENTS` (all joined by a space),
  * `${N:-default}` (arg N if non-empty else default), `${@:-x}`/`${ARGUMENTS:-x}`, `${@:N}` and `${@:N:L}`
  * (slices; N=0 behaves as 1). Anything else (`$arguments`, `$A`, `$$`, a lone `$`) stays literal.
@@ -117,7 +117,7 @@ export function substituteArgs(content: string, args: string[]): string {
 }
 
 /**
- * Expand `/name args` with a template (pi `expandPromptTemplate`, 5.15–5.16): only text starting with
+ * Expand `/name args` with a template (pi `expandPromptTemplate`, pi's `prompt-templates.ts`): only text starting with
  * `/`; the name runs to the first whitespace; the rest after that whitespace run is parsed by
  * {@link parseCommandArgs} and substituted into the template's content. Unknown names, `/` alone and
  * text not starting with `/` are returned unchanged.
@@ -132,7 +132,7 @@ export function expandPromptTemplate(text: string, templates: PromptTemplate[]):
 }
 
 /**
- * Load one template file (pi `loadTemplateFromFile`, 5.17–5.18): `name` = file name without `.md`;
+ * Load one template file (pi `loadTemplateFromFile`, pi's `prompt-templates.ts`): `name` = file name without `.md`;
  * `content` = body; `description` = frontmatter `description`, else the first non-empty body line cut to
  * 60 characters plus `...` when longer; `argumentHint` only for a non-empty `argument-hint`.
  * @returns `null` when the file cannot be read or its YAML is invalid (pi skips it silently).
@@ -202,7 +202,7 @@ export async function loadPromptTemplatesFromDir(
 }
 
 /**
- * Dedupe templates by name, first wins (pi `DefaultResourceLoader.dedupePrompts`, 5.19): later ones add
+ * Dedupe templates by name, first wins (pi `DefaultResourceLoader.dedupePrompts`, pi's `prompt-templates.ts`): later ones add
  * a `collision` diagnostic `name "/<name>" collision`.
  */
 export function dedupePromptTemplates(templates: PromptTemplate[]): {

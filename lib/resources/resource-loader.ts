@@ -69,7 +69,7 @@ export interface ResourceProvenance {
   scope: ResourceScope;
   /** Skill or template name. */
   name?: string;
-  /** True when the location requires project trust (pi 2.9), i.e. it is in effect because the project is trusted. */
+  /** True when the location requires project trust (pi's `resource-loader.ts`), i.e. it is in effect because the project is trusted. */
   trustGated: boolean;
 }
 
@@ -131,17 +131,17 @@ export interface LoadedResources {
 
 /**
  * Load every resource for `cwd` (pi `DefaultResourceLoader.reload()`, sections 1, 2, 4, 5):
- * - context files (1.x; not trust-gated, 1.19): agent dir, team rules root, ancestors; `agentsFilesOverride`
+ * - context files (1.x; not trust-gated, pi's `resource-loader.ts`): agent dir, team rules root, ancestors; `agentsFilesOverride`
  *   applied last;
  * - trust: `projectTrusted` or {@link resolveProjectTrusted} (the team's SYSTEM.md / APPEND_SYSTEM.md count as
  *   trust-requiring resources);
  * - system prompt: explicit option > trusted `<cwd>/.pi/SYSTEM.md` > trusted `<teamRulesDir>/SYSTEM.md` >
  *   `<agentDir>/SYSTEM.md`; append prompts likewise (an explicit list replaces discovery); file-or-literal
- *   rule; sources (2.1–2.8);
- * - skills (2.14–2.16, 4.x): trusted `.pi/skills` → trusted `.agents/skills` up to the git root →
+ *   rule; sources (pi's `resource-loader.ts`);
+ * - skills (pi's `resource-loader.ts` and `skills.ts`): trusted `.pi/skills` → trusted `.agents/skills` up to the git root →
  *   `<teamRulesDir>/skills` → `<agentDir>/skills` → user `.agents/skills` → `skillPaths`; first name wins,
  *   collisions reported;
- * - templates (5.19): trusted `.pi/prompts` → `<teamRulesDir>/prompts` → `<agentDir>/prompts` →
+ * - templates (pi's `prompt-templates.ts`): trusted `.pi/prompts` → `<teamRulesDir>/prompts` → `<agentDir>/prompts` →
  *   `promptPaths`; first name wins.
  * @throws only what the filesystems throw for unexpected failures (missing files are not errors).
  */

@@ -1,5 +1,5 @@
 /**
- * The skill and prompt-template sources of `loadResources` in pi's order (2.14, 5.19), with Strata's team rules
+ * The skill and prompt-template sources of `loadResources` in pi's order (pi's `resource-loader.ts` and `prompt-templates.ts`), with Strata's team rules
  * root ranked as the outermost ancestor of the project: after the project's own (trust-gated) locations and
  * before the user's agent dir. Split from resource-loader.ts; see its module comment.
  */
@@ -66,7 +66,7 @@ export async function collectAncestorAgentsSkillDirs(fs: FileSystem, cwd: string
 }
 
 /**
- * Skills in effect (2.14–2.16, 4.x): trusted `.pi/skills` → trusted `.agents/skills` up to the git root →
+ * Skills in effect (pi's `resource-loader.ts` and `skills.ts`): trusted `.pi/skills` → trusted `.agents/skills` up to the git root →
  * `<teamDir>/skills` → `<agentDir>/skills` → user `.agents/skills` → `skillPaths`; first name wins, collisions
  * reported in `ctx.diagnostics`; one provenance entry per skill is pushed onto `provenance`.
  */
@@ -175,7 +175,7 @@ export async function loadSkillsInEffect(
 }
 
 /**
- * Prompt templates in effect (5.19): trusted `.pi/prompts` → `<teamDir>/prompts` → `<agentDir>/prompts` →
+ * Prompt templates in effect (pi's `prompt-templates.ts`): trusted `.pi/prompts` → `<teamDir>/prompts` → `<agentDir>/prompts` →
  * `promptPaths`; first name wins (collisions reported in `ctx.diagnostics`); provenance pushed onto `provenance`.
  */
 export async function loadTemplatesInEffect(

@@ -102,7 +102,7 @@ function validateDescription(description: unknown): string[] {
 }
 
 /**
- * Load one skill file (pi `loadSkillFromFile`, 4.7–4.10): name = frontmatter `name` (non-empty string)
+ * Load one skill file (pi `loadSkillFromFile`, pi's `skills.ts`): name = frontmatter `name` (non-empty string)
  * else the parent directory's name; a non-empty `description` is required (`SKILL.md` without one warns
  * `description is required`; another `.md` without one is skipped silently); name problems only warn;
  * invalid YAML in a `SKILL.md` warns with the parser's message.
@@ -162,7 +162,7 @@ export interface CollectSkillEntriesOptions {
 }
 
 /**
- * Skill files under `dir` (pi `collectSkillEntries`, 4.11–4.13, 2.16): a directory with a `SKILL.md`
+ * Skill files under `dir` (pi `collectSkillEntries`, pi's `skills.ts`, pi's `resource-loader.ts`): a directory with a `SKILL.md`
  * is a skill root (that file only, nothing below it); otherwise entries starting with `.` and
  * `node_modules` are skipped, `.gitignore`/`.ignore`/`.fdignore` (scoped to their directory) apply,
  * subdirectories are recursed, and `*.md` files count at the root in `"pi"` mode or below the root in
@@ -240,7 +240,7 @@ export async function collectSkillEntries(
 /**
  * Load every skill under `dir` (pi `loadSkillsFromDir`): {@link collectSkillEntries} then
  * {@link loadSkillFromFile} per file, in order. Root-level `*.md` skills without a frontmatter name are
- * named after the root directory (4.13).
+ * named after the root directory (pi's `skills.ts`).
  */
 export async function loadSkillsFromDir(
   fs: FileSystem,
@@ -273,7 +273,7 @@ export interface SkillSource {
 }
 
 /**
- * Load skills from several sources in order (pi `loadSkills`, 4.14–4.15): the first skill of a name
+ * Load skills from several sources in order (pi `loadSkills`, pi's `skills.ts`): the first skill of a name
  * wins and later ones add a `collision` diagnostic `name "<n>" collision`; the same canonical file
  * reached again (e.g. through a symlink) is skipped silently. An explicit path that does not exist warns
  * `skill path does not exist`; an explicit non-`.md` file warns `skill path is not a markdown file`.
@@ -351,7 +351,7 @@ function escapeXml(str: string): string {
 }
 
 /**
- * The skills index for the system prompt (pi `formatSkillsForPrompt`, 4.1–4.5): skills with
+ * The skills index for the system prompt (pi `formatSkillsForPrompt`, pi's `skills.ts`): skills with
  * `disableModelInvocation` are left out; `""` when none remain. Starts with `"\n\n"`; no trailing newline.
  * @param fileReadTool `"read"` (default), `"bash"` or `"indirect"`: picks the second intro line.
  */
@@ -390,7 +390,7 @@ export interface ExpandSkillCommandResult {
 }
 
 /**
- * Expand `/skill:<name> <args>` (pi `AgentSession._expandSkillCommand`, 4.16–4.17): the name ends at the
+ * Expand `/skill:<name> <args>` (pi `AgentSession._expandSkillCommand`, pi's `skills.ts`): the name ends at the
  * first space; an unknown name leaves the text unchanged; otherwise the skill file is read (on `fs`),
  * its frontmatter removed and body trimmed, and the text becomes
  * `<skill name="N" location="P">\nReferences are relative to D.\n\n<body>\n</skill>` plus `\n\n<args>` when
@@ -434,7 +434,7 @@ export interface ParsedSkillBlock {
 }
 
 /**
- * Recognise an expanded skill block (pi `parseSkillBlock`, 4.18): `{ name, location, content (between
+ * Recognise an expanded skill block (pi `parseSkillBlock`, pi's `skills.ts`): `{ name, location, content (between
  * the header line and the closing tag), userMessage (trailing text trimmed, or undefined) }`, else `null`.
  */
 export function parseSkillBlock(text: string): ParsedSkillBlock | null {

@@ -3,14 +3,13 @@
  * (`{ error: { code, message } }`). Every message says what to do next.
  */
 
+import { StrataError } from "@/lib/errors/strata-error";
+
 /** Base class: an HTTP status and a machine-readable code. */
-export class RulesError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409 | 413,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class RulesError extends StrataError {
+  declare readonly status: 400 | 403 | 404 | 409 | 413;
+  constructor(status: 400 | 403 | 404 | 409 | 413, code: string, message: string) {
+    super(status, code, message);
     this.name = "RulesError";
   }
 }

@@ -4,6 +4,7 @@
  * of `STRATA_SECRETS_KEY_PREVIOUS` (comma-separated, same format) decrypts. A key is named by its id, the first 8
  * hex digits of the SHA-256 of its bytes; errors name variables and key ids, never a key or a plaintext.
  */
+import { StrataError } from "@/lib/errors/strata-error";
 import type { Env } from "@/lib/llm/models";
 
 /** The variable holding the current key. */
@@ -15,13 +16,10 @@ export const PREVIOUS_VAR = "STRATA_SECRETS_KEY_PREVIOUS";
  * A failure of the secrets layer, with the HTTP status and code `lib/http/errors.ts` answers it with. The message
  * says what to do and never contains a key or a secret value.
  */
-export class SecretsError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 500,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class SecretsError extends StrataError {
+  declare readonly status: 400 | 404 | 500;
+  constructor(status: 400 | 404 | 500, code: string, message: string) {
+    super(status, code, message);
     this.name = "SecretsError";
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Session entries in pi's JSONL format (`packages/coding-agent/src/core/session-manager.ts`): every line
  * but the header has `type`, `id` (8 lowercase hex), `parentId` (null for a root) and an ISO `timestamp`.
- * Field names, optionality and key order follow pi exactly (catalog 16.1–16.12); zod schemas for the
+ * Field names, optionality and key order follow pi exactly (pi's `session-manager.ts`); zod schemas for the
  * same shapes are in `./schema.ts`.
  */
 import type { AgentMessage } from "@/lib/agent/messages";
@@ -10,7 +10,7 @@ import type { ImageContent, SystemMessage, TextContent, ThinkingLevel, Usage } f
 /** pi's current session file version. */
 export const CURRENT_SESSION_VERSION = 3;
 
-/** 16.1: the first line of a session file. `version` missing = v1. */
+/** pi's `session-manager.ts`: the first line of a session file. `version` missing = v1. */
 export interface SessionHeader {
   type: "session";
   version?: number;
@@ -32,26 +32,26 @@ export interface EntryBase {
   timestamp: string;
 }
 
-/** 16.2 */
+/** pi's `session-manager.ts` */
 export interface MessageEntry extends EntryBase {
   type: "message";
   message: AgentMessage;
 }
 
-/** 16.4 */
+/** pi's `session-manager.ts` */
 export interface ModelChangeEntry extends EntryBase {
   type: "model_change";
   provider: string;
   modelId: string;
 }
 
-/** 16.3 */
+/** pi's `session-manager.ts` */
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
   thinkingLevel: ThinkingLevel;
 }
 
-/** 16.5: model-attributed usage outside the context. */
+/** pi's `session-manager.ts`: model-attributed usage outside the context. */
 export interface UsageEntry extends EntryBase {
   type: "usage";
   kind: string;
@@ -61,7 +61,7 @@ export interface UsageEntry extends EntryBase {
   note?: string;
 }
 
-/** 16.6 */
+/** pi's `session-manager.ts` */
 export interface CompactionEntry<T = unknown> extends EntryBase {
   type: "compaction";
   summary: string;
@@ -71,11 +71,11 @@ export interface CompactionEntry<T = unknown> extends EntryBase {
   details?: T;
   usage?: Usage;
   fromHook?: boolean;
-  /** The replayed current system message when the compaction was made (7.20). */
+  /** The replayed current system message when the compaction was made (pi's `session-manager.ts`). */
   systemMessage?: SystemMessage;
 }
 
-/** 16.7 */
+/** pi's `session-manager.ts` */
 export interface BranchSummaryEntry<T = unknown> extends EntryBase {
   type: "branch_summary";
   /** Leaf the user came back from, or "root". */
@@ -86,14 +86,14 @@ export interface BranchSummaryEntry<T = unknown> extends EntryBase {
   fromHook?: boolean;
 }
 
-/** 16.8: extension state, never in context. */
+/** pi's `session-manager.ts`: extension state, never in context. */
 export interface CustomEntry<T = unknown> extends EntryBase {
   type: "custom";
   customType: string;
   data?: T;
 }
 
-/** 16.9: extension message, in context as a user message. */
+/** pi's `session-manager.ts`: extension message, in context as a user message. */
 export interface CustomMessageEntry extends EntryBase {
   type: "custom_message";
   customType: string;
@@ -102,21 +102,21 @@ export interface CustomMessageEntry extends EntryBase {
   details?: unknown;
 }
 
-/** 16.10: branch-local edit of an earlier entry's content; `null` omits the target. */
+/** pi's `session-manager.ts`: branch-local edit of an earlier entry's content; `null` omits the target. */
 export interface ContextEditEntry extends EntryBase {
   type: "context_edit";
   targetId: string;
   replacement: { content: string | unknown[] } | null;
 }
 
-/** 16.11: absent/empty `label` clears. */
+/** pi's `session-manager.ts`: absent/empty `label` clears. */
 export interface LabelEntry extends EntryBase {
   type: "label";
   targetId: string;
   label?: string;
 }
 
-/** 16.12 */
+/** pi's `session-manager.ts` */
 export interface SessionInfoEntry extends EntryBase {
   type: "session_info";
   name?: string;

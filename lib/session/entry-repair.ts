@@ -12,7 +12,7 @@
  * without string thinking, an `image` without string data/mimeType, a `toolCall` without string id/name) are
  * dropped; a `toolCall` whose `arguments` is not an object gets `{}`; content that is neither a string, an
  * array nor null becomes pi's empty content (`""` for system, `[]` otherwise; null/missing content stays as it
- * is, pi normalises it when loading, 15.2); an assistant message whose `usage` is not an object (a string, a
+ * is, pi normalises it when loading, pi's `transform-messages.ts`); an assistant message whose `usage` is not an object (a string, a
  * number) gets zero usage; assistant or tool result content given as a string becomes one text part.
  *
  * A compaction whose `summary` is not a string gets `""` (every reader builds the summary message from it).
@@ -22,7 +22,7 @@
  * `api`, `provider` or `model`, null or missing content. Unknown part types and unknown roles are kept (newer pi
  * versions add them; readers skip them).
  *
- * Pure, edge-safe. Valid messages are returned as the same object (pi 15.4: valid content is not copied).
+ * Pure, edge-safe. Valid messages are returned as the same object (pi's `transform-messages.ts`: valid content is not copied).
  */
 import type { AgentMessage } from "@/lib/agent/messages";
 import { emptyUsage, type Usage } from "@/lib/llm/types";
@@ -180,7 +180,7 @@ function usageWithDefaults(usage: unknown): Usage {
 
 /**
  * A stored message as every reader gets it (the projection, branch summaries): {@link repairMessage}, then the
- * defaults of what pi writes but tolerates missing (pi 15.2 and its readers): null or missing content → `""`
+ * defaults of what pi writes but tolerates missing (pi's `transform-messages.ts` and its readers): null or missing content → `""`
  * for system, `[]` for user, assistant, tool results and custom messages; a bash execution's missing or
  * non-string `command` / `output` → `""` (pi's readers would throw on `.length`); an assistant's missing, null or incomplete `usage` →
  * the same counts with 0 for what is missing (pi's compaction skips an assistant without usage; a zero usage is

@@ -18,7 +18,7 @@ import { getSessionName } from "./tree";
 /**
  * Import a pi session file into project `projectId`: a new session with the file's entries (ids,
  * parentIds, timestamps and unknown entry types preserved; v1/v2 files migrated as pi does), the header
- * kept, leaf = the last entry, title = the session name (7.22) if any. The parse yields to the event loop
+ * kept, leaf = the last entry, title = the session name (pi's `session-manager.ts`) if any. The parse yields to the event loop
  * while it works; the entries are stored in one transaction (all or none).
  * @returns the session and the parse diagnostics (skipped lines with line numbers, repairs, schema notes).
  * `refuseTorn` (uploads): a last line that is not complete JSON refuses the file — an upload that was cut looks

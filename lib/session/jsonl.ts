@@ -4,7 +4,9 @@
  * too); export writes `JSON.stringify` of each stored object, one per line, so an imported pi file
  * comes back byte for byte.
  */
+
 import { z } from "zod";
+import { StrataError } from "@/lib/errors/strata-error";
 import { jsonDepthOverflow, MAX_JSON_DEPTH } from "@/lib/text/json-depth";
 import type { SessionEntry, SessionHeader } from "./entries";
 import { checkEntry } from "./entry-repair";
@@ -52,9 +54,9 @@ export interface ParsedSessionJsonl {
 }
 
 /** pi's refusal of a non-empty file whose first parsed line is not a session header (16, reading rules). */
-export class InvalidSessionFileError extends Error {
+export class InvalidSessionFileError extends StrataError {
   constructor(path: string) {
-    super(`Session file is not a valid pi session: ${path}`);
+    super(400, "invalid_session_file", `Session file is not a valid pi session: ${path}`);
     this.name = "InvalidSessionFileError";
   }
 }

@@ -2,7 +2,7 @@
  * Renaming and deleting sessions (the IDE's session menu, `PATCH`/`DELETE /api/sessions/:id`).
  *
  * - Rename follows pi: the name is a `session_info` entry appended under the current leaf (pi
- *   `appendSessionInfo`, 7.22), so an exported file carries it and pi shows it; the `sessions.title` column
+ *   `appendSessionInfo`, pi's `session-manager.ts`), so an exported file carries it and pi shows it; the `sessions.title` column
  *   follows it for the session list.
  * - Delete removes the session row; the foreign keys (`ON DELETE CASCADE`, db/schema.ts) take its entries,
  *   runs, queued messages and pending paths with it. In the same transaction the session's checkpoint branch
@@ -11,8 +11,11 @@
  * - A session with a live run is refused rather than aborted behind the user's back: the run may be another
  *   tab's, and what it is writing would be lost half-way. The user stops it and deletes again.
  */
+
 import type { DbScope } from "@/lib/db/client";
 import type { Query } from "@/lib/db/transaction";
+import { StrataError } from "@/lib/errors/strata-error";
+import { SessionNotFoundError } from "./errors";
 import { RUN_STALE_MS, type RunKind } from "./runs";
 import { appendSessionInfo, getSession, type SessionRow } from "./store";
 import { sanitizeSessionName } from "./tree";
@@ -21,21 +24,12 @@ import { sanitizeSessionName } from "./tree";
 export const MAX_SESSION_TITLE_LENGTH = 200;
 
 /** The session does not exist (deleted meanwhile, or never existed). */
-export class SessionGoneError extends Error {
-  constructor(readonly sessionId: string) {
-    super(`Session ${sessionId} not found`);
-    this.name = "SessionGoneError";
-  }
-}
 
 /** A rename or delete refused with a reason the user can act on (`code` for the API, e.g. `session_running`). */
-export class LifecycleRefusedError extends Error {
-  constructor(
-    readonly status: 400 | 409,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class LifecycleRefusedError extends StrataError {
+  declare readonly status: 400 | 409;
+  constructor(status: 400 | 409, code: string, message: string) {
+    super(status, code, message);
     this.name = "LifecycleRefusedError";
   }
 }
@@ -95,7 +89,7 @@ async function liveRunKind(q: Query, sessionId: string): Promise<RunKind | null>
  * they read first.
  * @returns the session with its new title.
  * @throws LifecycleRefusedError 400 (see {@link checkSessionTitle}); 409 `session_busy` "Session <id> is busy with
- *   a compaction; rename it when that has finished"; SessionGoneError when there is no such session.
+ *   a compaction; rename it when that has finished"; SessionNotFoundError when there is no such session.
  */
 export async function renameSession(scope: DbScope, sessionId: string, title: string): Promise<SessionRow> {
   const name = checkSessionTitle(title);
@@ -103,7 +97,7 @@ export async function renameSession(scope: DbScope, sessionId: string, title: st
     const rows = await q("SELECT id FROM sessions WHERE id = $1", [sessionId]);
     return rows.length === 0 ? undefined : await liveRunKind(q, sessionId);
   });
-  if (kind === undefined) throw new SessionGoneError(sessionId);
+  if (kind === undefined) throw new SessionNotFoundError(sessionId);
   if (kind === "compaction" || kind === "branch_summary")
     throw new LifecycleRefusedError(
       409,
@@ -113,11 +107,11 @@ export async function renameSession(scope: DbScope, sessionId: string, title: st
   try {
     await appendSessionInfo(scope, sessionId, name);
   } catch (error) {
-    if (!(await getSession(scope, sessionId))) throw new SessionGoneError(sessionId);
+    if (!(await getSession(scope, sessionId))) throw new SessionNotFoundError(sessionId);
     throw error;
   }
   const session = await getSession(scope, sessionId);
-  if (!session) throw new SessionGoneError(sessionId);
+  if (!session) throw new SessionNotFoundError(sessionId);
   return session;
 }
 
@@ -209,7 +203,7 @@ const checkpointRef = (sessionId: string) => `refs/heads/strata/session-${sessio
  * transaction that holds the session row locked (a run cannot start meanwhile). The project's files are not
  * touched.
  * @returns what was deleted.
- * @throws SessionGoneError when there is no such session; LifecycleRefusedError 409 `session_running`
+ * @throws SessionNotFoundError when there is no such session; LifecycleRefusedError 409 `session_running`
  *   "Session <id> has a run in progress (an agent run); stop it, then delete the session" when a live run holds it.
  */
 export async function deleteSession(scope: DbScope, sessionId: string): Promise<DeletedSession> {
@@ -224,7 +218,7 @@ export async function deleteSession(scope: DbScope, sessionId: string): Promise<
        JOIN projects p ON p.id = s.project_id WHERE s.id = $1 FOR UPDATE OF s`,
       [sessionId],
     );
-    if (!row) throw new SessionGoneError(sessionId);
+    if (!row) throw new SessionNotFoundError(sessionId);
     const kind = await liveRunKind(q, sessionId);
     if (kind)
       throw new LifecycleRefusedError(

@@ -1,7 +1,7 @@
 /**
  * Pure projection of a session tree to the messages the agent sees — pi's `buildSessionPath`,
  * `getSessionContextSettings`, `sessionEntryToContextMessages`, `buildContextEntries`,
- * `buildSessionProjection` and `buildSessionContext` (session-manager.ts; catalog 7.1–7.17, 15.2–15.8).
+ * `buildSessionProjection` and `buildSessionContext` (session-manager.ts; pi's `session-manager.ts`, pi's `transform-messages.ts`).
  */
 import type {
   AgentMessage,
@@ -19,7 +19,7 @@ export interface SessionModelRef {
   modelId: string;
 }
 
-/** Settings recovered from the whole branch (7.4). */
+/** Settings recovered from the whole branch (pi's `session-manager.ts`). */
 export interface SessionContextSettings {
   /** Last `thinking_level_change`, default "off". */
   thinkingLevel: ThinkingLevel;
@@ -44,8 +44,8 @@ export interface SessionProjection extends SessionContext {
 }
 
 /**
- * Root→leaf path (7.1–7.3). `leafId` null → `[]`; a known id → that entry; undefined or unknown →
- * the last entry in order; a missing parent ends the walk (7.2). A parent cycle also ends it.
+ * Root→leaf path (pi's `session-manager.ts`). `leafId` null → `[]`; a known id → that entry; undefined or unknown →
+ * the last entry in order; a missing parent ends the walk (pi's `session-manager.ts`). A parent cycle also ends it.
  * Mirrors pi's `buildSessionPath`.
  */
 export function buildSessionPath(
@@ -73,7 +73,7 @@ function modelRefOf(provider: unknown, modelId: unknown): SessionModelRef | null
 }
 
 /**
- * Model and thinking level from the whole path, compaction notwithstanding (7.4). Mirrors pi; where pi would
+ * Model and thinking level from the whole path, compaction notwithstanding (pi's `session-manager.ts`). Mirrors pi; where pi would
  * carry `undefined` (a `model_change` or assistant message without string provider/model, a
  * `thinking_level_change` without a string level) the setting is null / `"off"`, as the store's derived
  * columns read it: pi then finds no such model and uses its default, as Strata does for null.
@@ -94,7 +94,7 @@ export function getSessionContextSettings(path: readonly SessionEntry[]): Sessio
 }
 
 /**
- * Messages one entry contributes (7.5, 15.2–15.4, 15.8): `message` → its message (null/missing content
+ * Messages one entry contributes (pi's `session-manager.ts` and `transform-messages.ts`): `message` → its message (null/missing content
  * → `""` for system, `[]` for user/assistant/toolResult; valid content untouched); `custom_message` →
  * a custom message (null content → `[]`, timestamp = `Date.parse(entry.timestamp)`); `branch_summary`
  * with non-empty summary → branchSummary; `compaction` → `[systemMessage?, compactionSummary]`;
@@ -154,7 +154,7 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
 }
 
 /**
- * The context entries of a root→leaf path (7.7–7.11): without a compaction, the path; otherwise the
+ * The context entries of a root→leaf path (pi's `session-manager.ts`): without a compaction, the path; otherwise the
  * **latest** compaction, then the entries from its `firstKeptEntryId` up to it (system `message`
  * entries excluded — the compaction's snapshot supersedes them), then everything after it. An unknown
  * `firstKeptEntryId` (or the compaction's own id) keeps nothing before the compaction.
@@ -190,7 +190,7 @@ export function buildContextEntries(
 }
 
 /**
- * Messages of `entry` after its context edit (7.14–7.15): `replacement: null` → none; otherwise each
+ * Messages of `entry` after its context edit (pi's `session-manager.ts`): `replacement: null` → none; otherwise each
  * user/assistant/toolResult/custom message keeps every field but `content`; a string replacement
  * becomes `[{type:"text", text}]` for assistant and toolResult, and stays a string otherwise.
  * Mirrors pi's `projectContextEntry`.
@@ -222,8 +222,8 @@ export function projectContextEntry(entry: SessionEntry, edit?: ContextEditEntry
 /**
  * Project a root→leaf path (or its suffix starting at or before the latest compaction's first kept
  * entry — the store loads only that much): context entries, branch-local edits (last edit per target
- * in path order wins, 7.14/7.17; an edit or target outside the context entries does nothing), and
- * older compactions inside the kept range contribute nothing (7.10). `settings` overrides the settings
+ * in path order wins; an edit or target outside the context entries does nothing), and
+ * older compactions inside the kept range contribute nothing (pi's `session-manager.ts`). `settings` overrides the settings
  * read from `path` (the store passes the settings of the full branch).
  */
 export function projectPath(

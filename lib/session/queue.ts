@@ -1,6 +1,6 @@
 /**
  * The cross-request message queue of a session's live run (`session_queue`): pi's steering and follow-up
- * queues (`Agent.steer` / `Agent.followUp`, 6.6, 9.14–9.17) when the prompt that queues and the run that
+ * queues (`Agent.steer` / `Agent.followUp`, pi's `agent-session.ts`, pi's `agent-loop.ts`) when the prompt that queues and the run that
  * delivers are different requests, browser tabs or server instances; plus messages waiting for the run to
  * end (`append`, e.g. a `!command` result, pi's pending bash messages, 6.1 step 7).
  *
@@ -26,7 +26,7 @@ export interface QueuedMessage {
   message: AgentMessage;
 }
 
-/** pi's drain modes (6.10). */
+/** pi's drain modes (pi's `agent-session.ts`). */
 export type DrainMode = "one-at-a-time" | "all";
 
 interface Row {

@@ -8,27 +8,22 @@
  * lib/runs); files it flushed without a checkpoint are then committed by the next prompt run
  * (`session_pending_paths`, `recoverInterruptedRun` in lib/agent-session/checkpointer.ts).
  */
+
 import type { DbScope } from "@/lib/db/client";
+import { StrataError } from "@/lib/errors/strata-error";
+import { SessionNotFoundError } from "./errors";
 import { cancelWaiting } from "./queue-cancel";
 
 /** A run whose heartbeat (every 500 ms) is older than this is considered dead (ms); shell limits keep a live run from going silent this long. */
 export const RUN_STALE_MS = 15_000;
 
-/** pi's text for a prompt sent while a run is active without a queueing behaviour (pi 6.3). */
+/** pi's text for a prompt sent while a run is active without a queueing behaviour (pi's `agent-session.ts`). */
 export const ALREADY_PROCESSING =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 
-/** pi 6.1 step 2: a prompt (or a queued one) while the session is being compacted. */
+/** pi's `agent-session.ts` step 2: a prompt (or a queued one) while the session is being compacted. */
 export const COMPACTION_IN_PROGRESS =
   "Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.";
-
-/** `startRun` on a session that does not exist. */
-export class RunSessionNotFoundError extends Error {
-  constructor(sessionId: string) {
-    super(`Session ${sessionId} not found`);
-    this.name = "RunSessionNotFoundError";
-  }
-}
 
 /** What holds a session's run lock. */
 export type RunKind = "prompt" | "compaction" | "branch_summary" | "bash";
@@ -57,9 +52,11 @@ export const SESSION_BUSY =
  * A live run holds the session; `kind` says what it is doing: `prompt` → pi's "already processing" text,
  * `compaction` → pi's compaction text, otherwise {@link SESSION_BUSY}.
  */
-export class RunActiveError extends Error {
+export class RunActiveError extends StrataError {
   constructor(readonly kind: RunKind = "prompt") {
     super(
+      409,
+      kind === "compaction" ? "compacting" : kind === "prompt" ? "run_active" : "session_busy",
       kind === "compaction" ? COMPACTION_IN_PROGRESS : kind === "prompt" ? ALREADY_PROCESSING : SESSION_BUSY,
     );
     this.name = "RunActiveError";
@@ -71,7 +68,7 @@ export class RunActiveError extends Error {
  * exists (stale runs are closed as taken over). The run records the session's leaf (`start_leaf_id`) and `mode`
  * (default: `bash` for a `bash` run, else `prompt`).
  * @returns the run id.
- * @throws RunSessionNotFoundError (`Session <id> not found`) when there is no such session.
+ * @throws SessionNotFoundError (`Session <id> not found`) when there is no such session.
  */
 export async function startRun(
   scope: DbScope,
@@ -109,7 +106,7 @@ async function openRun(
       "SELECT leaf_id FROM sessions WHERE id = $1 FOR UPDATE",
       [sessionId],
     );
-    if (session.length === 0) throw new RunSessionNotFoundError(sessionId);
+    if (session.length === 0) throw new SessionNotFoundError(sessionId);
     // After the lock, one statement (its snapshot sees every committed run): close stale runs (taken over,
     // with their last `run_end` row), find a live one, else insert ours.
     const [row] = await q<{ id: string | null; live_kind: RunKind | null }>(

@@ -1,5 +1,5 @@
 /**
- * zod schemas for every line of a pi session JSONL file (catalog 16.1–16.12), mirroring the entry
+ * zod schemas for every line of a pi session JSONL file (pi's `session-manager.ts`), mirroring the entry
  * interfaces of pi's `packages/coding-agent/src/core/session-manager.ts` and the message shapes of
  * `packages/ai/src/types.ts` / `packages/coding-agent/src/core/messages.ts`.
  *
@@ -41,7 +41,7 @@ export const toolCallSchema = z.looseObject({
   namespace: z.string().optional(),
 });
 
-/** Token usage with cost (16.2). */
+/** Token usage with cost (pi's `session-manager.ts`). */
 export const usageSchema = z.looseObject({
   input: z.number(),
   output: z.number(),
@@ -57,14 +57,14 @@ export const usageSchema = z.looseObject({
   }),
 });
 
-/** pi's thinking levels (16.3). */
+/** pi's thinking levels (pi's `session-manager.ts`). */
 export const thinkingLevelSchema = z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 const userContent = z.union([z.string(), z.array(z.union([textContentSchema, imageContentSchema]))]);
-/** Stored content may be null or missing in old/hand-edited files (15.2); the projection normalises it. */
+/** Stored content may be null or missing in old/hand-edited files (pi's `transform-messages.ts`); the projection normalises it. */
 const lax = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
-/** `role:"system"`: content string or text blocks, section patch, tool deltas (16.2). */
+/** `role:"system"`: content string or text blocks, section patch, tool deltas (pi's `session-manager.ts`). */
 export const systemMessageSchema = z.looseObject({
   role: z.literal("system"),
   content: lax(z.union([z.string(), z.array(textContentSchema)])),
@@ -148,7 +148,7 @@ export const agentMessageSchema = z.discriminatedUnion("role", [
   customMessageSchema,
 ]);
 
-/** 16.1 header line. */
+/** pi's `session-manager.ts` header line. */
 export const sessionHeaderSchema = z.looseObject({
   type: z.literal("session"),
   version: z.number().optional(),
@@ -164,26 +164,26 @@ const base = {
   timestamp: z.string(),
 };
 
-/** 16.2 */
+/** pi's `session-manager.ts` */
 export const messageEntrySchema = z.looseObject({
   type: z.literal("message"),
   ...base,
   message: agentMessageSchema,
 });
-/** 16.3 */
+/** pi's `session-manager.ts` */
 export const thinkingLevelChangeEntrySchema = z.looseObject({
   type: z.literal("thinking_level_change"),
   ...base,
   thinkingLevel: z.string(),
 });
-/** 16.4 */
+/** pi's `session-manager.ts` */
 export const modelChangeEntrySchema = z.looseObject({
   type: z.literal("model_change"),
   ...base,
   provider: z.string(),
   modelId: z.string(),
 });
-/** 16.5 */
+/** pi's `session-manager.ts` */
 export const usageEntrySchema = z.looseObject({
   type: z.literal("usage"),
   ...base,
@@ -193,7 +193,7 @@ export const usageEntrySchema = z.looseObject({
   usage: usageSchema,
   note: z.string().optional(),
 });
-/** 16.6 */
+/** pi's `session-manager.ts` */
 export const compactionEntrySchema = z.looseObject({
   type: z.literal("compaction"),
   ...base,
@@ -205,7 +205,7 @@ export const compactionEntrySchema = z.looseObject({
   fromHook: z.boolean().optional(),
   systemMessage: systemMessageSchema.optional(),
 });
-/** 16.7 */
+/** pi's `session-manager.ts` */
 export const branchSummaryEntrySchema = z.looseObject({
   type: z.literal("branch_summary"),
   ...base,
@@ -215,14 +215,14 @@ export const branchSummaryEntrySchema = z.looseObject({
   usage: usageSchema.optional(),
   fromHook: z.boolean().optional(),
 });
-/** 16.8 */
+/** pi's `session-manager.ts` */
 export const customEntrySchema = z.looseObject({
   type: z.literal("custom"),
   ...base,
   customType: z.string(),
   data: z.unknown().optional(),
 });
-/** 16.9 */
+/** pi's `session-manager.ts` */
 export const customMessageEntrySchema = z.looseObject({
   type: z.literal("custom_message"),
   ...base,
@@ -231,28 +231,28 @@ export const customMessageEntrySchema = z.looseObject({
   display: z.boolean(),
   details: z.unknown().optional(),
 });
-/** 16.10 */
+/** pi's `session-manager.ts` */
 export const contextEditEntrySchema = z.looseObject({
   type: z.literal("context_edit"),
   ...base,
   targetId: z.string(),
   replacement: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]) }).nullable(),
 });
-/** 16.11 */
+/** pi's `session-manager.ts` */
 export const labelEntrySchema = z.looseObject({
   type: z.literal("label"),
   ...base,
   targetId: z.string(),
   label: z.string().optional(),
 });
-/** 16.12 */
+/** pi's `session-manager.ts` */
 export const sessionInfoEntrySchema = z.looseObject({
   type: z.literal("session_info"),
   ...base,
   name: z.string().optional(),
 });
 
-/** Entry types Strata knows (16.2–16.12). */
+/** Entry types Strata knows (pi's `session-manager.ts`). */
 export const KNOWN_ENTRY_TYPES = [
   "message",
   "thinking_level_change",

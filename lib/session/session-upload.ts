@@ -13,9 +13,11 @@
  * The commit reads the parts with `readSessionFile` (./session-file.ts), the reading every import and
  * `strata preview` share; `parseSessionParts` and `refuseCutFile` live there and are re-exported here.
  */
+
 import type { DbScope } from "@/lib/db/client";
 import { DbBusyError, DbUnavailableError } from "@/lib/db/errors";
 import { TryAgainError } from "@/lib/db/retry";
+import { StrataError } from "@/lib/errors/strata-error";
 import type { ParsedSessionJsonl } from "./jsonl";
 import { readSessionFile } from "./session-file";
 
@@ -37,13 +39,10 @@ export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 const READ_SLICE_BYTES = 256 * 1024;
 
 /** A refused upload request: HTTP status, error code and a message saying what to do. */
-export class SessionUploadError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class SessionUploadError extends StrataError {
+  declare readonly status: number;
+  constructor(status: number, code: string, message: string) {
+    super(status, code, message);
     this.name = "SessionUploadError";
   }
 }

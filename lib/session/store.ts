@@ -9,6 +9,7 @@
 
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { DbScope } from "@/lib/db/client";
+import { StrataError } from "@/lib/errors/strata-error";
 import type { Usage } from "@/lib/llm/types";
 import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
 import { isInsideRoot, normalizePosix } from "@/lib/vfs/paths";
@@ -27,6 +28,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from "./entries";
+import { SessionNotFoundError } from "./errors";
 import { getUnansweredToolCalls, projectPath } from "./projection";
 import {
   branchedSessionEntries,
@@ -86,9 +88,9 @@ function toSession(r: RawSession): SessionRow {
 }
 
 /** Thrown when another writer moved the leaf between read and append. */
-export class LeafMovedError extends Error {
+export class LeafMovedError extends StrataError {
   constructor(sessionId: string) {
-    super(`Session ${sessionId} changed concurrently (its leaf moved); reload and retry`);
+    super(409, "conflict", `Session ${sessionId} changed concurrently (its leaf moved); reload and retry`);
     this.name = "LeafMovedError";
   }
 }
@@ -98,16 +100,18 @@ export class LeafMovedError extends Error {
  * yet: a compaction entry must never land between a tool call and its result. The caller waits for the
  * results to be stored (the tool batch to finish) and retries. `toolCallIds` lists the unanswered calls.
  */
-export class CompactionPendingError extends Error {
+export class CompactionPendingError extends StrataError {
   constructor(readonly toolCallIds: string[]) {
     super(
+      409,
+      "compaction_pending",
       `Cannot compact while tool calls are unanswered: ${toolCallIds.join(", ")}; retry after their results`,
     );
     this.name = "CompactionPendingError";
   }
 }
 
-/** Create an empty session for a project. `header` = a pi header to keep for export (16.1). */
+/** Create an empty session for a project. `header` = a pi header to keep for export (pi's `session-manager.ts`). */
 export async function createSession(
   scope: DbScope,
   input: {
@@ -152,13 +156,13 @@ export async function setSessionTitle(scope: DbScope, id: string, title: string)
 }
 
 /**
- * The session's pi header (16.1): the stored one (imported or branched sessions), else one synthesised
+ * The session's pi header (pi's `session-manager.ts`): the stored one (imported or branched sessions), else one synthesised
  * as `{type:"session", version:3, id, timestamp: created_at, cwd}`.
  * @throws Error `Session <id> not found`.
  */
 export async function getSessionHeader(scope: DbScope, sessionId: string): Promise<SessionHeader> {
   const [row] = await scope.query<RawSession>("SELECT * FROM sessions WHERE id = $1", [sessionId]);
-  if (!row) throw new Error(`Session ${sessionId} not found`);
+  if (!row) throw new SessionNotFoundError(sessionId);
   if (row.header) return row.header as unknown as SessionHeader;
   return {
     type: "session",
@@ -248,7 +252,7 @@ async function appendWith(
       "SELECT leaf_id FROM sessions WHERE id = $1 FOR UPDATE",
       [sessionId],
     );
-    if (!session) throw new Error(`Session ${sessionId} not found`);
+    if (!session) throw new SessionNotFoundError(sessionId);
     if (options.expectedLeaf !== undefined && options.expectedLeaf !== session.leaf_id) {
       throw new LeafMovedError(sessionId);
     }
@@ -426,7 +430,7 @@ async function onBranch(
 }
 
 /**
- * pi `branch(id)` (7.19): move the leaf to an existing entry; the next append starts a new branch there.
+ * pi `branch(id)` (pi's `session-manager.ts`): move the leaf to an existing entry; the next append starts a new branch there.
  * @throws Error `Entry <id> not found`.
  */
 export async function branch(scope: DbScope, sessionId: string, entryId: string): Promise<void> {
@@ -436,13 +440,13 @@ export async function branch(scope: DbScope, sessionId: string, entryId: string)
   });
 }
 
-/** pi `resetLeaf()` (7.19): leaf = null, so the next entry is a new root. */
+/** pi `resetLeaf()` (pi's `session-manager.ts`): leaf = null, so the next entry is a new root. */
 export async function resetLeaf(scope: DbScope, sessionId: string): Promise<void> {
   await scope.query("UPDATE sessions SET leaf_id = NULL, updated_at = now() WHERE id = $1", [sessionId]);
 }
 
 /**
- * pi `branchWithSummary(fromEntryId, summary, details?, fromHook?, usage?)` (7.18): append a
+ * pi `branchWithSummary(fromEntryId, summary, details?, fromHook?, usage?)` (pi's `session-manager.ts`): append a
  * `branch_summary` with `parentId = fromEntryId` (null = a new root) and `fromId` = the previous leaf
  * (`"root"` when it was null); the leaf moves to the new entry.
  * @throws Error `Entry <id> not found`.
@@ -472,7 +476,7 @@ export async function branchWithSummary(
 }
 
 /**
- * pi `appendLabelChange(targetId, label)` (7.22): a `label` entry; empty/undefined clears the label.
+ * pi `appendLabelChange(targetId, label)` (pi's `session-manager.ts`): a `label` entry; empty/undefined clears the label.
  * @throws Error `Entry <id> not found`.
  */
 export async function appendLabel(
@@ -488,7 +492,7 @@ export async function appendLabel(
 }
 
 /**
- * pi `appendSessionInfo(name)` (7.22): a `session_info` entry with CR/LF runs replaced by a space and
+ * pi `appendSessionInfo(name)` (pi's `session-manager.ts`): a `session_info` entry with CR/LF runs replaced by a space and
  * trimmed; the session title follows a non-empty name, in the same transaction (both or neither are stored).
  */
 export async function appendSessionInfo(
@@ -507,7 +511,7 @@ export async function appendSessionInfo(
 }
 
 /**
- * pi `appendContextEdit(targetId, replacement)` (7.16). Assistant/toolResult string replacements are
+ * pi `appendContextEdit(targetId, replacement)` (pi's `session-manager.ts`). Assistant/toolResult string replacements are
  * stored as `[{type:"text", text}]`.
  * @throws Error `Context edit replacement must be null or contain string/array content`,
  *   `Entry <id> not found`, `Entry <id> is not on the active branch`,
@@ -553,7 +557,7 @@ export async function appendContextEdit(
 }
 
 /**
- * pi `appendCompaction(summary, firstKeptEntryId, tokensBefore, details?, fromHook?, usage?)` (7.20):
+ * pi `appendCompaction(summary, firstKeptEntryId, tokensBefore, details?, fromHook?, usage?)` (pi's `session-manager.ts`):
  * `firstKeptEntryId` null = the entry's own id (keep nothing); `systemMessage` = the replayed current
  * system message of the current projection, stamped with the compaction time (omitted when none).
  *
@@ -620,7 +624,7 @@ export async function prepareSessionCompaction(
   settings: CompactionSettings,
 ): Promise<SessionCompactionPlan> {
   const session = await getSession(scope, sessionId);
-  if (!session) throw new Error(`Session ${sessionId} not found`);
+  if (!session) throw new SessionNotFoundError(sessionId);
   if (session.leafId === null) return { status: "nothing" };
   const { path } = await loadContextPath(scope, sessionId, session.leafId);
   const pending = getUnansweredToolCalls(path);
@@ -630,7 +634,7 @@ export async function prepareSessionCompaction(
 }
 
 /**
- * pi `getTree()` (7.21) for a stored session: roots (null/self parent, orphans), children oldest first,
+ * pi `getTree()` (pi's `session-manager.ts`) for a stored session: roots (null/self parent, orphans), children oldest first,
  * labels resolved. Reads every entry of the session.
  */
 export async function getTree(scope: DbScope, sessionId: string): Promise<SessionTreeNode[]> {
@@ -703,7 +707,7 @@ async function insertEntries(
 }
 
 /**
- * pi `createBranchedSession(leafId)` (7.23): a new session in the same project holding only the
+ * pi `createBranchedSession(leafId)` (pi's `session-manager.ts`): a new session in the same project holding only the
  * root→`leafId` path (labels dropped from the chain and re-added at its end for kept targets); its
  * header's `parentSession` is the source session id; leaf = the last entry; title `Fork of <title>` (Strata's
  * session list; pi's sessions have no title). `leafId` null: an empty session
@@ -716,7 +720,7 @@ export async function createBranchedSession(
   leafId: string | null,
 ): Promise<SessionRow> {
   const source = await getSession(scope, sessionId);
-  if (!source) throw new Error(`Session ${sessionId} not found`);
+  if (!source) throw new SessionNotFoundError(sessionId);
   // A fork shows as one in the session list, not as a second session of the same name.
   const titled = { ...source, title: source.title ? `Fork of ${source.title}`.slice(0, 200) : null };
   if (leafId === null) return createSessionWithEntries(scope, titled, [], sessionId);
@@ -728,12 +732,12 @@ export async function createBranchedSession(
 }
 
 /**
- * Clone a session (pi `forkFrom`, 16.14): a new session with every entry copied unchanged and the same
+ * Clone a session (pi `forkFrom`, pi's `session-manager.ts`): a new session with every entry copied unchanged and the same
  * leaf; header `parentSession` = the source session id.
  */
 export async function cloneSession(scope: DbScope, sessionId: string): Promise<SessionRow> {
   const source = await getSession(scope, sessionId);
-  if (!source) throw new Error(`Session ${sessionId} not found`);
+  if (!source) throw new SessionNotFoundError(sessionId);
   return createSessionWithEntries(
     scope,
     source,

@@ -1,6 +1,6 @@
 /**
  * Pure tree views of a session (pi's `getTree`, label index, `getSessionName` and the entry rewrite of
- * `createBranchedSession` in session-manager.ts; catalog 7.21–7.23).
+ * `createBranchedSession` in session-manager.ts; pi's `session-manager.ts`).
  */
 import type { CompactionEntry, LabelEntry, SessionEntry } from "./entries";
 
@@ -16,7 +16,7 @@ export interface SessionTreeNode {
 }
 
 /**
- * Labels by target id (7.22): a `label` entry with a non-empty `label` sets it, empty/absent clears it;
+ * Labels by target id (pi's `session-manager.ts`): a `label` entry with a non-empty `label` sets it, empty/absent clears it;
  * the last one in file order wins.
  */
 export function resolveLabels(
@@ -32,7 +32,7 @@ export function resolveLabels(
   return labels;
 }
 
-/** Session name (7.22): the last `session_info` entry's `name`, trimmed; empty or not a string → undefined. */
+/** Session name (pi's `session-manager.ts`): the last `session_info` entry's `name`, trimmed; empty or not a string → undefined. */
 export function getSessionName(entries: readonly SessionEntry[]): string | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
@@ -47,7 +47,7 @@ export function sanitizeSessionName(name: string): string {
 }
 
 /**
- * pi `getTree()` over entries in file order (7.21): entries whose `parentId` is null or their own id,
+ * pi `getTree()` over entries in file order (pi's `session-manager.ts`): entries whose `parentId` is null or their own id,
  * and orphans, are roots; children sorted by timestamp, oldest first (stable); labels resolved.
  */
 export function buildSessionTree(entries: readonly SessionEntry[]): SessionTreeNode[] {
@@ -76,7 +76,7 @@ export function buildSessionTree(entries: readonly SessionEntry[]): SessionTreeN
 }
 
 /**
- * The entries of a session branched at a path (pi `createBranchedSession`, 7.23): the root→leaf `path`
+ * The entries of a session branched at a path (pi `createBranchedSession`, pi's `session-manager.ts`): the root→leaf `path`
  * without its `label` entries, re-parented into one chain (a compaction whose `firstKeptEntryId` was a
  * dropped label points at the entry that followed it), then one `label` entry per label (from the
  * source session's `labels`) whose target is kept, with the original label timestamp.

@@ -9,6 +9,8 @@
  * stored: the message says so and to try again; the original error is kept as `cause` and logged by the route).
  */
 
+import { StrataError } from "@/lib/errors/strata-error";
+
 export type ShareErrorCode =
   | "entry_not_found"
   | "not_found"
@@ -21,14 +23,16 @@ export type ShareErrorCode =
   | "publish_failed"
   | "fork_failed";
 
-export class ShareError extends Error {
+export class ShareError extends StrataError {
+  declare readonly status: 400 | 403 | 404 | 409 | 422 | 500;
+  declare readonly code: ShareErrorCode;
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 422 | 500,
-    readonly code: ShareErrorCode,
+    status: 400 | 403 | 404 | 409 | 422 | 500,
+    code: ShareErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(status, code, message, options);
     this.name = "ShareError";
   }
 }

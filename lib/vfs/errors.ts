@@ -25,6 +25,18 @@ export class VfsError extends Error {
   }
 }
 
+/**
+ * How a user is answered for a VFS error. Its `code` is a POSIX name (isomorphic-git and just-bash read it), so it
+ * does not extend `StrataError`; this is its part of `errorResponse`: a path outside the project 400 `path_escape`,
+ * a concurrent writer 409 `conflict`, a missing path 404, a file too big 413, else 400, with the code in lower case.
+ */
+export function vfsErrorAnswer(error: VfsError): { status: number; code: string } {
+  if (error instanceof PathEscapeError) return { status: 400, code: "path_escape" };
+  if (error instanceof VfsConflictError) return { status: 409, code: "conflict" };
+  const status = error.code === "ENOENT" ? 404 : error.code === "EFBIG" ? 413 : 400;
+  return { status, code: error.code.toLowerCase() };
+}
+
 /** A path (via `..`, an absolute path or a symlink) that leaves the project root. */
 export class PathEscapeError extends VfsError {
   readonly root: string;

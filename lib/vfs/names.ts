@@ -50,7 +50,7 @@ function stripTrailingDotsAndSpaces(name: string): string {
  * (NUL: {@link NAME_ERRORS}.control), a name made only of dots and spaces (`.`, `..`, `...`, `. `: `dots`), `.git`
  * itself (`nestedGit`), and what NTFS or HFS+ read as `.git` (any case, trailing dots or spaces, an alternate data
  * stream `.git:x`, the short name `git~1`…`git~9`, ignorable characters such as U+200C inside it: `gitAlias`).
- * Exactly the names isomorphic-git's `assertSafeEntryPath` refuses (1.44), the NUL added (it ends a tree entry).
+ * Exactly the names isomorphic-git's `assertSafeEntryPath` refuses (pi's `resource-loader.ts`), the NUL added (it ends a tree entry).
  * @returns one of {@link NAME_ERRORS}, or null.
  */
 export function gitNameProblem(name: string): string | null {

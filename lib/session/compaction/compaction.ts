@@ -1,5 +1,5 @@
 /**
- * Context compaction, pure (pi's `core/compaction/compaction.ts`, catalog 8.1–8.10). The model call is
+ * Context compaction, pure (pi's `core/compaction/compaction.ts`, pi's `compaction/compaction.ts`). The model call is
  * injected: `compact(preparation, summarize)` calls `summarize(prompt, systemPrompt, maxTokens)` and
  * never talks to a provider itself, so the agent layer wires the session's model.
  */
@@ -34,7 +34,7 @@ export interface CompactionSettings {
   keepRecentTokens: number;
 }
 
-/** 8.1 */
+/** pi's `compaction/compaction.ts` */
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   enabled: true,
   reserveTokens: 16384,
@@ -59,7 +59,7 @@ export function calculateContextTokens(usage: Usage): number {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-/** 8.2: `enabled && tokens > window - reserveTokens` (pi `shouldCompact`). */
+/** pi's `compaction/compaction.ts`: `enabled && tokens > window - reserveTokens` (pi `shouldCompact`). */
 export function shouldCompact(
   contextTokens: number,
   contextWindow: number,
@@ -84,7 +84,7 @@ function textAndImageChars(
 }
 
 /**
- * 8.3: `ceil(chars / 4)` — user/custom/toolResult text (+4800 per image); assistant text + thinking +
+ * pi's `compaction/compaction.ts`: `ceil(chars / 4)` — user/custom/toolResult text (+4800 per image); assistant text + thinking +
  * tool name + JSON of arguments; bashExecution command + output; summaries' text; system text +
  * section values + JSON of `toolsAdded` (pi `estimateTokens`).
  */
@@ -221,7 +221,7 @@ export interface CutPointResult {
 }
 
 /**
- * 8.4 (pi `findCutPoint`): within `[startIndex, endIndex)`, walk back from the newest entry summing
+ * pi's `compaction/compaction.ts` (pi `findCutPoint`): within `[startIndex, endIndex)`, walk back from the newest entry summing
  * message estimates; once the sum reaches `keepRecentTokens`, cut at the first valid cut point at or
  * after that entry (or the last cut point when none is — a trailing tool result keeps its call). Valid
  * cut points contribute user, assistant, bashExecution, custom or summary messages — never a tool
@@ -264,7 +264,7 @@ export function findCutPoint(
   return { firstKeptEntryIndex: cutIndex, turnStartIndex, isSplitTurn: !startsTurn && turnStartIndex !== -1 };
 }
 
-/** 8.4: whether `findCutPoint` at `cutIndex` splits a turn (the cut entry is not a turn start and one precedes it). */
+/** pi's `compaction/compaction.ts`: whether `findCutPoint` at `cutIndex` splits a turn (the cut entry is not a turn start and one precedes it). */
 export function isSplitTurn(entries: readonly SessionEntry[], cutIndex: number, startIndex = 0): boolean {
   return !isTurnStartEntry(entries[cutIndex]) && findTurnStartIndex(entries, cutIndex, startIndex) !== -1;
 }
@@ -408,7 +408,7 @@ export function prepareCompaction(
   };
 }
 
-/** 8.6: the first-summary instructions (pi `SUMMARIZATION_PROMPT`, exact). */
+/** pi's `compaction/compaction.ts`: the first-summary instructions (pi `SUMMARIZATION_PROMPT`, exact). */
 export const SUMMARIZATION_PROMPT = `The messages above are a conversation to summarize. Create a structured context checkpoint summary that another LLM will use to continue the work.
 
 Use this EXACT format:
@@ -442,7 +442,7 @@ Use this EXACT format:
 
 Keep each section concise. Preserve exact file paths, function names, and error messages.`;
 
-/** 8.6: the update instructions after `<previous-summary>` (pi `UPDATE_SUMMARIZATION_PROMPT`, exact). */
+/** pi's `compaction/compaction.ts`: the update instructions after `<previous-summary>` (pi `UPDATE_SUMMARIZATION_PROMPT`, exact). */
 export const UPDATE_SUMMARIZATION_PROMPT = `The messages above are NEW conversation messages to incorporate into the existing summary provided in <previous-summary> tags.
 
 Update the existing structured summary with new information. RULES:
@@ -482,7 +482,7 @@ Use this EXACT format:
 
 Keep each section concise. Preserve exact file paths, function names, and error messages.`;
 
-/** 8.7: instructions of the split-turn prefix summary (pi `TURN_PREFIX_SUMMARIZATION_PROMPT`, exact). */
+/** pi's `compaction/compaction.ts`: instructions of the split-turn prefix summary (pi `TURN_PREFIX_SUMMARIZATION_PROMPT`, exact). */
 export const TURN_PREFIX_SUMMARIZATION_PROMPT = `The messages above are earlier context from an ongoing conversation. Later messages are stored separately and do not need to be reconstructed.
 
 Create a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed before the later messages so the conversation can continue with the necessary context.
@@ -499,7 +499,7 @@ Create a concise checkpoint of the user's request and the progress shown above. 
 Only summarize information explicitly present above. Do not infer or recreate later messages.`;
 
 /**
- * 8.9: the failure text for a summarization reply that must not be persisted, or `undefined`:
+ * pi's `compaction/compaction.ts`: the failure text for a summarization reply that must not be persisted, or `undefined`:
  * `<label> failed: <errorMessage|Unknown error>` for `error`, `<label> failed: generation hit the token
  * cap and the summary is incomplete` for `length` (pi `getSummarizationFailure`).
  */
@@ -511,7 +511,7 @@ export function getSummarizationFailure(response: AssistantMessage, label: strin
 }
 
 /**
- * 8.6: the summarization user prompt: `<conversation>\n…\n</conversation>\n\n`, then
+ * pi's `compaction/compaction.ts`: the summarization user prompt: `<conversation>\n…\n</conversation>\n\n`, then
  * `<previous-summary>\n…\n</previous-summary>\n\n` when updating, then the instructions (+
  * `\n\nAdditional focus: <custom>`).
  */
@@ -527,7 +527,7 @@ export function buildSummarizationPrompt(
   return prompt + base;
 }
 
-/** 8.7: the split-turn prefix prompt: `# Conversation\n…\n\n# Instructions\n<TURN_PREFIX_SUMMARIZATION_PROMPT>`. */
+/** pi's `compaction/compaction.ts`: the split-turn prefix prompt: `# Conversation\n…\n\n# Instructions\n<TURN_PREFIX_SUMMARIZATION_PROMPT>`. */
 export function buildTurnPrefixPrompt(messages: readonly AgentMessage[]): string {
   return `# Conversation\n${serializeConversation(convertToLlm(messages))}\n\n# Instructions\n${TURN_PREFIX_SUMMARIZATION_PROMPT}`;
 }
@@ -577,7 +577,7 @@ export interface CompactionResult {
  * pi `compact`: summarize the prepared history (max tokens `min(floor(0.8 × reserve), modelMaxTokens)`);
  * for a split turn also the turn prefix (`0.5 × reserve`) and join them as
  * `<history or previous summary or "No prior history.">\n\n---\n\n**Turn Context (split turn):**\n\n<prefix>`
- * (8.7); then append the file lists (8.8).
+ * (pi's `compaction/compaction.ts`); then append the file lists (pi's `compaction/compaction.ts`).
  * @throws Error with 8.9's text (`Summarization failed: …`, `Summarization attempted to call a tool`,
  *   `Turn prefix summarization …`) — nothing is persisted then.
  */
@@ -629,7 +629,7 @@ export async function compact(
   };
 }
 
-/** The system message a compaction entry stores: the replayed current one, stamped with the compaction time (7.20). */
+/** The system message a compaction entry stores: the replayed current one, stamped with the compaction time (pi's `session-manager.ts`). */
 export function compactionSystemMessage(
   messages: readonly AgentMessage[],
   timestampMs: number,

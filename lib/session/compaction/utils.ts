@@ -6,7 +6,7 @@
 import type { AgentMessage, BashExecutionMessage } from "@/lib/agent/messages";
 import type { Message, TextContent } from "@/lib/llm/types";
 
-/** Text before a compaction summary in context (pi `COMPACTION_SUMMARY_PREFIX`, 8.10). */
+/** Text before a compaction summary in context (pi `COMPACTION_SUMMARY_PREFIX`, pi's `compaction/compaction.ts`). */
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 /** Text after a compaction summary (pi `COMPACTION_SUMMARY_SUFFIX`). */
@@ -17,7 +17,7 @@ export const BRANCH_SUMMARY_PREFIX =
 /** Text after a branch summary (pi `BRANCH_SUMMARY_SUFFIX`; no leading newline, as in pi). */
 export const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
-/** System prompt of every summarization request (pi `SUMMARIZATION_SYSTEM_PROMPT`, 8.6). */
+/** System prompt of every summarization request (pi `SUMMARIZATION_SYSTEM_PROMPT`, pi's `compaction/compaction.ts`). */
 export const SUMMARIZATION_SYSTEM_PROMPT =
   "You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.\n\nDo NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.";
 
@@ -47,7 +47,7 @@ export function extractFileOpsFromMessage(message: AgentMessage, fileOps: FileOp
   }
 }
 
-/** Sorted read-only files (read and never modified) and modified files (pi `computeFileLists`, 8.8). */
+/** Sorted read-only files (read and never modified) and modified files (pi `computeFileLists`, pi's `compaction/compaction.ts`). */
 export function computeFileLists(fileOps: FileOperations): { readFiles: string[]; modifiedFiles: string[] } {
   const modified = new Set([...fileOps.edited, ...fileOps.written]);
   const readFiles = [...fileOps.read].filter((f) => !modified.has(f)).sort();
@@ -56,7 +56,7 @@ export function computeFileLists(fileOps: FileOperations): { readFiles: string[]
 
 /**
  * `\n\n<read-files>\n…\n</read-files>\n\n<modified-files>\n…\n</modified-files>`, each block only when
- * non-empty; `""` when both are (pi `formatFileOperations`, 8.8).
+ * non-empty; `""` when both are (pi `formatFileOperations`, pi's `compaction/compaction.ts`).
  */
 export function formatFileOperations(readFiles: string[], modifiedFiles: string[]): string {
   const sections: string[] = [];
@@ -146,7 +146,7 @@ function truncateForSummary(text: string, maxChars: number): string {
 }
 
 /**
- * LLM messages → summarization text (pi `serializeConversation`, 8.5): parts joined by `"\n\n"`:
+ * LLM messages → summarization text (pi `serializeConversation`, pi's `compaction/compaction.ts`): parts joined by `"\n\n"`:
  * `[User]: …` (text blocks joined with ""), `[Assistant thinking]: …`, `[Assistant]: …` (text joined
  * with "\n"), `[Assistant tool calls]: name(k=<json>, …); …`, `[Tool result]: …` truncated to 2000
  * chars. System messages and empty parts are skipped.

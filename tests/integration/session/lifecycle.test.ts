@@ -3,17 +3,18 @@
  * the session in any table that references it and removes its checkpoint branch, while the project's other
  * session keeps every row; a rename is pi's `session_info` entry, so the export carries it.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { DbScope } from "@/lib/db/client";
 import type { Project } from "@/lib/projects/projects";
+import { SessionNotFoundError } from "@/lib/session/errors";
 import { exportSessionJsonl } from "@/lib/session/import-export";
 import { parseSessionJsonl } from "@/lib/session/jsonl";
 import {
   deleteSession,
   LifecycleRefusedError,
   renameSession,
-  SessionGoneError,
   withoutPackedRef,
 } from "@/lib/session/lifecycle";
 import { RUN_STALE_MS, startRun } from "@/lib/session/runs";
@@ -113,9 +114,9 @@ describe("deleteSession", () => {
     expect(await sessionFootprint(scope, project, session.id)).toEqual(none);
   });
 
-  it("a missing session is SessionGoneError", async () => {
+  it("a missing session is SessionNotFoundError", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
-    await expect(deleteSession(scope, id)).rejects.toEqual(new SessionGoneError(id));
+    await expect(deleteSession(scope, id)).rejects.toEqual(new SessionNotFoundError(id));
   });
 });
 
@@ -162,7 +163,7 @@ describe("renameSession", () => {
     });
     expect((await getSession(scope, session.id))?.title).toBe("é".repeat(200));
     const id = "00000000-0000-4000-8000-000000000001";
-    await expect(renameSession(scope, id, "x")).rejects.toEqual(new SessionGoneError(id));
+    await expect(renameSession(scope, id, "x")).rejects.toEqual(new SessionNotFoundError(id));
   });
 
   it("refuses control characters; a title Postgres cannot store leaves neither entry nor title (one transaction)", async () => {

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { withProject } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { withRefusals } from "@/lib/http/refusals";
 import { toProjectView } from "@/lib/http/views";
 import { deleteProject, renameProject } from "@/lib/projects/projects";
 
@@ -26,7 +25,7 @@ export const PATCH = route(async (req: Request, { params }: Ctx) => {
   const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withProject(req, id, "write", async ({ scope }) => {
     const { name } = input.parse(Rename);
-    const project = await withRefusals(() => renameProject(scope, id, name));
+    const project = await renameProject(scope, id, name);
     return Response.json({ project: toProjectView(project) });
   });
 });
@@ -35,6 +34,6 @@ export const PATCH = route(async (req: Request, { params }: Ctx) => {
 export const DELETE = route(async (req: Request, { params }: Ctx) => {
   const { id } = await params;
   return withProject(req, id, "write", async ({ scope }) =>
-    Response.json({ deleted: await withRefusals(() => deleteProject(scope, id)) }),
+    Response.json({ deleted: await deleteProject(scope, id) }),
   );
 });

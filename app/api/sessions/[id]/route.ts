@@ -2,7 +2,6 @@ import { z } from "zod";
 import { withSession } from "@/lib/http/access";
 import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
-import { withRefusals } from "@/lib/http/refusals";
 import { toSessionView } from "@/lib/http/views";
 import { loadBranch } from "@/lib/session/context-load";
 import { entryRepairs } from "@/lib/session/entry-repair";
@@ -44,7 +43,7 @@ export const PATCH = route(async (req: Request, { params }: { params: Promise<{ 
   const input = await readJsonInput(req, { limit: SMALL_JSON_LIMIT });
   return withSession(req, id, "write", async ({ scope }) => {
     const { title } = input.parse(Rename);
-    const session = await withRefusals(() => renameSession(scope, id, title));
+    const session = await renameSession(scope, id, title);
     return Response.json({ session: toSessionView(session, null) });
   });
 });
@@ -53,6 +52,6 @@ export const PATCH = route(async (req: Request, { params }: { params: Promise<{ 
 export const DELETE = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   return withSession(req, id, "write", async ({ scope }) =>
-    Response.json({ deleted: await withRefusals(() => deleteSession(scope, id)) }),
+    Response.json({ deleted: await deleteSession(scope, id) }),
   );
 });

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 const Body = z.object({ choice: z.enum(TRUST_CHOICES), sessionId: z.string().max(64).optional() });
 
 /**
- * Store the caller's trust prompt choice for the project (pi 2.10–2.12; stored choices in Postgres per user,
+ * Store the caller's trust prompt choice for the project (pi's `resource-loader.ts`; stored choices in Postgres per user,
  * session ones on the session).
  */
 export const POST = route(async (req: Request, { params }: { params: Promise<{ id: string }> }) => {

@@ -38,7 +38,7 @@ export const PUT = route(async (request: Request, { params }: { params: Promise<
     return Response.json(
       await setSessionTools(scope, id, body.active, {
         userId: caller.userId,
-        // For a session without entries: its first model_change names the default model (pi 6.9).
+        // For a session without entries: its first model_change names the default model (pi's `agent-session.ts`).
         env: await sessionProviderEnv(scope, id, process.env),
       }),
     );
