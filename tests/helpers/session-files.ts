@@ -186,3 +186,101 @@ export const ANTHROPIC_IMAGE_HISTORY = sessionFile(
     },
   },
 );
+
+/**
+ * The study notes' worked example (their "继续修复" walk through the pipeline): a branch of User, Assistant with a
+ * tool call, its ToolResult, a user's `!command` (BashExecution), a Custom message and an Assistant that failed
+ * (`stopReason: "error"`), from `anthropic/claude-sonnet-4-5`; the next prompt goes to an Anthropic model without
+ * image input (`anthropic/claude-text-only` in the test's `STRATA_MODELS`). The preview-equals-sent route test uses it.
+ */
+export const NOTES_WORKED_EXAMPLE = sessionFile(
+  {
+    type: "model_change",
+    id: "f0000001",
+    parentId: null,
+    timestamp: at(1),
+    provider: "anthropic",
+    modelId: "claude-sonnet-4-5",
+  },
+  {
+    type: "message",
+    id: "f0000002",
+    parentId: "f0000001",
+    timestamp: at(2),
+    message: {
+      role: "user",
+      content: [
+        { type: "text", text: "登录页的测试失败了，看看截图" },
+        { type: "image", data: HISTORY_PNG, mimeType: "image/png" },
+      ],
+      timestamp: 1767258002000,
+    },
+  },
+  {
+    type: "message",
+    id: "f0000003",
+    parentId: "f0000002",
+    timestamp: at(3),
+    message: {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "toolu_02B", name: "bash", arguments: { command: "npm test" } }],
+      ...sonnet,
+      usage: sonnetUsage(900, 30),
+      stopReason: "toolUse",
+      timestamp: 1767258003000,
+    },
+  },
+  {
+    type: "message",
+    id: "f0000004",
+    parentId: "f0000003",
+    timestamp: at(4),
+    message: {
+      role: "toolResult",
+      toolCallId: "toolu_02B",
+      toolName: "bash",
+      content: [{ type: "text", text: "FAIL login.test.ts: expected 200, got 401\n" }],
+      isError: true,
+      timestamp: 1767258004000,
+    },
+  },
+  {
+    type: "message",
+    id: "f0000005",
+    parentId: "f0000004",
+    timestamp: at(5),
+    message: {
+      role: "bashExecution",
+      command: "git diff --stat",
+      output: " src/login.ts | 4 ++--\n",
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+      timestamp: 1767258005000,
+    },
+  },
+  {
+    type: "custom_message",
+    id: "f0000006",
+    parentId: "f0000005",
+    timestamp: at(6),
+    customType: "ci-status",
+    content: "CI: the login job failed on main.",
+    display: true,
+  },
+  {
+    type: "message",
+    id: "f0000007",
+    parentId: "f0000006",
+    timestamp: at(7),
+    message: {
+      role: "assistant",
+      content: [],
+      ...sonnet,
+      usage: sonnetUsage(0, 0),
+      stopReason: "error",
+      errorMessage: "overloaded_error",
+      timestamp: 1767258007000,
+    },
+  },
+);

@@ -18,7 +18,7 @@ import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
-import { ANTHROPIC_IMAGE_HISTORY, HISTORY_PNG } from "../../helpers/session-files";
+import { ANTHROPIC_IMAGE_HISTORY, HISTORY_PNG, NOTES_WORKED_EXAMPLE } from "../../helpers/session-files";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 const MODEL = "openai/gpt-text-only";
@@ -39,6 +39,7 @@ beforeAll(async () => {
     // The e2e server's non-vision OpenAI model (tests/e2e/server.ts).
     STRATA_MODELS: JSON.stringify([
       { provider: "openai", id: "gpt-text-only", name: "GPT (text only)", input: ["text"] },
+      { provider: "anthropic", id: "claude-text-only", name: "Claude (text only)", input: ["text"] },
     ]),
   });
   user = await createTestUser();
@@ -119,5 +120,51 @@ describe("the inspector's previewed payload is the body sent", () => {
     expect(answer.role).toBe("assistant");
     expect(answer.content.map((c) => [c.type, c.text])).toEqual([["text", "The login form, twice."]]);
     expect(events.at(-1)?.data).toEqual({ type: "run_end", outcome: "done" });
+  });
+
+  it("the study notes' worked example on an Anthropic model without image input: preview, then the same prompt sent", async () => {
+    const project = await insertProject(scope, {
+      workspaceId: user.workspaceId,
+      name: "notes",
+      source: null,
+    });
+    const s = new DbScope();
+    const { vfs } = openWorkspaceVfs(user.workspaceId, s);
+    await vfs.writeFile(`${project.rootPath}/login.ts`, "export const login = () => 401;\n");
+    await vfs.flush();
+    await s.release();
+    const imported = await importSession(
+      asUser(user, `http://127.0.0.1/api/projects/${project.id}/sessions/import?name=notes.jsonl`, {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson" },
+        body: NOTES_WORKED_EXAMPLE,
+      }),
+      { params: Promise.resolve({ id: project.id }) },
+    );
+    expect(imported.status).toBe(201);
+    const id = ((await imported.json()) as { session: { id: string } }).session.id;
+    const model = "anthropic/claude-text-only";
+    const text = "继续修复";
+    const previewed = await postPreview(
+      json("POST", `http://127.0.0.1/api/sessions/${id}/preview`, { text, model }),
+      { params: Promise.resolve({ id }) },
+    );
+    expect(previewed.status).toBe(200);
+    const preview = (await previewed.json()) as { payload: { url: string; body: unknown } | null };
+    expect(preview.payload?.url).toBe(`${mock.url}/v1/messages`);
+    const body = JSON.stringify(preview.payload?.body);
+    // The failed turn is not replayed, the image became pi's placeholder, the !command and the custom message are user text.
+    expect(body).not.toContain("overloaded_error");
+    expect(body).not.toContain(HISTORY_PNG);
+    expect(body).toContain("Ran `git diff --stat`");
+    expect(body).toContain("CI: the login job failed on main.");
+
+    mock.reset();
+    mock.enqueue({ text: "Fixed." });
+    await promptEvents(user, id, { text, model });
+    expect(mock.requests.map((r) => `${r.path} ${(r.body as { model?: string }).model}`)).toEqual([
+      "/v1/messages claude-text-only",
+    ]);
+    expect(mock.requests[0].rawBody).toBe(body);
   });
 });
