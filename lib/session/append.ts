@@ -240,33 +240,6 @@ export async function appendEntry(
   return appendWith(scope, sessionId, async () => ({ type, fields }), options);
 }
 
-async function _entryExists(q: Query, sessionId: string, id: string): Promise<SessionEntry | undefined> {
-  const [row] = await q<{ entry: SessionEntry }>(
-    "SELECT entry FROM session_entries WHERE session_id = $1 AND id = $2",
-    [sessionId, id],
-  );
-  return row?.entry;
-}
-
-async function _onBranch(
-  q: Query,
-  sessionId: string,
-  leafId: string | null,
-  targetId: string,
-): Promise<boolean> {
-  if (leafId === null) return false;
-  const rows = await q(
-    `WITH RECURSIVE w AS (
-       SELECT id, parent_id FROM session_entries WHERE session_id = $1 AND id = $2
-       UNION ALL
-       SELECT e.id, e.parent_id FROM w JOIN session_entries e ON e.session_id = $1 AND e.id = w.parent_id
-        WHERE w.id <> $3
-     ) SELECT 1 FROM w WHERE id = $3`,
-    [sessionId, leafId, targetId],
-  );
-  return rows.length > 0;
-}
-
 export async function entryExists(
   q: Query,
   sessionId: string,
