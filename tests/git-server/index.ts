@@ -200,6 +200,13 @@ export async function makeBareClone(srcRepoDir: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), "strata-git-server-"));
   const target = join(parent, `${basename(resolve(srcRepoDir)) || "repo"}.git`);
   await run("git", ["clone", "--quiet", "--bare", "--no-local", resolve(srcRepoDir), target]);
+  // A source checked out at a commit (detached HEAD, as in `git bisect` or a CI job on a SHA) gives a bare clone
+  // whose HEAD names no branch, which a clone cannot check out: give that commit a branch and point HEAD at it.
+  const symbolic = await run("git", ["-C", target, "symbolic-ref", "-q", "HEAD"]).catch(() => undefined);
+  if (!symbolic) {
+    await run("git", ["-C", target, "update-ref", "refs/heads/detached-head", "HEAD"]);
+    await run("git", ["-C", target, "symbolic-ref", "HEAD", "refs/heads/detached-head"]);
+  }
   return target;
 }
 
