@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { SettingsView } from "@/components/account/settings-view";
+import { currentSessionId, hasPassword } from "@/lib/auth/account-reads";
 import { withDb } from "@/lib/db/client";
 import { listPageWorkspaces, pageRequest, requirePageCaller } from "@/lib/http/page-caller";
-import { currentSessionId, hasPassword } from "./settings-data";
 
 export const runtime = "edge";
 export const dynamic = "force-dynamic";

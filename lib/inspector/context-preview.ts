@@ -10,27 +10,21 @@
  */
 
 import type { AgentMessage } from "@/lib/agent/messages";
-import { AgentSession } from "@/lib/agent-session/agent-session";
-import { createSessionRuntime } from "@/lib/agent-session/runtime";
 import { buildSessionSections } from "@/lib/agent-session/system-state";
-import type { ExtensionError } from "@/lib/extensions/types";
-import type { CapturedPayload } from "@/lib/llm/capture-payload";
 import { modelRef } from "@/lib/llm/models";
 import { redactSecrets } from "@/lib/llm/redact";
 import { toolCallIdNormalizerFor } from "@/lib/llm/tool-call-ids";
 import { transformMessages } from "@/lib/llm/transform-messages";
 import { createTransformReport } from "@/lib/llm/transform-report";
-import type { Message, SystemMessage, UserMessage } from "@/lib/llm/types";
-import { AGENT_DIR, AGENT_HOME } from "@/lib/projects/agent-dir";
+import type { SystemMessage, UserMessage } from "@/lib/llm/types";
+import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import {
   listTeamTrustRequiringResources,
   listTrustRequiringProjectResources,
 } from "@/lib/resources/project-trust";
-import { loadResources } from "@/lib/resources/resource-loader";
 import { buildSessionPath, projectPath } from "@/lib/session/projection";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { FileSystem } from "@/lib/vfs/types";
-import { createCaptureStream } from "./capture-stream";
 import { buildPreviewEntries, buildRecentCost } from "./context-preview-entries";
 import {
   buildSectionSources,
@@ -40,13 +34,15 @@ import {
   NO_CONTEXT_HOOK_CHANGES,
   readBlockImagesSetting,
 } from "./context-preview-layers";
-import { ContextPreviewError } from "./context-preview-model";
 import {
-  type ContextPreview,
-  type ContextPreviewInput,
-  PREVIEW_TOOL_NAMES,
-  type PreviewDiagnostic,
-} from "./context-preview-types";
+  capturedPayload,
+  checkPreviewInput,
+  previewResources,
+  previewRuntime,
+  runCapturedPrompt,
+  sessionDiagnostics,
+} from "./context-preview-run";
+import type { ContextPreview, ContextPreviewInput, PreviewDiagnostic } from "./context-preview-types";
 
 export { envSecrets, maskKeyLikeStrings, redactSecrets, redactUrl } from "@/lib/llm/redact";
 export type { PreviewEntry, RecentCost, TurnCost } from "./context-preview-entries";
@@ -72,15 +68,6 @@ async function withheldResources(fs: FileSystem, cwd: string, team?: { fs: FileS
       filesystem: "team" as const,
     })),
   ];
-}
-
-/** A failure an extension handler (or a `/skill:` read) reported while the preview's prompt ran. */
-function extensionDiagnostic(e: ExtensionError): PreviewDiagnostic {
-  const message = `Extension "${e.extensionPath}" ${e.event} error: ${e.error}`;
-  // A skill file that cannot be read is an input problem (pi reports it in the extension error shape).
-  return e.event === "skill_expansion"
-    ? { source: "input", type: "error", message }
-    : { source: "extensions", type: "error", message, path: e.extensionPath };
 }
 
 /** `images.blockImages` as given, else read from the settings in effect as a run reads them (with their errors). */
@@ -144,172 +131,70 @@ function userText(message: UserMessage): string {
  *   `Working directory <cwd> is not a directory of the workspace`.
  */
 export async function buildContextPreview(input: ContextPreviewInput): Promise<ContextPreview> {
-  const { fs, model } = input;
+  const { model } = input;
   const cwd = normalizePosix(input.cwd);
-  const now = input.now ?? Date.now();
   const env = input.env ?? {};
   const diagnostics: PreviewDiagnostic[] = [];
-
-  const cwdStat = await fs.stat(cwd).catch(() => undefined);
-  if (cwdStat?.kind !== "dir")
-    throw new ContextPreviewError(`Working directory ${cwd} is not a directory of the workspace`);
-  const entries = input.entries ?? [];
-  if (typeof input.leafId === "string" && !entries.some((e) => e.id === input.leafId))
-    throw new ContextPreviewError(`Unknown leaf entry id: ${input.leafId}`);
-  const given = input.tools ? [...new Set(input.tools)] : undefined;
-  for (const name of given ?? [])
-    if (!(PREVIEW_TOOL_NAMES as readonly string[]).includes(name))
-      throw new ContextPreviewError(`Unknown tool: ${name} (known: ${PREVIEW_TOOL_NAMES.join(", ")})`);
-
-  // Resources in effect, as loadSessionResources loads them for a run (root "/", the agent dir at AGENT_DIR).
-  const agentFs = input.agentFs;
-  const resources = await loadResources({
-    fs,
-    cwd,
-    root: "/",
-    ...(agentFs
-      ? { agentFs, agentDir: input.agentDir ?? AGENT_DIR, agentHomeDir: input.agentHomeDir ?? AGENT_HOME }
-      : {}),
-    ...(input.team ? { teamFs: input.team.fs, teamRulesDir: input.team.dir } : {}),
-    ...(input.trust !== undefined ? { projectTrusted: input.trust } : {}),
-  });
-  for (const d of resources.diagnostics)
-    diagnostics.push({
-      source: "resources",
-      type: d.type,
-      message: d.message,
-      ...(d.path ? { path: d.path } : {}),
-    });
-
-  // The real AgentSession over a runtime built from these filesystems, with a stream that captures the first
-  // request and answers without the network: the preview is a run that stops before `fetch`.
-  const runtime = await createSessionRuntime({
-    session: { id: input.sessionId ?? "", cwd },
-    toolContext: {
-      fs,
-      cwd,
-      projectRoot: input.projectRoot ?? cwd,
-      ...(input.exec ? { exec: input.exec } : {}),
-    },
-    resources,
-    skillFs: (skill) =>
-      skill.source === "user" && agentFs
-        ? agentFs
-        : skill.source === "team" && input.team
-          ? input.team.fs
-          : fs,
-    extensions: input.extensions ?? [],
-    onExtensionError: (e) => diagnostics.push(extensionDiagnostic(e)),
-  });
-  const path = buildSessionPath(entries, input.leafId);
+  const given = await checkPreviewInput(input, cwd);
+  const resources = await previewResources(input, cwd, diagnostics);
+  const runtime = await previewRuntime(input, cwd, resources, diagnostics);
+  const path = buildSessionPath(input.entries ?? [], input.leafId);
   const projection = projectPath(path);
   const history = projection.messages;
   // A run's active tools: the set the branch's transcript declares (the IDE's toggles), else pi's defaults.
   if (given) runtime.setActiveToolsByName(given);
   else runtime.restoreActiveTools(history);
-  const names = runtime.getActiveToolNames();
-  const sections = buildSessionSections({ cwd, resources, tools: runtime.tools });
   const thinkingLevel = input.thinkingLevel ?? projection.thinkingLevel;
-  if (
-    projection.model &&
-    (projection.model.provider !== model.provider || projection.model.modelId !== model.id)
-  )
-    diagnostics.push({
-      source: "session",
-      type: "info",
-      message: `Model switch: the session's model is ${projection.model.provider}/${projection.model.modelId}; a run on ${modelRef(model)} appends a model_change entry`,
-    });
-  if (/^\/compact(?:\s|$)/.test(input.text.trim()))
-    diagnostics.push({
-      source: "input",
-      type: "info",
-      message: "/compact is a command: a live run compacts the session instead of sending this prompt",
-    });
+  diagnostics.push(...sessionDiagnostics(input, projection.model));
   const settings = await previewBlockImages(input, resources.projectTrusted);
-  const blockImages = settings.blockImages;
-
-  const layers: {
-    before?: AgentMessage[];
-    after?: AgentMessage[];
-    llm?: Message[];
-    prompt?: AgentMessage[];
-  } = {};
-  const capture = createCaptureStream(model, env);
-  const session = new AgentSession({
+  const run = await runCapturedPrompt(input, {
     runtime,
-    model,
     thinkingLevel,
-    messages: history,
-    stream: capture.stream,
-    blockImages: () => blockImages,
-    tap: {
-      context: (before, after) => {
-        layers.before ??= before.slice();
-        layers.after ??= after.slice();
-      },
-      llm: (messages) => {
-        layers.llm ??= messages.slice();
-      },
-      prompt: (messages) => {
-        layers.prompt ??= messages.slice();
-      },
-    },
-    now: () => now,
+    history,
+    blockImages: settings.blockImages,
+    env,
   });
-  await session.prompt(input.text);
   diagnostics.push(...settings.diagnostics);
 
-  const captured = capture.captured();
+  const { captured, layers } = run;
   const agentMessages = layers.before ?? [...history, ...(layers.prompt ?? [])];
   const hooks = runtime.extensions.handlerPaths("context", "context_with_system");
-  const contextHookChanges = contextChanges(hooks, agentMessages, layers.after ?? agentMessages);
   const llmMessages = layers.llm ?? [];
   const request = captured?.request ?? { systemPrompt: "", messages: [], tools: [] };
-  const systemPatch = (layers.prompt?.find((m) => m.role === "system") as SystemMessage | undefined) ?? null;
   const user = layers.prompt?.find((m): m is UserMessage => m.role === "user");
-  const expandedText = user ? userText(user) : input.text;
   const transformReport = createTransformReport();
   const transformedMessages = transformMessages(request.messages, model, toolCallIdNormalizerFor(model), {
     report: transformReport,
   });
-  let payload: CapturedPayload | null = null;
-  if (!captured)
-    diagnostics.push({
-      source: "input",
-      type: "info",
-      message: "No request: the prompt was handled before the model",
-    });
-  else if ("error" in captured.capture)
-    diagnostics.push({ source: "payload", type: "error", message: `No payload: ${captured.capture.error}` });
-  else payload = captured.capture;
+  const sections = buildSessionSections({ cwd, resources, tools: runtime.tools });
 
   const preview: ContextPreview = {
     model: { ...model, ref: modelRef(model) },
     thinkingLevel,
     cwd,
     trusted: resources.projectTrusted,
-    tools: names,
+    tools: runtime.getActiveToolNames(),
     systemPrompt: request.systemPrompt,
     sections,
     sectionSources: buildSectionSources(
       sections,
       resources.provenance,
       resources.projectTrusted,
-      resources.projectTrusted ? [] : await withheldResources(fs, cwd, input.team),
+      resources.projectTrusted ? [] : await withheldResources(input.fs, cwd, input.team),
     ),
-    systemPatch,
-    expandedText,
+    systemPatch: (layers.prompt?.find((m) => m.role === "system") as SystemMessage | undefined) ?? null,
+    expandedText: user ? userText(user) : input.text,
     provenance: resources.provenance,
     entries: buildPreviewEntries(path, projection),
     agentMessages,
-    contextHookChanges,
-    blockImages,
+    contextHookChanges: contextChanges(hooks, agentMessages, layers.after ?? agentMessages),
+    blockImages: settings.blockImages,
     llmMessages,
     transformedMessages,
     transformReport,
     requestMessageIndexes: llmMessages.flatMap((m, i) => (m.role === "system" ? [] : [i])),
     toolDeclarations: request.tools,
-    payload,
+    payload: capturedPayload(captured, diagnostics),
     tokenEstimate: estimateRequestTokens(
       request.systemPrompt,
       transformedMessages,

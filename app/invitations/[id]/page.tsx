@@ -4,9 +4,9 @@ import { AuthShell } from "@/components/account/auth-shell";
 import { withNext } from "@/components/account/next-path";
 import { InvitationActions, SwitchAccountButton } from "@/components/teams/join-actions";
 import styles from "@/components/teams/teams.module.css";
+import { loadInvitation } from "@/lib/auth/account-reads";
 import { resolveCaller } from "@/lib/auth/caller";
 import { withDb } from "@/lib/db/client";
-import { isUuid } from "@/lib/db/ids";
 import { pageRequest } from "@/lib/http/page-caller";
 
 export const runtime = "edge";
@@ -15,17 +15,6 @@ export const metadata: Metadata = { title: "Team invitation · Strata", referrer
 
 const dateOf = (value: Date | string) =>
   new Date(value).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
-interface InvitationRow {
-  id: string;
-  email: string;
-  role: string | null;
-  status: string;
-  expires_at: Date | string;
-  workspace_id: string;
-  team_name: string;
-  inviter_name: string;
-}
 
 /**
  * `/invitations/<id>`: an invitation by email (the id is its link). Shows the team, role, inviter and expiry;
@@ -37,16 +26,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ id:
   const path = `/invitations/${encodeURIComponent(id)}`;
   const { invitation, caller } = await withDb(async (scope) => {
     const caller = await resolveCaller(scope, await pageRequest(path)).catch(() => null);
-    const rows = isUuid(id)
-      ? await scope.query<InvitationRow>(
-          `SELECT i.id, i.email, i.role, i.status, i.expires_at, i.workspace_id, w.name AS team_name,
-             u.name AS inviter_name
-           FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id JOIN users u ON u.id = i.inviter_id
-           WHERE i.id = $1`,
-          [id],
-        )
-      : [];
-    return { invitation: rows[0] ?? null, caller };
+    return { invitation: await loadInvitation(scope, id), caller };
   });
 
   if (!invitation)

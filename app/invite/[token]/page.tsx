@@ -4,6 +4,7 @@ import { AuthShell } from "@/components/account/auth-shell";
 import { withNext } from "@/components/account/next-path";
 import { JoinByLinkButton } from "@/components/teams/join-actions";
 import styles from "@/components/teams/teams.module.css";
+import { isWorkspaceMember } from "@/lib/auth/account-reads";
 import { resolveCaller } from "@/lib/auth/caller";
 import { INVITE_LINK_REFUSALS, previewInviteLink } from "@/lib/auth/invite-links";
 import { withDb } from "@/lib/db/client";
@@ -27,14 +28,7 @@ export default async function InviteLinkPage({ params }: { params: Promise<{ tok
     const caller = await resolveCaller(scope, await pageRequest(path)).catch(() => null);
     const preview = await previewInviteLink(scope, token);
     const member =
-      caller && preview
-        ? (
-            await scope.query("SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2", [
-              preview.workspaceId,
-              caller.userId,
-            ])
-          ).length > 0
-        : false;
+      caller && preview ? await isWorkspaceMember(scope, preview.workspaceId, caller.userId) : false;
     return { preview, caller, member };
   });
 

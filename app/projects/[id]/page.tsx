@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { ProjectWorkspace } from "@/components/projects/project-workspace";
 import { authorizeProject } from "@/lib/access/authorize";
+import { workspaceName } from "@/lib/auth/account-reads";
 import { AuthError } from "@/lib/auth/errors";
 import { roleAllows } from "@/lib/auth/roles";
 import { withDb } from "@/lib/db/client";
@@ -23,10 +24,8 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
     try {
       const { access } = await authorizeProject(scope, caller, id, "read");
       if (roleAllows(access.role, "write")) return { readOnly: null };
-      const rows = await scope.query<{ name: string }>("SELECT name FROM workspaces WHERE id = $1", [
-        access.workspaceId,
-      ]);
-      return { readOnly: { role: access.role, workspaceName: rows[0]?.name ?? "this workspace" } };
+      const name = await workspaceName(scope, access.workspaceId);
+      return { readOnly: { role: access.role, workspaceName: name ?? "this workspace" } };
     } catch (error) {
       if (error instanceof AuthError && error.status === 404) return null;
       throw error;
