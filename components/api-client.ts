@@ -5,6 +5,9 @@
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { ImageContent } from "@/lib/llm/types";
 import type { SlashCommand } from "@/lib/projects/slash-commands";
+import { ApiError, apiFetch, apiJson, errorFromResponse, jsonInit } from "./http/api-fetch";
+
+export { ApiError, errorFromResponse } from "./http/api-fetch";
 
 export interface ModelInfo {
   id: string;
@@ -85,55 +88,6 @@ export interface SessionResponse {
   queue?: { steering: string[]; followUp: string[] };
 }
 
-/** An error answered by the API (`{ error: { code, message } }`) or a transport failure. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status;
-    this.code = code;
-  }
-}
-
-/** Turns a non-2xx response into an ApiError, reading the documented error body when present. */
-export async function errorFromResponse(res: Response): Promise<ApiError> {
-  let code = `http_${res.status}`;
-  let message = res.statusText || `Request failed with status ${res.status}`;
-  try {
-    const body: unknown = await res.json();
-    const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    if (err && typeof err.message === "string") message = err.message;
-    if (err && typeof err.code === "string") code = err.code;
-  } catch {
-    // Not JSON: keep the status text.
-  }
-  return new ApiError(res.status, code, message);
-}
-
-async function request<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
-}
-
-function jsonInit(method: string, body: unknown, signal?: AbortSignal): RequestInit {
-  return {
-    method,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-    signal,
-  };
-}
-
 const enc = encodeURIComponent;
 
 /**
@@ -150,24 +104,24 @@ export function getConfig(
     : workspaceId
       ? `?workspace=${encodeURIComponent(workspaceId)}`
       : "";
-  return request(`/api/config${query}`, { signal });
+  return apiJson(`/api/config${query}`, { signal });
 }
 
 /** The projects of `workspaceId` (unset: the caller's personal workspace). */
 export async function listProjects(signal?: AbortSignal, workspaceId?: string): Promise<Project[]> {
   const query = workspaceId ? `?workspaceId=${enc(workspaceId)}` : "";
-  return (await request<{ projects: Project[] }>(`/api/projects${query}`, { signal })).projects;
+  return (await apiJson<{ projects: Project[] }>(`/api/projects${query}`, { signal })).projects;
 }
 
 export async function getProject(id: string, signal?: AbortSignal): Promise<Project> {
-  return (await request<{ project: Project }>(`/api/projects/${enc(id)}`, { signal })).project;
+  return (await apiJson<{ project: Project }>(`/api/projects/${enc(id)}`, { signal })).project;
 }
 
 export function importGit(
   input: { gitUrl: string; name?: string; ref?: string; workspaceId?: string },
   signal?: AbortSignal,
 ): Promise<ImportResponse> {
-  return request("/api/projects", jsonInit("POST", input, signal));
+  return apiJson("/api/projects", jsonInit("POST", input, signal));
 }
 
 export interface UploadProgress {
@@ -210,12 +164,12 @@ export function importArchive(
 }
 
 export async function getTree(projectId: string, signal?: AbortSignal): Promise<TreeEntry[]> {
-  return (await request<{ entries: TreeEntry[] }>(`/api/projects/${enc(projectId)}/tree`, { signal }))
+  return (await apiJson<{ entries: TreeEntry[] }>(`/api/projects/${enc(projectId)}/tree`, { signal }))
     .entries;
 }
 
 export function readFile(projectId: string, path: string, signal?: AbortSignal): Promise<FileResponse> {
-  return request(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { signal });
+  return apiJson(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { signal });
 }
 
 export function writeFile(
@@ -223,7 +177,7 @@ export function writeFile(
   path: string,
   content: string,
 ): Promise<{ path: string; size: number }> {
-  return request(`/api/projects/${enc(projectId)}/file`, jsonInit("PUT", { path, content }));
+  return apiJson(`/api/projects/${enc(projectId)}/file`, jsonInit("PUT", { path, content }));
 }
 
 /** What a DELETE of a file or folder removed (`deleted` counts the folder and everything below it). */
@@ -235,19 +189,19 @@ export interface DeleteResponse {
 
 /** Delete a project file or folder (with everything below it). @throws ApiError (404 missing, 400 `.git`). */
 export function deleteFile(projectId: string, path: string): Promise<DeleteResponse> {
-  return request(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { method: "DELETE" });
+  return apiJson(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { method: "DELETE" });
 }
 
 export async function listSessions(projectId: string, signal?: AbortSignal): Promise<SessionSummary[]> {
   return (
-    await request<{ sessions: SessionSummary[] }>(`/api/projects/${enc(projectId)}/sessions`, { signal })
+    await apiJson<{ sessions: SessionSummary[] }>(`/api/projects/${enc(projectId)}/sessions`, { signal })
   ).sessions;
 }
 
 export async function createSession(projectId: string, model?: string): Promise<SessionSummary> {
   const body = model ? { model } : {};
   return (
-    await request<{ session: SessionSummary }>(
+    await apiJson<{ session: SessionSummary }>(
       `/api/projects/${enc(projectId)}/sessions`,
       jsonInit("POST", body),
     )
@@ -255,7 +209,7 @@ export async function createSession(projectId: string, model?: string): Promise<
 }
 
 export function getSession(sessionId: string, signal?: AbortSignal): Promise<SessionResponse> {
-  return request(`/api/sessions/${enc(sessionId)}`, { signal });
+  return apiJson(`/api/sessions/${enc(sessionId)}`, { signal });
 }
 
 export type StreamingBehavior = "steer" | "followUp";
@@ -265,20 +219,12 @@ export interface QueuedPrompt {
   queued: { id: string; kind: StreamingBehavior; text: string };
 }
 
-/** POST `body` to `path` asking for an event stream; network failures become `ApiError(0, "network_error")`. */
-async function postEventStream(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      ...jsonInit("POST", body, signal),
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return res;
+/** POST `body` to `path` asking for an event stream; failures as {@link apiFetch} throws them. */
+function postEventStream(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  return apiFetch(path, {
+    ...jsonInit("POST", body, signal),
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+  });
 }
 
 /**
@@ -315,7 +261,7 @@ export function promptAnswerKind(res: Response): "stream" | "queued" | "handled"
 
 /** `POST /abort`: `undelivered` are the texts of queued messages the run never got (queue order). */
 export async function abortSession(sessionId: string): Promise<{ aborted: boolean; undelivered: string[] }> {
-  const body = await request<{ aborted?: unknown; undelivered?: unknown }>(
+  const body = await apiJson<{ aborted?: unknown; undelivered?: unknown }>(
     `/api/sessions/${enc(sessionId)}/abort`,
     { method: "POST" },
   );
@@ -397,7 +343,7 @@ export function getSessionResources(
   sessionId: string,
   signal?: AbortSignal,
 ): Promise<SessionResourcesResponse> {
-  return request(`/api/sessions/${enc(sessionId)}/resources`, { signal });
+  return apiJson(`/api/sessions/${enc(sessionId)}/resources`, { signal });
 }
 
 /** Preview a team rules proposal in the session, or stop (`null`). */
@@ -405,30 +351,30 @@ export function putRulesPreview(
   sessionId: string,
   proposalId: string | null,
 ): Promise<{ preview: RulesPreview | null }> {
-  return request(`/api/sessions/${enc(sessionId)}/rules-preview`, jsonInit("PUT", { proposalId }));
+  return apiJson(`/api/sessions/${enc(sessionId)}/rules-preview`, jsonInit("PUT", { proposalId }));
 }
 
 export function postTrust(
   projectId: string,
   input: { choice: TrustChoice; sessionId?: string },
 ): Promise<{ trusted: boolean; cwd: string; updates: { path: string; decision: boolean | null }[] }> {
-  return request(`/api/projects/${enc(projectId)}/trust`, jsonInit("POST", input));
+  return apiJson(`/api/projects/${enc(projectId)}/trust`, jsonInit("POST", input));
 }
 
 /** The user's agent dir (`/.pi/agent`): tree and files, paths relative to it. */
 export async function getAgentTree(signal?: AbortSignal): Promise<{ root: string; entries: TreeEntry[] }> {
-  return request("/api/agent/tree", { signal });
+  return apiJson("/api/agent/tree", { signal });
 }
 
 export function readAgentFile(path: string, signal?: AbortSignal): Promise<FileResponse> {
-  return request(`/api/agent/file?path=${enc(path)}`, { signal });
+  return apiJson(`/api/agent/file?path=${enc(path)}`, { signal });
 }
 
 export function writeAgentFile(path: string, content: string): Promise<{ path: string; size: number }> {
-  return request("/api/agent/file", jsonInit("PUT", { path, content }));
+  return apiJson("/api/agent/file", jsonInit("PUT", { path, content }));
 }
 
 /** Delete a file or folder of the agent dir (with everything below it). @throws ApiError (404 missing). */
 export function deleteAgentFile(path: string): Promise<DeleteResponse> {
-  return request(`/api/agent/file?path=${enc(path)}`, { method: "DELETE" });
+  return apiJson(`/api/agent/file?path=${enc(path)}`, { method: "DELETE" });
 }

@@ -1,8 +1,9 @@
 /**
- * The browser's calls to Better Auth (`/api/auth/*`) and to Strata's own JSON routes, with plain `fetch` (Better
- * Auth's client would bring zod into the browser bundle, which the pages' CSP refuses). Failures throw
- * {@link AccountError}; {@link accountErrorMessage} turns one into the sentence a user reads.
+ * The browser's calls to Better Auth (`/api/auth/*`) and to Strata's own JSON routes, with the app's `apiFetch`
+ * (components/http/api-fetch.ts; Better Auth's client would bring zod into the browser bundle, which the pages' CSP
+ * refuses). Failures throw {@link AccountError}; {@link accountErrorMessage} turns one into the sentence a user reads.
  */
+import { apiFetch } from "@/components/http/api-fetch";
 
 /** Shortest password the server accepts (lib/auth/server.ts `minPasswordLength`; an integration test ties them). */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -58,16 +59,21 @@ export async function callJson<T>(
 ): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
+    res = await apiFetch(
+      path,
+      {
+        method,
+        credentials: "same-origin",
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      errorOf,
+    );
+  } catch (err) {
+    // A refusal is errorOf's AccountError; anything else (the network_error ApiError) did not reach the server.
+    if (err instanceof AccountError) throw err;
     throw new AccountError(0, "network", "The server could not be reached.");
   }
-  if (!res.ok) throw await errorOf(res);
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
 }

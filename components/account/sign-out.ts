@@ -3,6 +3,7 @@
  * mode does not sign the browser straight back in as the local owner (a successful sign-in clears it), then go
  * to `/sign-in`. Throws an Error with a readable message when the server refuses.
  */
+import { ApiError, apiFetch } from "@/components/http/api-fetch";
 import { withNext } from "./next-path";
 
 export const SIGNED_OUT_COOKIE = "strata_signed_out";
@@ -21,14 +22,19 @@ export function clearSignedOut(): void {
 
 /** Signs this browser out and navigates to /sign-in (carrying `next`, a same-origin path to return to). */
 export async function signOut(next = "/"): Promise<void> {
-  const res = await fetch("/api/auth/sign-out", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-    credentials: "same-origin",
-  });
-  if (!res.ok && res.status !== 401)
-    throw new Error(`Sign-out failed (HTTP ${res.status}). Reload the page and try again.`);
+  try {
+    await apiFetch("/api/auth/sign-out", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      credentials: "same-origin",
+    });
+  } catch (err) {
+    // A 401 means already signed out: go on. A failure to reach the server (status 0) keeps its message.
+    if (!(err instanceof ApiError) || err.status === 0) throw err;
+    if (err.status !== 401)
+      throw new Error(`Sign-out failed (HTTP ${err.status}). Reload the page and try again.`);
+  }
   markSignedOut();
   window.location.assign(withNext("/sign-in", next));
 }

@@ -3,7 +3,7 @@
  * undoing changes"): the current branch's turns that changed files, the changes between two points or of one tool
  * call (with one file's texts), and reverting them. Browser-only, relative `/api/...` URLs.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 
 /** One changed file; counts are null for a binary file or one too large to diff. */
 export interface FileChange {
@@ -58,18 +58,6 @@ export type ChangesQuery = { from: string; to: string } | { toolCallId: string }
 
 const enc = encodeURIComponent;
 
-async function send<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
-}
-
 /** The turns of the current branch that changed files (oldest first) and the branch's leaf. */
 export interface BranchTurns {
   turns: TurnChanges[];
@@ -78,7 +66,7 @@ export interface BranchTurns {
 
 /** The turns of the session's current branch that changed files, oldest first. @throws ApiError. */
 export function getTurnChanges(sessionId: string, signal?: AbortSignal): Promise<BranchTurns> {
-  return send(`/api/sessions/${enc(sessionId)}/turns`, { signal });
+  return apiJson(`/api/sessions/${enc(sessionId)}/turns`, { signal });
 }
 
 /** The query string of a {@link ChangesQuery}, with `path` when one file's texts are wanted. */
@@ -97,7 +85,7 @@ export function getChanges(
   path?: string,
   signal?: AbortSignal,
 ): Promise<ChangeSet> {
-  return send(`/api/sessions/${enc(sessionId)}/changes?${changesSearch(query, path)}`, { signal });
+  return apiJson(`/api/sessions/${enc(sessionId)}/changes?${changesSearch(query, path)}`, { signal });
 }
 
 /** What a revert did: its commit, the files it wrote, and the entry that records it (the new leaf). */
@@ -115,9 +103,5 @@ export function revertChanges(
   sessionId: string,
   input: { from: string; to: string; path?: string; label?: string },
 ): Promise<RevertResult> {
-  return send(`/api/sessions/${enc(sessionId)}/revert`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(input),
-  });
+  return apiJson(`/api/sessions/${enc(sessionId)}/revert`, jsonInit("POST", input));
 }

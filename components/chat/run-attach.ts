@@ -4,7 +4,7 @@
  * last seq seen (`Last-Event-ID`), after a pause of 0.5, 1, 2 and 4 s; then the drop is reported (the caller
  * offers Reconnect). Events already applied are never applied twice.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { ApiError, apiFetch } from "@/components/http/api-fetch";
 import type { RunMode, RunOutcome } from "./events";
 import { readSseStream, type SseEvent } from "./sse";
 
@@ -174,14 +174,7 @@ export async function openRunEvents(
   const url = `/api/sessions/${encodeURIComponent(sessionId)}/runs/${encodeURIComponent(runId)}/events?after=${after}`;
   const headers: Record<string, string> = { accept: "text/event-stream" };
   if (after > 0) headers["last-event-id"] = String(after);
-  let res: Response;
-  try {
-    res = await fetch(url, { headers, signal, cache: "no-store" });
-  } catch (err) {
-    if (isAbortError(err)) throw err;
-    throw new ApiError(0, "network_error", messageOf(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
+  const res = await apiFetch(url, { headers, signal, cache: "no-store" });
   if (!res.body) throw new ApiError(0, "network_error", "The server answered without an event stream");
   return res.body;
 }

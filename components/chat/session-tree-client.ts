@@ -2,7 +2,8 @@
  * Fetch helpers for the session tree endpoints (docs/http-api.md, "Session tree"): JSONL import and
  * export, the tree, moving the leaf, fork, compact and the model switch. Browser-only, relative `/api/...` URLs.
  */
-import { ApiError, errorFromResponse, type SessionSummary } from "@/components/api-client";
+import type { SessionSummary } from "@/components/api-client";
+import { apiFetch, apiJson, jsonInit } from "@/components/http/api-fetch";
 
 /** A parse problem of an imported file; `line` is 1-based. */
 export interface JsonlDiagnostic {
@@ -64,25 +65,6 @@ export type CompactResponse =
 
 const enc = encodeURIComponent;
 
-async function send<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
-}
-
-const post = (body: unknown, signal?: AbortSignal): RequestInit => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-  signal,
-});
-
 /** The download URL of a session as a pi JSONL file. */
 export function sessionExportUrl(sessionId: string): string {
   return `/api/sessions/${enc(sessionId)}/export`;
@@ -111,7 +93,7 @@ export async function importSessionFile(
 ): Promise<SessionImportResponse> {
   const base = `/api/projects/${enc(projectId)}/sessions/import`;
   if (file.size <= SINGLE_REQUEST_IMPORT_BYTES) {
-    const result = await send<SessionImportResponse>(`${base}?name=${enc(file.name)}`, {
+    const result = await apiJson<SessionImportResponse>(`${base}?name=${enc(file.name)}`, {
       method: "POST",
       headers: { "content-type": "application/x-ndjson" },
       body: file,
@@ -119,38 +101,38 @@ export async function importSessionFile(
     onProgress?.({ loaded: file.size, total: file.size });
     return result;
   }
-  const { upload } = await send<{ upload: { id: string; partBytes: number } }>(
+  const { upload } = await apiJson<{ upload: { id: string; partBytes: number } }>(
     `${base}/uploads`,
-    post({ name: file.name }),
+    jsonInit("POST", { name: file.name }),
   );
   const url = `${base}/uploads/${enc(upload.id)}`;
   try {
     let parts = 0;
     for (let start = 0; start < file.size; start += upload.partBytes, parts++) {
       const end = Math.min(file.size, start + upload.partBytes);
-      await send(`${url}/parts/${parts}`, {
+      await apiJson(`${url}/parts/${parts}`, {
         method: "PUT",
         headers: { "content-type": "application/octet-stream" },
         body: file.slice(start, end),
       });
       onProgress?.({ loaded: end, total: file.size });
     }
-    return await send<SessionImportResponse>(url, post({ parts, bytes: file.size }));
+    return await apiJson<SessionImportResponse>(url, jsonInit("POST", { parts, bytes: file.size }));
   } catch (err) {
-    void fetch(url, { method: "DELETE" }).catch(() => undefined);
+    void apiFetch(url, { method: "DELETE" }).catch(() => undefined);
     throw err;
   }
 }
 
 export function getSessionTree(sessionId: string, signal?: AbortSignal): Promise<SessionTreeResponse> {
-  return send(`/api/sessions/${enc(sessionId)}/tree`, { signal });
+  return apiJson(`/api/sessions/${enc(sessionId)}/tree`, { signal });
 }
 
 export function branchSession(
   sessionId: string,
   input: { entryId: string; summarize?: boolean; customInstructions?: string },
 ): Promise<BranchResponse> {
-  return send(`/api/sessions/${enc(sessionId)}/branch`, post(input));
+  return apiJson(`/api/sessions/${enc(sessionId)}/branch`, jsonInit("POST", input));
 }
 
 /**
@@ -164,9 +146,9 @@ export function forkSession(
   position: "before" | "at" = "at",
   buffers?: { path: string; content: string }[],
 ): Promise<{ session: SessionSummary; editorText?: string; restoreId?: string; changed?: string[] }> {
-  return send(
+  return apiJson(
     `/api/sessions/${enc(sessionId)}/fork`,
-    post(buffers?.length ? { entryId, position, buffers } : { entryId, position }),
+    jsonInit("POST", buffers?.length ? { entryId, position, buffers } : { entryId, position }),
   );
 }
 
@@ -176,11 +158,11 @@ export function labelEntry(
   entryId: string,
   label: string,
 ): Promise<{ entryId: string; label?: string; labelEntryId: string }> {
-  return send(`/api/sessions/${enc(sessionId)}/labels`, post({ entryId, label }));
+  return apiJson(`/api/sessions/${enc(sessionId)}/labels`, jsonInit("POST", { entryId, label }));
 }
 
 export function compactSession(sessionId: string, focus?: string): Promise<CompactResponse> {
-  return send(`/api/sessions/${enc(sessionId)}/compact`, post(focus ? { focus } : {}));
+  return apiJson(`/api/sessions/${enc(sessionId)}/compact`, jsonInit("POST", focus ? { focus } : {}));
 }
 
 /**
@@ -190,9 +172,6 @@ export function compactSession(sessionId: string, focus?: string): Promise<Compa
  */
 export async function putSessionModel(sessionId: string, model: string): Promise<string> {
   return (
-    await send<{ model: string }>(`/api/sessions/${enc(sessionId)}/model`, {
-      ...post({ model }),
-      method: "PUT",
-    })
+    await apiJson<{ model: string }>(`/api/sessions/${enc(sessionId)}/model`, jsonInit("PUT", { model }))
   ).model;
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { describeError, errorFromResponse } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 import { Notice } from "@/components/ui/notice";
 import { PanelToggle } from "@/components/ui/panel-toggle";
 import styles from "./tool-toggles.module.css";
@@ -18,10 +19,8 @@ interface ToolsResponse {
   active: string[];
 }
 
-async function toolsRequest(sessionId: string, init?: RequestInit): Promise<ToolsResponse> {
-  const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/tools`, init);
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as ToolsResponse;
+function toolsRequest(sessionId: string, init?: RequestInit): Promise<ToolsResponse> {
+  return apiJson(`/api/sessions/${encodeURIComponent(sessionId)}/tools`, init);
 }
 
 /**
@@ -84,11 +83,7 @@ export function ToolToggles({
     setData({ tools: data.tools.map((t) => ({ ...t, active: active.includes(t.name) })), active });
     setSaving(true);
     try {
-      const next = await toolsRequest(sessionId, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ active }),
-      });
+      const next = await toolsRequest(sessionId, jsonInit("PUT", { active }));
       setData(next);
       setError(null);
       onChanged?.();

@@ -1,11 +1,18 @@
 "use client";
 
 import { useState } from "react";
+import { apiFetch } from "@/components/http/api-fetch";
 import { DialogFrame } from "./dialog-frame";
 import styles from "./git-remote.module.css";
 import { archiveUrl } from "./git-remote-api";
 import { type Source, SourcePicker, useSessions } from "./remote-fields";
 import { sessionRefOf } from "./session-branch";
+
+/** The error of a refused download: the server's message, else the status. */
+async function archiveError(res: Response): Promise<Error> {
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  return new Error(body?.error?.message ?? `The download failed (HTTP ${res.status}).`);
+}
 
 /**
  * "Download .zip": the working tree (what the file tree shows, `.git` left out), HEAD's commit, or a session's
@@ -38,11 +45,7 @@ export function DownloadDialog({
     setError(null);
     setDone(null);
     try {
-      const res = await fetch(archiveUrl(projectId, commit));
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `The download failed (HTTP ${res.status}).`);
-      }
+      const res = await apiFetch(archiveUrl(projectId, commit), undefined, archiveError);
       const name =
         /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "project.zip";
       const blob = await res.blob();

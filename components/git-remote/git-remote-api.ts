@@ -3,7 +3,7 @@
  * git credentials (`/api/workspaces/<id>/git-credentials`). A refusal keeps the server's `paths` (the files a pull
  * would overwrite or that conflict), so a dialog can list them.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { ApiError, apiJson, errorFromResponse, jsonInit } from "@/components/http/api-fetch";
 
 /** An API refusal with the files it names. */
 export class RemoteApiError extends ApiError {
@@ -17,14 +17,8 @@ export class RemoteApiError extends ApiError {
   }
 }
 
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (res.ok) return (await res.json()) as T;
+/** The error of a non-2xx answer: {@link errorFromResponse}'s, with the `paths` of the `{ error }` body. */
+async function remoteError(res: Response): Promise<RemoteApiError> {
   let paths: string[] = [];
   try {
     const body = (await res.clone().json()) as { error?: { paths?: unknown } };
@@ -33,14 +27,14 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
     // Not JSON.
   }
   const err = await errorFromResponse(res);
-  throw new RemoteApiError(err.status, err.code, err.message, paths);
+  return new RemoteApiError(err.status, err.code, err.message, paths);
 }
 
-const json = (method: string, body: unknown): RequestInit => ({
-  method,
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-});
+/** {@link apiJson} whose refusals are {@link RemoteApiError}s. */
+function call<T>(url: string, init?: RequestInit): Promise<T> {
+  return apiJson<T>(url, init, remoteError);
+}
+
 const project = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 
 /** What a download holds: the working tree, or a commit (`HEAD`, an oid, a ref). */
@@ -78,7 +72,7 @@ export interface PushBody {
 
 /** Push. @throws RemoteApiError with the server's text (auth, rejected, not found, unreachable). */
 export async function pushProject(projectId: string, body: PushBody): Promise<PushAnswer> {
-  return (await call<{ pushed: PushAnswer }>(`${project(projectId)}/push`, json("POST", body))).pushed;
+  return (await call<{ pushed: PushAnswer }>(`${project(projectId)}/push`, jsonInit("POST", body))).pushed;
 }
 
 export interface PullAnswer {
@@ -95,7 +89,7 @@ export async function pullProject(
   projectId: string,
   body: { url: string; branch?: string },
 ): Promise<PullAnswer> {
-  return (await call<{ pulled: PullAnswer }>(`${project(projectId)}/pull`, json("POST", body))).pulled;
+  return (await call<{ pulled: PullAnswer }>(`${project(projectId)}/pull`, jsonInit("POST", body))).pulled;
 }
 
 export interface GitCredentialInfo {
@@ -116,7 +110,7 @@ export async function putGitCredential(
   credential: { username: string; password: string },
 ): Promise<GitCredentialInfo> {
   const url = `${creds(workspaceId)}/${encodeURIComponent(host)}`;
-  return (await call<{ credential: GitCredentialInfo }>(url, json("PUT", credential))).credential;
+  return (await call<{ credential: GitCredentialInfo }>(url, jsonInit("PUT", credential))).credential;
 }
 
 export async function deleteGitCredential(workspaceId: string, host: string): Promise<void> {

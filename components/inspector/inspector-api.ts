@@ -3,7 +3,7 @@
  * `npx strata preview`, lib/inspector/context-preview.ts) and the JSON shape it answers. Browser-only. Kept apart
  * from components/api-client.ts (which is large enough) on purpose.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 import type { ContextPreview } from "@/lib/inspector/context-preview";
 import type { TransformChange } from "@/lib/llm/transform-report";
 import type { ThinkingLevel } from "@/lib/llm/types";
@@ -32,23 +32,10 @@ export interface PreviewRequest {
  * @throws ApiError with the server's message (e.g. 400 `Unknown model: …`, 404 for a session not visible), or
  *   `network_error` when the server could not be reached; an AbortError when `signal` aborted.
  */
-export async function postPreview(
+export function postPreview(
   sessionId: string,
   body: PreviewRequest,
   signal?: AbortSignal,
 ): Promise<InspectorPreview> {
-  let res: Response;
-  try {
-    res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/preview`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as InspectorPreview;
+  return apiJson(`/api/sessions/${encodeURIComponent(sessionId)}/preview`, jsonInit("POST", body, signal));
 }

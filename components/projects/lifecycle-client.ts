@@ -2,7 +2,8 @@
  * Fetch helpers for renaming and deleting sessions and projects (docs/http-api.md: `PATCH`/`DELETE
  * /api/sessions/:id`, `PATCH`/`DELETE /api/projects/:id`). Browser-only, relative URLs.
  */
-import { ApiError, errorFromResponse, type Project, type SessionSummary } from "@/components/api-client";
+import type { Project, SessionSummary } from "@/components/api-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 
 /** What `DELETE /api/sessions/:id` removed. */
 export interface DeletedSession {
@@ -22,19 +23,8 @@ export interface DeletedProject {
   files: number;
 }
 
-async function send<T>(url: string, method: "PATCH" | "DELETE", body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
+function send<T>(url: string, method: "PATCH" | "DELETE", body?: unknown): Promise<T> {
+  return apiJson<T>(url, body === undefined ? { method } : jsonInit(method, body));
 }
 
 const enc = encodeURIComponent;

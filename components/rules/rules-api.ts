@@ -3,7 +3,7 @@
  * Every helper throws the shared `ApiError` (message and code from the API's `{ error }` body) or
  * `ApiError(0, "network_error")` when the server could not be reached.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { ApiError, apiJson, jsonInit } from "@/components/http/api-fetch";
 
 /** Who made a commit of the rules repository and when (`timestamp` as an ISO string or epoch ms/seconds). */
 export interface RulesChange {
@@ -90,27 +90,20 @@ export interface DraftChange {
   content: string | null;
 }
 
+/** {@link apiJson}, with this module's wording of a server that could not be reached. */
 async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
   try {
-    res = await fetch(url, init);
+    return await apiJson<T>(url, init);
   } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(
-      0,
-      "network_error",
-      `Strata could not be reached (${err instanceof Error ? err.message : String(err)}). Check the connection and try again.`,
-    );
+    if (err instanceof ApiError && err.status === 0 && err.code === "network_error")
+      throw new ApiError(
+        0,
+        "network_error",
+        `Strata could not be reached (${err.message}). Check the connection and try again.`,
+      );
+    throw err;
   }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
 }
-
-const json = (method: string, body: unknown): RequestInit => ({
-  method,
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-});
 
 const enc = encodeURIComponent;
 const base = (workspaceId: string) => `/api/workspaces/${enc(workspaceId)}/rules`;
@@ -143,7 +136,7 @@ export async function writeRulesFile(
   message?: string,
 ): Promise<RulesChange | null> {
   const body = message ? { content, message } : { content };
-  return commitOf(await call<unknown>(`${base(workspaceId)}/file?path=${enc(path)}`, json("PUT", body)));
+  return commitOf(await call<unknown>(`${base(workspaceId)}/file?path=${enc(path)}`, jsonInit("PUT", body)));
 }
 
 /** Delete `path` from the rules root (a commit; `message` defaults to "Delete <path>" on the server). */
@@ -153,7 +146,7 @@ export async function deleteRulesFile(
   message?: string,
 ): Promise<RulesChange | null> {
   const url = `${base(workspaceId)}/file?path=${enc(path)}`;
-  return commitOf(await call<unknown>(url, message ? json("DELETE", { message }) : { method: "DELETE" }));
+  return commitOf(await call<unknown>(url, message ? jsonInit("DELETE", { message }) : { method: "DELETE" }));
 }
 
 export async function listProposals(workspaceId: string, signal?: AbortSignal): Promise<ProposalSummary[]> {
@@ -168,7 +161,7 @@ export async function createProposal(
 ): Promise<ProposalSummary> {
   const body = await call<{ proposal?: ProposalSummary } & Partial<ProposalSummary>>(
     `${base(workspaceId)}/proposals`,
-    json("POST", input),
+    jsonInit("POST", input),
   );
   return body.proposal ?? (body as ProposalSummary);
 }
@@ -180,11 +173,11 @@ export function getProposal(workspaceId: string, id: string, signal?: AbortSigna
 }
 
 export function withdrawProposal(workspaceId: string, id: string): Promise<unknown> {
-  return call(proposalUrl(workspaceId, id), json("PATCH", { status: "withdrawn" }));
+  return call(proposalUrl(workspaceId, id), jsonInit("PATCH", { status: "withdrawn" }));
 }
 
 export function commentOnProposal(workspaceId: string, id: string, body: string): Promise<unknown> {
-  return call(`${proposalUrl(workspaceId, id)}/comments`, json("POST", { body }));
+  return call(`${proposalUrl(workspaceId, id)}/comments`, jsonInit("POST", { body }));
 }
 
 export function approveProposal(workspaceId: string, id: string): Promise<unknown> {
@@ -192,12 +185,12 @@ export function approveProposal(workspaceId: string, id: string): Promise<unknow
 }
 
 export function rejectProposal(workspaceId: string, id: string, reason?: string): Promise<unknown> {
-  return call(`${proposalUrl(workspaceId, id)}/reject`, json("POST", reason ? { reason } : {}));
+  return call(`${proposalUrl(workspaceId, id)}/reject`, jsonInit("POST", reason ? { reason } : {}));
 }
 
 /** Make session `sessionId` preview proposal `proposalId` (null: back to the merged rules). */
 export function setRulesPreview(sessionId: string, proposalId: string | null): Promise<unknown> {
-  return call(`/api/sessions/${enc(sessionId)}/rules-preview`, json("PUT", { proposalId }));
+  return call(`/api/sessions/${enc(sessionId)}/rules-preview`, jsonInit("PUT", { proposalId }));
 }
 
 export interface TeamProject {

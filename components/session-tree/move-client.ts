@@ -4,8 +4,8 @@
  * with `POST …/restores/:restoreId/undo`). With `RESTORE_API` false (a server without the restore route) "Conversation
  * only" is pi's `navigateTree` through `POST …/branch` and the choices that change files are disabled.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
 import { branchSession } from "@/components/chat/session-tree-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 
 /** Whether `POST /api/sessions/:id/restore` and `…/restores/:restoreId/undo` exist on the server. */
 export const RESTORE_API = true;
@@ -68,19 +68,8 @@ export interface MoveResult {
 
 const enc = encodeURIComponent;
 
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
+function postJson<T>(url: string, body: unknown): Promise<T> {
+  return apiJson<T>(url, jsonInit("POST", body));
 }
 
 /**

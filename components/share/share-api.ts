@@ -1,32 +1,21 @@
 /**
  * The browser's calls for sharing one session branch (docs/http-api.md, "Shares"): preview, publish, the session's
- * and the caller's live shares, revoke, and the owner's branch-export URLs. Failures throw the app's
- * {@link ApiError} (status 0 when the server was not reached); `shareErrorMessage` (view-model.ts) words them.
+ * and the caller's live shares, revoke, and the owner's branch-export URLs. Failures throw the app's `ApiError`
+ * (components/http/api-fetch.ts; status 0 when the server was not reached); `shareErrorMessage` (view-model.ts)
+ * words them.
  */
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { apiFetch, jsonInit } from "@/components/http/api-fetch";
 import type { ShareOptions, SharePreview, ShareSummary } from "@/lib/share/types";
 
 export type { Redaction, RedactionSite, SharePreview, ShareSummary } from "@/lib/share/types";
 
+/** {@link apiFetch} with same-origin cookies, then the JSON answer (undefined for a 204). */
 async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, { credentials: "same-origin", ...init });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
+  const res = await apiFetch(url, { credentials: "same-origin", ...init });
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
 
-const post = (body: unknown, signal?: AbortSignal): RequestInit => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-  signal,
-});
 const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 /** Exactly what the link would show (nothing stored). @throws ApiError 404 `entry_not_found`, 422 … */
@@ -36,7 +25,10 @@ export async function previewShare(
   signal?: AbortSignal,
 ): Promise<SharePreview> {
   return (
-    await call<{ preview: SharePreview }>(`${session(sessionId)}/shares/preview`, post(options, signal))
+    await call<{ preview: SharePreview }>(
+      `${session(sessionId)}/shares/preview`,
+      jsonInit("POST", options, signal),
+    )
   ).preview;
 }
 
@@ -45,7 +37,7 @@ export async function publishShare(
   sessionId: string,
   input: ShareOptions & { digest: string; expiresAt: string | null },
 ): Promise<ShareSummary> {
-  return (await call<{ share: ShareSummary }>(`${session(sessionId)}/shares`, post(input))).share;
+  return (await call<{ share: ShareSummary }>(`${session(sessionId)}/shares`, jsonInit("POST", input))).share;
 }
 
 /** The session's live shares, newest first. */
@@ -90,13 +82,7 @@ export async function downloadBranch(
   leafId: string,
   format: "html" | "jsonl",
 ): Promise<string> {
-  let res: Response;
-  try {
-    res = await fetch(branchExportUrl(sessionId, leafId, format), { credentials: "same-origin" });
-  } catch (err) {
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
+  const res = await apiFetch(branchExportUrl(sessionId, leafId, format), { credentials: "same-origin" });
   const name = attachmentName(res.headers.get("content-disposition"), `session.${format}`);
   const href = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");

@@ -1,28 +1,9 @@
-import { ApiError, errorFromResponse } from "@/components/api-client";
+import { apiJson, jsonInit } from "@/components/http/api-fetch";
 import type { SearchResult } from "@/lib/projects/search";
 
 export type { SearchFileResult, SearchHit, SearchResult } from "@/lib/projects/search";
 
 const base = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}`;
-
-/** fetch → JSON, or an ApiError (`network_error` when the server cannot be reached; an abort is rethrown). */
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", err instanceof Error ? err.message : String(err));
-  }
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as T;
-}
-
-const json = (method: string, body: unknown): RequestInit => ({
-  method,
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-});
 
 /**
  * `POST /api/projects/:id/entries`: create an empty file or a folder (nothing is overwritten).
@@ -35,7 +16,7 @@ export function createProjectEntry(
   path: string,
   kind: "file" | "dir",
 ): Promise<{ path: string; kind: "file" | "dir" }> {
-  return call(`${base(projectId)}/entries`, json("POST", { path, kind }));
+  return apiJson(`${base(projectId)}/entries`, jsonInit("POST", { path, kind }));
 }
 
 /** What a move did (`moved`: nodes moved, a folder with everything below it). */
@@ -52,7 +33,7 @@ export interface MoveResponse {
  *   400 for an invalid path or a folder moved into itself, `network_error`.
  */
 export function moveProjectEntry(projectId: string, from: string, to: string): Promise<MoveResponse> {
-  return call(`${base(projectId)}/entries`, json("PATCH", { from, to }));
+  return apiJson(`${base(projectId)}/entries`, jsonInit("PATCH", { from, to }));
 }
 
 /**
@@ -69,11 +50,12 @@ export function searchProjectFiles(
     regex: query.regex ? "1" : "0",
     case: query.caseSensitive ? "1" : "0",
   });
-  return call(`${base(projectId)}/search?${qs}`, { signal });
+  return apiJson(`${base(projectId)}/search?${qs}`, { signal });
 }
 
 /** `GET /api/projects/:id/tree/version`: the opaque version of the project's files (changes with any change). */
 export async function getTreeVersion(projectId: string, signal?: AbortSignal): Promise<string> {
-  return (await call<{ version: string }>(`${base(projectId)}/tree/version`, { signal, cache: "no-store" }))
-    .version;
+  return (
+    await apiJson<{ version: string }>(`${base(projectId)}/tree/version`, { signal, cache: "no-store" })
+  ).version;
 }

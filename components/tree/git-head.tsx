@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { describeError, errorFromResponse } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
+import { apiJson } from "@/components/http/api-fetch";
 import styles from "./git-head.module.css";
 
 /** `GET /api/projects/:id/git` (lib/projects/git-head.ts `GitHead`). */
@@ -11,10 +12,8 @@ interface GitHead {
   commit: { oid: string; shortOid: string; subject: string; authorName: string; timestamp: number } | null;
 }
 
-async function getGitHead(projectId: string, signal: AbortSignal): Promise<GitHead> {
-  const res = await fetch(`/api/projects/${encodeURIComponent(projectId)}/git`, { signal });
-  if (!res.ok) throw await errorFromResponse(res);
-  return (await res.json()) as GitHead;
+function getGitHead(projectId: string, signal: AbortSignal): Promise<GitHead> {
+  return apiJson<GitHead>(`/api/projects/${encodeURIComponent(projectId)}/git`, { signal });
 }
 
 /**
