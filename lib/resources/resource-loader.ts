@@ -149,18 +149,34 @@ export async function loadResources(options: LoadResourcesOptions): Promise<Load
   return withPathCache([options.fs, options.agentFs, options.teamFs], () => loadResourcesCached(options));
 }
 
-async function loadResourcesCached(options: LoadResourcesOptions): Promise<LoadedResources> {
-  const { fs, root } = options;
-  const cwd = normalizePosix(options.cwd);
-  const agentFs = options.agentFs;
-  const agentDir = options.agentDir ? normalizePosix(options.agentDir) : undefined;
-  const teamFs = options.teamRulesDir ? options.teamFs : undefined;
-  const teamDir = teamFs && options.teamRulesDir ? normalizePosix(options.teamRulesDir) : undefined;
-  const diagnostics: ResourceDiagnostic[] = [];
-  const provenance: ResourceProvenance[] = [];
-  const dotPi = childPath(cwd, ".pi");
+/** The filesystems and directories one load reads, normalised: the project's, the agent dir's, the team rules root's. */
+interface LoadRoots {
+  fs: FileSystem;
+  root: string | undefined;
+  cwd: string;
+  agentFs: FileSystem | undefined;
+  agentDir: string | undefined;
+  teamFs: FileSystem | undefined;
+  teamDir: string | undefined;
+}
 
-  // Warm the caches: one metadata+data prefetch of every probe, then whole subtrees.
+function loadRoots(options: LoadResourcesOptions): LoadRoots {
+  const teamFs = options.teamRulesDir ? options.teamFs : undefined;
+  return {
+    fs: options.fs,
+    root: options.root,
+    cwd: normalizePosix(options.cwd),
+    agentFs: options.agentFs,
+    agentDir: options.agentDir ? normalizePosix(options.agentDir) : undefined,
+    teamFs,
+    teamDir: teamFs && options.teamRulesDir ? normalizePosix(options.teamRulesDir) : undefined,
+  };
+}
+
+/** Warm the caches: one metadata+data prefetch of every probe, then whole subtrees (`.pi`, the agent dir, team skills and prompts). */
+async function warmResourceCaches(r: LoadRoots, agentHomeDir: string | undefined): Promise<void> {
+  const { fs, cwd, agentFs, agentDir, teamFs, teamDir } = r;
+  const dotPi = childPath(cwd, ".pi");
   const probes = [
     ...contextFileProbePaths(cwd),
     ...TRUST_REQUIRING_PROJECT_ENTRIES.map((n) => childPath(dotPi, n)),
@@ -169,7 +185,7 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
   await prefetchPaths(fs, probes);
   if (await tryStat(fs, dotPi)) await preloadTree(fs, dotPi);
   if (agentFs && agentDir) {
-    const home = agentHome(options.agentHomeDir, agentDir);
+    const home = agentHome(agentHomeDir, agentDir);
     await prefetchPaths(
       agentFs,
       [agentDir, ...(home !== undefined ? [childPath(home, ".agents/skills")] : [])],
@@ -189,29 +205,38 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
       if ((await tryStat(teamFs, dir))?.kind === "dir") await preloadTree(teamFs, dir);
     }
   }
+}
 
-  const projectTrusted =
-    options.projectTrusted ??
-    (await resolveProjectTrusted({
-      ...(options.trust ?? {}),
-      fs,
-      cwd,
-      trustStore: options.trust?.trustStore ?? new MemoryTrustStore(),
-      ...(teamFs && teamDir
-        ? { otherTrustRequiring: await listTeamTrustRequiringResources(teamFs, teamDir) }
-        : {}),
-    }));
+/** `options.projectTrusted` when given, else the trust store's answer (the team root's trust-requiring files count too). */
+async function projectTrustOf(options: LoadResourcesOptions, r: LoadRoots): Promise<boolean> {
+  if (options.projectTrusted !== undefined) return options.projectTrusted;
+  return resolveProjectTrusted({
+    ...(options.trust ?? {}),
+    fs: r.fs,
+    cwd: r.cwd,
+    trustStore: options.trust?.trustStore ?? new MemoryTrustStore(),
+    ...(r.teamFs && r.teamDir
+      ? { otherTrustRequiring: await listTeamTrustRequiringResources(r.teamFs, r.teamDir) }
+      : {}),
+  });
+}
 
-  // Context files (not gated by trust).
+/** The AGENTS.md / CLAUDE.md files in effect (not gated by trust), after `agentsFilesOverride`, with their provenance. */
+async function contextFilesInEffect(
+  options: LoadResourcesOptions,
+  r: LoadRoots,
+  diagnostics: ResourceDiagnostic[],
+  provenance: ResourceProvenance[],
+): Promise<ContextFile[]> {
   const origins = new Map<ContextFile, ResourceFilesystem>();
   const discovered = options.noContextFiles
     ? []
-    : await loadProjectContextFiles(fs, cwd, {
-        agentFs,
-        agentDir,
-        teamFs,
-        teamDir,
-        root,
+    : await loadProjectContextFiles(r.fs, r.cwd, {
+        agentFs: r.agentFs,
+        agentDir: r.agentDir,
+        teamFs: r.teamFs,
+        teamDir: r.teamDir,
+        root: r.root,
         diagnostics,
         origins,
       });
@@ -228,29 +253,42 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
       trustGated: false,
     });
   }
-  const fsOf = (filesystem: ResourceFilesystem): FileSystem =>
-    filesystem === "agent" ? agentFs! : filesystem === "team" ? teamFs! : fs;
+  return agentsFiles;
+}
 
-  // SYSTEM.md
-  const discoverOpts = { fs, cwd, agentFs, agentDir, teamFs, teamRulesDir: teamDir, projectTrusted, root };
+function filesystemOf(r: LoadRoots, filesystem: ResourceFilesystem): FileSystem {
+  return filesystem === "agent" ? r.agentFs! : filesystem === "team" ? r.teamFs! : r.fs;
+}
+
+/** SYSTEM.md: `options.systemPrompt` when given, else the discovered file (trust-gated unless the agent dir's). */
+async function systemPromptInEffect(
+  options: LoadResourcesOptions,
+  r: LoadRoots,
+  projectTrusted: boolean,
+  diagnostics: ResourceDiagnostic[],
+  provenance: ResourceProvenance[],
+): Promise<Pick<LoadedResources, "systemPrompt" | "systemPromptSource">> {
   let systemInput: PromptInput | undefined;
   if (options.systemPrompt !== undefined) {
-    systemInput = await resolvePromptInput(fs, cwd, options.systemPrompt, "system prompt", diagnostics, root);
+    systemInput = await resolvePromptInput(
+      r.fs,
+      r.cwd,
+      options.systemPrompt,
+      "system prompt",
+      diagnostics,
+      r.root,
+    );
   } else {
-    const found = await discoverPromptFile("SYSTEM.md", discoverOpts);
+    const found = await discoverPromptFile("SYSTEM.md", discoverOptions(r, projectTrusted));
     if (found)
       systemInput = await readDiscovered(
-        fsOf(found.filesystem),
+        filesystemOf(r, found.filesystem),
         found.path,
         found.filesystem,
         "system prompt",
         diagnostics,
       );
   }
-  const systemPrompt = options.systemPromptOverride
-    ? options.systemPromptOverride(systemInput?.text)
-    : systemInput?.text;
-  const systemPromptSource = systemInput?.file ? { path: systemInput.file.path } : undefined;
   if (systemInput?.file)
     provenance.push({
       kind: "system",
@@ -259,20 +297,46 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
       scope: scopeOf(systemInput.file.filesystem),
       trustGated: systemInput.file.filesystem !== "agent" && options.systemPrompt === undefined,
     });
+  return {
+    systemPrompt: options.systemPromptOverride
+      ? options.systemPromptOverride(systemInput?.text)
+      : systemInput?.text,
+    systemPromptSource: systemInput?.file ? { path: systemInput.file.path } : undefined,
+  };
+}
 
-  // APPEND_SYSTEM.md
+function discoverOptions(r: LoadRoots, projectTrusted: boolean) {
+  const { fs, cwd, agentFs, agentDir, teamFs, teamDir, root } = r;
+  return { fs, cwd, agentFs, agentDir, teamFs, teamRulesDir: teamDir, projectTrusted, root };
+}
+
+/** APPEND_SYSTEM.md: `options.appendSystemPrompt` when given, else the discovered file, after the override. */
+async function appendSystemInEffect(
+  options: LoadResourcesOptions,
+  r: LoadRoots,
+  projectTrusted: boolean,
+  diagnostics: ResourceDiagnostic[],
+  provenance: ResourceProvenance[],
+): Promise<Pick<LoadedResources, "appendSystemPrompt" | "appendSystemPromptSources">> {
   const appendInputs: PromptInput[] = [];
   if (options.appendSystemPrompt) {
     for (const source of options.appendSystemPrompt) {
-      const r = await resolvePromptInput(fs, cwd, source, "append system prompt", diagnostics, root);
-      if (r) appendInputs.push(r);
+      const found = await resolvePromptInput(
+        r.fs,
+        r.cwd,
+        source,
+        "append system prompt",
+        diagnostics,
+        r.root,
+      );
+      if (found) appendInputs.push(found);
     }
   } else {
-    const found = await discoverPromptFile("APPEND_SYSTEM.md", discoverOpts);
+    const found = await discoverPromptFile("APPEND_SYSTEM.md", discoverOptions(r, projectTrusted));
     if (found)
       appendInputs.push(
         await readDiscovered(
-          fsOf(found.filesystem),
+          filesystemOf(r, found.filesystem),
           found.path,
           found.filesystem,
           "append system prompt",
@@ -280,11 +344,6 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
         ),
       );
   }
-  const baseAppend = appendInputs.map((a) => a.text);
-  const appendSystemPrompt = options.appendSystemPromptOverride
-    ? options.appendSystemPromptOverride(baseAppend)
-    : baseAppend;
-  const appendSystemPromptSources = appendInputs.filter((a) => a.file).map((a) => ({ path: a.file!.path }));
   for (const a of appendInputs)
     if (a.file)
       provenance.push({
@@ -294,16 +353,34 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
         scope: scopeOf(a.file.filesystem),
         trustGated: a.file.filesystem !== "agent" && !options.appendSystemPrompt,
       });
+  const baseAppend = appendInputs.map((a) => a.text);
+  return {
+    appendSystemPrompt: options.appendSystemPromptOverride
+      ? options.appendSystemPromptOverride(baseAppend)
+      : baseAppend,
+    appendSystemPromptSources: appendInputs.filter((a) => a.file).map((a) => ({ path: a.file!.path })),
+  };
+}
+
+async function loadResourcesCached(options: LoadResourcesOptions): Promise<LoadedResources> {
+  const r = loadRoots(options);
+  const diagnostics: ResourceDiagnostic[] = [];
+  const provenance: ResourceProvenance[] = [];
+  await warmResourceCaches(r, options.agentHomeDir);
+  const projectTrusted = await projectTrustOf(options, r);
+  const agentsFiles = await contextFilesInEffect(options, r, diagnostics, provenance);
+  const system = await systemPromptInEffect(options, r, projectTrusted, diagnostics, provenance);
+  const append = await appendSystemInEffect(options, r, projectTrusted, diagnostics, provenance);
 
   // Skills, then prompt templates (./resource-sources.ts).
   const ctx: SourceContext = {
     ...options,
-    fs,
-    cwd,
-    agentFs,
-    agentDir,
-    teamFs,
-    teamDir,
+    fs: r.fs,
+    cwd: r.cwd,
+    agentFs: r.agentFs,
+    agentDir: r.agentDir,
+    teamFs: r.teamFs,
+    teamDir: r.teamDir,
     projectTrusted,
     diagnostics,
   };
@@ -312,10 +389,8 @@ async function loadResourcesCached(options: LoadResourcesOptions): Promise<Loade
 
   return {
     agentsFiles,
-    systemPrompt,
-    systemPromptSource,
-    appendSystemPrompt,
-    appendSystemPromptSources,
+    ...system,
+    ...append,
     skills: skillsResult.skills,
     promptTemplates,
     diagnostics,
