@@ -74,88 +74,24 @@ export async function loadSkillsInEffect(
   ctx: SourceContext,
   provenance: ResourceProvenance[],
 ): Promise<LoadSkillsResult> {
-  const { fs, cwd, root, agentFs, agentDir, teamFs, teamDir, projectTrusted, diagnostics } = ctx;
-  const options = ctx;
-  const dotPi = childPath(cwd, ".pi");
-  const skillSources: (SkillSource & { filesystem: ResourceFilesystem; trustGated: boolean })[] = [];
-  if (!options.noSkills) {
-    if (projectTrusted) {
-      skillSources.push({
-        fs,
-        path: childPath(dotPi, "skills"),
-        source: "project",
-        mode: "pi",
-        root,
-        filesystem: "project",
-        trustGated: true,
-      });
-      for (const dir of await collectAncestorAgentsSkillDirs(fs, cwd)) {
-        const st = await tryStat(fs, dir);
-        if (st?.kind !== "dir") continue;
-        await preloadTree(fs, dir);
-        skillSources.push({
-          fs,
-          path: dir,
-          source: "project",
-          mode: "agents",
-          root,
-          filesystem: "project",
-          trustGated: true,
-        });
-      }
-    }
-    if (teamFs && teamDir)
-      skillSources.push({
-        fs: teamFs,
-        path: childPath(teamDir, "skills"),
-        source: "team",
-        mode: "pi",
-        ...(teamFs === fs ? { root } : {}),
-        filesystem: "team",
-        trustGated: false,
-      });
-    if (agentFs && agentDir) {
-      skillSources.push({
-        fs: agentFs,
-        path: childPath(agentDir, "skills"),
-        source: "user",
-        mode: "pi",
-        filesystem: "agent",
-        trustGated: false,
-      });
-      const home =
-        options.agentHomeDir ??
-        (agentDir.endsWith("/.pi/agent") ? agentDir.slice(0, -"/.pi/agent".length) || "/" : undefined);
-      if (home !== undefined) {
-        const userAgents = childPath(home, ".agents/skills");
-        if (!userAgents.startsWith(`${agentDir}/`) && (await tryStat(agentFs, userAgents)))
-          await preloadTree(agentFs, userAgents);
-        skillSources.push({
-          fs: agentFs,
-          path: userAgents,
-          source: "user",
-          mode: "agents",
-          filesystem: "agent",
-          trustGated: false,
-        });
-      }
-    }
-  }
-  for (const p of options.skillPaths ?? []) {
-    const path = p.startsWith("/") ? normalizePosix(p) : joinPosix(cwd, p);
+  const skillSources: ProvenancedSkillSource[] = ctx.noSkills
+    ? []
+    : [...(await projectSkillSources(ctx)), ...teamSkillSources(ctx), ...(await userSkillSources(ctx))];
+  for (const p of ctx.skillPaths ?? []) {
+    const path = p.startsWith("/") ? normalizePosix(p) : joinPosix(ctx.cwd, p);
     skillSources.push({
-      fs,
+      fs: ctx.fs,
       path,
       source: "path",
       mode: "pi",
       explicit: true,
-      root,
+      root: ctx.root,
       filesystem: "project",
       trustGated: false,
     });
   }
   const skillsResult = await loadSkills(skillSources);
-  diagnostics.push(...skillsResult.diagnostics);
+  ctx.diagnostics.push(...skillsResult.diagnostics);
   for (const s of skillsResult.skills) {
     const src = skillSources.find(
       (x) =>
@@ -170,8 +106,91 @@ export async function loadSkillsInEffect(
       trustGated: src?.trustGated ?? false,
     });
   }
-
   return skillsResult;
+}
+
+/** A skill source with what the inspector shows of it: which filesystem it reads and whether trust gates it. */
+type ProvenancedSkillSource = SkillSource & { filesystem: ResourceFilesystem; trustGated: boolean };
+
+/** A trusted project's skills: `.pi/skills`, then every `.agents/skills` from `cwd` up to the git root. */
+async function projectSkillSources(ctx: SourceContext): Promise<ProvenancedSkillSource[]> {
+  const { fs, cwd, root } = ctx;
+  if (!ctx.projectTrusted) return [];
+  const out: ProvenancedSkillSource[] = [
+    {
+      fs,
+      path: childPath(childPath(cwd, ".pi"), "skills"),
+      source: "project",
+      mode: "pi",
+      root,
+      filesystem: "project",
+      trustGated: true,
+    },
+  ];
+  for (const dir of await collectAncestorAgentsSkillDirs(fs, cwd)) {
+    const st = await tryStat(fs, dir);
+    if (st?.kind !== "dir") continue;
+    await preloadTree(fs, dir);
+    out.push({
+      fs,
+      path: dir,
+      source: "project",
+      mode: "agents",
+      root,
+      filesystem: "project",
+      trustGated: true,
+    });
+  }
+  return out;
+}
+
+/** The team rules root's `skills` (not gated by trust: the team's rules are reviewed). */
+function teamSkillSources(ctx: SourceContext): ProvenancedSkillSource[] {
+  const { fs, root, teamFs, teamDir } = ctx;
+  if (!teamFs || !teamDir) return [];
+  return [
+    {
+      fs: teamFs,
+      path: childPath(teamDir, "skills"),
+      source: "team",
+      mode: "pi",
+      ...(teamFs === fs ? { root } : {}),
+      filesystem: "team",
+      trustGated: false,
+    },
+  ];
+}
+
+/** The user's skills: `<agentDir>/skills`, then `~/.agents/skills` when the agent dir has a home. */
+async function userSkillSources(ctx: SourceContext): Promise<ProvenancedSkillSource[]> {
+  const { agentFs, agentDir } = ctx;
+  if (!agentFs || !agentDir) return [];
+  const out: ProvenancedSkillSource[] = [
+    {
+      fs: agentFs,
+      path: childPath(agentDir, "skills"),
+      source: "user",
+      mode: "pi",
+      filesystem: "agent",
+      trustGated: false,
+    },
+  ];
+  const home =
+    ctx.agentHomeDir ??
+    (agentDir.endsWith("/.pi/agent") ? agentDir.slice(0, -"/.pi/agent".length) || "/" : undefined);
+  if (home === undefined) return out;
+  const userAgents = childPath(home, ".agents/skills");
+  if (!userAgents.startsWith(`${agentDir}/`) && (await tryStat(agentFs, userAgents)))
+    await preloadTree(agentFs, userAgents);
+  out.push({
+    fs: agentFs,
+    path: userAgents,
+    source: "user",
+    mode: "agents",
+    filesystem: "agent",
+    trustGated: false,
+  });
+  return out;
 }
 
 /**
