@@ -4,6 +4,7 @@
  */
 import { createAuth } from "@/lib/auth/server";
 import { withDb } from "@/lib/db/client";
+import type { Actor } from "@/lib/projects/identity";
 
 export const ORIGIN = "http://127.0.0.1:3000";
 
@@ -69,6 +70,49 @@ export async function createTestUser(name = "Test user"): Promise<TestUser> {
     return rows[0].id;
   });
   return { id: body.user.id, email, name, cookie: cookieOf(res), workspaceId };
+}
+
+/** One test file's signed-in user (see {@link signedInUser}). */
+export interface SignedInUser {
+  /**
+   * The user as an {@link Actor} (its id and personal workspace, what `makeProject`, `projectWithSession` and the
+   * lib take), signed up on the first call; every later call, concurrent ones too, answers the same user.
+   */
+  actor(): Promise<Actor>;
+  /** The signed-up user, for `asUser` and `promptEvents`. @throws Error when read before `actor()` resolved. */
+  readonly user: TestUser;
+}
+
+/**
+ * The signed-in user a route test file calls every route as (a {@link createTestUser} account; the file's projects
+ * live in its personal workspace), signed up lazily: call this once at the file's top level, `await actor()` in
+ * `beforeAll` or wherever the user is first needed, and then read `user`. Each call makes its own user, never one
+ * cached in this module: the files of a Vitest worker share its module registry (`isolate: false`), so a module-wide
+ * user would be shared by every file the worker runs (its projects, its prompt rate limit).
+ */
+export function signedInUser(): SignedInUser {
+  let signedUp: Promise<TestUser> | undefined;
+  let user: TestUser | undefined;
+  return {
+    async actor() {
+      signedUp ??= createTestUser().then(
+        (created) => {
+          user = created;
+          return created;
+        },
+        (error: unknown) => {
+          signedUp = undefined;
+          throw error;
+        },
+      );
+      const { id, workspaceId } = await signedUp;
+      return { userId: id, workspaceId };
+    },
+    get user() {
+      if (!user) throw new Error("signedInUser: `user` read before the first `await actor()`");
+      return user;
+    },
+  };
 }
 
 /** A request as `user`'s browser (cookie and same-origin Origin header). */

@@ -1,10 +1,11 @@
 /**
  * A project with committed files and an empty session in it, for runs against the real Postgres and the mock
- * provider: the fixture the run tests share (one git repository, one `init` commit, the local owner's workspace).
+ * provider: the fixture the run tests share (one git repository, one `init` commit, in the local owner's workspace or
+ * a route test's signed-in user's).
  */
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
-import { getLocalActor } from "@/lib/projects/identity";
+import { type Actor, getLocalActor } from "@/lib/projects/identity";
 import { insertProject, type Project } from "@/lib/projects/projects";
 import { createSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
@@ -14,7 +15,7 @@ import type { MockProvider } from "../mock-provider";
 
 /** What {@link projectWithSession} made. */
 export interface SessionFixture {
-  actor: Awaited<ReturnType<typeof getLocalActor>>;
+  actor: Actor;
   project: Project;
   session: SessionRow;
   /** The `init` commit of `files`. */
@@ -23,13 +24,29 @@ export interface SessionFixture {
   openVfs(): { vfs: Vfs; scope: DbScope };
 }
 
-/** `files` (project-relative path → text) committed as `init` in a new project of the local owner, and a session. */
+/** Whose workspace {@link projectWithSession} makes the project in, and its name. */
+export interface ProjectWithSessionOptions {
+  /** Default: the local owner. Route tests pass their signed-in user (`signedInUser` of tests/helpers/auth.ts). */
+  actor?: Actor;
+  /** Default `demo`. */
+  name?: string;
+}
+
+/**
+ * `files` (project-relative path → text) committed as `init` in a new project of `options.actor` (default: the local
+ * owner), and a session.
+ */
 export async function projectWithSession(
   scope: DbScope,
   files: Record<string, string>,
+  options: ProjectWithSessionOptions = {},
 ): Promise<SessionFixture> {
-  const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const actor = options.actor ?? (await getLocalActor(scope));
+  const project = await insertProject(scope, {
+    workspaceId: actor.workspaceId,
+    name: options.name ?? "demo",
+    source: null,
+  });
   const openVfs = () => openWorkspaceVfs(actor.workspaceId, new DbScope());
   const { vfs, scope: s } = openVfs();
   await initRepository(vfs, project.rootPath);

@@ -13,20 +13,13 @@ import { initialChatState } from "@/components/chat/reduce-events";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
-import { insertProject } from "@/lib/projects/projects";
-import { createSession } from "@/lib/session/store";
-import { commitAll, initRepository } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv } from "../../helpers/env";
+import { projectWithSession } from "../../helpers/session-fixture";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 let mock: MockProvider;
@@ -52,20 +45,8 @@ const usage = {
 
 /** A session whose rows hold broken content, inserted as an older Strata stored them (no checks). */
 async function brokenSession() {
-  const actor = await signedInActor();
-  const project = await insertProject(scope, {
-    workspaceId: actor.workspaceId,
-    name: "broken",
-    source: null,
-  });
-  const s = new DbScope();
-  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
-  await initRepository(vfs, project.rootPath);
-  await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\n");
-  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
-  await vfs.flush();
-  await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const actor = await signedIn.actor();
+  const { session } = await projectWithSession(scope, { "a.txt": "alpha\n" }, { actor, name: "broken" });
   const t = "2026-01-01T09:00:00.000Z";
   const rows = [
     {
@@ -141,7 +122,7 @@ const EXPECTED_CONTENT = [
 describe("stored entries with broken content", () => {
   it("GET session and the tree answer 200 with the broken parts left out; the chat renders them", async () => {
     const session = await brokenSession();
-    const res = await getSessionRoute(asUser(user, "http://strata.test/"), params(session.id));
+    const res = await getSessionRoute(asUser(signedIn.user, "http://strata.test/"), params(session.id));
     expect(res.status).toBe(200);
     const { messages, repairs } = (await res.json()) as {
       messages: AgentMessage[];
@@ -157,7 +138,7 @@ describe("stored entries with broken content", () => {
       { entryId: "b4", message: "replacement.content[0] is null; dropped" },
       { entryId: "b5", message: "content[0] is null; dropped" },
     ]);
-    const tree = await getTreeRoute(asUser(user, "http://strata.test/"), params(session.id));
+    const tree = await getTreeRoute(asUser(signedIn.user, "http://strata.test/"), params(session.id));
     expect(tree.status).toBe(200);
     const { nodes } = (await tree.json()) as { nodes: { id: string; preview: string }[] };
     expect(nodes.map((n) => [n.id, n.preview])).toEqual([
@@ -196,7 +177,7 @@ describe("stored entries with broken content", () => {
         ],
       },
     ]);
-    const res = await getSessionRoute(asUser(user, "http://strata.test/"), params(session.id));
+    const res = await getSessionRoute(asUser(signedIn.user, "http://strata.test/"), params(session.id));
     const { messages } = (await res.json()) as { messages: AgentMessage[] };
     expect(messages.slice(-2).map((m) => [m.role, (m as { content: unknown }).content])).toEqual([
       ["user", [{ type: "text", text: "third" }]],

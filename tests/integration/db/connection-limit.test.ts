@@ -14,17 +14,13 @@ import { limiterStats } from "@/lib/db/limiter";
 import { insertProject } from "@/lib/projects/projects";
 import { startRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
 import { PG_HOST, PG_PORT } from "../../helpers/postgres";
 import { createLimitedDatabase, type LimitedDatabase } from "./trouble";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const ROLE_LIMIT = 10;
 let db: LimitedDatabase;
@@ -50,7 +46,7 @@ afterAll(async () => {
 /** A session with a live prompt run, kept live (heartbeat through the superuser connection). */
 async function sessionWithLiveRun() {
   const scope = new DbScope();
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "limit", source: null });
   const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
   const runId = await startRun(scope, session.id);
@@ -64,7 +60,7 @@ async function sessionWithLiveRun() {
 
 const followUp = (sessionId: string, text: string) =>
   postPrompt(
-    asUser(user, `http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
+    asUser(signedIn.user, `http://127.0.0.1/api/sessions/${sessionId}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ text, streamingBehavior: "followUp" }),

@@ -19,17 +19,13 @@ import { RUN_STALE_MS, startPromptRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { createTestUser, type TestUser } from "../../helpers/auth";
+import { signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let mock: MockProvider;
 let restoreEnv: () => void;
@@ -53,7 +49,7 @@ async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
 }
 
 const prompt = (id: string, text: string, onEvent?: (type: string) => void) =>
-  promptEvents(user, id, text, onEvent);
+  promptEvents(signedIn.user, id, text, onEvent);
 
 const countRecoveryNotices = (sessionId: string) =>
   withScope(
@@ -70,7 +66,7 @@ const countRecoveryNotices = (sessionId: string) =>
 describe("a run that died between its flush and its checkpoint", () => {
   it("the next prompt commits exactly its files as a recovery checkpoint and says so in the chat", async () => {
     const { session, root, workspaceId } = await withScope(async (scope) => {
-      const actor = await signedInActor();
+      const actor = await signedIn.actor();
       const project = await insertProject(scope, {
         workspaceId: actor.workspaceId,
         name: "recover",

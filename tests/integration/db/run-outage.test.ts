@@ -24,18 +24,14 @@ import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type ExecServiceProcess, startExecService } from "../../../scripts/exec-service.mjs";
-import { createTestUser, type TestUser } from "../../helpers/auth";
+import { signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { proxyThrough, startRelay, type TcpRelay } from "./trouble";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let relay: TcpRelay;
 let proxy: { proxy: string; close(): Promise<void> };
@@ -100,7 +96,7 @@ async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
 
 async function newSession() {
   return withScope(async (scope) => {
-    const actor = await signedInActor();
+    const actor = await signedIn.actor();
     const project = await insertProject(scope, {
       workspaceId: actor.workspaceId,
       name: "outage",
@@ -117,7 +113,7 @@ async function newSession() {
 }
 
 const prompt = (id: string, text: string, onEvent?: (type: string) => void) =>
-  promptEvents(user, id, text, onEvent);
+  promptEvents(signedIn.user, id, text, onEvent);
 
 async function branchSummary(sessionId: string): Promise<string[]> {
   return withScope(async (s) => {

@@ -16,15 +16,11 @@ import { GIT_IMPORT_UNREACHABLE } from "@/lib/net/git-http";
 import { importProject } from "@/lib/projects/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type GitServer, makeBareClone, startGitServer } from "../../git-server";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const run = promisify(execFile);
 let git: GitServer;
@@ -34,7 +30,7 @@ let trackedFiles: number;
 let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
-  await signedInActor();
+  await signedIn.actor();
   bare = await makeBareClone(process.cwd());
   git = await startGitServer({ repos: { strata: bare } });
   const { stdout } = await run("git", ["--git-dir", bare, "ls-tree", "-r", "--name-only", "HEAD"]);
@@ -57,7 +53,7 @@ afterEach(() => {
 
 const importGit = (gitUrl: string, name: string) =>
   POST(
-    asUser(user, "http://127.0.0.1/api/projects", {
+    asUser(signedIn.user, "http://127.0.0.1/api/projects", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ gitUrl, name }),
@@ -65,7 +61,7 @@ const importGit = (gitUrl: string, name: string) =>
   );
 
 async function projectNames(): Promise<string[]> {
-  const res = await GET(asUser(user, "http://127.0.0.1/api/projects"));
+  const res = await GET(asUser(signedIn.user, "http://127.0.0.1/api/projects"));
   expect(res.status).toBe(200);
   const body = (await res.json()) as { projects: { name: string }[] };
   return body.projects.map((p) => p.name);
@@ -111,7 +107,7 @@ describe("POST /api/projects (git URL) with STRATA_GIT_IMPORT_ALLOW_PRIVATE=1", 
     expect(await projectNames()).toContain("ssrf-allowed");
     const scope = new DbScope();
     try {
-      const actor = await signedInActor();
+      const actor = await signedIn.actor();
       const vfs = openWorkspaceVfs(actor.workspaceId, scope).vfs;
       expect(await vfs.readText(`${body.project.rootPath}/AGENTS.md`)).toMatch(/^# Working on Strata\n/);
     } finally {
@@ -130,7 +126,7 @@ describe("importProject without a git transport", () => {
   it("refuses a git source before storing anything (a user's URL never goes through the unguarded client)", async () => {
     const scope = new DbScope();
     try {
-      const actor = await signedInActor();
+      const actor = await signedIn.actor();
       const before = await projectNames();
       await expect(
         importProject(

@@ -10,14 +10,10 @@ import { GET as getTree } from "@/app/api/projects/[id]/tree/route";
 import { DbScope } from "@/lib/db/client";
 import { insertProject, type Project } from "@/lib/projects/projects";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 beforeAll(() => {
@@ -30,7 +26,7 @@ afterAll(async () => {
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const post = (p: Project, body: unknown) =>
   createEntry(
-    asUser(user, "http://127.0.0.1/x", {
+    asUser(signedIn.user, "http://127.0.0.1/x", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -39,7 +35,7 @@ const post = (p: Project, body: unknown) =>
   );
 
 async function project(files: Record<string, string>): Promise<Project> {
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const p = await insertProject(scope, { workspaceId: actor.workspaceId, name: "entries", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -51,7 +47,7 @@ async function project(files: Record<string, string>): Promise<Project> {
 }
 
 async function tree(p: Project): Promise<string[]> {
-  const res = await getTree(asUser(user, "http://127.0.0.1/x"), params(p.id));
+  const res = await getTree(asUser(signedIn.user, "http://127.0.0.1/x"), params(p.id));
   return ((await res.json()) as { entries: { path: string; kind: string }[] }).entries.map(
     (e) => `${e.kind}:${e.path}`,
   );
@@ -68,7 +64,7 @@ describe("POST /api/projects/:id/entries", () => {
     expect(await dir.json()).toEqual({ path: "docs/notes", kind: "dir" });
     expect(await tree(p)).toEqual(["file:a.txt", "dir:docs", "dir:docs/notes", "dir:src", "file:src/new.ts"]);
     const read = await getFile(
-      asUser(user, `http://127.0.0.1/x?path=${encodeURIComponent("src/new.ts")}`),
+      asUser(signedIn.user, `http://127.0.0.1/x?path=${encodeURIComponent("src/new.ts")}`),
       params(p.id),
     );
     expect(await read.json()).toMatchObject({ path: "src/new.ts", content: "", size: 0 });
@@ -87,7 +83,7 @@ describe("POST /api/projects/:id/entries", () => {
         error: { code: "exists", message: `"${path}" already exists. Choose another name.` },
       });
     }
-    const read = await getFile(asUser(user, "http://127.0.0.1/x?path=a.txt"), params(p.id));
+    const read = await getFile(asUser(signedIn.user, "http://127.0.0.1/x?path=a.txt"), params(p.id));
     expect(await read.json()).toMatchObject({ content: "keep" });
   });
 

@@ -17,14 +17,10 @@ import { GET as getTree } from "@/app/api/projects/[id]/tree/route";
 import { DbScope } from "@/lib/db/client";
 import { insertProject, type Project } from "@/lib/projects/projects";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 beforeAll(() => {
@@ -38,15 +34,15 @@ const levels = (n: number) => Array.from({ length: n }, () => "a").join("/");
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const url = (path: string) => `http://127.0.0.1/x?path=${encodeURIComponent(path)}`;
 const put = (body: unknown) =>
-  asUser(user, "http://127.0.0.1/x", {
+  asUser(signedIn.user, "http://127.0.0.1/x", {
     method: "PUT",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-const del = (path: string) => asUser(user, url(path), { method: "DELETE" });
+const del = (path: string) => asUser(signedIn.user, url(path), { method: "DELETE" });
 
 async function project(files: Record<string, string>, links: Record<string, string> = {}): Promise<Project> {
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const p = await insertProject(scope, { workspaceId: actor.workspaceId, name: "files", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -59,13 +55,13 @@ async function project(files: Record<string, string>, links: Record<string, stri
 }
 
 async function tree(p: Project): Promise<string[]> {
-  const res = await getTree(asUser(user, "http://127.0.0.1/x"), params(p.id));
+  const res = await getTree(asUser(signedIn.user, "http://127.0.0.1/x"), params(p.id));
   expect(res.status).toBe(200);
   return ((await res.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
 }
 
 async function serverAnswers(): Promise<void> {
-  const res = await getConfig(asUser(user, "http://127.0.0.1/api/config"));
+  const res = await getConfig(asUser(signedIn.user, "http://127.0.0.1/api/config"));
   expect(res.status).toBe(200);
 }
 
@@ -81,7 +77,7 @@ describe("deep paths through PUT /api/projects/:id/file", () => {
       },
     });
     expect(await tree(p)).toEqual(["keep.txt"]);
-    const get = await getFile(asUser(user, url("keep.txt")), params(p.id));
+    const get = await getFile(asUser(signedIn.user, url("keep.txt")), params(p.id));
     expect(((await get.json()) as { content: string }).content).toBe("kept\n");
     await serverAnswers();
   });
@@ -92,7 +88,7 @@ describe("deep paths through PUT /api/projects/:id/file", () => {
     const res = await putFile(put({ path: deep, content: "deep\n" }), params(p.id));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ path: deep, size: 5 });
-    const get = await getFile(asUser(user, url(deep)), params(p.id));
+    const get = await getFile(asUser(signedIn.user, url(deep)), params(p.id));
     expect(get.status).toBe(200);
     expect(((await get.json()) as { content: string }).content).toBe("deep\n");
     const over = await putFile(put({ path: `${levels(64)}/f.txt`, content: "x" }), params(p.id));
@@ -104,7 +100,10 @@ describe("deep paths through PUT /api/projects/:id/file", () => {
 
   it("refuses a path over 4096 bytes with 400 and the length limit", async () => {
     const p = await project({});
-    const res = await getFile(asUser(user, url(`${"x".repeat(3000)}/${"y".repeat(1200)}`)), params(p.id));
+    const res = await getFile(
+      asUser(signedIn.user, url(`${"x".repeat(3000)}/${"y".repeat(1200)}`)),
+      params(p.id),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       error: {
@@ -206,9 +205,9 @@ describe("DELETE /api/agent/file", () => {
     expect(await res.json()).toEqual({ path: "notes.md", kind: "file", deleted: 1 });
     res = await deleteAgentFile(del("notes.md"));
     expect(res.status).toBe(404);
-    const get = await getAgentFile(asUser(user, url("archive/keep.md")));
+    const get = await getAgentFile(asUser(signedIn.user, url("archive/keep.md")));
     expect(((await get.json()) as { content: string }).content).toBe("k");
-    const treeRes = await getAgentTree(asUser(user, "http://127.0.0.1/api/agent/tree"));
+    const treeRes = await getAgentTree(asUser(signedIn.user, "http://127.0.0.1/api/agent/tree"));
     const listed = ((await treeRes.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
     expect(listed.filter((x) => x.startsWith("drafts") || x === "notes.md")).toEqual([]);
     expect(listed).toContain("archive/keep.md");

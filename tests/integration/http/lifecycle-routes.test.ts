@@ -15,15 +15,11 @@ import {
 } from "@/app/api/sessions/[id]/route";
 import { DbScope } from "@/lib/db/client";
 import { startRun } from "@/lib/session/runs";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { makeProject, makeSession } from "../../helpers/lifecycle-fixture";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 beforeAll(() => {
@@ -35,13 +31,13 @@ afterAll(async () => {
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const patch = (body: unknown, type = "application/json") =>
-  asUser(user, "http://127.0.0.1/x", {
+  asUser(signedIn.user, "http://127.0.0.1/x", {
     method: "PATCH",
     headers: { "content-type": type },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-const del = () => asUser(user, "http://127.0.0.1/x", { method: "DELETE" });
-const get = () => asUser(user, "http://127.0.0.1/x");
+const del = () => asUser(signedIn.user, "http://127.0.0.1/x", { method: "DELETE" });
+const get = () => asUser(signedIn.user, "http://127.0.0.1/x");
 
 async function answer(res: Response) {
   return { status: res.status, body: await res.json() };
@@ -49,7 +45,7 @@ async function answer(res: Response) {
 
 describe("PATCH/DELETE /api/sessions/:id", () => {
   it("renames, refuses bad bodies, refuses a running session, deletes and then answers 404", async () => {
-    const project = await makeProject(scope, "routes-session", await signedInActor());
+    const project = await makeProject(scope, "routes-session", await signedIn.actor());
     const session = await makeSession(scope, project, "r.txt");
     const renamed = await answer(await patchSession(patch({ title: "Routes" }), params(session.id)));
     expect(renamed.status).toBe(200);
@@ -95,7 +91,7 @@ describe("PATCH/DELETE /api/sessions/:id", () => {
 
 describe("PATCH /api/sessions/:id with control characters", () => {
   it("answers 400 for NUL, tab and ESC in the title and stores no entry and no title", async () => {
-    const project = await makeProject(scope, "routes-session-ctl", await signedInActor());
+    const project = await makeProject(scope, "routes-session-ctl", await signedIn.actor());
     const session = await makeSession(scope, project, "c.txt");
     const count = async () =>
       (
@@ -128,7 +124,7 @@ describe("PATCH /api/sessions/:id with control characters", () => {
 
 describe("PATCH/DELETE /api/projects/:id", () => {
   it("renames, refuses a bad name, deletes and then answers 404", async () => {
-    const project = await makeProject(scope, "routes-project", await signedInActor());
+    const project = await makeProject(scope, "routes-project", await signedIn.actor());
     await makeSession(scope, project, "p.txt");
     expect(await answer(await patchProject(patch({ name: " Renamed " }), params(project.id)))).toEqual({
       status: 200,

@@ -9,21 +9,15 @@ import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
-import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
-import { createSession, getSession } from "@/lib/session/store";
-import { commitAll, initRepository } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { getSession } from "@/lib/session/store";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { projectWithSession } from "../../helpers/session-fixture";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 /** A 1x1 PNG. */
 const PNG =
@@ -52,25 +46,13 @@ afterAll(async () => {
 beforeEach(() => mock.reset());
 
 async function newSession() {
-  const actor = await signedInActor();
-  const project = await insertProject(scope, {
-    workspaceId: actor.workspaceId,
-    name: "images",
-    source: null,
-  });
-  const s = new DbScope();
-  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
-  await initRepository(vfs, project.rootPath);
-  await vfs.writeFile(`${project.rootPath}/a.txt`, "alpha\n");
-  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
-  await vfs.flush();
-  await s.release();
-  return createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const actor = await signedIn.actor();
+  return (await projectWithSession(scope, { "a.txt": "alpha\n" }, { actor, name: "images" })).session;
 }
 
 async function prompt(id: string, body: Record<string, unknown>): Promise<Response> {
   return postPrompt(
-    asUser(user, `http://t/api/sessions/${id}/prompt`, {
+    asUser(signedIn.user, `http://t/api/sessions/${id}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),

@@ -10,23 +10,18 @@ import { readSseStream, type SseEvent } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
-import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { claimQueued, enqueueForRun, finishRunIfIdle } from "@/lib/session/queue";
 import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
-import { createSession, getSession } from "@/lib/session/store";
-import { commitAll, initRepository } from "@/lib/vfs/git";
+import { getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { projectWithSession } from "../../helpers/session-fixture";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const STEER_REQUIRED =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
@@ -48,22 +43,13 @@ afterAll(async () => {
 beforeEach(() => mock.reset());
 
 async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }) {
-  const actor = await signedInActor();
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "queue", source: null });
-  const s = new DbScope();
-  const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
-  await initRepository(vfs, project.rootPath);
-  for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
-  await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
-  await vfs.flush();
-  await s.release();
-  return createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  return (await projectWithSession(scope, files, { actor: await signedIn.actor(), name: "queue" })).session;
 }
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const prompt = (id: string, body: Record<string, unknown>, signal?: AbortSignal) =>
   postPrompt(
-    asUser(user, `http://t/api/sessions/${id}/prompt`, {
+    asUser(signedIn.user, `http://t/api/sessions/${id}/prompt`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -72,7 +58,9 @@ const prompt = (id: string, body: Record<string, unknown>, signal?: AbortSignal)
     ctx(id),
   );
 const abort = async (id: string) =>
-  (await postAbort(asUser(user, `http://t/api/sessions/${id}/abort`, { method: "POST" }), ctx(id))).json();
+  (
+    await postAbort(asUser(signedIn.user, `http://t/api/sessions/${id}/abort`, { method: "POST" }), ctx(id))
+  ).json();
 
 /** Read a run's SSE stream in the background; `waitFor` resolves on the first event matching. */
 function follow(res: Response) {
@@ -260,7 +248,7 @@ describe("edges of the queue", () => {
     expect(blank.status).toBe(400);
     expect((await blank.json()).error.message).toBe("text: must contain more than white space");
     const notJson = await postPrompt(
-      asUser(user, `http://t/api/sessions/${session.id}/prompt`, {
+      asUser(signedIn.user, `http://t/api/sessions/${session.id}/prompt`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "{",
@@ -503,7 +491,7 @@ describe("!command", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ role: "bashExecution", cancelled: false, output: "", exitCode: 0 });
     const s = new DbScope();
-    const { vfs } = openWorkspaceVfs(user.workspaceId, s);
+    const { vfs } = openWorkspaceVfs(signedIn.user.workspaceId, s);
     const cwd = (await getSession(scope, session.id))?.cwd;
     expect(await vfs.readText(`${cwd}/w.txt`)).toBe("w\nmore\n");
     await s.release();

@@ -18,14 +18,10 @@ import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const MiB = 1024 * 1024;
 let scope: DbScope;
@@ -34,7 +30,7 @@ let sessionId: string;
 
 beforeAll(async () => {
   scope = new DbScope();
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "bodies", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -49,7 +45,7 @@ afterAll(() => scope.release());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const send = (method: string, body: BodyInit, headers: Record<string, string>) =>
-  asUser(user, "http://strata.test/", { method, headers, body, duplex: "half" } as RequestInit);
+  asUser(signedIn.user, "http://strata.test/", { method, headers, body, duplex: "half" } as RequestInit);
 const CROSS_SITE = {
   origin: "http://evil.example",
   "sec-fetch-site": "cross-site",

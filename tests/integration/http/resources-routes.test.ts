@@ -12,14 +12,10 @@ import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 beforeAll(() => {
@@ -31,14 +27,14 @@ afterAll(async () => {
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const json = (body: unknown) =>
-  asUser(user, "http://x/", {
+  asUser(signedIn.user, "http://x/", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
 
 async function project(files: Record<string, string>) {
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const p = await insertProject(scope, { workspaceId: actor.workspaceId, name: "res", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -57,7 +53,7 @@ describe("resources and trust routes", () => {
       ".pi/skills/bad/SKILL.md": "---\nname: [unclosed\n---\nBody\n",
       ".pi/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\nBody\n",
     });
-    let res = await getResources(asUser(user, "http://x/"), params(session.id));
+    let res = await getResources(asUser(signedIn.user, "http://x/"), params(session.id));
     expect(res.status).toBe(200);
     let view = await res.json();
     expect(view.trust).toMatchObject({
@@ -86,7 +82,7 @@ describe("resources and trust routes", () => {
       updates: [{ path: p.rootPath, decision: true }],
     });
 
-    view = await (await getResources(asUser(user, "http://x/"), params(session.id))).json();
+    view = await (await getResources(asUser(signedIn.user, "http://x/"), params(session.id))).json();
     expect(view.trust).toMatchObject({ trusted: true, needsDecision: false, withheld: [] });
     expect(view.provenance.filter((x: { kind: string }) => x.kind === "skill")).toEqual([
       {
@@ -110,10 +106,10 @@ describe("resources and trust routes", () => {
     const settingsPath = `${p.rootPath}/.pi/settings.json`;
     const onSettings = (view: { diagnostics: { path?: string }[] }) =>
       view.diagnostics.filter((d) => d.path === settingsPath);
-    let view = await (await getResources(asUser(user, "http://x/"), params(session.id))).json();
+    let view = await (await getResources(asUser(signedIn.user, "http://x/"), params(session.id))).json();
     expect(onSettings(view)).toEqual([]);
     await postTrust(json({ choice: "session_only", sessionId: session.id }), params(p.id));
-    view = await (await getResources(asUser(user, "http://x/"), params(session.id))).json();
+    view = await (await getResources(asUser(signedIn.user, "http://x/"), params(session.id))).json();
     let reason = "";
     try {
       JSON.parse('{ "retry": { "maxRetries": 2 }, }');
@@ -140,33 +136,33 @@ describe("resources and trust routes", () => {
     expect(res.status).toBe(404);
     res = await postTrust(json({ choice: "trust", sessionId: "nope" }), params(p.id));
     expect(res.status).toBe(404);
-    res = await getResources(asUser(user, "http://x/"), params("nope"));
+    res = await getResources(asUser(signedIn.user, "http://x/"), params("nope"));
     expect(res.status).toBe(404);
     res = await postTrust(json({ choice: "do_not_trust_session", sessionId: session.id }), params(p.id));
     expect(await res.json()).toMatchObject({ trusted: false, updates: [] });
-    const view = await (await getResources(asUser(user, "http://x/"), params(session.id))).json();
+    const view = await (await getResources(asUser(signedIn.user, "http://x/"), params(session.id))).json();
     expect(view.trust).toMatchObject({ trusted: false, needsDecision: false, sessionOverride: false });
   });
 
   it("agent dir files: write, list, read", async () => {
     const put = await putAgentFile(
-      asUser(user, "http://x/", {
+      asUser(signedIn.user, "http://x/", {
         method: "PUT",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ path: "prompts/hi.md", content: "Hi $1" }),
       }),
     );
     expect(put.status).toBe(200);
-    const tree = await (await getAgentTree(asUser(user, "http://127.0.0.1/api/agent/tree"))).json();
+    const tree = await (await getAgentTree(asUser(signedIn.user, "http://127.0.0.1/api/agent/tree"))).json();
     expect(tree.root).toBe("/.pi/agent");
     expect(tree.entries).toEqual(expect.arrayContaining([{ path: "prompts/hi.md", kind: "file", size: 5 }]));
-    const file = await (await getAgentFile(asUser(user, "http://x/?path=prompts/hi.md"))).json();
+    const file = await (await getAgentFile(asUser(signedIn.user, "http://x/?path=prompts/hi.md"))).json();
     expect(file.content).toBe("Hi $1");
-    const outside = await getAgentFile(asUser(user, "http://x/?path=../../etc"));
+    const outside = await getAgentFile(asUser(signedIn.user, "http://x/?path=../../etc"));
     expect(outside.status).toBe(400);
     // Clean up: the local user's agent dir is shared by other test files.
     const s = new DbScope();
-    const { userId } = await signedInActor();
+    const { userId } = await signedIn.actor();
     const [{ id }] = await s.query<{ id: string }>(
       "SELECT id FROM workspaces WHERE owner_user_id = $1 AND kind = 'agent'",
       [userId],

@@ -14,16 +14,12 @@ import { setSessionTrustOverride } from "@/lib/projects/session-resources";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 let mock: MockProvider;
@@ -43,7 +39,7 @@ beforeEach(() => mock.reset());
 
 /** A session in a trusted project whose `.pi/settings.json` sets `retry`. */
 async function newSession(retry: Record<string, unknown>) {
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "retry", source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -58,7 +54,7 @@ async function newSession(retry: Record<string, unknown>) {
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const post = (handler: typeof postPrompt, id: string, path: string, body: unknown) =>
   handler(
-    asUser(user, `http://t/api/sessions/${id}/${path}`, {
+    asUser(signedIn.user, `http://t/api/sessions/${id}/${path}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -151,7 +147,7 @@ describe("the abort route during an auto-retry wait", () => {
     const events = await readAll(res, (type) => {
       if (type === "auto_retry_start")
         aborted = postAbort(
-          asUser(user, `http://t/api/sessions/${session.id}/abort`, { method: "POST" }),
+          asUser(signedIn.user, `http://t/api/sessions/${session.id}/abort`, { method: "POST" }),
           ctx(session.id),
         );
     });

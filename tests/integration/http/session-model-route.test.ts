@@ -12,15 +12,11 @@ import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { appendEntry, createSession, getSession } from "@/lib/session/store";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 let scope: DbScope;
 let projectId: string;
@@ -33,7 +29,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: "k",
     STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
   });
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   projectId = (
     await insertProject(scope, { workspaceId: actor.workspaceId, name: "model-http", source: null })
   ).id;
@@ -45,7 +41,7 @@ afterAll(async () => {
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const put = (body: unknown) =>
-  asUser(user, "http://x/", {
+  asUser(signedIn.user, "http://x/", {
     method: "PUT",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -64,11 +60,11 @@ describe("PUT /api/sessions/:id/model", () => {
       { type: "model_change", provider: "openai", modelId: "gpt-5" },
       { type: "thinking_level_change", thinkingLevel: "off" },
     ]);
-    const list = (await (await listRoute(asUser(user, "http://x/"), params(projectId))).json()) as {
+    const list = (await (await listRoute(asUser(signedIn.user, "http://x/"), params(projectId))).json()) as {
       sessions: { id: string; model: string | null }[];
     };
     expect(list.sessions.find((s) => s.id === session.id)?.model).toBe("openai/gpt-5");
-    const one = (await (await getRoute(asUser(user, "http://x/"), params(session.id))).json()) as {
+    const one = (await (await getRoute(asUser(signedIn.user, "http://x/"), params(session.id))).json()) as {
       session: { model: string | null };
     };
     expect(one.session.model).toBe("openai/gpt-5");
@@ -93,7 +89,7 @@ describe("PUT /api/sessions/:id/model", () => {
       { type: "model_change", provider: "openai", modelId: "gpt-5" },
       { type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" },
     ]);
-    const list = (await (await listRoute(asUser(user, "http://x/"), params(projectId))).json()) as {
+    const list = (await (await listRoute(asUser(signedIn.user, "http://x/"), params(projectId))).json()) as {
       sessions: { id: string; model: string | null }[];
     };
     expect(list.sessions.find((s) => s.id === session.id)?.model).toBe("anthropic/claude-sonnet-4-5");

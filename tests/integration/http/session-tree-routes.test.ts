@@ -21,16 +21,12 @@ import { loadBranch } from "@/lib/session/context-load";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { appendEntry, createSession, getSession, getSessionHeader } from "@/lib/session/store";
 import type { SessionTreeViewNode } from "@/lib/session/tree-view";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const fixture = readFileSync(new URL("../../fixtures/sessions/pi-tour.jsonl", import.meta.url), "utf8");
 const MISSING = "00000000-0000-4000-8000-000000000000";
@@ -44,7 +40,7 @@ beforeAll(async () => {
   scope = new DbScope();
   mock = await startMockProvider();
   restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   projectId = (
     await insertProject(scope, { workspaceId: actor.workspaceId, name: "tree-http", source: null })
   ).id;
@@ -58,7 +54,7 @@ beforeEach(() => mock.reset());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const json = (body: unknown) =>
-  asUser(user, "http://x/", {
+  asUser(signedIn.user, "http://x/", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -66,7 +62,7 @@ const json = (body: unknown) =>
 function multipart(text: string, name = "tour.jsonl") {
   const form = new FormData();
   form.append("file", new File([text], name, { type: "application/x-ndjson" }));
-  return asUser(user, "http://x/", { method: "POST", body: form });
+  return asUser(signedIn.user, "http://x/", { method: "POST", body: form });
 }
 
 async function importFixture(text = fixture) {
@@ -83,7 +79,7 @@ describe("import / export", () => {
     const { session, diagnostics } = await importFixture();
     expect(diagnostics).toEqual([]);
     expect(session).toMatchObject({ projectId, title: "README tour", model: "anthropic/claude-sonnet-4-5" });
-    const res = await getExport(asUser(user, "http://x/"), params(session.id));
+    const res = await getExport(asUser(signedIn.user, "http://x/"), params(session.id));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/x-ndjson/);
     expect(res.headers.get("content-disposition")).toContain(
@@ -96,7 +92,7 @@ describe("import / export", () => {
     const lines = fixture.split("\n").slice(0, 4);
     const raw = (text: string, type?: string) =>
       postImport(
-        asUser(user, "http://x/?name=torn.jsonl", {
+        asUser(signedIn.user, "http://x/?name=torn.jsonl", {
           method: "POST",
           headers: type ? { "content-type": type } : {},
           body: text,
@@ -133,15 +129,15 @@ describe("import / export", () => {
       error: { code: "invalid_session_file", message: "Session file is not a valid pi session: bad.jsonl" },
     });
     expect((await postImport(multipart(fixture), params(MISSING))).status).toBe(404);
-    expect((await getExport(asUser(user, "http://x/"), params(MISSING))).status).toBe(404);
-    expect((await getExport(asUser(user, "http://x/"), params("nope"))).status).toBe(404);
+    expect((await getExport(asUser(signedIn.user, "http://x/"), params(MISSING))).status).toBe(404);
+    expect((await getExport(asUser(signedIn.user, "http://x/"), params("nope"))).status).toBe(404);
   });
 });
 
 describe("tree, branch, fork", () => {
   it("GET tree: every entry once, depth first, with role, preview, label and the leaf", async () => {
     const { session } = await importFixture();
-    const res = await getTreeRoute(asUser(user, "http://x/"), params(session.id));
+    const res = await getTreeRoute(asUser(signedIn.user, "http://x/"), params(session.id));
     expect(res.status).toBe(200);
     const { leafId, nodes } = (await res.json()) as { leafId: string; nodes: SessionTreeViewNode[] };
     expect(leafId).toBe("a0000016");

@@ -10,16 +10,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET, POST } from "@/app/api/projects/route";
 import { DbScope } from "@/lib/db/client";
 import { type ImportReport, importArchive } from "@/lib/vfs/import";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { createTestVfs } from "../../helpers/vfs";
 import { craftZip, type LocalEntry, localBytes } from "../../helpers/zip-craft";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const MiB = 1024 * 1024;
 const SPLIT = "Split it into smaller archives, or clone the repository by its git URL.";
@@ -33,7 +29,7 @@ let scope: DbScope;
 let workspaceId: string;
 beforeAll(async () => {
   scope = new DbScope();
-  workspaceId = (await signedInActor()).workspaceId;
+  workspaceId = (await signedIn.actor()).workspaceId;
 });
 afterAll(async () => {
   await scope.release();
@@ -47,13 +43,15 @@ interface Answer {
 async function upload(bytes: Uint8Array, fileName: string): Promise<Answer> {
   const form = new FormData();
   form.set("file", new File([new Uint8Array(bytes)], fileName));
-  const res = await POST(asUser(user, "http://127.0.0.1/api/projects", { method: "POST", body: form }));
+  const res = await POST(
+    asUser(signedIn.user, "http://127.0.0.1/api/projects", { method: "POST", body: form }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
 /** The project names (GET /api/projects, which must answer 200) and the workspace's VFS row count. */
 async function state(): Promise<{ projects: string[]; nodes: number }> {
-  const res = await GET(asUser(user, "http://127.0.0.1/api/projects"));
+  const res = await GET(asUser(signedIn.user, "http://127.0.0.1/api/projects"));
   expect(res.status).toBe(200);
   const { projects } = (await res.json()) as { projects: { name: string }[] };
   const [row] = await scope.query<{ n: string }>(

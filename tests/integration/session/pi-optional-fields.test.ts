@@ -17,17 +17,13 @@ import { DbScope } from "@/lib/db/client";
 import { emptyUsage } from "@/lib/llm/types";
 import { insertProject } from "@/lib/projects/projects";
 import { parseSessionJsonl } from "@/lib/session/jsonl";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/sessions/${name}`, import.meta.url), "utf8");
@@ -44,7 +40,7 @@ beforeAll(async () => {
   mock = await startMockProvider();
   restoreEnv = setEnv(mockAnthropicEnv(mock.url));
   scope = new DbScope();
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const project = await insertProject(scope, {
     workspaceId: actor.workspaceId,
     name: "pi-files",
@@ -71,7 +67,7 @@ interface Diagnostic {
 /** POST the file to the IDE's import route; 201 expected. */
 async function importFile(text: string, name: string) {
   const res = await postImport(
-    asUser(user, `http://strata.test/?name=${name}`, {
+    asUser(signedIn.user, `http://strata.test/?name=${name}`, {
       method: "POST",
       headers: { "content-type": "application/x-ndjson" },
       body: text,
@@ -86,13 +82,13 @@ async function importFile(text: string, name: string) {
 }
 
 async function getSession(id: string) {
-  const res = await getSessionRoute(asUser(user, "http://strata.test/"), params(id));
+  const res = await getSessionRoute(asUser(signedIn.user, "http://strata.test/"), params(id));
   expect(res.status).toBe(200);
   return (await res.json()) as { messages: Record<string, unknown>[]; repairs: unknown[] };
 }
 
 async function download(id: string) {
-  const res = await getExport(asUser(user, "http://strata.test/"), params(id));
+  const res = await getExport(asUser(signedIn.user, "http://strata.test/"), params(id));
   expect(res.status).toBe(200);
   return { disposition: res.headers.get("content-disposition"), text: await res.text() };
 }
@@ -171,7 +167,7 @@ describe("a pi file whose entries miss optional fields", () => {
 
     // One more prompt: the last assistant message has no usage (the run's compaction check reads it).
     mock.enqueue({ text: "README.md is the only file." });
-    const events = await promptEvents(user, id, "What is in README.md?");
+    const events = await promptEvents(signedIn.user, id, "What is in README.md?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(mock.requests).toHaveLength(1);
     const sent = mock.requests[0].body as { messages: { role: string; content: { text: string }[] }[] };
@@ -269,7 +265,7 @@ describe("a pi file whose header has no timestamp", () => {
     const id = imported.session.id;
 
     mock.enqueue({ text: "Hello again." });
-    const events = await promptEvents(user, id, "Once more");
+    const events = await promptEvents(signedIn.user, id, "Once more");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(mock.requests).toHaveLength(1);
 
@@ -309,7 +305,7 @@ describe("navigating the tree of a pi file whose entries miss optional fields", 
     const id = imported.session.id;
     mock.enqueue({ text: "Tried cat, then compacted." });
     const res = await postBranch(
-      asUser(user, "http://strata.test/", {
+      asUser(signedIn.user, "http://strata.test/", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ entryId: "f0000006", summarize: true }),

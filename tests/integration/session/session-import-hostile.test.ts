@@ -19,15 +19,11 @@ import { openSessionRuntime } from "@/lib/agent-session/session-runtime";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { runShell } from "@/lib/tools/bash";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, createTestUser, signedInUser } from "../../helpers/auth";
 import { largeSessionFile, SESSION_HEADER, sessionFile } from "../../helpers/session-files";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const MiB = 1024 * 1024;
 let scope: DbScope;
@@ -36,7 +32,7 @@ let root: string;
 
 beforeAll(async () => {
   scope = new DbScope();
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   const project = await insertProject(scope, {
     workspaceId: actor.workspaceId,
     name: "import-hostile",
@@ -50,7 +46,7 @@ afterAll(() => scope.release());
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 const raw = (text: string) =>
   postImport(
-    asUser(user, "http://strata.test/?name=s.jsonl", {
+    asUser(signedIn.user, "http://strata.test/?name=s.jsonl", {
       method: "POST",
       headers: { "content-type": "application/x-ndjson" },
       body: text,
@@ -73,7 +69,7 @@ const dropSession = (res: { session: { id: string } }) =>
 
 const create = async (name = "u.jsonl") => {
   const res = await createUpload(
-    asUser(user, "http://strata.test/", {
+    asUser(signedIn.user, "http://strata.test/", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name }),
@@ -85,7 +81,7 @@ const create = async (name = "u.jsonl") => {
 };
 const put = (uploadId: string, part: number, body: Uint8Array<ArrayBuffer>) =>
   putPart(
-    asUser(user, "http://strata.test/", {
+    asUser(signedIn.user, "http://strata.test/", {
       method: "PUT",
       headers: { "content-type": "application/octet-stream" },
       body,
@@ -94,7 +90,7 @@ const put = (uploadId: string, part: number, body: Uint8Array<ArrayBuffer>) =>
   );
 const commit = (uploadId: string, body: { parts: number; bytes: number }) =>
   commitUpload(
-    asUser(user, "http://strata.test/", {
+    asUser(signedIn.user, "http://strata.test/", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -103,7 +99,7 @@ const commit = (uploadId: string, body: { parts: number; bytes: number }) =>
   );
 const cancel = (uploadId: string) =>
   deleteUpload(
-    asUser(user, "http://strata.test/", { method: "DELETE" }),
+    asUser(signedIn.user, "http://strata.test/", { method: "DELETE" }),
     params({ id: projectId, uploadId }),
   );
 /** Stage `text` in parts of `partBytes`; returns the commit body. */
@@ -246,7 +242,10 @@ describe("F4: entries nested deeper than 64 levels", () => {
       "m2",
       deep,
     ]);
-    const view = await getSessionRoute(asUser(user, "http://strata.test/"), params({ id: body.session.id }));
+    const view = await getSessionRoute(
+      asUser(signedIn.user, "http://strata.test/"),
+      params({ id: body.session.id }),
+    );
     expect(view.status).toBe(200);
     const json = (await view.json()) as {
       messages: { content: unknown }[];

@@ -16,15 +16,11 @@ import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { importSessionFile } from "@/components/chat/session-tree-client";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
-import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { asUser, signedInUser } from "../../helpers/auth";
 import { largeSessionFile, SESSION_HEADER, sessionFile } from "../../helpers/session-files";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
-let user: TestUser;
-async function signedInActor(): Promise<{ userId: string; workspaceId: string }> {
-  user ??= await createTestUser();
-  return { userId: user.id, workspaceId: user.workspaceId };
-}
+const signedIn = signedInUser();
 
 const MiB = 1024 * 1024;
 let scope: DbScope;
@@ -32,7 +28,7 @@ let projectId: string;
 
 beforeAll(async () => {
   scope = new DbScope();
-  const actor = await signedInActor();
+  const actor = await signedIn.actor();
   projectId = (
     await insertProject(scope, { workspaceId: actor.workspaceId, name: "import-limits", source: null })
   ).id;
@@ -67,7 +63,7 @@ const ROUTES: [RegExp, string, Handler, string[]][] = [
 /** The app's router for the import routes: what `fetch("/api/…")` reaches in the browser. */
 const requests: string[] = [];
 async function appFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const request = asUser(user, new URL(String(input), "http://strata.test").href, init);
+  const request = asUser(signedIn.user, new URL(String(input), "http://strata.test").href, init);
   const path = new URL(request.url).pathname;
   requests.push(`${request.method} ${path.replace(/[0-9a-f-]{36}/g, ":id")}`);
   for (const [pattern, method, handler, names] of ROUTES) {
@@ -95,7 +91,7 @@ const counts = async () => {
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 const raw = (text: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
   postImport(
-    asUser(user, "http://strata.test/?name=s.jsonl", {
+    asUser(signedIn.user, "http://strata.test/?name=s.jsonl", {
       method: "POST",
       headers: { "content-type": "application/x-ndjson", ...headers },
       body: text,
@@ -198,7 +194,7 @@ describe("large session files", () => {
 describe("uploads in parts", () => {
   const create = async (name = "u.jsonl") => {
     const res = await createUpload(
-      asUser(user, "http://strata.test/", {
+      asUser(signedIn.user, "http://strata.test/", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name }),
@@ -212,12 +208,16 @@ describe("uploads in parts", () => {
   };
   const put = (uploadId: string, part: string, body: BodyInit, type = "application/octet-stream") =>
     putPart(
-      asUser(user, "http://strata.test/", { method: "PUT", headers: { "content-type": type }, body }),
+      asUser(signedIn.user, "http://strata.test/", {
+        method: "PUT",
+        headers: { "content-type": type },
+        body,
+      }),
       params({ id: projectId, uploadId, part }),
     );
   const commit = (uploadId: string, body: unknown) =>
     commitUpload(
-      asUser(user, "http://strata.test/", {
+      asUser(signedIn.user, "http://strata.test/", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -274,7 +274,7 @@ describe("uploads in parts", () => {
     expect(await counts()).toEqual(before);
     const open = [await create(), await create(), await create(), await create()];
     const fifth = await createUpload(
-      asUser(user, "http://strata.test/", {
+      asUser(signedIn.user, "http://strata.test/", {
         method: "POST",
         headers: { "content-type": "application/json" },
       }),
@@ -292,7 +292,7 @@ describe("uploads in parts", () => {
       expect(
         (
           await deleteUpload(
-            asUser(user, "http://strata.test/", { method: "DELETE" }),
+            asUser(signedIn.user, "http://strata.test/", { method: "DELETE" }),
             params({ id: projectId, uploadId: u.id }),
           )
         ).status,
@@ -413,7 +413,10 @@ describe("poisoned entries", () => {
         message: "Line 3: ✖ Invalid input: expected object, received undefined;   → at message.usage",
       },
     ]);
-    const view = await getSessionRoute(asUser(user, "http://strata.test/"), params({ id: body.session.id }));
+    const view = await getSessionRoute(
+      asUser(signedIn.user, "http://strata.test/"),
+      params({ id: body.session.id }),
+    );
     expect(view.status).toBe(200);
     const { messages } = (await view.json()) as { messages: { role: string; content: unknown }[] };
     expect(messages.map((m) => m.content)).toEqual([
