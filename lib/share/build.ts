@@ -12,30 +12,21 @@
  * Node-only (imports secretlint through `redact.ts`).
  */
 import type { DbScope } from "@/lib/db/client";
-import { previewStoredSession } from "@/lib/inspector/session-preview";
 import type { Env } from "@/lib/llm/models";
 import { isBinary } from "@/lib/projects/files";
 import { getProject } from "@/lib/projects/projects";
-import { workspaceProviderEnv } from "@/lib/secrets";
 import { entryCommit } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "@/lib/session/entries";
 import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
-import { renameKeys, setOwn, walkStrings } from "./entry-strings";
+import { renameKeys } from "./entry-strings";
 import { ShareError } from "./errors";
 import { checkOwnerRedactions } from "./owner-redactions";
-import { CONTROL_CHARS, isShareablePath, placePath } from "./paths";
-import { type RedactItem, redactTexts } from "./redact";
-import type {
-  Redaction,
-  RedactionSite,
-  SharedFileInfo,
-  ShareOptions,
-  SharePreview,
-  ShareSnapshot,
-} from "./types";
+import { CONTROL_CHARS, isShareablePath } from "./paths";
+import { planEntries, planFiles, planSystem, RedactionPlan } from "./redaction-plan";
+import type { Redaction, SharedFileInfo, ShareOptions, SharePreview, ShareSnapshot } from "./types";
 
 /** Per-file cap of a shared file's text (bytes of the blob). */
 export const SHARE_FILE_MAX_BYTES = 1024 * 1024;
@@ -63,17 +54,7 @@ export async function buildSharePreview(
   context: { userId?: string | null; env?: Env } = {},
 ): Promise<SharePreview> {
   const owner = checkOwnerRedactions(options.redact);
-  // A NUL cannot reach Postgres (text refuses it: a 500); no entry id holds a control character anyway.
-  if (CONTROL_CHARS.test(options.leafId))
-    throw new ShareError(404, "entry_not_found", `Entry ${options.leafId} is not in session ${session.id}`);
-  const path = await loadBranch(scope, session.id, options.leafId);
-  if (path.length === 0) {
-    const [any] = await scope.query("SELECT 1 FROM session_entries WHERE session_id = $1 LIMIT 1", [
-      session.id,
-    ]);
-    if (!any) throw new ShareError(422, "empty_path", `Session ${session.id} has no entries to share`);
-    throw new ShareError(404, "entry_not_found", `Entry ${options.leafId} is not in session ${session.id}`);
-  }
+  const path = await sharedPath(scope, session, options.leafId);
   const allIds = (
     await scope.query<{ id: string }>("SELECT id FROM session_entries WHERE session_id = $1", [session.id])
   ).map((r) => r.id);
@@ -81,120 +62,23 @@ export async function buildSharePreview(
   // The system messages on the path (the prompt's sections, AGENTS.md text, tool declarations) are the system
   // prompt: shown only with `includeSystem`.
   const entries = remapPath(options.includeSystem ? path : path.filter((e) => !isSystemEntry(e)), fresh);
-  let images = 0;
 
   // Every redactable string: the title, each entry's strings, then the files and the system prompt.
-  const items: RedactItem[] = [];
-  const sites: (RedactionSite | ((line: number) => RedactionSite))[] = [];
-  const setters: ((text: string) => void)[] = [];
+  const plan = new RedactionPlan();
   const title = { text: session.title?.trim() || "Untitled session" };
-  items.push({ text: title.text });
-  sites.push({ kind: "title" });
-  setters.push((t) => {
+  plan.add({ text: title.text }, { kind: "title" }, (t) => {
     title.text = t;
   });
-  const idPattern = /\b[0-9a-f]{8}\b/g;
-  const swapIds = (s: string) => s.replace(idPattern, (m) => fresh.get(m) ?? m);
-  // Object keys (of tool-call arguments, tool result details, custom entry data) are renamed after every value is set.
-  const renames: { holder: Record<string, unknown>; from: string; to: () => string }[] = [];
-  entries.forEach((entry, index) => {
-    const site =
-      (part: string | undefined) =>
-      (line: number): RedactionSite =>
-        part ? { kind: "entry", entry: index, part, line } : { kind: "entry", entry: index, line };
-    walkStrings(entry as unknown as Record<string, unknown>, {
-      string: (holder, key, value, secretKey, part) => {
-        items.push(secretKey ? { text: value, secretKey } : { text: swapIds(value) });
-        sites.push(site(part));
-        setters.push((t) => {
-          setOwn(holder, key, t);
-        });
-      },
-      key: (holder, key, part) => {
-        let to = key;
-        items.push({ text: key });
-        sites.push(site(part ? `${part} key` : "key"));
-        setters.push((t) => {
-          to = t;
-        });
-        renames.push({ holder, from: key, to: () => to });
-      },
-      image: () => {
-        images++;
-      },
-    });
-  });
-
+  const { renames, images } = planEntries(plan, entries, fresh);
   const project = await getProject(scope, session.projectId);
   if (!project) throw new ShareError(404, "entry_not_found", `Session ${session.id} has no project`);
   const files = options.includeFiles ? await loadFiles(scope, session, options.leafId, project) : null;
-  // No prototype: a file may be named `__proto__`.
-  const fileTexts: Record<string, string> = Object.create(null);
-  // Each file's path is redacted too (line 0 = the file name); paths that clash once redacted get `~2`, `~3`, … (a
-  // directory that became a file's name too: `placePath`).
-  const takenPaths = { files: new Set<string>(), dirs: new Set<string>() };
-  for (const info of files?.list ?? []) {
-    const original = info.path;
-    items.push({ text: original });
-    sites.push(() => ({ kind: "file", path: info.path, line: 0 }));
-    setters.push((t) => {
-      info.path = placePath(t, takenPaths);
-    });
-    const text = files?.texts.get(original);
-    if (text === undefined) continue;
-    items.push({ text, filePath: original });
-    sites.push((line) => ({ kind: "file", path: info.path, line }));
-    setters.push((t) => {
-      fileTexts[info.path] = t;
-    });
-  }
+  const fileTexts = planFiles(plan, files);
+  const system = options.includeSystem
+    ? await planSystem(plan, scope, { session, project, leafId: options.leafId }, context)
+    : null;
 
-  let system: ShareSnapshot["system"] = null;
-  if (options.includeSystem) {
-    const env = context.env ?? (await workspaceProviderEnv(scope, project.workspaceId, process.env));
-    const preview = await previewStoredSession(scope, {
-      session,
-      project,
-      userId: context.userId ?? session.userId ?? "",
-      text: "",
-      leafId: options.leafId,
-      env,
-    });
-    const sources = preview.sectionSources
-      .filter((s) => s.path && (!s.trustGated || s.trusted))
-      .map((s) => ({ label: s.section, path: s.path! }));
-    const shared = { prompt: preview.systemPrompt, sources };
-    system = shared;
-    items.push({ text: shared.prompt });
-    sites.push((line) => ({ kind: "system", line }));
-    setters.push((t) => {
-      shared.prompt = t;
-    });
-    // The sources' labels and paths too (system line 0: the sources list).
-    for (const source of sources)
-      for (const field of ["label", "path"] as const) {
-        items.push({ text: source[field] });
-        sites.push({ kind: "system", line: 0 });
-        setters.push((t) => {
-          source[field] = t;
-        });
-      }
-  }
-
-  const redacted = await redactTexts(items, owner);
-  const redactions: Redaction[] = [];
-  redacted.forEach((r, i) => {
-    setters[i](r.text);
-    const site = sites[i];
-    r.findings.forEach((f, k) => {
-      redactions.push({
-        site: typeof site === "function" ? site(f.line) : site,
-        rule: f.rule,
-        kind: f.kind,
-        excerpt: r.excerpts[k],
-      });
-    });
-  });
+  const redactions = await plan.apply(owner);
   renameKeys(renames);
   markRedactedFiles(files?.list ?? [], redactions);
 
@@ -216,6 +100,23 @@ export async function buildSharePreview(
     images,
   };
   return { digest: await shareDigest(snapshot, fileTexts), snapshot, fileTexts };
+}
+
+/**
+ * The root→leaf path of `leafId` in `session`.
+ * @throws ShareError 422 `empty_path` (the session has no entries), 404 `entry_not_found` (no such entry).
+ */
+async function sharedPath(scope: DbScope, session: SessionRow, leafId: string): Promise<SessionEntry[]> {
+  // A NUL cannot reach Postgres (text refuses it: a 500); no entry id holds a control character anyway.
+  if (CONTROL_CHARS.test(leafId))
+    throw new ShareError(404, "entry_not_found", `Entry ${leafId} is not in session ${session.id}`);
+  const path = await loadBranch(scope, session.id, leafId);
+  if (path.length > 0) return path;
+  const [any] = await scope.query("SELECT 1 FROM session_entries WHERE session_id = $1 LIMIT 1", [
+    session.id,
+  ]);
+  if (!any) throw new ShareError(422, "empty_path", `Session ${session.id} has no entries to share`);
+  throw new ShareError(404, "entry_not_found", `Entry ${leafId} is not in session ${session.id}`);
 }
 
 /** Set `redacted` (the count of redactions in its contents; line 0 is the name) on each file the redaction changed. */
