@@ -83,6 +83,26 @@ export interface RestoreResult {
 const MAX_ATTEMPTS = 5;
 
 /**
+ * The commit a restore moves the files to: `input.commit` when given (an undo), else the commit of entry
+ * `input.entryId` (`entryCommit`; null without an entry: the session's base). A conversation-only move moves no files
+ * (null), but its entry must exist all the same.
+ * @throws EntryNotFoundError for an entry the session does not have (not checked when `input.commit` is given).
+ */
+async function targetCommit(input: RestoreInput): Promise<string | null> {
+  const { scope, sessionId } = input;
+  if (input.mode !== "conversation") {
+    if (input.commit !== undefined) return input.commit;
+    if (!input.entryId) return null;
+    const found = await entryCommit(scope, sessionId, input.entryId);
+    if (found === undefined) throw new EntryNotFoundError(input.entryId);
+    return found;
+  }
+  if (input.entryId && (await entryCommit(scope, sessionId, input.entryId)) === undefined)
+    throw new EntryNotFoundError(input.entryId);
+  return null;
+}
+
+/**
  * Move session `sessionId` to point `entryId` (docs/checkpoints.md, "Moving between points"). Call it holding the
  * session's run lock (`withSessionRun`). With files: buffers are written, the working tree's difference from the
  * leaf's commit is kept as a commit (`kind: kept`, unless `discard`), then the working tree becomes the target's
@@ -97,16 +117,7 @@ export async function restoreSessionPoint(input: RestoreInput): Promise<RestoreR
   const project = await getProject(scope, session.projectId);
   if (!project) throw new SessionNotFoundError(sessionId);
   const fromLeaf = session.leafId;
-  let toCommit: string | null = null;
-  if (input.mode !== "conversation") {
-    if (input.commit !== undefined) toCommit = input.commit;
-    else if (input.entryId) {
-      const found = await entryCommit(scope, sessionId, input.entryId);
-      if (found === undefined) throw new EntryNotFoundError(input.entryId);
-      toCommit = found;
-    }
-  } else if (input.entryId && (await entryCommit(scope, sessionId, input.entryId)) === undefined)
-    throw new EntryNotFoundError(input.entryId);
+  const toCommit = await targetCommit(input);
 
   // Files first (nothing of the conversation moves if they cannot), then the conversation.
   let kept: string | null = null;

@@ -11,11 +11,14 @@ import type { DbScope } from "@/lib/db/client";
 import { recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
+import type { Vfs } from "@/lib/vfs/vfs";
 import {
   assertNoSymlinkParent,
   commitSnapshot,
   diffSnapshots,
   readBlob,
+  type TreeChange,
+  type TreeSnapshot,
   workingTreeSnapshot,
 } from "@/lib/vfs/worktree";
 import { DIFF_TIMEOUT_MS, openSessionFiles } from "./changes";
@@ -64,32 +67,25 @@ export interface RevertInput {
   label: string;
 }
 
-/**
- * Undo the changes `from` → `to` (or of `path` only) in the working tree, as a new checkpoint on the leaf. The
- * working tree's other uncommitted changes are committed first as the user's, so the revert commit holds exactly
- * the reverted files. Call it holding the session's run lock.
- * @returns the revert commit, the files it changed and the recording entry's id.
- * @throws RevertConflictError (nothing written), NothingToRevertError, SessionNotFoundError.
- */
-export async function revertChanges(
-  input: RevertInput,
-): Promise<{ commit: string; paths: string[]; entryId: string }> {
-  const { scope, sessionId } = input;
-  const target = await openSessionFiles(scope, sessionId);
-  const { vfs, root } = target;
-  const files = { vfs, root, session: { id: sessionId } };
-  const session = await getSession(scope, sessionId);
-  const leafCommit = await pointCommit(scope, files, session?.leafId ?? null);
-  // A commit of another project (or no commit) answers 404; one whose tree names `.git` or `..` 422.
-  const [before, after] = await orCommitNotFound(`${input.from}..${input.to}`, () =>
-    Promise.all([commitSnapshot(vfs, root, input.from), commitSnapshot(vfs, root, input.to)]),
-  );
-  const working = await workingTreeSnapshot(vfs, root);
-  const changes = diffSnapshots(before, after).filter((c) => !input.path || c.path === input.path);
-  if (changes.length === 0) throw new NothingToRevertError(input.path);
+/** One file of a revert: its project-relative path and what it becomes (null: deleted; `mode` a git mode). */
+interface RevertStep {
+  path: string;
+  write: Uint8Array | null;
+  mode?: string;
+}
 
-  // Plan every file first: a conflict anywhere writes nothing.
-  const plan: { path: string; write: Uint8Array | null; mode?: string }[] = [];
+/**
+ * Plan every file of the revert before anything is written: a file untouched since `to` goes back to what it was at
+ * `from`, one already as it was is left out, and one changed again since gets the inverse patch applied three-way
+ * to what is there now. @returns the steps and the files that cannot be reverted cleanly (`conflicts`).
+ */
+async function planRevert(
+  vfs: Vfs,
+  root: string,
+  changes: TreeChange[],
+  working: TreeSnapshot,
+): Promise<{ plan: RevertStep[]; conflicts: string[] }> {
+  const plan: RevertStep[] = [];
   const conflicts: string[] = [];
   for (const c of changes) {
     const now = working.get(c.path);
@@ -127,6 +123,78 @@ export async function revertChanges(
     if (merged === false) conflicts.push(c.path);
     else plan.push({ path: c.path, write: new TextEncoder().encode(merged), mode: now.mode });
   }
+  return { plan, conflicts };
+}
+
+/** Write the planned files to the working tree (unflushed): deleted, replaced by a symlink, or written with their mode. */
+async function writeRevert(vfs: Vfs, root: string, plan: RevertStep[]): Promise<void> {
+  for (const p of plan) {
+    const abs = `${root}/${p.path}`;
+    if (p.write === null) await vfs.unlink(abs).catch(() => undefined);
+    else if (p.mode === "120000") {
+      await vfs.unlink(abs).catch(() => undefined);
+      await vfs.symlink(decoder.decode(p.write), abs);
+    } else await vfs.writeFile(abs, p.write, { mode: p.mode === "100755" ? 0o100755 : 0o100644 });
+  }
+}
+
+/**
+ * Record revert commit `commit` (on `base`): its checkpoint row (`kind: revert`), then the `custom` entry on the
+ * leaf that says what was reverted. @returns the entry's id.
+ */
+async function recordRevert(
+  input: RevertInput,
+  commit: string,
+  base: string | null,
+  paths: string[],
+): Promise<string> {
+  const { scope, sessionId } = input;
+  await recordCheckpoint(scope, sessionId, {
+    commitOid: commit,
+    parentOid: base,
+    kind: "revert",
+    paths,
+    authorUserId: input.userId,
+  });
+  const entry = await appendEntry(
+    scope,
+    sessionId,
+    {
+      type: "custom",
+      customType: CHECKPOINT_CUSTOM_TYPE,
+      data: { kind: "revert", commit, from: input.from, to: input.to, paths, of: input.label },
+    },
+    { commit },
+  );
+  return entry.id;
+}
+
+/**
+ * Undo the changes `from` → `to` (or of `path` only) in the working tree, as a new checkpoint on the leaf. The
+ * working tree's other uncommitted changes are committed first as the user's, so the revert commit holds exactly
+ * the reverted files. Call it holding the session's run lock.
+ * @returns the revert commit, the files it changed and the recording entry's id.
+ * @throws RevertConflictError (nothing written), NothingToRevertError, SessionNotFoundError.
+ */
+export async function revertChanges(
+  input: RevertInput,
+): Promise<{ commit: string; paths: string[]; entryId: string }> {
+  const { scope, sessionId } = input;
+  const target = await openSessionFiles(scope, sessionId);
+  const { vfs, root } = target;
+  const files = { vfs, root, session: { id: sessionId } };
+  const session = await getSession(scope, sessionId);
+  const leafCommit = await pointCommit(scope, files, session?.leafId ?? null);
+  // A commit of another project (or no commit) answers 404; one whose tree names `.git` or `..` 422.
+  const [before, after] = await orCommitNotFound(`${input.from}..${input.to}`, () =>
+    Promise.all([commitSnapshot(vfs, root, input.from), commitSnapshot(vfs, root, input.to)]),
+  );
+  const working = await workingTreeSnapshot(vfs, root);
+  const changes = diffSnapshots(before, after).filter((c) => !input.path || c.path === input.path);
+  if (changes.length === 0) throw new NothingToRevertError(input.path);
+
+  // Plan every file first: a conflict anywhere writes nothing.
+  const { plan, conflicts } = await planRevert(vfs, root, changes, working);
   if (conflicts.length > 0) throw new RevertConflictError(conflicts);
   if (plan.length === 0) throw new NothingToRevertError(input.path);
   // Never through a symlinked folder (an ignored link into `.git` or out of the project), before anything is written.
@@ -142,14 +210,7 @@ export async function revertChanges(
     userId: input.userId,
   });
   const base = user?.oid ?? leafCommit;
-  for (const p of plan) {
-    const abs = `${root}/${p.path}`;
-    if (p.write === null) await vfs.unlink(abs).catch(() => undefined);
-    else if (p.mode === "120000") {
-      await vfs.unlink(abs).catch(() => undefined);
-      await vfs.symlink(decoder.decode(p.write), abs);
-    } else await vfs.writeFile(abs, p.write, { mode: p.mode === "100755" ? 0o100755 : 0o100644 });
-  }
+  await writeRevert(vfs, root, plan);
   const paths = plan.map((p) => p.path).sort();
   const result = await checkpoint(vfs, root, {
     changedPaths: paths.map((p) => `${root}/${p}`),
@@ -160,22 +221,6 @@ export async function revertChanges(
   });
   await vfs.flush();
   if (!result) throw new NothingToRevertError(input.path);
-  await recordCheckpoint(scope, sessionId, {
-    commitOid: result.oid,
-    parentOid: base,
-    kind: "revert",
-    paths,
-    authorUserId: input.userId,
-  });
-  const entry = await appendEntry(
-    scope,
-    sessionId,
-    {
-      type: "custom",
-      customType: CHECKPOINT_CUSTOM_TYPE,
-      data: { kind: "revert", commit: result.oid, from: input.from, to: input.to, paths, of: input.label },
-    },
-    { commit: result.oid },
-  );
-  return { commit: result.oid, paths, entryId: entry.id };
+  const entryId = await recordRevert(input, result.oid, base, paths);
+  return { commit: result.oid, paths, entryId };
 }

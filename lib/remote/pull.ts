@@ -139,31 +139,20 @@ function checkPaths(changes: TreeChange[]): void {
 }
 
 /**
- * Pull `remoteBranch` (default: HEAD's branch name) of `remote` into HEAD's branch of the project at `rootPath`,
- * then flush once.
- * @throws RemoteError 400 `detached_head` / `invalid_branch`, 404 `remote_branch_not_found`, 401 `remote_auth`,
- *   409 `pull_conflict` (uncommitted changes, `paths`) / `merge_conflict` (`paths`) / `merge_unsupported`,
- *   422 `unsafe_path`, 502 `remote_unreachable` / `remote_failed`; VfsConflictError when another writer changed
- *   one of the files meanwhile (nothing written).
+ * Fetch `remoteBranch` of `remote` into `refs/remotes/strata-pull/<branch>` and return the fetched commit.
+ * isomorphic-git's fetch needs the remote's refspec in the config; it is there only while fetching (the file's bytes
+ * are put back afterwards, or the file removed when there was none).
+ * @throws RemoteError from `remoteFailure` (unreachable, auth, a branch the remote does not have).
  */
-export async function pullFromRemote(
-  vfs: Vfs,
-  project: { rootPath: string },
+async function fetchRemoteBranch(
+  repo: Repo,
   remote: Remote,
   http: git.HttpClient,
-  request: { remoteBranch?: string; author: PullAuthor },
-): Promise<PullOutcome> {
-  const repo = openRepo(vfs, project.rootPath);
-  const branch = await headBranch(repo).catch(() => null);
-  if (!branch)
-    throw new RemoteError(400, "detached_head", "HEAD is not on a branch, so there is nothing to pull into.");
-  const remoteBranch = request.remoteBranch ?? branch;
-  const problem = branchNameProblem(remoteBranch);
-  if (problem) throw new RemoteError(400, "invalid_branch", problem);
-  const ctx = { host: remote.host, branch: remoteBranch, credential: remote.credential };
+  remoteBranch: string,
+  ctx: Parameters<typeof remoteFailure>[2],
+): Promise<string> {
+  const { vfs } = repo;
   let theirs: string | null;
-  // isomorphic-git's fetch needs the remote's refspec in the config; it is there only while fetching (the file's
-  // bytes are put back afterwards).
   const configPath = `${repo.gitdir}/config`;
   const config = await vfs.readFile(configPath).catch(() => null);
   try {
@@ -194,6 +183,33 @@ export async function pullFromRemote(
     else await vfs.unlink(configPath).catch(() => undefined);
   }
   if (!theirs) throw remoteFailure("pull", { code: "NotFoundError" }, ctx);
+  return theirs;
+}
+
+/**
+ * Pull `remoteBranch` (default: HEAD's branch name) of `remote` into HEAD's branch of the project at `rootPath`,
+ * then flush once.
+ * @throws RemoteError 400 `detached_head` / `invalid_branch`, 404 `remote_branch_not_found`, 401 `remote_auth`,
+ *   409 `pull_conflict` (uncommitted changes, `paths`) / `merge_conflict` (`paths`) / `merge_unsupported`,
+ *   422 `unsafe_path`, 502 `remote_unreachable` / `remote_failed`; VfsConflictError when another writer changed
+ *   one of the files meanwhile (nothing written).
+ */
+export async function pullFromRemote(
+  vfs: Vfs,
+  project: { rootPath: string },
+  remote: Remote,
+  http: git.HttpClient,
+  request: { remoteBranch?: string; author: PullAuthor },
+): Promise<PullOutcome> {
+  const repo = openRepo(vfs, project.rootPath);
+  const branch = await headBranch(repo).catch(() => null);
+  if (!branch)
+    throw new RemoteError(400, "detached_head", "HEAD is not on a branch, so there is nothing to pull into.");
+  const remoteBranch = request.remoteBranch ?? branch;
+  const problem = branchNameProblem(remoteBranch);
+  if (problem) throw new RemoteError(400, "invalid_branch", problem);
+  const ctx = { host: remote.host, branch: remoteBranch, credential: remote.credential };
+  const theirs = await fetchRemoteBranch(repo, remote, http, remoteBranch, ctx);
   const ours = await git
     .resolveRef({ fs: repo.gfs, gitdir: repo.gitdir, ref: `refs/heads/${branch}` })
     .catch(() => null);

@@ -5,59 +5,14 @@
  */
 
 import type { FsStat, IFileSystem } from "just-bash/browser";
+import { confineShellPath, confineShellWrite } from "./bash-confine";
 import { decode, type EncodingArg, encode, encodingOf } from "./bash-encoding";
+import { asNodeError, type DirentEntry, toFsStat } from "./bash-node";
 import { assertNoSymlinkEscape } from "./confine";
-import { formatBytesLimit, PathEscapeError, refuseGitWrite, VfsError, type VfsErrorCode } from "./errors";
+import { formatBytesLimit, PathEscapeError, VfsError } from "./errors";
 import { MAX_COMMAND_WRITE_BYTES } from "./limits";
-import { UnsafeNameError } from "./names";
-import {
-  basenamePosix,
-  checkPathBelowRoot,
-  dirnamePosix,
-  isInsideRoot,
-  joinPosix,
-  normalizePosix,
-} from "./paths";
+import { dirnamePosix, isInsideRoot, joinPosix, normalizePosix } from "./paths";
 import type { FileSystem, VfsStat } from "./types";
-
-type DirentEntry = { name: string; isFile: boolean; isDirectory: boolean; isSymbolicLink: boolean };
-
-const DESCRIPTIONS: Record<string, string> = {
-  ENOENT: "no such file or directory",
-  EEXIST: "file already exists",
-  ENOTDIR: "not a directory",
-  EISDIR: "illegal operation on a directory",
-  ENOTEMPTY: "directory not empty",
-  EINVAL: "invalid argument",
-  EACCES: "permission denied",
-};
-
-/** Codes whose message is Strata's own (it names the limit or the refusal) and is kept as is. */
-const KEEP_MESSAGE = new Set<VfsErrorCode>(["EACCES", "EFBIG", "ENAMETOOLONG"]);
-
-/** Re-labels a VFS error Node-style ("ENOENT: no such file or directory, open '/p'"), which just-bash parses. */
-function asNodeError(error: unknown, op: string, path: string): Error {
-  // Refusals (outside the root, inside `.git`, a name the rule refuses) and limits (size, path depth/length) keep
-  // their own message.
-  if (error instanceof UnsafeNameError || (error instanceof VfsError && KEEP_MESSAGE.has(error.code)))
-    return error;
-  const code = (error instanceof VfsError ? error.code : (error as { code?: string })?.code) as
-    | VfsErrorCode
-    | undefined;
-  if (!code) return error instanceof Error ? error : new Error(String(error));
-  return new VfsError(code, `${code}: ${DESCRIPTIONS[code] ?? "operation failed"}, ${op} '${path}'`, path);
-}
-
-function toFsStat(stat: VfsStat): FsStat {
-  return {
-    isFile: stat.kind === "file",
-    isDirectory: stat.kind === "dir",
-    isSymbolicLink: stat.kind === "symlink",
-    mode: stat.mode & 0o7777 || (stat.kind === "dir" ? 0o755 : 0o644),
-    size: stat.size,
-    mtime: new Date(stat.mtimeMs),
-  };
-}
 
 /**
  * The host's timer, captured when this module loads: just-bash's defense-in-depth mode (on by default)
@@ -75,16 +30,16 @@ export const SHELL_YIELD_EVERY_MS = 10;
 /** Device files the shell may use without touching the VFS. */
 const DEV_NULL = "/dev/null";
 
-/**
- * just-bash filesystem adapter confined to `projectRoot`.
- * Supports everything just-bash needs; hard links are emulated as copies, `utimes` is a no-op
- * (the VFS sets mtimes itself) and `chmod` rewrites the file with the new mode.
- */
 /** Operation names (as passed to `run`) that change the filesystem. */
 const MUTATING_OPS = new Set(["mkdir", "rm", "chmod", "utime", "write"]);
 /** Mutating operations on the entry itself: a final symlink is changed, not followed. */
 const ENTRY_OPS = new Set(["mkdir", "rm"]);
 
+/**
+ * just-bash filesystem adapter confined to `projectRoot`.
+ * Supports everything just-bash needs; hard links are emulated as copies, `utimes` is a no-op
+ * (the VFS sets mtimes itself) and `chmod` rewrites the file with the new mode.
+ */
 export class ProjectBashFs implements IFileSystem {
   /** Bytes this shell (one command: a bash tool call or a `!command`) has written so far. */
   private written = 0;
@@ -141,54 +96,17 @@ export class ProjectBashFs implements IFileSystem {
   /** Normalises `path` and refuses it unless it (and any symlink along it) stays inside the root. */
   private async confine(path: string): Promise<string> {
     await this.pace();
-    const abs = normalizePosix(path);
-    if (!isInsideRoot(this.projectRoot, abs))
-      throw new PathEscapeError(abs, normalizePosix(this.projectRoot));
-    await assertNoSymlinkEscape(this.fs, this.projectRoot, abs);
-    return abs;
+    return confineShellPath(this.fs, this.projectRoot, path);
   }
 
   /**
-   * `confine` for a write: the project's `.git` directory is managed by Strata, not the shell, and the path
-   * limits (`MAX_PATH_DEPTH` 64 levels, `MAX_PATH_LENGTH` 4096 bytes below the root) hold for where the write
-   * lands, not only for the path as typed (a symlinked parent cannot make a 70-level folder).
-   * Refused when the path, its entry with the directory's symlinks resolved, or (with `followLast`, for
-   * operations that write through a final symlink) its fully resolved target lies in `.git` or is over the
-   * limits. One walk of the path when no symlink lies along it (the usual case), two otherwise. Without
-   * `followLast` the final component is never resolved (only its directory is), so a looping or escaping link
-   * can be removed or replaced.
-   * @throws PathEscapeError (EACCES) outside the root; VfsError EACCES for `.git`; VfsError ENAMETOOLONG
-   *   (`Path is 70 levels deep; the limit is 64. Use a shallower path.`).
+   * `confine` for a write (lib/vfs/bash-confine.ts `confineShellWrite`): never into the project's `.git`, never over
+   * the path limits where the write lands; without `followLast` a final symlink is the entry itself, not followed.
+   * @throws PathEscapeError (EACCES) outside the root; VfsError EACCES for `.git`; VfsError ENAMETOOLONG.
    */
   private async confineWrite(path: string, followLast = true): Promise<string> {
     await this.pace();
-    const abs = normalizePosix(path);
-    const root = normalizePosix(this.projectRoot);
-    if (!isInsideRoot(root, abs)) throw new PathEscapeError(abs, root);
-    checkPathBelowRoot(root, abs);
-    refuseGitWrite(root, abs);
-    if (abs === root) return abs;
-    if (!followLast) {
-      // The entry itself (rm, mkdir, a new link): only its directory is resolved, so a link whose target cannot
-      // be (a loop: ELOOP; a link out of the project) can still be removed or replaced, as with GNU's rm and ln.
-      const entry = joinPosix(
-        await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs)),
-        basenamePosix(abs),
-      );
-      checkPathBelowRoot(root, entry);
-      refuseGitWrite(root, entry);
-      return abs;
-    }
-    const full = await assertNoSymlinkEscape(this.fs, root, abs);
-    const entry =
-      full === abs
-        ? abs
-        : joinPosix(await assertNoSymlinkEscape(this.fs, root, dirnamePosix(abs)), basenamePosix(abs));
-    checkPathBelowRoot(root, entry);
-    refuseGitWrite(root, entry);
-    checkPathBelowRoot(root, full);
-    refuseGitWrite(root, full);
-    return abs;
+    return confineShellWrite(this.fs, this.projectRoot, path, followLast);
   }
 
   private async run<T>(

@@ -215,6 +215,102 @@ async function removeImport(fs: Vfs, root: string, rootExisted: boolean): Promis
   await fs.flush();
 }
 
+/** The limits of one import: the defaults, with the caller's file size, expansion and entry count. */
+function importLimits(options: ImportOptions): ArchiveLimits {
+  return {
+    ...DEFAULT_ARCHIVE_LIMITS,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_ARCHIVE_LIMITS.maxFileBytes,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_ARCHIVE_LIMITS.maxTotalBytes,
+    maxEntries: options.maxEntries ?? DEFAULT_ARCHIVE_LIMITS.maxEntries,
+  };
+}
+
+/** What part of an import wrote: regular files and symlinks, and their bytes (a symlink counts its target string). */
+interface Written {
+  files: number;
+  bytes: number;
+}
+
+/**
+ * Inflate the planned files entry by entry and write each with its git blob (`commit.add`), flushing in batches
+ * (`IMPORT_BATCH_FILES` / `IMPORT_BATCH_BYTES`). A zip symlink (its target is its data) joins `links` unless it
+ * escapes the project; a file another entry is in the way of is skipped.
+ */
+async function writeFiles(
+  fs: Vfs,
+  root: string,
+  source: ArchiveSource,
+  planned: Plan,
+  commit: ImportCommit,
+  links: Plan["links"],
+  tick: () => Promise<void>,
+): Promise<Written> {
+  const { skipped } = planned;
+  const written: Written = { files: 0, bytes: 0 };
+  let batchBytes = 0;
+  let batchFiles = 0;
+  await source.readData(new Set(planned.read.keys()), async (entry, data) => {
+    await tick();
+    const rel = planned.read.get(entry.index) ?? "";
+    if (entry.kind === "symlink") {
+      const target = new TextDecoder().decode(data);
+      if (symlinkTargetEscapes(root, rel, target))
+        skipped.push({ path: entry.name, reason: SKIP_REASONS.escapingSymlink });
+      else links.push({ rel, target, name: entry.name });
+      return;
+    }
+    const mode = entry.mode !== undefined && entry.mode & 0o111 ? 0o100755 : 0o100644;
+    try {
+      await fs.writeFile(joinPosix(root, rel), data, { mode });
+    } catch (error) {
+      if (!(error instanceof VfsError)) throw error;
+      skipped.push({ path: entry.name, reason: SKIP_REASONS.conflict(error.code) });
+      return;
+    }
+    await commit.add(rel, data, mode);
+    // Inflating, hashing and compressing a large file are each a few ms per MiB: let others run between files.
+    if (data.length >= YIELD_EVERY_BYTES / 4) await yieldToEventLoop();
+    written.files++;
+    written.bytes += data.length;
+    batchBytes += data.length;
+    if (++batchFiles >= IMPORT_BATCH_FILES || batchBytes >= IMPORT_BATCH_BYTES) {
+      await fs.flush();
+      batchBytes = 0;
+      batchFiles = 0;
+    }
+  });
+  return written;
+}
+
+/** Create the symlinks after every file and directory, each with its git blob; one whose path is taken is skipped. */
+async function writeLinks(
+  fs: Vfs,
+  root: string,
+  links: Plan["links"],
+  commit: ImportCommit,
+  skipped: ImportReport["skipped"],
+  tick: () => Promise<void>,
+): Promise<Written> {
+  const written: Written = { files: 0, bytes: 0 };
+  for (const l of links) {
+    await tick();
+    const path = joinPosix(root, l.rel);
+    const taken = await fs.lstat(path).then(
+      () => true,
+      (error) => !(error instanceof VfsError && error.code === "ENOENT"),
+    );
+    if (taken) {
+      skipped.push({ path: l.name, reason: SKIP_REASONS.exists });
+      continue;
+    }
+    await fs.symlink(l.target, path);
+    await commit.add(l.rel, l.target, 0o120000);
+    written.files++;
+    written.bytes += new TextEncoder().encode(l.target).length;
+  }
+  return written;
+}
+
 /**
  * Unpack `bytes` (named `fileName`; `.zip`, `.tar.gz`, `.tgz` or `.tar`) into absolute VFS directory
  * `dir` (absent or empty), then `initRepository` and one commit "Import <fileName>" of everything written.
@@ -247,12 +343,7 @@ export async function importArchive(
   fileName: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const limits: ArchiveLimits = {
-    ...DEFAULT_ARCHIVE_LIMITS,
-    maxFileBytes: options.maxFileBytes ?? DEFAULT_ARCHIVE_LIMITS.maxFileBytes,
-    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_ARCHIVE_LIMITS.maxTotalBytes,
-    maxEntries: options.maxEntries ?? DEFAULT_ARCHIVE_LIMITS.maxEntries,
-  };
+  const limits = importLimits(options);
   const root = normalizePosix(dir);
   const kind = kindOf(fileName);
   const source = await openArchive(kind, bytes, fileName, limits);
@@ -266,8 +357,7 @@ export async function importArchive(
   if (rootExisted && (await fs.readdir(root)).length > 0)
     throw new Error(`Cannot import into ${root}: it is not empty`);
 
-  let written = 0;
-  let bytesWritten = 0;
+  let written: Written = { files: 0, bytes: 0 };
   try {
     const tick = timeSlicer();
     await fs.mkdir(root, { recursive: true });
@@ -278,54 +368,9 @@ export async function importArchive(
     await initRepository(fs, root, { defaultBranch: options.defaultBranch });
     const commit = new ImportCommit(fs, root);
     const links = [...planned.links];
-    let batchBytes = 0;
-    let batchFiles = 0;
-    await source.readData(new Set(planned.read.keys()), async (entry, data) => {
-      await tick();
-      const rel = planned.read.get(entry.index) ?? "";
-      if (entry.kind === "symlink") {
-        const target = new TextDecoder().decode(data);
-        if (symlinkTargetEscapes(root, rel, target))
-          skipped.push({ path: entry.name, reason: SKIP_REASONS.escapingSymlink });
-        else links.push({ rel, target, name: entry.name });
-        return;
-      }
-      const mode = entry.mode !== undefined && entry.mode & 0o111 ? 0o100755 : 0o100644;
-      try {
-        await fs.writeFile(joinPosix(root, rel), data, { mode });
-      } catch (error) {
-        if (!(error instanceof VfsError)) throw error;
-        skipped.push({ path: entry.name, reason: SKIP_REASONS.conflict(error.code) });
-        return;
-      }
-      await commit.add(rel, data, mode);
-      // Inflating, hashing and compressing a large file are each a few ms per MiB: let others run between files.
-      if (data.length >= YIELD_EVERY_BYTES / 4) await yieldToEventLoop();
-      written++;
-      bytesWritten += data.length;
-      batchBytes += data.length;
-      if (++batchFiles >= IMPORT_BATCH_FILES || batchBytes >= IMPORT_BATCH_BYTES) {
-        await fs.flush();
-        batchBytes = 0;
-        batchFiles = 0;
-      }
-    });
-    for (const l of links) {
-      await tick();
-      const path = joinPosix(root, l.rel);
-      const taken = await fs.lstat(path).then(
-        () => true,
-        (error) => !(error instanceof VfsError && error.code === "ENOENT"),
-      );
-      if (taken) {
-        skipped.push({ path: l.name, reason: SKIP_REASONS.exists });
-        continue;
-      }
-      await fs.symlink(l.target, path);
-      await commit.add(l.rel, l.target, 0o120000);
-      written++;
-      bytesWritten += new TextEncoder().encode(l.target).length;
-    }
+    const files = await writeFiles(fs, root, source, planned, commit, links, tick);
+    const linked = await writeLinks(fs, root, links, commit, skipped, tick);
+    written = { files: files.files + linked.files, bytes: files.bytes + linked.bytes };
     await commit.commit(
       `Import ${fileName}`,
       options.author ?? { name: "Strata", email: "strata@localhost" },
@@ -340,5 +385,5 @@ export async function importArchive(
     });
     throw error;
   }
-  return { files: written, bytes: bytesWritten, skipped };
+  return { files: written.files, bytes: written.bytes, skipped };
 }

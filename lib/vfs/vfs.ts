@@ -19,9 +19,10 @@
 import { formatBytesLimit, fsErrors, VfsError } from "./errors";
 import { checkWorkspacePathLimits, MAX_FILE_BYTES, MAX_FLUSH_BYTES } from "./limits";
 import { checkCreatablePath } from "./names";
-import type { NodeChange, VfsStore } from "./store";
+import type { VfsStore } from "./store";
 import type { FileSystem, VfsStat, WalkEntry } from "./types";
-import { childOf, DIR_MODE, type Entry, FILE_MODE, LINK_MODE, parentOf, VfsCache } from "./vfs-cache";
+import { childOf, DIR_MODE, FILE_MODE, LINK_MODE, parentOf, VfsCache } from "./vfs-cache";
+import { isObjectPath, pendingChanges, settleCommitted } from "./vfs-flush";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -39,10 +40,6 @@ export interface VfsOptions {
 function checkNewPath(path: string): void {
   checkWorkspacePathLimits(path);
   checkCreatablePath(path);
-}
-
-function isObjectPath(path: string): boolean {
-  return /\/\.git\/objects\/(?:[0-9a-f]{2}\/[0-9a-f]{38}|pack\/pack-[0-9a-f]{40}\.(?:pack|idx))$/.test(path);
 }
 
 /** The Postgres-backed workspace filesystem. Not safe for concurrent use by two requests; make one per request. */
@@ -333,7 +330,8 @@ export class Vfs extends VfsCache implements FileSystem {
   }
 
   /**
-   * Write every change in one transaction (in bounded statements, see `PgVfsStore.commit`).
+   * Write every change in one transaction (in bounded statements, see `PgVfsStore.commit`; the changes taken from
+   * the cache and settled after: lib/vfs/vfs-flush.ts).
    * @throws VfsConflictError when another writer changed a node since this VFS read it (nothing written);
    *   VfsError EFBIG when the changed file/symlink content (git objects not counted) exceeds `maxFlushBytes`
    *   (nothing written; the changes stay unflushed, `discard` drops them).
@@ -349,34 +347,7 @@ export class Vfs extends VfsCache implements FileSystem {
   }
 
   private async flushOnce(): Promise<{ written: number; deleted: number }> {
-    const changes: NodeChange[] = [];
-    const captured = new Map<string, Entry>();
-    let bytes = 0;
-    for (const [path, e] of this.entries) {
-      if (!e.dirty || path === "/") continue;
-      if (!e.meta) {
-        if (e.base !== null) {
-          changes.push({ op: "delete", path, baseVersion: e.base });
-          captured.set(path, e);
-        }
-        continue;
-      }
-      const data = e.meta.kind === "dir" ? null : (e.data ?? new Uint8Array());
-      // Git objects (each at most `maxFlushBytes`) do not count: a checkpoint of a tool call's files must
-      // not fail because their blobs join the same total; they are written in bounded statements anyway.
-      if (!isObjectPath(path)) bytes += data?.byteLength ?? 0;
-      changes.push({
-        op: "put",
-        path,
-        kind: e.meta.kind,
-        mode: e.meta.mode,
-        data,
-        mtimeMs: e.meta.mtimeMs,
-        baseVersion: e.base,
-        cas: !isObjectPath(path),
-      });
-      captured.set(path, e);
-    }
+    const { changes, captured, bytes } = pendingChanges(this.entries);
     if (bytes > this.maxFlushBytes) {
       throw new VfsError(
         "EFBIG",
@@ -384,17 +355,7 @@ export class Vfs extends VfsCache implements FileSystem {
       );
     }
     const { existingDirs } = await this.store.commit(changes);
-    for (const c of changes) {
-      // A directory another writer created first is theirs: this VFS now reads it at their version.
-      const stored = c.op === "delete" ? null : (existingDirs.get(c.path) ?? (c.baseVersion ?? 0) + 1);
-      const current = this.entries.get(c.path);
-      if (!current) continue;
-      // A write made during the commit replaced the entry: it stays dirty, now based on what was stored.
-      current.base = stored;
-      if (current !== captured.get(c.path)) continue;
-      current.dirty = false;
-      if (current.meta) current.meta.version = stored;
-    }
+    settleCommitted(this.entries, changes, captured, existingDirs);
     return {
       written: changes.filter((c) => c.op === "put").length,
       deleted: changes.filter((c) => c.op === "delete").length,
