@@ -15,7 +15,7 @@ import {
   truncateHead,
   truncateLine,
 } from "./truncate";
-import type { AgentTool, ToolContext } from "./types";
+import type { AgentTool, AgentToolResult, ToolContext } from "./types";
 
 const grepSchema = z.object({
   pattern: z.string().describe("Search pattern (regex or literal string)"),
@@ -85,6 +85,104 @@ export function grepLines(text: string): string[] {
   return lines;
 }
 
+/** The files a grep over `searchPath` reads: the searchable files below a directory, else the file itself; `glob` filtered. */
+async function filesToSearch(
+  ctx: ToolContext,
+  searchPath: string,
+  isDirectory: boolean,
+  globFilter: ((relativePath: string) => boolean) | undefined,
+): Promise<string[]> {
+  if (isDirectory) {
+    const entries = await walkSearchable(ctx, searchPath);
+    return entries
+      .filter((e) => e.stat.kind === "file")
+      .map((e) => e.path)
+      .filter((p) => !globFilter || globFilter(relativePosix(searchPath, p)));
+  }
+  return !globFilter || globFilter(basenamePosix(searchPath)) ? [searchPath] : [];
+}
+
+/** How to search the read files: the regex, context lines around a match, the match limit, a file's shown path. */
+interface MatchOptions {
+  regex: RegExp;
+  contextValue: number;
+  effectiveLimit: number;
+  formatPath: (p: string) => string;
+}
+
+/** The rows of the matches in `files` (in order, up to the limit), how many matched, and whether a line was cut. */
+function matchFiles(
+  files: string[],
+  contents: Map<string, Uint8Array>,
+  { regex, contextValue, effectiveLimit, formatPath }: MatchOptions,
+): { outputLines: string[]; matchCount: number; linesTruncated: boolean } {
+  const decoder = new TextDecoder();
+  const outputLines: string[] = [];
+  let matchCount = 0;
+  let linesTruncated = false;
+  const push = (line: string) => {
+    const { text, wasTruncated } = truncateLine(line);
+    if (wasTruncated) linesTruncated = true;
+    return text;
+  };
+  for (const file of files) {
+    if (matchCount >= effectiveLimit) break;
+    const bytes = contents.get(file);
+    if (!bytes || isGrepBinary(bytes)) continue;
+    const text = decoder.decode(bytes);
+    const rawLines = grepLines(text);
+    const lines = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
+    for (let i = 0; i < rawLines.length && matchCount < effectiveLimit; i++) {
+      if (!regex.test(rawLines[i])) continue;
+      matchCount++;
+      const rel = formatPath(file);
+      const lineNumber = i + 1;
+      if (contextValue === 0) {
+        outputLines.push(`${rel}:${lineNumber}: ${push(rawLines[i].replace(/\r/g, ""))}`);
+        continue;
+      }
+      const start = Math.max(1, lineNumber - contextValue);
+      const end = Math.min(lines.length, lineNumber + contextValue);
+      for (let n = start; n <= end; n++) {
+        const lineText = push((lines[n - 1] ?? "").replace(/\r/g, ""));
+        outputLines.push(n === lineNumber ? `${rel}:${n}: ${lineText}` : `${rel}-${n}- ${lineText}`);
+      }
+    }
+  }
+  return { outputLines, matchCount, linesTruncated };
+}
+
+/** The tool's answer for the match rows: truncated to 50KB, with a notice for each limit reached. */
+function grepResult(
+  outputLines: string[],
+  matchCount: number,
+  effectiveLimit: number,
+  linesTruncated: boolean,
+): AgentToolResult<GrepToolDetails | undefined> {
+  const truncation = truncateHead(outputLines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+  const details: GrepToolDetails = {};
+  const notices: string[] = [];
+  if (matchCount >= effectiveLimit) {
+    notices.push(
+      `${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`,
+    );
+    details.matchLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (linesTruncated) {
+    notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
+    details.linesTruncated = true;
+  }
+  const out = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
+  return {
+    content: [{ type: "text", text: out }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
 /**
  * Creates pi's `grep` tool: "path:line: text" rows for matching lines ("path-line- text" for
  * context), respecting `.gitignore`, capped at `limit` (100) matches, 50KB and 500 chars per line.
@@ -112,81 +210,21 @@ export function createGrepTool(ctx: ToolContext): AgentTool<GrepToolInput, GrepT
       const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
       const globFilter = glob ? rgGlobFilter(glob) : undefined;
 
-      let files: string[];
-      if (isDirectory) {
-        const entries = await walkSearchable(ctx, searchPath);
-        files = entries
-          .filter((e) => e.stat.kind === "file")
-          .map((e) => e.path)
-          .filter((p) => !globFilter || globFilter(relativePosix(searchPath, p)));
-      } else {
-        files = !globFilter || globFilter(basenamePosix(searchPath)) ? [searchPath] : [];
-      }
+      const files = await filesToSearch(ctx, searchPath, isDirectory, globFilter);
       const formatPath = (p: string) => (isDirectory ? relativePosix(searchPath, p) : basenamePosix(p));
 
       const contents = await ctx.fs.readFiles(files);
       throwIfAborted(signal);
-      const decoder = new TextDecoder();
-      const outputLines: string[] = [];
-      let matchCount = 0;
-      let linesTruncated = false;
-      const push = (line: string) => {
-        const { text, wasTruncated } = truncateLine(line);
-        if (wasTruncated) linesTruncated = true;
-        return text;
-      };
-      for (const file of files) {
-        if (matchCount >= effectiveLimit) break;
-        const bytes = contents.get(file);
-        if (!bytes || isGrepBinary(bytes)) continue;
-        const text = decoder.decode(bytes);
-        const rawLines = grepLines(text);
-        const lines = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
-        for (let i = 0; i < rawLines.length && matchCount < effectiveLimit; i++) {
-          if (!regex.test(rawLines[i])) continue;
-          matchCount++;
-          const rel = formatPath(file);
-          const lineNumber = i + 1;
-          if (contextValue === 0) {
-            outputLines.push(`${rel}:${lineNumber}: ${push(rawLines[i].replace(/\r/g, ""))}`);
-            continue;
-          }
-          const start = Math.max(1, lineNumber - contextValue);
-          const end = Math.min(lines.length, lineNumber + contextValue);
-          for (let n = start; n <= end; n++) {
-            const lineText = push((lines[n - 1] ?? "").replace(/\r/g, ""));
-            outputLines.push(n === lineNumber ? `${rel}:${n}: ${lineText}` : `${rel}-${n}- ${lineText}`);
-          }
-        }
-      }
+      const { outputLines, matchCount, linesTruncated } = matchFiles(files, contents, {
+        regex,
+        contextValue,
+        effectiveLimit,
+        formatPath,
+      });
       if (matchCount === 0)
         return { content: [{ type: "text", text: "No matches found" }], details: undefined };
 
-      const truncation = truncateHead(outputLines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-      const details: GrepToolDetails = {};
-      const notices: string[] = [];
-      if (matchCount >= effectiveLimit) {
-        notices.push(
-          `${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`,
-        );
-        details.matchLimitReached = effectiveLimit;
-      }
-      if (truncation.truncated) {
-        notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-        details.truncation = truncation;
-      }
-      if (linesTruncated) {
-        notices.push(
-          `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
-        );
-        details.linesTruncated = true;
-      }
-      const out =
-        notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
-      return {
-        content: [{ type: "text", text: out }],
-        details: Object.keys(details).length > 0 ? details : undefined,
-      };
+      return grepResult(outputLines, matchCount, effectiveLimit, linesTruncated);
     },
   };
 }

@@ -66,6 +66,50 @@ export const failed = (
 });
 
 /**
+ * The cost meter of a command starting now on `worker`: `cpuUsed` (its worker's CPU ms since the start; wall-clock
+ * ms where there is no procfs; the last reading when a sample fails), `usage` (both, rounded) and `rssGrowthMb`
+ * (resident memory grown since the start, 0 when unknown).
+ */
+function startMeter(worker: WorkerProcess): {
+  cpuUsed: () => number;
+  usage: () => PoolUsage;
+  rssGrowthMb: () => number;
+} {
+  const started = performance.now();
+  const cpuAtStart = worker.cpuMs();
+  const rssAtStart = worker.rssMb();
+  let lastCpuMs = 0;
+  const cpuUsed = () => {
+    const now = worker.cpuMs();
+    const wall = performance.now() - started;
+    if (now !== undefined && cpuAtStart !== undefined) lastCpuMs = now - cpuAtStart;
+    else if (cpuAtStart === undefined) lastCpuMs = wall;
+    return lastCpuMs;
+  };
+  const usage = (): PoolUsage => ({
+    wallMs: Math.round(performance.now() - started),
+    cpuMs: Math.round(cpuUsed()),
+  });
+  const rssGrowthMb = () => {
+    const now = worker.rssMb();
+    return now === undefined || rssAtStart === undefined ? 0 : now - rssAtStart;
+  };
+  return { cpuUsed, usage, rssGrowthMb };
+}
+
+/** The worker's `run` message for command `id`. */
+function runMessage(id: number, job: CommandJob): ToWorker {
+  return {
+    type: "run",
+    id,
+    kind: job.kind,
+    request: job.request,
+    bytes: job.bytes,
+    limits: job.limits,
+  };
+}
+
+/**
  * Run `job` as command `id` on `worker` (started) and watch it. Resolves, never rejects, with the outcome and
  * whether the worker must be terminated (it was killed at a limit, died, timed out or ignored an abort); the
  * processes the handler registered are already killed then. `log` gets a line when the worker dies mid-command.
@@ -78,21 +122,7 @@ export function watchCommand(
   log: (line: string) => void,
 ): Promise<{ outcome: PoolOutcome; terminate: boolean }> {
   return new Promise((resolve) => {
-    const started = performance.now();
-    const cpuAtStart = worker.cpuMs();
-    const rssAtStart = worker.rssMb();
-    let lastCpuMs = 0;
-    const cpuUsed = () => {
-      const now = worker.cpuMs();
-      const wall = performance.now() - started;
-      if (now !== undefined && cpuAtStart !== undefined) lastCpuMs = now - cpuAtStart;
-      else if (cpuAtStart === undefined) lastCpuMs = wall;
-      return lastCpuMs;
-    };
-    const usage = (): PoolUsage => ({
-      wallMs: Math.round(performance.now() - started),
-      cpuMs: Math.round(cpuUsed()),
-    });
+    const { cpuUsed, usage, rssGrowthMb } = startMeter(worker);
     const pids = new Set<number>();
     const timers: ReturnType<typeof setTimeout>[] = [];
     let settled = false;
@@ -144,25 +174,13 @@ export function watchCommand(
         ),
       );
     }
-    const rssGrowthMb = () => {
-      const now = worker.rssMb();
-      return now === undefined || rssAtStart === undefined ? 0 : now - rssAtStart;
-    };
     const cpuTimer = setInterval(() => {
       if (cpuUsed() > job.limits.cpuMs) kill("cpu");
       else if (rssGrowthMb() > job.limits.memoryMb + RSS_HEADROOM_MB) kill("memory");
     }, CPU_SAMPLE_MS);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
-    const message: ToWorker = {
-      type: "run",
-      id,
-      kind: job.kind,
-      request: job.request,
-      bytes: job.bytes,
-      limits: job.limits,
-    };
-    if (!worker.send(message)) onExit(null, null);
+    if (!worker.send(runMessage(id, job))) onExit(null, null);
   });
 }
 

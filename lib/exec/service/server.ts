@@ -128,6 +128,109 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
+ * Answer one request: the health, or a command of a registered kind run in `pool` and answered in its envelope.
+ * A refusal before the command is accepted (or an error after) is sent as `{ error }` with its status.
+ */
+async function handleRequest(
+  pool: ExecPool,
+  token: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  try {
+    if (!tokenMatches(req.headers.authorization, token))
+      throw new HttpError(
+        401,
+        "The execution service needs the token it was started with (STRATA_EXEC_TOKEN).",
+      );
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/v1/health") {
+      send(res, 200, {
+        kinds: Object.keys(HANDLERS),
+        workers: pool.size,
+        ...pool.load,
+        processes: pool.processes,
+      });
+      return;
+    }
+    const kind = /^\/v1\/([a-z][a-z0-9-]*)$/.exec(url.pathname)?.[1];
+    if (!kind || !Object.hasOwn(HANDLERS, kind))
+      throw new HttpError(404, `No such execution endpoint: ${req.method} ${url.pathname}`);
+    if (req.method !== "POST") throw new HttpError(405, `${url.pathname} takes POST`);
+    const { raw, request, bytes } = await readCommandRequest(req, url);
+    await runEnveloped(pool, res, kind, raw, request, bytes);
+  } catch (error) {
+    const status = error instanceof HttpError ? error.status : 500;
+    send(res, status, { error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/**
+ * A command request's body: raw bytes (`application/octet-stream`, the request in the query) or JSON.
+ * @throws HttpError 413 for a body over its limit, 400 for one that is not JSON.
+ */
+async function readCommandRequest(
+  req: http.IncomingMessage,
+  url: URL,
+): Promise<{ raw: boolean; request: unknown; bytes: Uint8Array | undefined }> {
+  const raw = /^application\/octet-stream\b/.test(req.headers["content-type"] ?? "");
+  const body = await readBody(req, raw ? MAX_RAW_BYTES : MAX_JSON_BYTES);
+  if (raw) {
+    return {
+      raw,
+      request: Object.fromEntries(url.searchParams),
+      bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+    };
+  }
+  try {
+    return { raw, request: JSON.parse(body.toString("utf8")), bytes: undefined };
+  } catch {
+    throw new HttpError(400, "The request body is not JSON.");
+  }
+}
+
+/**
+ * Run an accepted command in `pool` and answer it in the envelope: the headers at once, a newline every
+ * {@link KEEP_ALIVE_MS} and the waiting line while it waits or runs, then `{ status, result }` or `{ status, error }`.
+ * A closed connection aborts the command.
+ */
+async function runEnveloped(
+  pool: ExecPool,
+  res: http.ServerResponse,
+  kind: string,
+  raw: boolean,
+  request: unknown,
+  bytes: Uint8Array | undefined,
+): Promise<void> {
+  const fields = (request ?? {}) as { limits?: Partial<ExecLimits>; timeoutMs?: unknown };
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  // The command may run for minutes (a sandbox: 300 s): answer the headers now and keep the body alive with
+  // whitespace, so no client's headers or body timeout (undici: 300 s each) ends it first.
+  res.writeHead(200, { "content-type": "application/json", "x-strata-exec": "envelope" });
+  res.flushHeaders();
+  const keepAlive = setInterval(() => res.write("\n"), KEEP_ALIVE_MS);
+  const outcome = await pool.run(
+    {
+      kind,
+      request,
+      bytes,
+      limits: resolveLimits(kind, raw ? undefined : fields.limits),
+      timeoutMs: typeof fields.timeoutMs === "number" ? fields.timeoutMs : undefined,
+      tenant: tenantOf(request),
+    },
+    controller.signal,
+    // The caller's notice while the command waits for a worker: one line before the envelope.
+    (wait) => res.write(`${JSON.stringify({ waiting: wait })}\n`),
+  );
+  clearInterval(keepAlive);
+  const { status, body: out } = answer(outcome);
+  res.end(JSON.stringify(status === 200 ? { status, result: out } : { status, ...(out as object) }));
+}
+
+/**
  * Start the service: the pool (`workers` worker processes, heap cap `memoryMb`, the sharing caps `perWorkspace`,
  * `perUser`, `maxProcesses` of pool.ts, defaults `defaultCaps`) and the HTTP server on 127.0.0.1:`port` (0: a free
  * port). Resolves once every worker has loaded its handlers.
@@ -150,72 +253,7 @@ export async function startExecService(
     maxProcesses: options.maxProcesses,
     log: options.log,
   });
-  const server = http.createServer(async (req, res) => {
-    try {
-      if (!tokenMatches(req.headers.authorization, options.token))
-        throw new HttpError(
-          401,
-          "The execution service needs the token it was started with (STRATA_EXEC_TOKEN).",
-        );
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      if (req.method === "GET" && url.pathname === "/v1/health") {
-        send(res, 200, {
-          kinds: Object.keys(HANDLERS),
-          workers: pool.size,
-          ...pool.load,
-          processes: pool.processes,
-        });
-        return;
-      }
-      const kind = /^\/v1\/([a-z][a-z0-9-]*)$/.exec(url.pathname)?.[1];
-      if (!kind || !Object.hasOwn(HANDLERS, kind))
-        throw new HttpError(404, `No such execution endpoint: ${req.method} ${url.pathname}`);
-      if (req.method !== "POST") throw new HttpError(405, `${url.pathname} takes POST`);
-      const raw = /^application\/octet-stream\b/.test(req.headers["content-type"] ?? "");
-      const body = await readBody(req, raw ? MAX_RAW_BYTES : MAX_JSON_BYTES);
-      let request: unknown;
-      let bytes: Uint8Array | undefined;
-      if (raw) {
-        request = Object.fromEntries(url.searchParams);
-        bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-      } else {
-        try {
-          request = JSON.parse(body.toString("utf8"));
-        } catch {
-          throw new HttpError(400, "The request body is not JSON.");
-        }
-      }
-      const fields = (request ?? {}) as { limits?: Partial<ExecLimits>; timeoutMs?: unknown };
-      const controller = new AbortController();
-      res.on("close", () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      // The command may run for minutes (a sandbox: 300 s): answer the headers now and keep the body alive with
-      // whitespace, so no client's headers or body timeout (undici: 300 s each) ends it first.
-      res.writeHead(200, { "content-type": "application/json", "x-strata-exec": "envelope" });
-      res.flushHeaders();
-      const keepAlive = setInterval(() => res.write("\n"), KEEP_ALIVE_MS);
-      const outcome = await pool.run(
-        {
-          kind,
-          request,
-          bytes,
-          limits: resolveLimits(kind, raw ? undefined : fields.limits),
-          timeoutMs: typeof fields.timeoutMs === "number" ? fields.timeoutMs : undefined,
-          tenant: tenantOf(request),
-        },
-        controller.signal,
-        // The caller's notice while the command waits for a worker: one line before the envelope.
-        (wait) => res.write(`${JSON.stringify({ waiting: wait })}\n`),
-      );
-      clearInterval(keepAlive);
-      const { status, body: out } = answer(outcome);
-      res.end(JSON.stringify(status === 200 ? { status, result: out } : { status, ...(out as object) }));
-    } catch (error) {
-      const status = error instanceof HttpError ? error.status : 500;
-      send(res, status, { error: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  const server = http.createServer((req, res) => handleRequest(pool, options.token, req, res));
   await pool.ready();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

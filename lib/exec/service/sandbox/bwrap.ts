@@ -11,30 +11,18 @@
  * per process as a backstop), memory (RLIMIT_DATA per process: unlike RLIMIT_AS it leaves V8's and
  * WebAssembly's address-space reservations alone), processes (RLIMIT_NPROC, counted in the sandbox's own
  * user namespace), output (stop reading and kill), file size (RLIMIT_FSIZE), the tree's size on disk (sampled
- * every second, kill). See docs/sandbox.md.
+ * every second, kill); execute.ts spawns the command and enforces them. See docs/sandbox.md.
  *
  * Node-only (lib/exec/service/).
  */
-import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import {
-  chmod,
-  lchown,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  writeFile,
-} from "node:fs/promises";
-import { constants, tmpdir } from "node:os";
+import { chmod, lchown, lstat, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
-import { formatBytes, killReport } from "@/lib/exec/limits";
 import type { SandboxBackend, SandboxCommand, SandboxOutcome } from "./backend";
 import { commandCgroup, inCgroup } from "./cgroup";
+import { execute } from "./execute";
 
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"];
 const SETPRIV = "/usr/bin/setpriv";
@@ -43,13 +31,8 @@ const PRLIMIT = "/usr/bin/prlimit";
 export const SANDBOX_STACK_BYTES = 2 * 1024 * 1024;
 /** The sandbox's user when the service runs as root (RLIMIT_NPROC counts it per user namespace, so per command). */
 const SANDBOX_UID = 200_000;
-const CPU_SAMPLE_MS = 250;
-const TREE_SAMPLE_MS = 1000;
-const CLOCK_TICKS = 100;
 /** Host /etc entries the toolchains need (the dynamic loader's cache, Debian's alternatives links, time zone). */
 const ETC_ENTRIES = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime"];
-const MEMORY_FAILURE =
-  /JavaScript heap out of memory|Array buffer allocation failed|Fatal process out of memory|MemoryError|Cannot allocate memory|std::bad_alloc|memory allocation of \d+ bytes failed|out of memory/i;
 
 /** The environment every command starts from (the request's env is added on top; the service's never). */
 export const SANDBOX_BASE_ENV: Readonly<Record<string, string>> = {
@@ -101,7 +84,9 @@ export class BwrapBackend implements SandboxBackend {
     // CPU and disk I/O: a cgroup of the command's own under the sandboxes' shared one (cgroup.ts).
     const group = commandCgroup(path.dirname(command.treeDir));
     try {
-      return await execute(inCgroup(group, await this.argv(command, uid, gid)), command, signal);
+      const argv = inCgroup(group, await this.argv(command, uid, gid));
+      const env = { ...SANDBOX_BASE_ENV, ...command.env } as unknown as NodeJS.ProcessEnv;
+      return await execute(argv, env, command, signal);
     } finally {
       await group?.remove();
     }
@@ -255,138 +240,4 @@ export function tmpfsBytes(memoryMb: number): { tmp: number; shm: number } {
   const cap = memoryMb * 1024 * 1024;
   const shm = Math.min(64 * 1024 * 1024, Math.floor(cap / 8 / 4096) * 4096);
   return { tmp: cap - shm, shm };
-}
-
-/** Bytes allocated on disk below `dir` (st_blocks, so a sparse file counts what it holds), without following links. */
-async function treeDiskBytes(dir: string): Promise<number> {
-  let bytes = 0;
-  const pending = [dir];
-  while (pending.length > 0) {
-    const at = pending.pop() as string;
-    const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const full = path.join(at, entry.name);
-      const st = await lstat(full).catch(() => undefined);
-      if (!st) continue;
-      bytes += st.blocks * 512;
-      if (st.isDirectory()) pending.push(full);
-    }
-  }
-  return bytes;
-}
-
-/** CPU ms used by `pid` and every process below it (live ones, and the reaped ones their parents waited for). */
-async function treeCpuMs(pid: number): Promise<number> {
-  let ticks = 0;
-  const queue = [pid];
-  for (let n = 0; n < queue.length && n < 10_000; n++) {
-    const p = queue[n];
-    try {
-      const stat = await readFile(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state(0) … utime(11) stime(12) cutime(13) cstime(14).
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-      const children = await readFile(`/proc/${p}/task/${p}/children`, "utf8");
-      for (const c of children.split(" ")) if (c.trim()) queue.push(Number(c));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** Spawn `argv` in its own process group with a clean environment and enforce the limits. */
-function execute(argv: string[], command: SandboxCommand, signal?: AbortSignal): Promise<SandboxOutcome> {
-  const { limits } = command;
-  const started = performance.now();
-  const env = { ...SANDBOX_BASE_ENV, ...command.env } as unknown as NodeJS.ProcessEnv;
-  const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env });
-  if (child.pid) command.onSpawn?.(child.pid);
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let outputBytes = 0;
-  let cpuMs = 0;
-  let stopped: "wall" | "cpu" | "output" | "timeout" | "abort" | "tree" | undefined;
-  const kill = (why: NonNullable<typeof stopped>) => {
-    stopped ??= why;
-    try {
-      if (child.pid) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-  const onData = (chunk: Buffer) => {
-    outputBytes += chunk.byteLength;
-    chunks.push(chunk);
-    kept += chunk.byteLength;
-    while (kept - chunks[0].byteLength >= limits.outputBytes) kept -= (chunks.shift() as Buffer).byteLength;
-    if (outputBytes > limits.outputBytes) kill("output");
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const wallTimer = setTimeout(() => kill("wall"), limits.wallMs);
-  const timeoutTimer =
-    command.timeoutMs !== undefined && command.timeoutMs < limits.wallMs
-      ? setTimeout(() => kill("timeout"), command.timeoutMs)
-      : undefined;
-  let sampling = false;
-  const cpuTimer = setInterval(async () => {
-    if (sampling || !child.pid) return;
-    sampling = true;
-    cpuMs = Math.max(cpuMs, await treeCpuMs(child.pid));
-    sampling = false;
-    if (cpuMs > limits.cpuMs) kill("cpu");
-  }, CPU_SAMPLE_MS);
-  let measuring = false;
-  const treeTimer = setInterval(async () => {
-    if (measuring) return;
-    measuring = true;
-    const bytes = await treeDiskBytes(command.treeDir);
-    measuring = false;
-    if (bytes > limits.treeBytes) kill("tree");
-  }, TREE_SAMPLE_MS);
-  const stopTimers = () => {
-    clearTimeout(wallTimer);
-    clearTimeout(timeoutTimer);
-    clearInterval(cpuTimer);
-    clearInterval(treeTimer);
-  };
-  const onAbort = () => kill("abort");
-  if (signal?.aborted) onAbort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  return new Promise((resolve, reject) => {
-    child.once("error", (error) => {
-      stopTimers();
-      reject(new Error(`The sandbox could not start ${argv[0]}: ${error.message}`));
-    });
-    child.once("close", (code, sig) => {
-      stopTimers();
-      signal?.removeEventListener("abort", onAbort);
-      let buffer = Buffer.concat(chunks);
-      if (buffer.byteLength > limits.outputBytes)
-        buffer = buffer.subarray(buffer.byteLength - limits.outputBytes);
-      let output = buffer.toString("utf8");
-      if (stopped === "tree") {
-        const limit = formatBytes(limits.treeBytes);
-        output += `${output && !output.endsWith("\n") ? "\n" : ""}Command stopped: it wrote more than ${limit} to /workspace (limit ${limit}).\n`;
-      }
-      const exitCode = code ?? 128 + (sig ? (constants.signals[sig as NodeJS.Signals] ?? 9) : 9);
-      const outcome: SandboxOutcome = {
-        output,
-        outputBytes,
-        exitCode,
-        timedOut: stopped === "timeout",
-        aborted: stopped === "abort",
-        usage: { wallMs: Math.round(performance.now() - started), cpuMs: Math.round(cpuMs) },
-      };
-      // RLIMIT_CPU's SIGXCPU (exit 128 + 24) or SIGKILL at the hard limit: the CPU limit.
-      if (!stopped && (exitCode === 152 || (exitCode === 137 && cpuMs >= limits.cpuMs))) stopped = "cpu";
-      if (stopped === "wall" || stopped === "cpu" || stopped === "output") {
-        outcome.killed = killReport(stopped, limits);
-      } else if (!stopped && exitCode !== 0 && MEMORY_FAILURE.test(output.slice(-4096))) {
-        outcome.killed = killReport("memory", limits);
-      }
-      resolve(outcome);
-    });
-  });
 }

@@ -12,9 +12,14 @@ import path from "node:path";
 import { DbScope } from "@/lib/db/client";
 import { formatBytes, killReport } from "@/lib/exec/limits";
 import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
-import { PgVfsStore } from "@/lib/vfs/store";
+import { type NodeRow, PgVfsStore } from "@/lib/vfs/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { SANDBOX_DEFAULT_LIMITS, type SandboxBackend, type SandboxLimits } from "./backend";
+import {
+  SANDBOX_DEFAULT_LIMITS,
+  type SandboxBackend,
+  type SandboxLimits,
+  type SandboxOutcome,
+} from "./backend";
 import { BwrapBackend } from "./bwrap";
 import { sandboxCgroupSupport, sweepCommandCgroups } from "./cgroup";
 import { diffTree, materialiseTree } from "./tree";
@@ -83,6 +88,30 @@ function relativeCwd(projectRoot: string, cwd: string): string {
   return cwd.slice(projectRoot.length + 1);
 }
 
+/** The project's VFS rows below `root` with their data, `.git` left out (one query). */
+function loadProjectTree(scope: DbScope, workspaceId: string, root: string): Promise<NodeRow[]> {
+  return new PgVfsStore(scope, workspaceId).loadTree(root, { withData: true, except: [`${root}/.git`] });
+}
+
+/**
+ * The `ExecResult` of the backend's `outcome`: its output followed by the `notes` (one a line, after a newline
+ * when the output does not end with one), `changedPaths` the paths written back.
+ */
+function sandboxResult(outcome: SandboxOutcome, noted: string[], changedPaths: string[]): ExecResult {
+  const notes = noted.length > 0 ? `${noted.join("\n")}\n` : "";
+  const sep = notes && outcome.output && !outcome.output.endsWith("\n") ? "\n" : "";
+  return {
+    output: outcome.output + sep + notes,
+    outputBytes: outcome.outputBytes,
+    exitCode: outcome.exitCode,
+    timedOut: outcome.timedOut,
+    aborted: outcome.aborted,
+    ...(outcome.killed ? { killed: outcome.killed } : {}),
+    changedPaths,
+    usage: outcome.usage,
+  };
+}
+
 /**
  * Run `request.command` in the sandbox on a copy of the project's working tree and write its changes back.
  * The output gets `sandbox: <path> not written back: <reason>` lines for files not written back (over the VFS's
@@ -116,10 +145,7 @@ export async function runSandboxCommand(
   let mount: TreeMount | undefined;
   try {
     if (options.treeFs !== false) mount = mountTreeFs(dir, limits.treeBytes, backend.treeOwner());
-    let rows = await new PgVfsStore(scope, request.workspaceId).loadTree(root, {
-      withData: true,
-      except: [`${root}/.git`],
-    });
+    let rows = await loadProjectTree(scope, request.workspaceId, root);
     // The connection is not held while the command runs (it may run for minutes).
     await scope.release();
     const t1 = performance.now();
@@ -158,19 +184,7 @@ export async function runSandboxCommand(
       files: tree.files,
     });
     const full = mount && treeFsFull(dir) ? [treeFullNote(limits.treeBytes)] : [];
-    const noted = [...full, ...diff.notes, ...written.notes];
-    const notes = noted.length > 0 ? `${noted.join("\n")}\n` : "";
-    const sep = notes && outcome.output && !outcome.output.endsWith("\n") ? "\n" : "";
-    return {
-      output: outcome.output + sep + notes,
-      outputBytes: outcome.outputBytes,
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      aborted: outcome.aborted,
-      ...(outcome.killed ? { killed: outcome.killed } : {}),
-      changedPaths: written.changedPaths,
-      usage: outcome.usage,
-    };
+    return sandboxResult(outcome, [...full, ...diff.notes, ...written.notes], written.changedPaths);
   } finally {
     await scope.release();
     mount?.unmount();

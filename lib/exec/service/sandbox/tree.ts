@@ -19,11 +19,12 @@ import {
   symlinkSync,
   writeSync,
 } from "node:fs";
-import { lstat, open, readdir, readlink } from "node:fs/promises";
+import { lstat, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 import { formatBytes } from "@/lib/exec/limits";
 import { MAX_FILE_BYTES, MAX_FLUSH_BYTES } from "@/lib/vfs/limits";
 import type { NodeRow } from "@/lib/vfs/store";
+import { nextReadGroup, type Read, readBounded } from "./tree-read";
 
 const BATCH = 128;
 /** VFS modes (git's). */
@@ -184,61 +185,55 @@ export interface DiffLimits {
   flushBytes: number;
 }
 
-/** Bytes read at once (several files in parallel up to this, then one after another). */
-const READ_GROUP_BYTES = 8 * 1024 * 1024;
+/** A regular file the command made or may have changed, to read and compare with what was written (`before`). */
+interface FileToRead {
+  rel: string;
+  size: number;
+  /** VFS mode (its executable bit now). */
+  mode: number;
+  before?: Written;
+}
 
-type Read = { data: Uint8Array } | { tooLarge: number } | { error: string } | { gone: true };
+/** A symlink the command made or pointed elsewhere. */
+interface LinkToKeep {
+  rel: string;
+  target: string;
+  before?: Written;
+}
 
-/** A regular file's bytes, never through a symlink, never more than `max` bytes (checked on the open file). */
-async function readBounded(file: string, max: number): Promise<Read> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { gone: true } : { error: (error as Error).message };
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) return { gone: true };
-    if (st.size > max) return { tooLarge: st.size };
-    const data = new Uint8Array(st.size);
-    let off = 0;
-    while (off < data.byteLength) {
-      const { bytesRead } = await handle.read(data, off, data.byteLength - off, off);
-      if (bytesRead === 0) break;
-      off += bytesRead;
-    }
-    return { data: off === data.byteLength ? data : data.subarray(0, off) };
-  } catch (error) {
-    return { error: (error as Error).message };
-  } finally {
-    await handle.close();
-  }
+/** The diff being built: its changes and notes, the bytes of changed content kept so far, and its limits. */
+interface DiffState {
+  changes: TreeChange[];
+  notes: string[];
+  kept: number;
+  limits: DiffLimits;
+}
+
+/** Order of two entries by relative path. */
+const byRel = (a: { rel: string }, b: { rel: string }) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+
+/** Note that `rel` is not written back, and why. */
+function skip(state: DiffState, rel: string, why: string): void {
+  state.notes.push(`sandbox: ${rel} not written back: ${why}`);
+}
+
+/** Why a changed entry is not written back once the kept bytes would pass the flush limit. */
+function overFlush(limits: DiffLimits): string {
+  return `the command's changed files total more than the ${formatBytes(limits.flushBytes)} write-back limit`;
 }
 
 /**
- * What changed in `tree.dir` since `materialiseTree`: files and symlinks created or with other content or
- * executable bit, new directories, and deletions, sorted by path (deletions of a directory's entries
- * before the directory). Sockets, FIFOs and devices the command made are ignored. A file whose size,
- * mtime and ctime are as written is unchanged without reading it; otherwise its bytes are compared.
- *
- * Bounded memory: every file is `lstat`ed (and `fstat`ed once open) before it is read; one over
- * `limits.fileBytes` (default the VFS's `MAX_FILE_BYTES`, 10 MiB) is never read and not written back, and
- * changed files are kept only while their total stays within `limits.flushBytes` (default `MAX_FLUSH_BYTES`,
- * 64 MiB; symlink targets first, then files in path order; one that would pass it is skipped and smaller
- * later ones still kept). Each
- * file skipped, or unreadable, gets a note instead of failing the diff; the other changes are unaffected.
+ * Compare the scanned entries (`now`) with what was written: a new directory (or one where something else was)
+ * goes to `changes` at once; symlinks with another target, and files whose mode, size, mtime or ctime are not as
+ * written, are returned to be compared. Other kinds of entries are ignored.
  */
-export async function diffTree(
+async function findCandidates(
   tree: MaterialisedTree,
-  limits: DiffLimits = { fileBytes: MAX_FILE_BYTES, flushBytes: MAX_FLUSH_BYTES },
-): Promise<TreeDiff> {
-  const now = await scan(tree.dir);
-  const changes: TreeChange[] = [];
-  const notes: string[] = [];
-  const toRead: { rel: string; size: number; mode: number; before?: Written }[] = [];
-  const links: { rel: string; target: string; before?: Written }[] = [];
+  now: Map<string, Stats>,
+  changes: TreeChange[],
+): Promise<{ toRead: FileToRead[]; links: LinkToKeep[] }> {
+  const toRead: FileToRead[] = [];
+  const links: LinkToKeep[] = [];
   await inBatches([...now], async ([rel, st]) => {
     const before = tree.written.get(rel);
     const abs = path.join(tree.dir, rel);
@@ -268,66 +263,102 @@ export async function diffTree(
       return;
     toRead.push({ rel, size: Number(st.size), mode, before });
   });
-  toRead.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  const skip = (rel: string, why: string) => notes.push(`sandbox: ${rel} not written back: ${why}`);
-  const overFile = (size: number) =>
-    `${formatBytes(size)} is over the ${formatBytes(limits.fileBytes)} file limit`;
-  const overFlush = `the command's changed files total more than the ${formatBytes(limits.flushBytes)} write-back limit`;
-  // Symlink targets count towards the flush limit too (first: a few bytes each).
-  let kept = 0;
-  links.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { toRead, links };
+}
+
+/** Keep the symlinks' changes (in order) while the kept bytes, their targets', stay within the flush limit. */
+function keepLinks(state: DiffState, links: LinkToKeep[]): void {
   for (const { rel, target, before } of links) {
     const bytes = Buffer.byteLength(target);
-    if (kept + bytes > limits.flushBytes) {
-      skip(rel, overFlush);
+    if (state.kept + bytes > state.limits.flushBytes) {
+      skip(state, rel, overFlush(state.limits));
       continue;
     }
-    kept += bytes;
-    if (before && before.kind !== "symlink") changes.push({ op: "delete", path: rel, kind: before.kind });
-    changes.push({ op: "put", path: rel, kind: "symlink", target });
+    state.kept += bytes;
+    if (before && before.kind !== "symlink")
+      state.changes.push({ op: "delete", path: rel, kind: before.kind });
+    state.changes.push({ op: "put", path: rel, kind: "symlink", target });
   }
+}
+
+/** Read the files of `toRead` below `dir`, group by group, and keep each changed one while the flush limit allows. */
+async function keepFiles(state: DiffState, dir: string, toRead: FileToRead[]): Promise<void> {
+  const { limits } = state;
   for (let i = 0; i < toRead.length; ) {
     // A group of files read in parallel, at most READ_GROUP_BYTES together (or one larger file).
-    const group: typeof toRead = [];
-    let groupBytes = 0;
-    for (; i < toRead.length && group.length < BATCH; i++) {
-      const size = Math.min(toRead[i].size, limits.fileBytes);
-      if (group.length > 0 && groupBytes + size > READ_GROUP_BYTES) break;
-      group.push(toRead[i]);
-      groupBytes += size;
-    }
+    const group = nextReadGroup(toRead, i, limits.fileBytes, BATCH);
+    i += group.length;
     const reads = await Promise.all(
       group.map(({ rel, size }) =>
         size > limits.fileBytes
           ? Promise.resolve<Read>({ tooLarge: size })
-          : readBounded(path.join(tree.dir, rel), limits.fileBytes),
+          : readBounded(path.join(dir, rel), limits.fileBytes),
       ),
     );
-    for (const [n, { rel, mode, before }] of group.entries()) {
-      const read = reads[n];
-      if ("gone" in read) continue;
-      if ("tooLarge" in read) skip(rel, overFile(read.tooLarge));
-      else if ("error" in read) skip(rel, `it could not be read (${read.error})`);
-      else if (before?.kind === "file" && before.mode === mode && sameBytes(before.data, read.data)) continue;
-      else if (kept + read.data.byteLength > limits.flushBytes)
-        skip(
-          rel,
-          `the command's changed files total more than the ${formatBytes(limits.flushBytes)} write-back limit`,
-        );
-      else {
-        kept += read.data.byteLength;
-        if (before && before.kind !== "file") changes.push({ op: "delete", path: rel, kind: before.kind });
-        changes.push({ op: "put", path: rel, kind: "file", mode, data: read.data });
-      }
-    }
+    for (const [n, file] of group.entries()) keepFile(state, file, reads[n]);
   }
-  for (const [rel, before] of tree.written) {
-    if (!now.has(rel)) changes.push({ op: "delete", path: rel, kind: before.kind });
+}
+
+/**
+ * Keep a read file's change unless its bytes and mode are as written; one gone meanwhile is dropped, one too large,
+ * unreadable or past the flush limit gets a note instead.
+ */
+function keepFile(state: DiffState, { rel, mode, before }: FileToRead, read: Read): void {
+  if ("gone" in read) return;
+  if ("tooLarge" in read)
+    skip(
+      state,
+      rel,
+      `${formatBytes(read.tooLarge)} is over the ${formatBytes(state.limits.fileBytes)} file limit`,
+    );
+  else if ("error" in read) skip(state, rel, `it could not be read (${read.error})`);
+  else if (before?.kind === "file" && before.mode === mode && sameBytes(before.data, read.data)) return;
+  else if (state.kept + read.data.byteLength > state.limits.flushBytes)
+    skip(state, rel, overFlush(state.limits));
+  else {
+    state.kept += read.data.byteLength;
+    if (before && before.kind !== "file") state.changes.push({ op: "delete", path: rel, kind: before.kind });
+    state.changes.push({ op: "put", path: rel, kind: "file", mode, data: read.data });
   }
+}
+
+/** Sort `changes` in place: deletions before puts; deletions deepest first, puts parents first. */
+function sortChanges(changes: TreeChange[]): void {
   changes.sort((a, b) => {
     if (a.op !== b.op) return a.op === "delete" ? -1 : 1;
     // Deletions deepest first; puts parents first.
     return a.op === "delete" ? (a.path < b.path ? 1 : a.path > b.path ? -1 : 0) : a.path < b.path ? -1 : 1;
   });
-  return { changes, notes };
+}
+
+/**
+ * What changed in `tree.dir` since `materialiseTree`: files and symlinks created or with other content or
+ * executable bit, new directories, and deletions, sorted by path (deletions of a directory's entries
+ * before the directory). Sockets, FIFOs and devices the command made are ignored. A file whose size,
+ * mtime and ctime are as written is unchanged without reading it; otherwise its bytes are compared.
+ *
+ * Bounded memory: every file is `lstat`ed (and `fstat`ed once open) before it is read; one over
+ * `limits.fileBytes` (default the VFS's `MAX_FILE_BYTES`, 10 MiB) is never read and not written back, and
+ * changed files are kept only while their total stays within `limits.flushBytes` (default `MAX_FLUSH_BYTES`,
+ * 64 MiB; symlink targets first, then files in path order; one that would pass it is skipped and smaller
+ * later ones still kept). Each
+ * file skipped, or unreadable, gets a note instead of failing the diff; the other changes are unaffected.
+ */
+export async function diffTree(
+  tree: MaterialisedTree,
+  limits: DiffLimits = { fileBytes: MAX_FILE_BYTES, flushBytes: MAX_FLUSH_BYTES },
+): Promise<TreeDiff> {
+  const now = await scan(tree.dir);
+  const state: DiffState = { changes: [], notes: [], kept: 0, limits };
+  const { toRead, links } = await findCandidates(tree, now, state.changes);
+  toRead.sort(byRel);
+  // Symlink targets count towards the flush limit too (first: a few bytes each).
+  links.sort(byRel);
+  keepLinks(state, links);
+  await keepFiles(state, tree.dir, toRead);
+  for (const [rel, before] of tree.written) {
+    if (!now.has(rel)) state.changes.push({ op: "delete", path: rel, kind: before.kind });
+  }
+  sortChanges(state.changes);
+  return { changes: state.changes, notes: state.notes };
 }

@@ -256,6 +256,38 @@ export async function checkoutCommand(
   return a.has("quiet") ? { stdout: "", stderr: "" } : result;
 }
 
+/** `git checkout [<rev>] [--] <path>…`: the paths restored from the index, or from `<rev>` (index and working tree). */
+async function checkoutPaths(repo: Repo, a: ParsedArgs): Promise<{ stdout: string; stderr: string }> {
+  const [rev, ...rest] = a.paths !== null ? [a.operands[0], ...a.paths] : [undefined, ...a.operands];
+  const specs = a.paths !== null ? a.paths : rest;
+  const source = rev ? await resolveRevision(repo, rev) : undefined;
+  await restorePaths(repo, specs, { staged: Boolean(source), worktree: true, source }, (r) =>
+    resolveRevision(repo, r),
+  );
+  return { stdout: "", stderr: "" };
+}
+
+/** `checkout -b`/`switch -c <created> [<start>]`: a new branch at `start`, switched to (an unborn one on an empty repository). */
+async function checkoutNewBranch(
+  repo: Repo,
+  created: string,
+  start: string,
+): Promise<{ stdout: string; stderr: string }> {
+  if (await branchExists(repo, created)) throw fatal(`a branch named '${created}' already exists`);
+  const oid = await tryResolve(repo, start);
+  if (!oid) {
+    if (start === "HEAD") {
+      await repo.fs.writeFile(`${repo.gitdir}/HEAD`, `ref: refs/heads/${created}\n`);
+      return { stdout: "", stderr: `Switched to a new branch '${created}'\n` };
+    }
+    throw fatal(`'${start}' is not a commit and a branch '${created}' cannot be created from it`);
+  }
+  const note = await leavingDetached(repo, oid);
+  const stdout = await switchTo(repo, oid, `ref: refs/heads/${created}\n`);
+  await git.branch({ fs: repo.gfs, gitdir: repo.gitdir, ref: created, object: oid, force: true });
+  return { stdout, stderr: `${note}Switched to a new branch '${created}'\n` };
+}
+
 async function checkoutWith(
   repo: Repo,
   a: ParsedArgs,
@@ -269,31 +301,10 @@ async function checkoutWith(
       !(await isBranchOrCommit(repo, a.operands[0])))
   ) {
     if (mode === "switch") throw fatal(`invalid reference: ${a.operands[0] ?? ""}`);
-    const [rev, ...rest] = a.paths !== null ? [a.operands[0], ...a.paths] : [undefined, ...a.operands];
-    const specs = a.paths !== null ? a.paths : rest;
-    const source = rev ? await resolveRevision(repo, rev) : undefined;
-    await restorePaths(repo, specs, { staged: Boolean(source), worktree: true, source }, (r) =>
-      resolveRevision(repo, r),
-    );
-    return { stdout: "", stderr: "" };
+    return checkoutPaths(repo, a);
   }
   const created = a.value("create");
-  if (created) {
-    if (await branchExists(repo, created)) throw fatal(`a branch named '${created}' already exists`);
-    const start = a.operands[0] ?? "HEAD";
-    const oid = await tryResolve(repo, start);
-    if (!oid) {
-      if (start === "HEAD") {
-        await repo.fs.writeFile(`${repo.gitdir}/HEAD`, `ref: refs/heads/${created}\n`);
-        return { stdout: "", stderr: `Switched to a new branch '${created}'\n` };
-      }
-      throw fatal(`'${start}' is not a commit and a branch '${created}' cannot be created from it`);
-    }
-    const note = await leavingDetached(repo, oid);
-    const stdout = await switchTo(repo, oid, `ref: refs/heads/${created}\n`);
-    await git.branch({ fs: repo.gfs, gitdir: repo.gitdir, ref: created, object: oid, force: true });
-    return { stdout, stderr: `${note}Switched to a new branch '${created}'\n` };
-  }
+  if (created) return checkoutNewBranch(repo, created, a.operands[0] ?? "HEAD");
   const name = a.operands[0];
   if (!name)
     throw fatal(

@@ -13,6 +13,7 @@ import { cleanupMessage, failure, fatal, GitExit, short } from "./format";
 import {
   currentBranch,
   headOid,
+  type Ident,
   ident,
   type Repo,
   readBlob,
@@ -51,25 +52,83 @@ export async function mergeCommand(repo: Repo, args: string[], now: () => number
   });
   const author = await ident(repo, "author", now);
   const committer = await ident(repo, "committer", now);
+  const message = await mergeMessage(repo, name, branch, a.value("message"));
+  const result = await threeWayMerge(repo, {
+    ours: branch,
+    theirs,
+    name,
+    fastForward: !a.has("noFf"),
+    fastForwardOnly: a.has("ffOnly"),
+    message,
+    author,
+    committer,
+  });
+  if (result.alreadyMerged) return "Already up to date.\n";
+  const oid = result.oid!;
+  const updating = result.fastForward ? `Updating ${short(head)}..${short(oid)}\n` : "";
+  const out = await switchAfterMerge(repo, oid, branch, updating);
+  await git.writeRef({
+    fs: repo.gfs,
+    gitdir: repo.gitdir,
+    ref: `refs/heads/${branch}`,
+    value: oid,
+    force: true,
+  });
+  if (a.has("quiet")) return "";
+  const summary = await mergeSummary(repo, head, oid);
+  if (result.fastForward) return `${updating}${out}Fast-forward\n${summary}`;
+  return `${out}Merge made by the 'ort' strategy.\n${summary}`;
+}
+
+/**
+ * The merge commit's message: `-m`'s (cleaned up), else git's `Merge branch|commit '<name>'`, with ` into <branch>`
+ * unless merging into the default branch (`init.defaultBranch`, else master), main or master.
+ */
+async function mergeMessage(
+  repo: Repo,
+  name: string,
+  branch: string,
+  given: string | undefined,
+): Promise<string> {
   const defaultBranch =
     ((await git
       .getConfig({ fs: repo.gfs, gitdir: repo.gitdir, path: "init.defaultBranch" })
       .catch(() => undefined)) as string | undefined) ?? "master";
   const isBranch = (await git.listBranches({ fs: repo.gfs, gitdir: repo.gitdir })).includes(name);
-  const message =
-    a.value("message") !== undefined
-      ? cleanupMessage(a.value("message")!)
-      : `Merge ${isBranch ? "branch" : "commit"} '${name}'${[defaultBranch, "main", "master"].includes(branch) ? "" : ` into ${branch}`}\n`;
-  let result: Awaited<ReturnType<typeof git.merge>>;
+  return given !== undefined
+    ? cleanupMessage(given)
+    : `Merge ${isBranch ? "branch" : "commit"} '${name}'${[defaultBranch, "main", "master"].includes(branch) ? "" : ` into ${branch}`}\n`;
+}
+
+/**
+ * isomorphic-git's merge of `theirs` (named `name` on the command line) into branch `ours`, leaving the branch
+ * and the working tree alone; its refusals as git's messages.
+ * @throws GitExit for a fast-forward that is not possible, a conflict (with the conflicting files) or several
+ *   merge bases; isomorphic-git's other errors unchanged.
+ */
+async function threeWayMerge(
+  repo: Repo,
+  options: {
+    ours: string;
+    theirs: string;
+    name: string;
+    fastForward: boolean;
+    fastForwardOnly: boolean;
+    message: string;
+    author: Ident;
+    committer: Ident;
+  },
+): Promise<Awaited<ReturnType<typeof git.merge>>> {
+  const { ours, theirs, name, fastForward, fastForwardOnly, message, author, committer } = options;
   try {
-    result = await git.merge({
+    return await git.merge({
       fs: repo.gfs,
       dir: repo.dir,
       gitdir: repo.gitdir,
-      ours: branch,
+      ours,
       theirs,
-      fastForward: !a.has("noFf"),
-      fastForwardOnly: a.has("ffOnly"),
+      fastForward,
+      fastForwardOnly,
       noUpdateBranch: true,
       abortOnConflict: true,
       message,
@@ -82,7 +141,7 @@ export async function mergeCommand(repo: Repo, args: string[], now: () => number
     if (e.code === "FastForwardError") throw fatal("Not possible to fast-forward, aborting.");
     if (e.code === "MergeConflictError")
       throw new GitExit(
-        `${(e.data?.filepaths ?? []).map((p) => `CONFLICT (content): Merge conflict in ${p}\n`).join("")}error: Strata's git does not leave a conflicted merge behind: nothing was changed. Merge by hand (git diff ${branch} ${name}), edit the files, then commit.\n`,
+        `${(e.data?.filepaths ?? []).map((p) => `CONFLICT (content): Merge conflict in ${p}\n`).join("")}error: Strata's git does not leave a conflicted merge behind: nothing was changed. Merge by hand (git diff ${ours} ${name}), edit the files, then commit.\n`,
         1,
       );
     if (e.code === "MergeNotSupportedError")
@@ -92,28 +151,20 @@ export async function mergeCommand(repo: Repo, args: string[], now: () => number
       );
     throw error;
   }
-  if (result.alreadyMerged) return "Already up to date.\n";
-  const oid = result.oid!;
-  const updating = result.fastForward ? `Updating ${short(head)}..${short(oid)}\n` : "";
-  let out: string;
+}
+
+/**
+ * Check out the merged commit `oid` on `branch` (the working tree and the index, like a checkout); a refusal keeps
+ * the `Updating a..b` line of a fast-forward before its stdout.
+ */
+async function switchAfterMerge(repo: Repo, oid: string, branch: string, updating: string): Promise<string> {
   try {
-    out = await switchTo(repo, oid, `ref: refs/heads/${branch}\n`, "merge");
+    return await switchTo(repo, oid, `ref: refs/heads/${branch}\n`, "merge");
   } catch (error) {
     if (error instanceof GitExit)
       throw new GitExit(error.stderr, error.exitCode, `${updating}${error.stdout}`);
     throw error;
   }
-  await git.writeRef({
-    fs: repo.gfs,
-    gitdir: repo.gitdir,
-    ref: `refs/heads/${branch}`,
-    value: oid,
-    force: true,
-  });
-  if (a.has("quiet")) return "";
-  const summary = await mergeSummary(repo, head, oid);
-  if (result.fastForward) return `${updating}${out}Fast-forward\n${summary}`;
-  return `${out}Merge made by the 'ort' strategy.\n${summary}`;
 }
 
 /** The diffstat and create/delete/mode lines git prints after a merge (HEAD before → after). */
