@@ -7,7 +7,7 @@
  * `turn_end` → steering poll. When the inner loop would stop, follow-ups (pi's `agent-loop.ts`) or a `finishTurn` continue
  * (pi's `agent-loop.ts`) start it again.
  */
-import type { ToolResultMessage } from "@/lib/llm/types";
+import type { AssistantMessage, ToolResultMessage } from "@/lib/llm/types";
 import { declareToolChanges } from "./declare-tools";
 import type { AgentMessage } from "./messages";
 import { streamAssistantResponse } from "./stream-response";
@@ -43,6 +43,144 @@ export async function runAgentLoop(
   }
   await runLoop(current, added, config, emit, signal, false);
   return added;
+}
+
+type LoopState = { context: AgentContext; config: AgentLoopConfig };
+
+/** The context and config after `prepareNextTurn`'s snapshot (pi's `agent-loop.ts`: a thinking level "off" clears it). */
+function nextTurnState(
+  context: AgentContext,
+  config: AgentLoopConfig,
+  snapshot: NonNullable<Awaited<ReturnType<NonNullable<AgentLoopConfig["prepareNextTurn"]>>>>,
+): LoopState {
+  const next = snapshot.context
+    ? { messages: [...snapshot.context.messages], tools: snapshot.context.tools }
+    : context;
+  return {
+    context: next,
+    config: {
+      ...config,
+      tools: next.tools,
+      ...(snapshot.model ? { model: snapshot.model } : {}),
+      ...(snapshot.thinkingLevel === undefined
+        ? {}
+        : { thinkingLevel: snapshot.thinkingLevel === "off" ? undefined : snapshot.thinkingLevel }),
+    },
+  };
+}
+
+/** The context and config after `prepareRequest` replaced them (a `thinkingLevel` key, even undefined, wins). */
+function requestState(
+  context: AgentContext,
+  config: AgentLoopConfig,
+  replaced: NonNullable<Awaited<ReturnType<NonNullable<AgentLoopConfig["prepareRequest"]>>>>,
+): LoopState {
+  const next = replaced.context
+    ? { messages: [...replaced.context.messages], tools: replaced.context.tools }
+    : context;
+  return {
+    context: next,
+    config: {
+      ...config,
+      tools: next.tools,
+      ...(replaced.model ? { model: replaced.model } : {}),
+      ...("thinkingLevel" in replaced ? { thinkingLevel: replaced.thinkingLevel } : {}),
+    },
+  };
+}
+
+/**
+ * Run the tool calls of `message` (none: no results; a `length` stop fails them all as truncated) and append the
+ * results to `context.messages` and the run's `added` messages, then `afterToolResults`. @returns the results and whether another turn follows
+ * (false when there were no calls or a tool asked to terminate).
+ */
+async function runTurnToolCalls(
+  { context, added }: { context: AgentContext; added: AgentMessage[] },
+  message: AssistantMessage,
+  config: AgentLoopConfig,
+  emit: Emit,
+  signal: AbortSignal | undefined,
+): Promise<{ results: ToolResultMessage[]; more: boolean }> {
+  const calls = message.content.filter((c) => c.type === "toolCall");
+  if (calls.length === 0) return { results: [], more: false };
+  const batchResult =
+    message.stopReason === "length"
+      ? await failTruncatedToolCalls(calls, emit)
+      : await executeToolCalls(context, message, config, emit, signal);
+  const results = [...batchResult.messages];
+  for (const r of results) {
+    context.messages.push(r);
+    added.push(r);
+  }
+  await config.afterToolResults?.(results);
+  return { results, more: !batchResult.terminate };
+}
+
+/** Emit `message_start` / `message_end` for each message and add it to the context and the run's new messages. */
+async function appendMessages(
+  messages: AgentMessage[],
+  to: { context: AgentContext; added: AgentMessage[] },
+  emit: Emit,
+): Promise<void> {
+  for (const m of messages) {
+    await emit({ type: "message_start", message: m });
+    await emit({ type: "message_end", message: m });
+    to.context.messages.push(m);
+    to.added.push(m);
+  }
+}
+
+/**
+ * pi's `agent-loop.ts` before every turn after the first: `prepareNextTurn`'s snapshot (context, model, thinking level,
+ * messages to add), the steering queue polled again only when nothing is pending, then `turn_start`.
+ */
+async function openNextTurn(
+  state: LoopState,
+  lastTurn: TurnContext,
+  pending: AgentMessage[],
+  emit: Emit,
+  signal: AbortSignal | undefined,
+): Promise<LoopState & { prepared: AgentMessage[]; pending: AgentMessage[] }> {
+  let next = state;
+  let prepared: AgentMessage[] = [];
+  const snapshot = await state.config.prepareNextTurn?.(lastTurn, signal);
+  if (snapshot) {
+    next = nextTurnState(state.context, state.config, snapshot);
+    prepared = snapshot.messages ?? [];
+  }
+  const steering = pending.length === 0 ? ((await next.config.getSteeringMessages?.()) ?? []) : pending;
+  await emit({ type: "turn_start" });
+  return { ...next, prepared, pending: steering };
+}
+
+/** A turn that ended in an error or an abort: `turn_end` without tool results, then `agent_end`. */
+async function endFailedTurn(message: AssistantMessage, added: AgentMessage[], emit: Emit): Promise<void> {
+  await emit({ type: "turn_end", message, toolResults: [] });
+  await emit({ type: "agent_end", messages: added });
+}
+
+/**
+ * pi's `agent-loop.ts` once no tool call and no steering is left: queued follow-ups start another round; else a
+ * `continue` decision of the last `finishTurn` forces one more turn; else null (the run ends).
+ */
+async function resumeAfterTurns(
+  config: AgentLoopConfig,
+  continueRequested: boolean,
+): Promise<{ pending: AgentMessage[]; forceTurn: boolean } | null> {
+  const followUps = (await config.getFollowUpMessages?.()) ?? [];
+  if (followUps.length > 0) return { pending: followUps, forceTurn: false };
+  if (continueRequested) return { pending: [], forceTurn: true };
+  return null;
+}
+
+/** What `finishTurn` and `prepareNextTurn` see of a turn. */
+function turnContext(
+  message: AssistantMessage,
+  toolResults: ToolResultMessage[],
+  context: AgentContext,
+  newMessages: AgentMessage[],
+): TurnContext {
+  return { message, toolResults, context, newMessages };
 }
 
 /**
@@ -88,98 +226,47 @@ async function runLoop(
   let continueRequested = false;
   let forceTurn = false;
 
-  const append = async (messages: AgentMessage[]) => {
-    for (const m of messages) {
-      await emit({ type: "message_start", message: m });
-      await emit({ type: "message_end", message: m });
-      context.messages.push(m);
-      added.push(m);
-    }
-  };
-
   for (;;) {
     let hasMoreToolCalls = true;
     while (hasMoreToolCalls || pending.length > 0 || forceTurn) {
       forceTurn = false;
-      if (!firstTurn && lastTurn) {
-        // pi's `agent-loop.ts`: before every turn after the first.
-        const snapshot = await config.prepareNextTurn?.(lastTurn, signal);
-        if (snapshot) {
-          if (snapshot.context)
-            context = { messages: [...snapshot.context.messages], tools: snapshot.context.tools };
-          config = {
-            ...config,
-            tools: context.tools,
-            ...(snapshot.model ? { model: snapshot.model } : {}),
-            ...(snapshot.thinkingLevel === undefined
-              ? {}
-              : { thinkingLevel: snapshot.thinkingLevel === "off" ? undefined : snapshot.thinkingLevel }),
-          };
-          prepared = snapshot.messages ?? [];
-        }
-        // pi's `agent-loop.ts`: polled again only when nothing is pending.
-        if (pending.length === 0) pending = (await config.getSteeringMessages?.()) ?? [];
-        await emit({ type: "turn_start" });
-      }
+      if (!firstTurn && lastTurn)
+        ({ context, config, prepared, pending } = await openNextTurn(
+          { context, config },
+          lastTurn,
+          pending,
+          emit,
+          signal,
+        ));
       firstTurn = false;
       let batch = [...prepared, ...pending];
       prepared = [];
       pending = [];
       if (batch.length > 0 || declare) batch = declareToolChanges(context.messages, context.tools, batch);
       declare = false;
-      await append(batch);
+      await appendMessages(batch, { context, added }, emit);
 
       // pi's `agent-loop.ts`: right before every request.
       const replaced = await config.prepareRequest?.(
         { context, model: config.model, thinkingLevel: config.thinkingLevel },
         signal,
       );
-      if (replaced) {
-        if (replaced.context)
-          context = { messages: [...replaced.context.messages], tools: replaced.context.tools };
-        config = {
-          ...config,
-          tools: context.tools,
-          ...(replaced.model ? { model: replaced.model } : {}),
-          ...("thinkingLevel" in replaced ? { thinkingLevel: replaced.thinkingLevel } : {}),
-        };
-      }
+      if (replaced) ({ context, config } = requestState(context, config, replaced));
 
       const message = await streamAssistantResponse(context, config, emit, signal);
       added.push(message);
-      const turnOf = (toolResults: ToolResultMessage[]): TurnContext => ({
-        message,
-        toolResults,
-        context,
-        newMessages: added,
-      });
 
       if (message.stopReason === "error" || message.stopReason === "aborted") {
         // pi's `agent-loop.ts`: finishTurn runs, its decision is ignored.
-        await config.finishTurn?.(turnOf([]), signal);
-        await emit({ type: "turn_end", message, toolResults: [] });
-        await emit({ type: "agent_end", messages: added });
-        return;
+        await config.finishTurn?.(turnContext(message, [], context, added), signal);
+        return endFailedTurn(message, added, emit);
       }
 
-      const calls = message.content.filter((c) => c.type === "toolCall");
-      const toolResults: ToolResultMessage[] = [];
-      hasMoreToolCalls = false;
-      if (calls.length > 0) {
-        const batchResult =
-          message.stopReason === "length"
-            ? await failTruncatedToolCalls(calls, emit)
-            : await executeToolCalls(context, message, config, emit, signal);
-        toolResults.push(...batchResult.messages);
-        hasMoreToolCalls = !batchResult.terminate;
-        for (const r of toolResults) {
-          context.messages.push(r);
-          added.push(r);
-        }
-        await config.afterToolResults?.(toolResults);
-      }
+      const tools = await runTurnToolCalls({ context, added }, message, config, emit, signal);
+      const toolResults = tools.results;
+      hasMoreToolCalls = tools.more;
 
-      lastTurn = turnOf(toolResults);
+      lastTurn = turnContext(message, toolResults, context, added);
       const decision = await config.finishTurn?.(lastTurn, signal);
       await emit({ type: "turn_end", message, toolResults });
       if (decision?.action === "end") {
@@ -190,18 +277,10 @@ async function runLoop(
       pending = (await config.getSteeringMessages?.()) ?? [];
     }
 
-    const followUps = (await config.getFollowUpMessages?.()) ?? [];
-    if (followUps.length > 0) {
-      pending = followUps;
-      continueRequested = false;
-      continue;
-    }
-    if (continueRequested) {
-      continueRequested = false;
-      forceTurn = true;
-      continue;
-    }
-    break;
+    const resume = await resumeAfterTurns(config, continueRequested);
+    if (!resume) break;
+    ({ pending, forceTurn } = resume);
+    continueRequested = false;
   }
   await emit({ type: "agent_end", messages: added });
 }
