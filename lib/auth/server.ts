@@ -159,6 +159,46 @@ function nameSetBy(path: string, body: unknown): unknown {
 }
 
 /**
+ * The hooks around every auth endpoint: before, the display-name check and the per-account and sign-up rate limits;
+ * after `/organization/leave` (which has no organization hook), keep an owner in the team. The other member changes
+ * use afterUpdateMemberRole and afterRemoveMember (organizationPlugin).
+ */
+function authHooks(db: Db, env: Env) {
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      checkDisplayName(nameSetBy(ctx.path, ctx.body));
+      await limitPerAccount(db, env, ctx);
+      await limitSignUps(db, env, ctx);
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      const left = ctx.context.returned as ChangedMember | undefined;
+      if (ctx.path === "/organization/leave" && left && typeof left === "object" && "organizationId" in left)
+        await keepAnOwner(db, left);
+    }),
+  };
+}
+
+/** Teams as Better Auth organizations: Strata's roles, invitation expiry, and the guards on slugs, invitations, deletes and owners. */
+function organizationPlugin(db: Db) {
+  return organization({
+    ac: accessControl,
+    roles: organizationRoles,
+    creatorRole: "owner",
+    invitationExpiresIn: INVITATION_EXPIRES_IN,
+    cancelPendingInvitationsOnReInvite: true,
+    organizationHooks: {
+      beforeCreateOrganization: async ({ organization: org }) => guardSlug(db, org.slug),
+      beforeUpdateOrganization: async ({ organization: org, member }) =>
+        guardSlug(db, org.slug, member.organizationId),
+      beforeCreateInvitation: async ({ organization: org }) => guardInvitation(db, org.id),
+      beforeDeleteOrganization: async ({ organization: org }) => guardWorkspaceDelete(db, org.id),
+      afterUpdateMemberRole: async ({ member, previousRole }) => keepAnOwner(db, member, previousRole),
+      afterRemoveMember: async ({ member }) => keepAnOwner(db, member),
+    },
+  });
+}
+
+/**
  * A Better Auth instance on `db`. `origin` is the request's origin (the Host allow-list of `lib/http-guard` has
  * already vetted it): it is the base URL and the only trusted origin, so a cross-site form post is refused (CSRF).
  * @throws Error when `BETTER_AUTH_SECRET` is missing (see {@link authSecret}).
@@ -208,46 +248,13 @@ export function createAuth(db: Db, origin: string, env: Env = process.env) {
       customRules: authRateRules(env),
       customStorage: { consume: (key, rule) => consumeRateLimit(db, `auth:${key}`, rule) },
     },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        checkDisplayName(nameSetBy(ctx.path, ctx.body));
-        await limitPerAccount(db, env, ctx);
-        await limitSignUps(db, env, ctx);
-      }),
-      // `/organization/leave` has no organization hook; the other member changes use afterUpdateMemberRole and
-      // afterRemoveMember below.
-      after: createAuthMiddleware(async (ctx) => {
-        const left = ctx.context.returned as ChangedMember | undefined;
-        if (
-          ctx.path === "/organization/leave" &&
-          left &&
-          typeof left === "object" &&
-          "organizationId" in left
-        )
-          await keepAnOwner(db, left);
-      }),
-    },
+    hooks: authHooks(db, env),
     databaseHooks: {
       user: { create: { after: async (user) => createUserWorkspaces(db, user.id) } },
     },
     telemetry: { enabled: false },
     plugins: [
-      organization({
-        ac: accessControl,
-        roles: organizationRoles,
-        creatorRole: "owner",
-        invitationExpiresIn: INVITATION_EXPIRES_IN,
-        cancelPendingInvitationsOnReInvite: true,
-        organizationHooks: {
-          beforeCreateOrganization: async ({ organization: org }) => guardSlug(db, org.slug),
-          beforeUpdateOrganization: async ({ organization: org, member }) =>
-            guardSlug(db, org.slug, member.organizationId),
-          beforeCreateInvitation: async ({ organization: org }) => guardInvitation(db, org.id),
-          beforeDeleteOrganization: async ({ organization: org }) => guardWorkspaceDelete(db, org.id),
-          afterUpdateMemberRole: async ({ member, previousRole }) => keepAnOwner(db, member, previousRole),
-          afterRemoveMember: async ({ member }) => keepAnOwner(db, member),
-        },
-      }),
+      organizationPlugin(db),
       apiKey({
         defaultPrefix: "strata_",
         // `start` shown in Settings to tell tokens apart: the prefix and 5 characters of the token (default 6 = "strata").
