@@ -93,15 +93,13 @@ export function createOwnedRun(options: OwnedRunOptions): OwnedRun {
   const { sessionId, runId } = options;
   const log = new RunEventLog(runId);
   const abort = new AbortController();
+  const state: OwnedRunState = { stop: undefined, failed: false, watchedAt: 0, lastQueue: EMPTY_QUEUE };
   let started: Promise<RunOutcome> | undefined;
-  let stop: "abort" | "taken_over" | undefined;
-  let failed = false;
-  let watchedAt = 0;
-  const watched = () => log.subscriberCount > 0 || Date.now() - watchedAt < RUN_WATCHED_MS;
+  const watched = () => log.subscriberCount > 0 || Date.now() - state.watchedAt < RUN_WATCHED_MS;
   const emit = (event: RunEvent) => {
-    if (event.type === "error") failed = true;
+    if (event.type === "error") state.failed = true;
     if (event.type === "message_end" && event.message.role === "assistant")
-      failed = event.message.stopReason === "error";
+      state.failed = event.message.stopReason === "error";
     return log.emit(event);
   };
 
@@ -109,67 +107,23 @@ export function createOwnedRun(options: OwnedRunOptions): OwnedRun {
     await emit({ type: "run_start", runId: runId ?? null, kind: options.kind, mode: options.mode });
     if (options.returned && options.returned.length > 0)
       await emit({ type: "queue_returned", texts: options.returned });
-    let lastQueue = EMPTY_QUEUE;
-    let pulsing = false;
     const abortNow = () => {
-      stop ??= "abort";
+      state.stop ??= "abort";
       abort.abort();
     };
-    if (runId) {
-      const set = localAborts.get(sessionId) ?? new Set();
-      localAborts.set(sessionId, set.add(abortNow));
-    }
-    const pulse = runId
-      ? setInterval(async () => {
-          if (pulsing || abort.signal.aborted) return;
-          pulsing = true;
-          const s = new DbScope();
-          try {
-            const state = await pulseRun(s, runId);
-            if (state.watched) watchedAt = Date.now();
-            if (state.state === "abort" || state.state === "taken_over") {
-              stop ??= state.state;
-              abort.abort();
-            }
-            if (state.state !== "live") return;
-            const queue = await listQueued(s, sessionId);
-            const json = JSON.stringify(queue);
-            if (json !== lastQueue) {
-              lastQueue = json;
-              await emit({ type: "queue_update", ...queue });
-            }
-          } catch {
-            // a missed heartbeat is retried on the next tick
-          } finally {
-            await s.release();
-            pulsing = false;
-          }
-        }, PULSE_MS)
-      : undefined;
+    const unregister = runId ? registerLocalAbort(sessionId, abortNow) : () => {};
+    const pulse = runId ? startPulse(sessionId, runId, { state, abort, emit }) : undefined;
     try {
       await options.work({ emit, signal: abort.signal, watched });
     } catch (error) {
       await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
     } finally {
       if (pulse) clearInterval(pulse);
-      const set = localAborts.get(sessionId);
-      set?.delete(abortNow);
-      if (set?.size === 0) localAborts.delete(sessionId);
+      unregister();
     }
-    if (runId && stop !== "taken_over") {
-      const s = new DbScope();
-      try {
-        const texts = await closeRun(s, sessionId, runId, { handBack: watched() });
-        if (texts.length > 0) await emit({ type: "queue_returned", texts });
-        if (lastQueue !== EMPTY_QUEUE) await emit({ type: "queue_update", steering: [], followUp: [] });
-      } catch {
-        // The database is unreachable: release the lock once it is back (else it goes stale).
-        void closeWhenBack(sessionId, runId);
-      } finally {
-        await s.release();
-      }
-    }
-    const outcome: RunOutcome = stop === "abort" ? "aborted" : (stop ?? (failed ? "error" : "done"));
+    if (runId && state.stop !== "taken_over") await closeOwnedRun(sessionId, runId, { state, emit, watched });
+    const outcome: RunOutcome =
+      state.stop === "abort" ? "aborted" : (state.stop ?? (state.failed ? "error" : "done"));
     await emit({ type: "run_end", outcome });
     // Stored, or given up after RUN_STALE_MS: then a taker writes `run_end` (docs/runs.md).
     await log.close(RUN_STALE_MS);
@@ -184,4 +138,86 @@ export function createOwnedRun(options: OwnedRunOptions): OwnedRun {
       return started;
     },
   };
+}
+
+/** What an owned run tracks while it works: why it stopped, whether it failed, when it was last watched, the queue last sent. */
+interface OwnedRunState {
+  stop: "abort" | "taken_over" | undefined;
+  failed: boolean;
+  /** `Date.now()` of the last heartbeat that found the run watched (ms). */
+  watchedAt: number;
+  /** The JSON of the queue last emitted as `queue_update`. */
+  lastQueue: string;
+}
+
+/** Let a Stop in this process abort the run at once (`localAborts`); returns the unregistration. */
+function registerLocalAbort(sessionId: string, abortNow: () => void): () => void {
+  const set = localAborts.get(sessionId) ?? new Set();
+  localAborts.set(sessionId, set.add(abortNow));
+  return () => {
+    const current = localAborts.get(sessionId);
+    current?.delete(abortNow);
+    if (current?.size === 0) localAborts.delete(sessionId);
+  };
+}
+
+/**
+ * The run's heartbeat every PULSE_MS: `pulseRun` keeps the lock live and says whether someone watches, asked to stop
+ * or took over (then the run aborts); while live, a changed queue is emitted as `queue_update`. A missed heartbeat
+ * is retried on the next tick; ticks never overlap.
+ */
+function startPulse(
+  sessionId: string,
+  runId: string,
+  run: { state: OwnedRunState; abort: AbortController; emit: (event: RunEvent) => Promise<void> | void },
+): ReturnType<typeof setInterval> {
+  const { state, abort, emit } = run;
+  let pulsing = false;
+  return setInterval(async () => {
+    if (pulsing || abort.signal.aborted) return;
+    pulsing = true;
+    const s = new DbScope();
+    try {
+      const pulse = await pulseRun(s, runId);
+      if (pulse.watched) state.watchedAt = Date.now();
+      if (pulse.state === "abort" || pulse.state === "taken_over") {
+        state.stop ??= pulse.state;
+        abort.abort();
+      }
+      if (pulse.state !== "live") return;
+      const queue = await listQueued(s, sessionId);
+      const json = JSON.stringify(queue);
+      if (json !== state.lastQueue) {
+        state.lastQueue = json;
+        await emit({ type: "queue_update", ...queue });
+      }
+    } catch {
+      // a missed heartbeat is retried on the next tick
+    } finally {
+      await s.release();
+      pulsing = false;
+    }
+  }, PULSE_MS);
+}
+
+/**
+ * Release the run's lock (`closeRun`): texts still queued go back to whoever watches (`queue_returned`) and an
+ * emitted queue is cleared. With the database unreachable, the lock is released once it is back (else it goes stale).
+ */
+async function closeOwnedRun(
+  sessionId: string,
+  runId: string,
+  run: { state: OwnedRunState; emit: (event: RunEvent) => Promise<void> | void; watched: () => boolean },
+): Promise<void> {
+  const s = new DbScope();
+  try {
+    const texts = await closeRun(s, sessionId, runId, { handBack: run.watched() });
+    if (texts.length > 0) await run.emit({ type: "queue_returned", texts });
+    if (run.state.lastQueue !== EMPTY_QUEUE)
+      await run.emit({ type: "queue_update", steering: [], followUp: [] });
+  } catch {
+    void closeWhenBack(sessionId, runId);
+  } finally {
+    await s.release();
+  }
 }
