@@ -61,6 +61,63 @@ const isProjectPath = (root: string, p: string) =>
   p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`;
 
 /**
+ * `vfs.flush()`; after a `VfsConflictError`, once more on top of what the other writer stored. Tool writes: another
+ * writer changed these files since the run read them (a restore, which committed what it wrote, or an editor save);
+ * the tool's write is what the agent just did (docs/checkpoints.md). The session ref: a `!command` beside the run
+ * checkpointed on it meanwhile; both commits are stored, the ref names the newest, and entries bind commits by oid.
+ */
+async function flushOnTopOf(vfs: Vfs, sessionId: string): Promise<void> {
+  try {
+    await vfs.flush();
+  } catch (error) {
+    if (!(error instanceof VfsConflictError)) throw error;
+    console.warn(`[strata] session ${sessionId}: ${error.message}; the run's writes go on top`);
+    await vfs.rebase(error.paths);
+    await vfs.flush();
+  }
+}
+
+/**
+ * Which tool call changed which file, until the next checkpoint: tool call id → the absolute paths credited to it;
+ * path → the call that claimed it by name (an edit or write names its file; a shell command is credited with what
+ * changed and nobody claimed).
+ */
+class ToolCallCredits {
+  private readonly byCall = new Map<string, Set<string>>();
+  private readonly claimedBy = new Map<string, string>();
+
+  private credit(id: string, path: string): void {
+    const mine = this.byCall.get(id) ?? new Set<string>();
+    mine.add(path);
+    this.byCall.set(id, mine);
+  }
+
+  /** Call `toolCallId` named `paths` (each changed): they are its alone, taken from any other call. */
+  claim(toolCallId: string, paths: string[]): void {
+    for (const p of paths) {
+      for (const [id, set] of this.byCall) if (id !== toolCallId) set.delete(p);
+      this.claimedBy.set(p, toolCallId);
+      this.credit(toolCallId, p);
+    }
+  }
+
+  /** Credit `toolCallId` with each of `paths` no call claimed by name. */
+  creditUnclaimed(toolCallId: string, paths: string[]): void {
+    for (const p of paths) if (!this.claimedBy.has(p)) this.credit(toolCallId, p);
+  }
+
+  /** The credits as `{ toolCallId: sorted paths mapped by rel }` (calls without paths left out), then forget them. */
+  take(rel: (path: string) => string): Record<string, string[]> {
+    const calls = Object.fromEntries(
+      [...this.byCall].filter(([, set]) => set.size > 0).map(([id, set]) => [id, [...set].sort().map(rel)]),
+    );
+    this.byCall.clear();
+    this.claimedBy.clear();
+    return calls;
+  }
+}
+
+/**
  * @param target the session's VFS, project root and id.
  * @param options.author commit author (default `Strata <agent@strata.local>`); `emit` receives `files_changed`;
  *   `scope` (the VFS's database scope) records pending paths, for run `runId` (none: a lock-less writer);
@@ -83,46 +140,22 @@ export function createCheckpointer(
   const { vfs, root, session } = target;
   const runId = options.runId ?? null;
   const changed = new Set<string>();
-  /** Tool call id → the absolute paths credited to it; path → the call that claimed it by name. */
-  const byCall = new Map<string, Set<string>>();
-  const claimedBy = new Map<string, string>();
-  const credit = (id: string, path: string) => {
-    const mine = byCall.get(id) ?? new Set<string>();
-    mine.add(path);
-    byCall.set(id, mine);
-  };
+  const credits = new ToolCallCredits();
   let head = options.base;
   let flushing: Promise<unknown> = Promise.resolve();
-  /**
-   * `vfs.flush()`; after a `VfsConflictError`, once more on top of what the other writer stored. Tool writes: another
-   * writer changed these files since the run read them (a restore, which committed what it wrote, or an editor save);
-   * the tool's write is what the agent just did (docs/checkpoints.md). The session ref: a `!command` beside the run
-   * checkpointed on it meanwhile; both commits are stored, the ref names the newest, and entries bind commits by oid.
-   */
-  const flushOnTop = async (): Promise<void> => {
-    try {
-      await vfs.flush();
-    } catch (error) {
-      if (!(error instanceof VfsConflictError)) throw error;
-      console.warn(`[strata] session ${session.id}: ${error.message}; the run's writes go on top`);
-      await vfs.rebase(error.paths);
-      await vfs.flush();
-    }
-  };
+  const flushOnTop = () => flushOnTopOf(vfs, session.id);
   const flushOnce = async (toolCallId?: string, claimed?: string[]): Promise<void> => {
     // Paths the execution service wrote (`Vfs.forget`) are already in Postgres: recorded again under this run
     // (moving them from the service's writer to it) and committed with the VFS's own changes.
     const touched = [...vfs.dirtyPaths(), ...vfs.takeChangedElsewhere()];
     const project = [...new Set(touched)].filter((p) => isProjectPath(root, p));
     const fresh = project.filter((p) => !changed.has(p));
-    if (toolCallId && claimed) {
-      for (const p of claimed) {
-        if (!changed.has(p) && !project.includes(p)) continue;
-        for (const [id, set] of byCall) if (id !== toolCallId) set.delete(p);
-        claimedBy.set(p, toolCallId);
-        credit(toolCallId, p);
-      }
-    } else if (toolCallId) for (const p of project) if (!claimedBy.has(p)) credit(toolCallId, p);
+    if (toolCallId && claimed)
+      credits.claim(
+        toolCallId,
+        claimed.filter((p) => changed.has(p) || project.includes(p)),
+      );
+    else if (toolCallId) credits.creditUnclaimed(toolCallId, project);
     if (options.scope) await recordPendingPaths(options.scope, session.id, runId, fresh);
     for (const p of fresh) changed.add(p);
     await flushOnTop();
@@ -151,11 +184,7 @@ export function createCheckpointer(
       });
       await flushOnTop();
       for (const p of paths) changed.delete(p);
-      const calls = Object.fromEntries(
-        [...byCall].filter(([, set]) => set.size > 0).map(([id, set]) => [id, [...set].sort().map(rel)]),
-      );
-      byCall.clear();
-      claimedBy.clear();
+      const calls = credits.take(rel);
       if (result && options.scope) {
         await recordCheckpoint(options.scope, session.id, {
           commitOid: result.oid,
