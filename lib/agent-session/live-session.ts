@@ -8,6 +8,7 @@
  */
 
 import type { AgentMessage } from "@/lib/agent/messages";
+import type { StreamFn } from "@/lib/agent/types";
 import { blockImagesSetting } from "@/lib/context/block-images";
 import type { DbScope } from "@/lib/db/client";
 import { getAvailableModels, type Model, modelConfigHelp, resolvePromptModel } from "@/lib/llm/models";
@@ -146,6 +147,64 @@ export function createCompactor(scope: DbScope, input: PromptRunInput, run: Prep
 
 export type Compactor = ReturnType<typeof createCompactor>;
 
+/** The run's retry of failed answers (pi's auto-retry), with the settings files' `retry` block (their errors logged). */
+async function createAutoRetry(
+  runtime: PreparedRun["runtime"],
+  model: PreparedRun["model"],
+  io: { emit: PromptRunInput["emit"]; signal: PromptRunInput["signal"] },
+): Promise<AutoRetry> {
+  const retrySettings = await loadRetrySettings(runtime);
+  for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
+  return new AutoRetry({
+    settings: retrySettings.settings,
+    emit: io.emit,
+    signal: io.signal,
+    contextWindow: () => model?.contextWindow ?? 0,
+  });
+}
+
+/**
+ * The live run's model call: `streamAssistant` on the turn's model (else the run's; none: the model error), with the
+ * extensions' `onPayload`, and the request's transformMessages report emitted as the chat's notice before the answer.
+ */
+function liveStream(run: PreparedRun, env: PromptRunInput["env"], emit: PromptRunInput["emit"]): StreamFn {
+  const { runtime, model, modelError } = run;
+  return (context, s, options) => {
+    const target = options?.model ?? model;
+    if (!target) throw new Error(modelError());
+    // The request's transformMessages report → the chat's notice, emitted before the answer (request-notice.ts).
+    return withRequestNotice(
+      (transformReport) =>
+        streamAssistant(target, context, {
+          env,
+          signal: s,
+          thinkingLevel: options?.thinkingLevel ?? "off",
+          onPayload: runtime.extensions.createOnPayload(),
+          transformReport,
+        }),
+      // Only what is new to this model: its earlier answers already got the older history the same way.
+      (report) => summarizeTransformReport(changesNewToModel(report, context.messages ?? [], target)),
+      emit,
+    );
+  };
+}
+
+/** pi's `agent-session.ts` step 9: compact (then reload the history) when `last` answered over the threshold. */
+async function compactBeforePrompt(
+  last: AgentMessage | undefined,
+  model: PreparedRun["model"],
+  compactor: Compactor,
+): Promise<AgentMessage[] | undefined> {
+  return model &&
+    last?.role === "assistant" &&
+    last.stopReason !== "error" &&
+    last.stopReason !== "aborted" &&
+    shouldAutoCompact(calculateContextTokens(last.usage), model) &&
+    (await compactor.compactNow("threshold"))
+    ? await compactor.reloadHistory()
+    : undefined;
+}
+
 /**
  * The run's `AgentSession`: every message persisted as an entry with the commit its files are at, tool writes
  * flushed and checkpointed, the connection released before each model request, the provider stream with the
@@ -174,37 +233,13 @@ export async function createLiveSession(
     base: run.base,
     userId: input.userId,
   });
-  const retrySettings = await loadRetrySettings(runtime);
-  for (const error of retrySettings.errors) console.warn(`[strata] ${error.path}: ${error.message}`);
-  const retry = new AutoRetry({
-    settings: retrySettings.settings,
-    emit,
-    signal,
-    contextWindow: () => model?.contextWindow ?? 0,
-  });
+  const retry = await createAutoRetry(runtime, model, { emit, signal });
   const agentSession: AgentSession = new AgentSession({
     runtime,
     model,
     thinkingLevel: loaded.thinkingLevel,
     messages: loaded.messages,
-    stream: (context, s, options) => {
-      const target = options?.model ?? model;
-      if (!target) throw new Error(modelError());
-      // The request's transformMessages report → the chat's notice, emitted before the answer (request-notice.ts).
-      return withRequestNotice(
-        (transformReport) =>
-          streamAssistant(target, context, {
-            env,
-            signal: s,
-            thinkingLevel: options?.thinkingLevel ?? "off",
-            onPayload: runtime.extensions.createOnPayload(),
-            transformReport,
-          }),
-        // Only what is new to this model: its earlier answers already got the older history the same way.
-        (report) => summarizeTransformReport(changesNewToModel(report, context.messages ?? [], target)),
-        emit,
-      );
-    },
+    stream: liveStream(run, env, emit),
     // pi's convertToLlmWithBlockImages: `images.blockImages` read from the settings files for every request (pi's `sdk.ts`).
     blockImages: async () => blockImagesSetting((await loadRunSettings(runtime)).settings),
     modelError,
@@ -221,15 +256,7 @@ export async function createLiveSession(
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
     // pi's `agent-session.ts` step 9: before a new prompt, compact when the last answer already crossed the threshold.
-    checkCompaction: async (last) =>
-      model &&
-      last?.role === "assistant" &&
-      last.stopReason !== "error" &&
-      last.stopReason !== "aborted" &&
-      shouldAutoCompact(calculateContextTokens(last.usage), model) &&
-      (await compactor.compactNow("threshold"))
-        ? await compactor.reloadHistory()
-        : undefined,
+    checkCompaction: (last) => compactBeforePrompt(last, model, compactor),
     beforeRun: () => recordSettings(scope, input, run, model as Model, checkpointer.head()),
     runTurns: (start): Promise<void> => retry.run(agentSession.agent, start),
   });
