@@ -240,31 +240,7 @@ export async function loadProjectContextFiles(
   // Collected here, then added once each (the agent dir on the project's filesystem may also be an ancestor of cwd).
   const diagnostics: ResourceDiagnostic[] = [];
   const files: ContextFile[] = [];
-  /** Dedupe key (filesystem + canonical path) → the path the file was loaded under. */
-  const seen = new Map<string, string>();
-  const rootOf = (f: FileSystem) => (f === fs ? root : undefined);
-  const canonicalOf = (f: FileSystem, path: string) => canonicalPath(f, path, rootOf(f));
-  const namespace = (f: FileSystem) => (f === fs ? "" : f === options.teamFs ? "team:" : "agent:");
-  /** True when `file` is new (then remembered); otherwise the `duplicate` diagnostic is added. */
-  const admit = async (f: FileSystem, file: ContextFile): Promise<boolean> => {
-    const canonical = await canonicalOf(f, file.path);
-    const k = `${namespace(f)}${canonical}`;
-    const kept = seen.get(k);
-    if (kept === undefined) {
-      seen.set(k, file.path);
-      return true;
-    }
-    if (kept !== file.path)
-      diagnostics?.push({
-        type: "info",
-        message: `${file.path} is the same file as ${kept} (${canonical}); loaded once`,
-        path: file.path,
-        code: "duplicate",
-        canonical,
-        duplicateOf: kept,
-      });
-    return false;
-  };
+  const { rootOf, canonicalOf, admit } = contextFileDeduper(fs, options, diagnostics);
   if (options.agentFs && options.agentDir) {
     const global = await loadContextFileFromDir(options.agentFs, normalizePosix(options.agentDir), {
       root: rootOf(options.agentFs),
@@ -299,19 +275,71 @@ export async function loadProjectContextFiles(
   }
   files.push(...ancestors);
   const capped = applyContextFileBudget(files, diagnostics, options.limits);
-  if (options.origins)
-    for (let i = 0; i < files.length; i++) {
-      const origin = options.origins.get(files[i]);
-      if (capped[i] !== files[i] && origin) options.origins.set(capped[i], origin);
+  if (options.origins) carryOrigins(files, capped, options.origins);
+  if (options.diagnostics) addEachOnce(diagnostics, options.diagnostics);
+  return capped;
+}
+
+/**
+ * The dedupe of one {@link loadProjectContextFiles} call: links resolve inside `root` on the project's filesystem
+ * only (`rootOf`), and `admit` keeps a file the first time its canonical path is seen on its filesystem, adding the
+ * `duplicate` info diagnostic to `diagnostics` for a later path to the same file.
+ */
+function contextFileDeduper(
+  fs: FileSystem,
+  options: LoadProjectContextFilesOptions,
+  diagnostics: ResourceDiagnostic[],
+) {
+  /** Dedupe key (filesystem + canonical path) → the path the file was loaded under. */
+  const seen = new Map<string, string>();
+  const root = options.root;
+  const rootOf = (f: FileSystem) => (f === fs ? root : undefined);
+  const canonicalOf = (f: FileSystem, path: string) => canonicalPath(f, path, rootOf(f));
+  const namespace = (f: FileSystem) => (f === fs ? "" : f === options.teamFs ? "team:" : "agent:");
+  /** True when `file` is new (then remembered); otherwise the `duplicate` diagnostic is added. */
+  const admit = async (f: FileSystem, file: ContextFile): Promise<boolean> => {
+    const canonical = await canonicalOf(f, file.path);
+    const k = `${namespace(f)}${canonical}`;
+    const kept = seen.get(k);
+    if (kept === undefined) {
+      seen.set(k, file.path);
+      return true;
     }
+    if (kept !== file.path)
+      diagnostics?.push({
+        type: "info",
+        message: `${file.path} is the same file as ${kept} (${canonical}); loaded once`,
+        path: file.path,
+        code: "duplicate",
+        canonical,
+        duplicateOf: kept,
+      });
+    return false;
+  };
+  return { rootOf, canonicalOf, admit };
+}
+
+/** Give each file the budget replaced (`capped[i]` a new object for a cut `files[i]`) the origin of the one it replaced. */
+function carryOrigins(
+  files: readonly ContextFile[],
+  capped: readonly ContextFile[],
+  origins: Map<ContextFile, ResourceFilesystem>,
+): void {
+  for (let i = 0; i < files.length; i++) {
+    const origin = origins.get(files[i]);
+    if (capped[i] !== files[i] && origin) origins.set(capped[i], origin);
+  }
+}
+
+/** Push each diagnostic of `diagnostics` to `out`, skipping a repeat of one already pushed (same path and message). */
+function addEachOnce(diagnostics: readonly ResourceDiagnostic[], out: ResourceDiagnostic[]): void {
   const reported = new Set<string>();
   for (const d of diagnostics) {
     const k = `${d.path}\0${d.message}`;
     if (reported.has(k)) continue;
     reported.add(k);
-    options.diagnostics?.push(d);
+    out.push(d);
   }
-  return capped;
 }
 
 /** Every ancestor of `cwd`, root first (`/a/b` → `["/", "/a", "/a/b"]`). */
