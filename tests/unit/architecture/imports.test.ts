@@ -141,6 +141,15 @@ describe("architecture", () => {
     expect(own).toEqual([]);
   });
 
+  it("keeps data access in lib/: no SQL and no Drizzle query in app/ or components/", () => {
+    const query =
+      /\bscope\.query\s*[<(]|\.query<|\bsql`|from "drizzle-orm|\bdb\.(select|insert|update|delete|execute)\(/;
+    const offenders = [...sources("app"), ...sources("components")].filter((f) =>
+      query.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it("keeps lib/ edge-safe: no fs, child_process, net, http(s), dns or ws imports (lib/net/, lib/exec/service/ exempt)", () => {
     const banned =
       /^(node:)?(fs|fs\/promises|child_process|net|tls|worker_threads|http|https|http2|dns|dns\/promises)$|^ws$/;
