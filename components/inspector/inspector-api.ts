@@ -5,7 +5,6 @@
  */
 import { apiJson, jsonInit } from "@/components/http/api-fetch";
 import type { ContextPreview } from "@/lib/inspector/context-preview";
-import type { TransformChange } from "@/lib/llm/transform-report";
 import type { ThinkingLevel } from "@/lib/llm/types";
 
 /**
@@ -14,9 +13,6 @@ import type { ThinkingLevel } from "@/lib/llm/types";
  * `payload`), `sections` with `sectionSources`, `toolDeclarations`, `tokenEstimate`, `recentCost`, `diagnostics`.
  */
 export type InspectorPreview = ContextPreview;
-
-/** One change `transformMessages` made for the target model (lib/llm/transform-report.ts). */
-export type InspectorTransformChange = TransformChange;
 
 /** Input of {@link postPreview}: what the route takes (`leafId` default the session's leaf; `model` a `provider/id` ref). */
 export interface PreviewRequest {

@@ -161,8 +161,6 @@ export function useRulesDraft(workspaceId: string) {
   };
 }
 
-export type RulesDraft = ReturnType<typeof useRulesDraft>;
-
 function blank(path: string): DraftFile {
   return {
     path,

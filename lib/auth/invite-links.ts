@@ -14,7 +14,6 @@ import { asRole, type Role } from "./roles";
 
 /** The lifetimes a link may have, in days. */
 export const INVITE_LINK_EXPIRY_DAYS = [1, 7, 30] as const;
-export type InviteLinkExpiryDays = (typeof INVITE_LINK_EXPIRY_DAYS)[number];
 /** The largest `maxUses` a link may have. */
 export const INVITE_LINK_MAX_USES = 1000;
 /** The roles a link may grant (not owner: anyone holding the link would own the team). */

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { SHARE_NOT_FOUND } from "@/lib/share/errors";
+import { MAX_OWNER_REDACTIONS } from "@/lib/share/owner-redactions";
 import { CONTROL_CHARS } from "@/lib/share/paths";
 import { BIDI_CONTROLS } from "@/lib/share/render/unicode";
 import type { ShareOptions } from "@/lib/share/types";
@@ -35,7 +36,7 @@ export const SharePreviewBody = z
     leafId: z.string().min(1).max(200),
     includeFiles: z.boolean().optional(),
     includeSystem: z.boolean().optional(),
-    redact: z.array(z.string().max(1000)).max(100).optional(),
+    redact: z.array(z.string().max(1000)).max(MAX_OWNER_REDACTIONS).optional(),
   })
   .strict();
 

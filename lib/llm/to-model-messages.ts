@@ -344,16 +344,3 @@ export function toModelMessages(messages: Message[], model: Model): ModelMessage
   }
   return out;
 }
-
-/** A pi context as AI SDK inputs: the folded system prompt, the tools and the converted messages. */
-export function toModelContext(
-  context: { systemPrompt: string; messages: Message[]; tools: ToolDeclaration[] },
-  model: Model,
-): { system: string; tools: ToolDeclaration[]; messages: ModelMessage[] } {
-  const collapsed = collapseSystemMessages(context);
-  return {
-    system: collapsed.systemPrompt,
-    tools: collapsed.tools,
-    messages: toModelMessages(collapsed.messages, model),
-  };
-}

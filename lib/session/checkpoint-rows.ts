@@ -79,19 +79,6 @@ export async function listCheckpoints(scope: DbScope, sessionId: string): Promis
   return rows.map(toRow);
 }
 
-/** One checkpoint of the session, or null. */
-export async function getCheckpoint(
-  scope: DbScope,
-  sessionId: string,
-  commitOid: string,
-): Promise<CheckpointRow | null> {
-  const [row] = await scope.query<RawCheckpoint>(
-    "SELECT * FROM session_checkpoints WHERE session_id = $1 AND commit_oid = $2",
-    [sessionId, commitOid],
-  );
-  return row ? toRow(row) : null;
-}
-
 /**
  * The commit recorded by entry `entryId` of the session, or by its nearest ancestor that has one (entries written
  * before file binding have none). undefined when the entry does not exist; null when no entry up to the root has one.
@@ -197,13 +184,4 @@ export async function markRestoreUndone(
     id,
     by,
   ]);
-}
-
-/** The session's restores, newest first (at most `limit`). */
-export async function listRestores(scope: DbScope, sessionId: string, limit = 50): Promise<RestoreRow[]> {
-  const rows = await scope.query<RawRestore>(
-    "SELECT * FROM session_restores WHERE session_id = $1 ORDER BY created_at DESC LIMIT $2",
-    [sessionId, limit],
-  );
-  return rows.map(toRestore);
 }

@@ -139,14 +139,6 @@ export type KnownEntry =
 /** Any entry; unknown types from newer pi versions are kept as they are. */
 export type SessionEntry = KnownEntry | (EntryBase & Record<string, unknown>);
 
-/** Narrow an entry to a known type by its `type`. */
-export function isEntry<T extends KnownEntry["type"]>(
-  entry: SessionEntry,
-  type: T,
-): entry is Extract<KnownEntry, { type: T }> {
-  return entry.type === type;
-}
-
 /** An entry before the store assigns `id`, `parentId` and `timestamp`. */
 export type NewEntry =
   | (Omit<MessageEntry, keyof EntryBase | "type"> & { type: "message" })

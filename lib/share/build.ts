@@ -34,8 +34,6 @@ export const SHARE_FILE_MAX_BYTES = 1024 * 1024;
 export const SHARE_TOTAL_MAX_BYTES = 20 * 1024 * 1024;
 /** Cap of the number of shared files with text. */
 export const SHARE_MAX_FILES = 2000;
-/** Most owner redaction strings per share. */
-export const MAX_OWNER_REDACTIONS = 100;
 
 /**
  * Build the preview of sharing `session` up to `options.leafId`. `context.userId` = whose agent dir and trust shape the

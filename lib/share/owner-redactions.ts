@@ -9,6 +9,8 @@ import { ShareError } from "./errors";
 
 /** Shortest owner redaction string accepted (code points, whitespace at the ends not counted). */
 export const MIN_OWNER_REDACTION = 4;
+/** Most owner redaction strings per share (the preview and publish bodies refuse more). */
+export const MAX_OWNER_REDACTIONS = 100;
 
 /**
  * Check the owner's strings in request order; the first refused one is named by its 1-based position.

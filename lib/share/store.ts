@@ -283,18 +283,3 @@ export async function revokeShare(
     );
   await scope.query("DELETE FROM session_shares WHERE id = $1", [shareId]);
 }
-
-/** Revoke every share of a session, a project or a workspace. @returns how many were revoked. */
-export async function revokeSharesOf(
-  scope: DbScope,
-  of: { sessionId: string } | { projectId: string } | { workspaceId: string },
-): Promise<number> {
-  const [column, id] =
-    "sessionId" in of
-      ? ["session_id", of.sessionId]
-      : "projectId" in of
-        ? ["project_id", of.projectId]
-        : ["workspace_id", of.workspaceId];
-  const rows = await scope.query(`DELETE FROM session_shares WHERE ${column} = $1 RETURNING id`, [id]);
-  return rows.length;
-}

@@ -38,10 +38,8 @@ export const RATIO_FLOOR_BYTES = MiB;
 export const IMPORT_BATCH_BYTES = 8 * MiB;
 /** …or every this many files, whichever comes first. */
 export const IMPORT_BATCH_FILES = 500;
-/** The importer gives the event loop a turn after this much work: 1 MiB inflated… */
+/** The importer gives the event loop a turn after this much inflated (1 MiB), besides every `YIELD_SLICE_MS`. */
 export const YIELD_EVERY_BYTES = MiB;
-/** …or this many entries handled (64: about 20 ms of work each on this machine's 2 cores). */
-export const YIELD_EVERY_ENTRIES = 64;
 /**
  * Longest the importer runs without giving the event loop a turn (10 ms, `timeSlicer`): 10,000 tiny
  * entries are cheap one by one but held the loop 0.5–1.5 s when counted by entries.

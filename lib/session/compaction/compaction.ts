@@ -6,8 +6,7 @@
  * ./summarization-prompts.ts; they are re-exported here.
  */
 import type { AgentMessage } from "@/lib/agent/messages";
-import type { AssistantMessage, SystemMessage, Usage } from "@/lib/llm/types";
-import { getCurrentSystemMessage } from "@/lib/prompt/system-message";
+import type { AssistantMessage, Usage } from "@/lib/llm/types";
 import type { CompactionEntry, SessionEntry } from "../entries";
 import { type ProjectedEntry, projectPath } from "../projection";
 import { findProjectedCutPoint } from "./cut-point";
@@ -245,13 +244,4 @@ export async function compact(
     usage,
     details: { readFiles, modifiedFiles },
   };
-}
-
-/** The system message a compaction entry stores: the replayed current one, stamped with the compaction time (pi's `session-manager.ts`). */
-export function compactionSystemMessage(
-  messages: readonly AgentMessage[],
-  timestampMs: number,
-): SystemMessage | undefined {
-  const current = getCurrentSystemMessage(messages);
-  return current ? { ...current, timestamp: timestampMs } : undefined;
 }
