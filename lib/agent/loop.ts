@@ -47,46 +47,39 @@ export async function runAgentLoop(
 
 type LoopState = { context: AgentContext; config: AgentLoopConfig };
 
-/** The context and config after `prepareNextTurn`'s snapshot (pi's `agent-loop.ts`: a thinking level "off" clears it). */
-function nextTurnState(
-  context: AgentContext,
-  config: AgentLoopConfig,
-  snapshot: NonNullable<Awaited<ReturnType<NonNullable<AgentLoopConfig["prepareNextTurn"]>>>>,
+/**
+ * The context and config after a hook replaced some of them: `change.context` (copied), `change.model`, and the
+ * `thinking` override (an empty object keeps the config's level; `{ thinkingLevel: undefined }` clears it).
+ */
+function replaceState(
+  state: LoopState,
+  change: { context?: AgentContext; model?: AgentLoopConfig["model"] },
+  thinking: { thinkingLevel?: AgentLoopConfig["thinkingLevel"] },
 ): LoopState {
-  const next = snapshot.context
-    ? { messages: [...snapshot.context.messages], tools: snapshot.context.tools }
-    : context;
+  const context = change.context
+    ? { messages: [...change.context.messages], tools: change.context.tools }
+    : state.context;
   return {
-    context: next,
+    context,
     config: {
-      ...config,
-      tools: next.tools,
-      ...(snapshot.model ? { model: snapshot.model } : {}),
-      ...(snapshot.thinkingLevel === undefined
-        ? {}
-        : { thinkingLevel: snapshot.thinkingLevel === "off" ? undefined : snapshot.thinkingLevel }),
+      ...state.config,
+      tools: context.tools,
+      ...(change.model ? { model: change.model } : {}),
+      ...thinking,
     },
   };
 }
 
-/** The context and config after `prepareRequest` replaced them (a `thinkingLevel` key, even undefined, wins). */
+/** The state after `prepareRequest` replaced parts of it: a `thinkingLevel` key, even undefined, wins. */
 function requestState(
-  context: AgentContext,
-  config: AgentLoopConfig,
+  state: LoopState,
   replaced: NonNullable<Awaited<ReturnType<NonNullable<AgentLoopConfig["prepareRequest"]>>>>,
 ): LoopState {
-  const next = replaced.context
-    ? { messages: [...replaced.context.messages], tools: replaced.context.tools }
-    : context;
-  return {
-    context: next,
-    config: {
-      ...config,
-      tools: next.tools,
-      ...(replaced.model ? { model: replaced.model } : {}),
-      ...("thinkingLevel" in replaced ? { thinkingLevel: replaced.thinkingLevel } : {}),
-    },
-  };
+  return replaceState(
+    state,
+    replaced,
+    "thinkingLevel" in replaced ? { thinkingLevel: replaced.thinkingLevel } : {},
+  );
 }
 
 /**
@@ -145,7 +138,13 @@ async function openNextTurn(
   let prepared: AgentMessage[] = [];
   const snapshot = await state.config.prepareNextTurn?.(lastTurn, signal);
   if (snapshot) {
-    next = nextTurnState(state.context, state.config, snapshot);
+    // pi's `agent-loop.ts`: a snapshot's thinking level "off" clears it; none keeps it.
+    const level = snapshot.thinkingLevel;
+    next = replaceState(
+      state,
+      snapshot,
+      level === undefined ? {} : { thinkingLevel: level === "off" ? undefined : level },
+    );
     prepared = snapshot.messages ?? [];
   }
   const steering = pending.length === 0 ? ((await next.config.getSteeringMessages?.()) ?? []) : pending;
@@ -251,7 +250,7 @@ async function runLoop(
         { context, model: config.model, thinkingLevel: config.thinkingLevel },
         signal,
       );
-      if (replaced) ({ context, config } = requestState(context, config, replaced));
+      if (replaced) ({ context, config } = requestState({ context, config }, replaced));
 
       const message = await streamAssistantResponse(context, config, emit, signal);
       added.push(message);

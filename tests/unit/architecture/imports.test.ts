@@ -8,22 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ImportEdge, layerViolations, parseRankTable, unitCycles, unrankedFiles } from "./layers";
+import { ROOT, sources } from "./source-files";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const IMPORT = /^(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gm;
 /** Every import a file's text names: static (runtime or type), side-effect, dynamic, and `import("…")` types. */
 const ANY_IMPORT =
   /^(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (/\.tsx?$/.test(e.name)) out.push(rel);
-  }
-  return out;
-}
 
 function resolveImport(from: string, spec: string): string | undefined {
   let base: string;

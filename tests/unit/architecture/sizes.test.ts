@@ -5,18 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listedExceptions, MAX_FILE_LINES, oversizeKey, oversizes } from "./sizes";
-
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(rel));
-    else if (/\.tsx?$/.test(e.name)) out.push(rel);
-  }
-  return out;
-}
+import { ROOT, sources } from "./source-files";
 
 const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join("\n");
 
