@@ -5,7 +5,9 @@
  * a forced system prompt, `convertToLlm` applies `images.blockImages` — and runs a prompt through pi's input pipeline
  * (`processPrompt`: extension command → `input` hook → `/skill:` → `/template` → model check → compaction check →
  * `before_agent_start` → system patch + user message → `agent.prompt`), keeping the agent's tools in step with the
- * runtime's active set (pi's tool loadout).
+ * runtime's active set (pi's tool loadout). As pi's class it also steers, queues follow-ups, aborts, compacts
+ * (`compact`, and `checkCompaction` after a run: overflow → compact and retry once) and re-runs a failed answer
+ * (`retry`); the run's auto-retry wraps each start of the agent (`runTurns`).
  *
  * Where the messages go and where the model is reached are the caller's: a live run (session-run.ts) persists each
  * message as an entry, checkpoints the files and streams from the provider; the context inspector
@@ -18,10 +20,14 @@ import type { AgentMessage } from "@/lib/agent/messages";
 import type { AgentEvent, StreamFn } from "@/lib/agent/types";
 import { createConvertToLlm } from "@/lib/context/block-images";
 import type { Model } from "@/lib/llm/models";
-import type { ImageContent, Message, ThinkingLevel } from "@/lib/llm/types";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel } from "@/lib/llm/types";
 import { getSystemMessageText } from "@/lib/prompt/system-message";
+import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import type { AgentTool } from "@/lib/tools/types";
+import { withoutFailedTurn } from "./auto-retry";
+import { isContextOverflow, shouldAutoCompact } from "./compaction-run";
 import { applyForcedSystemPrompt, type InputDeps, processPrompt } from "./input-pipeline";
+import type { CompactionReason } from "./run-types";
 import type { SessionRuntimeCore } from "./runtime";
 import {
   buildRequestFromTranscript,
@@ -38,6 +44,12 @@ export interface RequestTap {
   llm?(messages: Message[]): void;
   /** The messages a prompt starts the agent with: the system patch (if any), the user message, hook messages. */
   prompt?(messages: AgentMessage[]): void;
+}
+
+/** pi's compaction as a session uses it: compact now (→ whether it did), then read the branch's history again. */
+export interface SessionCompactor {
+  compactNow(reason: CompactionReason, focus?: string): Promise<boolean>;
+  reloadHistory(): Promise<AgentMessage[]>;
 }
 
 /** What an {@link AgentSession} is built from. */
@@ -62,8 +74,10 @@ export interface AgentSessionOptions {
   hooks?: Pick<AgentHooks, "beforeRequest" | "afterToolExecution" | "afterToolResults">;
   /** Messages queued outside this process (`session_queue`). */
   queueSource?: ExternalQueue;
-  /** pi's compaction check before a prompt (6.1 step 9); returns the reloaded history when it compacted. */
-  checkCompaction?: (lastAssistant: AgentMessage | undefined) => Promise<AgentMessage[] | undefined>;
+  /** pi's compaction for this session (a live run's `createCompactor`); without it the session never compacts. */
+  compactor?: SessionCompactor;
+  /** Before the Retry button's re-run starts the agent (a live run records the model). */
+  beforeRetry?: () => Promise<void>;
   /** Before a prompt starts the agent (a live run records the model and the title). */
   beforeRun?: () => Promise<void>;
   /** Wraps each start of the agent (a live run's auto-retry). Default: `start()`. */
@@ -74,6 +88,15 @@ export interface AgentSessionOptions {
 }
 
 const NO_MODEL = () => "No model configured.";
+
+/** Whether `last` (an answer that neither failed nor was aborted) used more of the context than `shouldAutoCompact` allows. */
+function answeredOverThreshold(last: AssistantMessage, model: Model): boolean {
+  return (
+    last.stopReason !== "error" &&
+    last.stopReason !== "aborted" &&
+    shouldAutoCompact(calculateContextTokens(last.usage), model)
+  );
+}
 
 export class AgentSession {
   readonly agent: Agent;
@@ -156,6 +179,61 @@ export class AgentSession {
     return this.agent.abort();
   }
 
+  /** pi's `AgentSession.compact(customInstructions)`: summarise now with `focus`. @returns whether it compacted. */
+  compact(focus?: string): Promise<boolean> {
+    return this.options.compactor?.compactNow("manual", focus) ?? Promise.resolve(false);
+  }
+
+  /**
+   * The Retry button's re-run: pi's `agent.continue()` from before the failed answer (`withoutFailedTurn`), after
+   * `beforeRetry`. @throws the model error when no model is configured.
+   */
+  async retry(): Promise<void> {
+    if (!this.options.model) throw new Error((this.options.modelError ?? NO_MODEL)());
+    this.agent.state.messages = withoutFailedTurn(this.agent.state.messages);
+    await this.options.beforeRetry?.();
+    await this.continue();
+  }
+
+  /**
+   * pi's compaction check after a run (`AgentSession._checkCompaction`): a context overflow from this model compacts
+   * and retries once from the history without the failed answer; a context over the threshold compacts without a
+   * retry. Nothing after an abort (`signal`) or without a model.
+   */
+  async checkCompaction(signal?: AbortSignal): Promise<void> {
+    const { model, compactor } = this.options;
+    const { agent } = this;
+    const last = [...agent.state.messages]
+      .reverse()
+      .find((m): m is AssistantMessage => m.role === "assistant");
+    if (!model || !compactor || !last || signal?.aborted) return;
+    const overflow =
+      isContextOverflow(last, model.contextWindow) &&
+      last.provider === model.provider &&
+      last.model === model.id;
+    const threshold = !overflow && answeredOverThreshold(last, model);
+    if (
+      !(overflow || threshold) ||
+      !(await compactor.compactNow(overflow ? "overflow" : "threshold")) ||
+      !overflow
+    )
+      return;
+    const history = await compactor.reloadHistory();
+    // Retry from the history without the failed answer (pi removes it before `agent.continue()`).
+    const tail = history[history.length - 1];
+    agent.state.messages =
+      tail?.role === "assistant" && tail.stopReason === "error" ? history.slice(0, -1) : history;
+    await this.continue();
+  }
+
+  /** pi's `agent-session.ts` before a new prompt: compact when the last answer already crossed the threshold. */
+  private async compactBeforePrompt(): Promise<void> {
+    const { model, compactor } = this.options;
+    const last = [...this.agent.state.messages].reverse().find((m) => m.role === "assistant");
+    if (!model || !compactor || last?.role !== "assistant" || !answeredOverThreshold(last, model)) return;
+    if (await compactor.compactNow("threshold")) this.agent.state.messages = await compactor.reloadHistory();
+  }
+
   private turns(start: () => Promise<void>): Promise<void> {
     return this.options.runTurns ? this.options.runTurns(start) : start();
   }
@@ -189,11 +267,7 @@ export class AgentSession {
       checkModel: () => {
         if (!options.model) throw new Error((options.modelError ?? NO_MODEL)());
       },
-      checkCompaction: async () => {
-        const last = [...agent.state.messages].reverse().find((m) => m.role === "assistant");
-        const reloaded = await options.checkCompaction?.(last);
-        if (reloaded) agent.state.messages = reloaded;
-      },
+      checkCompaction: () => this.compactBeforePrompt(),
       systemPromptOptions: () => ({ selectedTools: runtime.tools.map((t) => t.name) }),
       renderSystemPrompt: (promptOptions) =>
         getSystemMessageText({ content: "", sections: this.sectionsFor(this.toolsFor(promptOptions)) }),

@@ -3,8 +3,8 @@
  * opens the runtime with the authorised rows, commits what a dead run left and the user's edits since the last turn,
  * loads the branch and picks the model; `createCompactor` runs pi's compaction with its events and the run lock's
  * kind; `createLiveSession` builds the `AgentSession` with the stored session's parts (persistence, checkpoints,
- * the provider stream with request notices, the queue in Postgres, auto-retry); `compactAfterRun` is pi's
- * `_checkCompaction` after a run.
+ * the provider stream with request notices, the queue in Postgres, auto-retry, the compactor, the Retry
+ * button's settings record).
  */
 
 import type { AgentMessage } from "@/lib/agent/messages";
@@ -14,10 +14,8 @@ import type { DbScope } from "@/lib/db/client";
 import { getAvailableModels, type Model, modelConfigHelp, resolvePromptModel } from "@/lib/llm/models";
 import { streamAssistant } from "@/lib/llm/stream";
 import { summarizeTransformReport } from "@/lib/llm/transform-report";
-import type { AssistantMessage } from "@/lib/llm/types";
 import { AGENT_DIR } from "@/lib/projects/agent-dir";
 import { loadPiSettings } from "@/lib/resources/pi-settings";
-import { calculateContextTokens } from "@/lib/session/compaction/compaction";
 import { loadSessionContext } from "@/lib/session/context-load";
 import type { NewEntry } from "@/lib/session/entries";
 import { claimQueued } from "@/lib/session/queue";
@@ -26,9 +24,9 @@ import { appendEntry, getSession, setSessionTitle } from "@/lib/session/store";
 import { titleFromPrompt } from "@/lib/text/credential-shape";
 import { resolveProjectPath } from "@/lib/vfs/paths";
 import { AgentSession } from "./agent-session";
-import { AutoRetry, loadRetrySettings, withoutFailedTurn } from "./auto-retry";
+import { AutoRetry, loadRetrySettings } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
-import { compactSession, isContextOverflow, shouldAutoCompact } from "./compaction-run";
+import { compactSession } from "./compaction-run";
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "./file-state";
 import { messageToEntry } from "./message-entry";
 import { changesNewToModel, withRequestNotice } from "./request-notice";
@@ -189,22 +187,6 @@ function liveStream(run: PreparedRun, env: PromptRunInput["env"], emit: PromptRu
   };
 }
 
-/** pi's `agent-session.ts` step 9: compact (then reload the history) when `last` answered over the threshold. */
-async function compactBeforePrompt(
-  last: AgentMessage | undefined,
-  model: PreparedRun["model"],
-  compactor: Compactor,
-): Promise<AgentMessage[] | undefined> {
-  return model &&
-    last?.role === "assistant" &&
-    last.stopReason !== "error" &&
-    last.stopReason !== "aborted" &&
-    shouldAutoCompact(calculateContextTokens(last.usage), model) &&
-    (await compactor.compactNow("threshold"))
-    ? await compactor.reloadHistory()
-    : undefined;
-}
-
 /**
  * The run's `AgentSession`: every message persisted as an entry with the commit its files are at, tool writes
  * flushed and checkpointed, the connection released before each model request, the provider stream with the
@@ -216,7 +198,7 @@ export async function createLiveSession(
   input: PromptRunInput,
   run: PreparedRun,
   compactor: Compactor,
-): Promise<{ agentSession: AgentSession; retryLastTurn(): Promise<void> }> {
+): Promise<AgentSession> {
   const { env, emit, signal } = input;
   const { runtime, session, loaded, model, modelError } = run;
   // Every entry records the commit its files are at (docs/checkpoints.md).
@@ -255,8 +237,8 @@ export async function createLiveSession(
       take: async (kind, mode) =>
         (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
     },
-    // pi's `agent-session.ts` step 9: before a new prompt, compact when the last answer already crossed the threshold.
-    checkCompaction: (last) => compactBeforePrompt(last, model, compactor),
+    compactor,
+    beforeRetry: () => recordSettings(scope, input, run, model as Model, checkpointer.head()),
     beforeRun: () => recordSettings(scope, input, run, model as Model, checkpointer.head()),
     runTurns: (start): Promise<void> => retry.run(agentSession.agent, start),
   });
@@ -264,51 +246,7 @@ export async function createLiveSession(
   const onAbort = () => agentSession.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) agentSession.abort();
-  // The Retry button's re-run: pi's `agent.continue()` from before the failed answer.
-  const retryLastTurn = async () => {
-    if (!model) throw new Error(modelError());
-    agentSession.agent.state.messages = withoutFailedTurn(agentSession.agent.state.messages);
-    await recordSettings(scope, input, run, model, checkpointer.head());
-    await agentSession.continue();
-  };
-  return { agentSession, retryLastTurn };
-}
-
-/**
- * pi's compaction check after a run (AgentSession._checkCompaction): a context overflow from this model compacts
- * and retries once; a context over the threshold compacts without a retry.
- */
-export async function compactAfterRun(
-  run: PreparedRun,
-  compactor: Compactor,
-  agentSession: AgentSession,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const { model } = run;
-  const { agent } = agentSession;
-  const last = [...agent.state.messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
-  if (!model || !last || signal?.aborted) return;
-  const overflow =
-    isContextOverflow(last, model.contextWindow) &&
-    last.provider === model.provider &&
-    last.model === model.id;
-  const threshold =
-    !overflow &&
-    last.stopReason !== "error" &&
-    last.stopReason !== "aborted" &&
-    shouldAutoCompact(calculateContextTokens(last.usage), model);
-  if (
-    !(overflow || threshold) ||
-    !(await compactor.compactNow(overflow ? "overflow" : "threshold")) ||
-    !overflow
-  )
-    return;
-  const history = await compactor.reloadHistory();
-  // Retry from the history without the failed answer (pi removes it before `agent.continue()`).
-  const tail = history[history.length - 1];
-  agent.state.messages =
-    tail?.role === "assistant" && tail.stopReason === "error" ? history.slice(0, -1) : history;
-  await agentSession.continue();
+  return agentSession;
 }
 
 /** The pi settings in effect for the run's user and project (global, then the trusted project's). */

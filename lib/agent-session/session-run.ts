@@ -16,7 +16,7 @@ import { DbScope } from "@/lib/db/client";
 import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue";
 import { finishRun } from "@/lib/session/runs";
 import { appendEntry } from "@/lib/session/store";
-import { compactAfterRun, createCompactor, createLiveSession, prepareRun } from "./live-session";
+import { createCompactor, createLiveSession, prepareRun } from "./live-session";
 import { messageToEntry } from "./message-entry";
 import type { PromptRunInput } from "./run-types";
 
@@ -49,9 +49,9 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     await finishQueue(scope, input);
     return;
   }
-  const { agentSession, retryLastTurn } = await createLiveSession(scope, input, run, compactor);
+  const agentSession = await createLiveSession(scope, input, run, compactor);
   try {
-    if (input.retry) await retryLastTurn();
+    if (input.retry) await agentSession.retry();
     else await agentSession.prompt(input.text, input.images ?? []);
   } catch (error) {
     await emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
@@ -59,7 +59,7 @@ async function runWithScope(scope: DbScope, input: PromptRunInput): Promise<void
     await finishQueue(scope, input);
     return;
   }
-  await compactAfterRun(run, compactor, agentSession, signal);
+  await agentSession.checkCompaction(signal);
   // Messages queued after the agent's last follow-up poll: run them as follow-ups (pi `continue()` with a
   // queue), until the run can finish with nothing waiting.
   await run.runtime.flushHeldMessages(agentSession.messages);
