@@ -4,7 +4,7 @@
  * stay in the session but not in the next request, exhausted retries and a cancelled wait end the series with
  * pi's `auto_retry_end`, and the Retry button's run (`retry: true`) continues without a second user message.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NOTHING_TO_RETRY, RETRY_CANCELLED } from "@/lib/agent-session/auto-retry";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
@@ -14,46 +14,33 @@ import { setSessionTrustOverride } from "@/lib/projects/session-resources";
 import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { withMockStack } from "../../helpers/mock-stack";
 import { timersStartedBy } from "../../helpers/timers";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 /** A trusted project whose `.pi/settings.json` holds `retry`, and a new session in it. */
 async function sessionWithRetry(retry: Record<string, unknown>) {
-  const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "retry", source: null });
+  const actor = await getLocalActor(stack.scope);
+  const project = await insertProject(stack.scope, {
+    workspaceId: actor.workspaceId,
+    name: "retry",
+    source: null,
+  });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
   await vfs.writeFile(`${project.rootPath}/.pi/settings.json`, JSON.stringify({ retry }));
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
-  await setSessionTrustOverride(scope, session.id, true);
+  const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
+  await setSessionTrustOverride(stack.scope, session.id, true);
   return session;
 }
 
 /** The session's branch as `role[:stopReason]` / entry types, with assistant texts or error messages. */
 async function storedBranch(sessionId: string): Promise<string[]> {
-  const stored = await getSession(scope, sessionId);
-  return (await loadBranch(scope, sessionId, stored!.leafId))
+  const stored = await getSession(stack.scope, sessionId);
+  return (await loadBranch(stack.scope, sessionId, stored!.leafId))
     .filter((e) => e.type === "message")
     .map((e) => {
       const m = (e as unknown as { message: Record<string, unknown> }).message;
@@ -64,7 +51,7 @@ async function storedBranch(sessionId: string): Promise<string[]> {
     .filter((line) => line !== "system");
 }
 
-const providerRequests = () => mock.requests.filter((r) => r.path === "/v1/messages");
+const providerRequests = () => stack.mock.requests.filter((r) => r.path === "/v1/messages");
 
 /**
  * The waits auto-retry asked for while `fn` ran: the delays of the timers lib/agent-session/auto-retry.ts started (its
@@ -79,14 +66,19 @@ const messagesOf = (i: number) =>
 describe("auto-retry in runPrompt", () => {
   it("retries a 529 and then a 429 with the backoff, and answers on the third request", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 100, maxRetries: 3 });
-    mock.enqueue(
+    stack.mock.enqueue(
       { error: { status: 529, message: "Overloaded" } },
       { error: { status: 429, message: "Rate limited" } },
       { text: "Answer." },
     );
     const events: RunEvent[] = [];
     const waits = await retryWaits(() =>
-      runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) }),
+      runPrompt({
+        sessionId: session.id,
+        text: "hello",
+        env: stack.env,
+        emit: async (e) => void events.push(e),
+      }),
     );
     // It waited 100 ms, then 200 ms: the backoff of the settings, as announced.
     expect(waits).toEqual([100, 200]);
@@ -128,14 +120,19 @@ describe("auto-retry in runPrompt", () => {
 
   it("gives up after maxRetries with pi's final auto_retry_end and the last error", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 100, maxDelayMs: 150, maxRetries: 2 });
-    mock.enqueue(
+    stack.mock.enqueue(
       { error: { status: 503, message: "Service down" } },
       { error: { status: 503, message: "Service down" } },
       { error: { status: 502, message: "Bad gateway" } },
       { text: "never asked for" },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "hello",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(providerRequests()).toHaveLength(3);
     expect(retryEvents(events)).toEqual([
       {
@@ -155,7 +152,7 @@ describe("auto-retry in runPrompt", () => {
       },
       { type: "auto_retry_end", success: false, attempt: 2, finalError: "502 Bad gateway" },
     ]);
-    expect(mock.pending).toBe(1);
+    expect(stack.mock.pending).toBe(1);
     expect(await storedBranch(session.id)).toEqual([
       "user",
       "assistant:error:503 Service down",
@@ -166,7 +163,7 @@ describe("auto-retry in runPrompt", () => {
 
   it("an abort during the wait cancels the retry: no further request, the error stays", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 10_000 });
-    mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
+    stack.mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
     const abort = new AbortController();
     const events: RunEvent[] = [];
     // Aborted on the next turn after the announcement, when the 10 s wait has started; had the abort not cancelled
@@ -174,7 +171,7 @@ describe("auto-retry in runPrompt", () => {
     await runPrompt({
       sessionId: session.id,
       text: "hello",
-      env,
+      env: stack.env,
       signal: abort.signal,
       emit: async (e) => {
         events.push(e);
@@ -182,7 +179,7 @@ describe("auto-retry in runPrompt", () => {
       },
     });
     expect(providerRequests()).toHaveLength(1);
-    expect(mock.pending).toBe(1);
+    expect(stack.mock.pending).toBe(1);
     expect(retryEvents(events)).toEqual([
       {
         type: "auto_retry_start",
@@ -199,14 +196,14 @@ describe("auto-retry in runPrompt", () => {
 
   it("hostile settings are clamped: the announced 60 s is the real wait, not an overflowed timer", async () => {
     const session = await sessionWithRetry({ maxRetries: 4, baseDelayMs: 3000000000 });
-    mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
+    stack.mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
     const abort = new AbortController();
     const events: RunEvent[] = [];
     const waits = await retryWaits(() =>
       runPrompt({
         sessionId: session.id,
         text: "hello",
-        env,
+        env: stack.env,
         signal: abort.signal,
         emit: async (e) => {
           events.push(e);
@@ -231,7 +228,7 @@ describe("auto-retry in runPrompt", () => {
 
   it("an abort during the retried request ends the series as cancelled, not as a success", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 100 });
-    mock.enqueue(
+    stack.mock.enqueue(
       { error: { status: 529, message: "Overloaded" } },
       { text: ["partial", " rest"], holdUntilReleased: "retried" },
       { text: "never asked for" },
@@ -242,7 +239,7 @@ describe("auto-retry in runPrompt", () => {
     await runPrompt({
       sessionId: session.id,
       text: "hello",
-      env,
+      env: stack.env,
       signal: abort.signal,
       emit: async (e) => {
         events.push(e);
@@ -251,7 +248,7 @@ describe("auto-retry in runPrompt", () => {
       },
     });
     expect(providerRequests()).toHaveLength(2);
-    expect(mock.pending).toBe(1);
+    expect(stack.mock.pending).toBe(1);
     expect(retryEvents(events)).toEqual([
       { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 100, errorMessage: "529 Overloaded" },
       { type: "auto_retry_end", success: false, attempt: 1, finalError: RETRY_CANCELLED },
@@ -268,15 +265,25 @@ describe("auto-retry in runPrompt", () => {
 
   it("does not retry a refused key, or anything when retry.enabled is false", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 5 });
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "hello",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(providerRequests()).toHaveLength(1);
     expect(retryEvents(events)).toEqual([]);
 
     const off = await sessionWithRetry({ enabled: false, baseDelayMs: 5 });
-    mock.enqueue({ error: { status: 529, message: "Overloaded" } });
-    await runPrompt({ sessionId: off.id, text: "hello", env, emit: async (e) => void events.push(e) });
+    stack.mock.enqueue({ error: { status: 529, message: "Overloaded" } });
+    await runPrompt({
+      sessionId: off.id,
+      text: "hello",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(providerRequests()).toHaveLength(2);
     expect(retryEvents(events)).toEqual([]);
   });
@@ -285,17 +292,17 @@ describe("auto-retry in runPrompt", () => {
 describe("runPrompt({ retry: true }) — the Retry button", () => {
   it("re-runs a failed turn from the messages before it, without a second user message", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 5 });
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async () => {} });
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    await runPrompt({ sessionId: session.id, text: "hello", env: stack.env, emit: async () => {} });
     expect(await storedBranch(session.id)).toEqual(["user", "assistant:error:401 invalid x-api-key"]);
 
-    mock.enqueue({ text: "Second try." });
+    stack.mock.enqueue({ text: "Second try." });
     const events: RunEvent[] = [];
     await runPrompt({
       sessionId: session.id,
       text: "",
       retry: true,
-      env,
+      env: stack.env,
       emit: async (e) => void events.push(e),
     });
     expect(providerRequests()).toHaveLength(2);
@@ -313,14 +320,14 @@ describe("runPrompt({ retry: true }) — the Retry button", () => {
 
   it("refuses when the last turn did not fail, with no request", async () => {
     const session = await sessionWithRetry({ baseDelayMs: 5 });
-    mock.enqueue({ text: "Fine." });
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async () => {} });
+    stack.mock.enqueue({ text: "Fine." });
+    await runPrompt({ sessionId: session.id, text: "hello", env: stack.env, emit: async () => {} });
     const events: RunEvent[] = [];
     await runPrompt({
       sessionId: session.id,
       text: "",
       retry: true,
-      env,
+      env: stack.env,
       emit: async (e) => void events.push(e),
     });
     expect(events).toEqual([{ type: "error", message: NOTHING_TO_RETRY }]);

@@ -4,7 +4,7 @@
  * `Image reading is disabled.` in place of each image; with the setting off again the next request carries the
  * stored image.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runPrompt } from "@/lib/agent-session/session-run";
 import { IMAGE_READING_DISABLED } from "@/lib/context/block-images";
 import { DbScope } from "@/lib/db/client";
@@ -13,30 +13,13 @@ import { insertProject } from "@/lib/projects/projects";
 import { setSessionTrustOverride } from "@/lib/projects/session-resources";
 import { createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
 /** An 8x8 red PNG. */
 const RED =
   "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 async function writeSettings(workspaceId: string, path: string, settings: unknown) {
   const s = new DbScope();
@@ -48,7 +31,7 @@ async function writeSettings(workspaceId: string, path: string, settings: unknow
 
 type Block = { type: string; text?: string; source?: { data?: string } };
 const userContents = () =>
-  mock.requests
+  stack.mock.requests
     .filter((r) => r.path === "/v1/messages")
     .map((r) =>
       (r.body as { messages: { role: string; content: string | Block[] }[] }).messages
@@ -57,20 +40,26 @@ const userContents = () =>
     );
 
 it("a run with images.blockImages on sends no image; turned off, the next request sends the stored one", async () => {
-  const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, {
+  const actor = await getLocalActor(stack.scope);
+  const project = await insertProject(stack.scope, {
     workspaceId: actor.workspaceId,
     name: "blocked",
     source: null,
   });
   const settingsPath = `${project.rootPath}/.pi/settings.json`;
   await writeSettings(actor.workspaceId, settingsPath, { images: { blockImages: true } });
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
-  await setSessionTrustOverride(scope, session.id, true);
+  const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
+  await setSessionTrustOverride(stack.scope, session.id, true);
 
-  mock.enqueue({ text: "I cannot see it." }, { text: "A red square." });
+  stack.mock.enqueue({ text: "I cannot see it." }, { text: "A red square." });
   const image = { type: "image" as const, data: RED, mimeType: "image/png" };
-  await runPrompt({ sessionId: session.id, text: "Describe it", images: [image], env, emit: async () => {} });
+  await runPrompt({
+    sessionId: session.id,
+    text: "Describe it",
+    images: [image],
+    env: stack.env,
+    emit: async () => {},
+  });
 
   expect(userContents()).toEqual([
     [
@@ -80,11 +69,11 @@ it("a run with images.blockImages on sends no image; turned off, the next reques
       ],
     ],
   ]);
-  expect(JSON.stringify(mock.requests[0].body)).not.toContain(RED);
+  expect(JSON.stringify(stack.mock.requests[0].body)).not.toContain(RED);
 
   // 11.2: the setting is read again for the next request.
   await writeSettings(actor.workspaceId, settingsPath, { images: { blockImages: false } });
-  await runPrompt({ sessionId: session.id, text: "And now?", env, emit: async () => {} });
+  await runPrompt({ sessionId: session.id, text: "And now?", env: stack.env, emit: async () => {} });
   expect(userContents()[1]).toEqual([
     [
       { type: "text", text: "Describe it" },

@@ -4,7 +4,7 @@
  * (the scripted summary plus the file lists), the next context, and the refusals (pending tool calls,
  * nothing to do, failed or truncated summaries store nothing).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AgentMessage } from "@/lib/agent/messages";
 import {
   COMPACTION_CANCELLED,
@@ -12,7 +12,6 @@ import {
   resolveSessionModel,
   SummarizationError,
 } from "@/lib/agent-session/compaction-run";
-import { DbScope } from "@/lib/db/client";
 import { resolveModel } from "@/lib/llm/models";
 import { emptyUsage } from "@/lib/llm/types";
 import { getLocalActor } from "@/lib/projects/identity";
@@ -25,31 +24,22 @@ import {
 } from "@/lib/session/compaction/utils";
 import { loadAllEntries, loadSessionContext } from "@/lib/session/context-load";
 import { appendEntry, createSession, getSession, prepareSessionCompaction } from "@/lib/session/store";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack({ model: null });
 let projectId: string;
 
 /** Small `keepRecentTokens` so a short history has something to summarize. */
 const SETTINGS: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 150 };
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `${mock.url}/v1` };
-  const actor = await getLocalActor(scope);
-  projectId = (await insertProject(scope, { workspaceId: actor.workspaceId, name: "compact", source: null }))
-    .id;
+  const actor = await getLocalActor(stack.scope);
+  projectId = (
+    await insertProject(stack.scope, { workspaceId: actor.workspaceId, name: "compact", source: null })
+  ).id;
 });
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
-const model = () => resolveModel("anthropic/claude-sonnet-4-5", env)!;
+const model = () => resolveModel("anthropic/claude-sonnet-4-5", stack.env)!;
 const user = (text: string): AgentMessage => ({
   role: "user",
   content: [{ type: "text", text }],
@@ -83,9 +73,9 @@ const result = (id: string, toolName: string, text: string): AgentMessage => ({
 
 /** A session with three turns: read src/a.ts, edit src/b.ts, then a long recent exchange. */
 async function sessionWithHistory() {
-  const session = await createSession(scope, { projectId, cwd: "/p" });
-  const add = (message: AgentMessage) => appendEntry(scope, session.id, { type: "message", message });
-  await appendEntry(scope, session.id, {
+  const session = await createSession(stack.scope, { projectId, cwd: "/p" });
+  const add = (message: AgentMessage) => appendEntry(stack.scope, session.id, { type: "message", message });
+  await appendEntry(stack.scope, session.id, {
     type: "model_change",
     provider: "anthropic",
     modelId: "claude-sonnet-4-5",
@@ -106,13 +96,19 @@ async function sessionWithHistory() {
 describe("compactSession", () => {
   it("summarizes with the session's model and stores the summary with the file lists", async () => {
     const session = await sessionWithHistory();
-    const plan = await prepareSessionCompaction(scope, session.id, SETTINGS);
+    const plan = await prepareSessionCompaction(stack.scope, session.id, SETTINGS);
     if (plan.status !== "ready") throw new Error(`plan ${plan.status}`);
-    mock.enqueue({ text: ["## Goal\n", "Tour the files."] });
+    stack.mock.enqueue({ text: ["## Goal\n", "Tour the files."] });
 
-    const m = await resolveSessionModel(scope, session.id, env);
+    const m = await resolveSessionModel(stack.scope, session.id, stack.env);
     expect(m.id).toBe("claude-sonnet-4-5");
-    const out = await compactSession({ scope, sessionId: session.id, model: m, env, settings: SETTINGS });
+    const out = await compactSession({
+      scope: stack.scope,
+      sessionId: session.id,
+      model: m,
+      env: stack.env,
+      settings: SETTINGS,
+    });
     if (out.status !== "compacted") throw new Error(`status ${out.status}`);
 
     const summary =
@@ -125,10 +121,10 @@ describe("compactSession", () => {
       details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] },
       parentId: plan.leafId,
     });
-    expect((await getSession(scope, session.id))!.leafId).toBe(out.entry.id);
+    expect((await getSession(stack.scope, session.id))!.leafId).toBe(out.entry.id);
 
     // The request: pi's system prompt, one user message with the <conversation> framing, 0.8 × reserve.
-    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    const requests = stack.mock.requests.filter((r) => r.path === "/v1/messages");
     expect(requests).toHaveLength(1);
     const body = requests[0].body as {
       system: { type: string; text: string }[];
@@ -153,7 +149,7 @@ describe("compactSession", () => {
     expect(body.thinking).toBeUndefined();
 
     // The next context starts with the compaction summary, then the kept messages.
-    const { messages } = await loadSessionContext(scope, session.id);
+    const { messages } = await loadSessionContext(stack.scope, session.id);
     const visible = messages.filter((msg) => msg.role !== "system");
     expect(visible[0]).toMatchObject({ role: "compactionSummary", summary });
     const llm = convertToLlm(visible);
@@ -161,32 +157,41 @@ describe("compactSession", () => {
       role: "user",
       content: [{ type: "text", text: `${COMPACTION_SUMMARY_PREFIX}${summary}\n</summary>` }],
     });
-    const all = await loadAllEntries(scope, session.id);
+    const all = await loadAllEntries(stack.scope, session.id);
     const keptIndex = all.findIndex((e) => e.id === plan.preparation.firstKeptEntryId);
     expect(visible.length).toBe(1 + all.slice(keptIndex, -1).filter((e) => e.type === "message").length);
   });
 
   it("a second compaction updates the previous summary (<previous-summary>) with the focus appended", async () => {
     const session = await sessionWithHistory();
-    mock.enqueue({ text: "First summary." });
-    await compactSession({ scope, sessionId: session.id, model: model(), env, settings: SETTINGS });
-    await appendEntry(scope, session.id, { type: "message", message: user(`More work ${"z".repeat(400)}`) });
-    await appendEntry(scope, session.id, {
+    stack.mock.enqueue({ text: "First summary." });
+    await compactSession({
+      scope: stack.scope,
+      sessionId: session.id,
+      model: model(),
+      env: stack.env,
+      settings: SETTINGS,
+    });
+    await appendEntry(stack.scope, session.id, {
+      type: "message",
+      message: user(`More work ${"z".repeat(400)}`),
+    });
+    await appendEntry(stack.scope, session.id, {
       type: "message",
       message: assistant([{ type: "text", text: `Done more ${"w".repeat(400)}` }]),
     });
-    mock.reset();
-    mock.enqueue({ text: "Second summary." });
+    stack.mock.reset();
+    stack.mock.enqueue({ text: "Second summary." });
     const out = await compactSession({
-      scope,
+      scope: stack.scope,
       sessionId: session.id,
       model: model(),
-      env,
+      env: stack.env,
       settings: SETTINGS,
       focus: "the b.ts change",
     });
     expect(out.status).toBe("compacted");
-    const body = mock.requests[0].body as { messages: { content: { text: string }[] }[] };
+    const body = stack.mock.requests[0].body as { messages: { content: { text: string }[] }[] };
     const prompt = body.messages[0].content.map((b) => b.text).join("");
     expect(prompt).toContain("\n</conversation>\n\n<previous-summary>\nFirst summary.");
     expect(prompt).toContain("The messages above are NEW conversation messages to incorporate");
@@ -194,52 +199,72 @@ describe("compactSession", () => {
   });
 
   it("refuses while tool calls are unanswered, and when there is nothing to summarize", async () => {
-    const empty = await createSession(scope, { projectId, cwd: "/p" });
-    expect(await compactSession({ scope, sessionId: empty.id, model: model(), env })).toEqual({
+    const empty = await createSession(stack.scope, { projectId, cwd: "/p" });
+    expect(
+      await compactSession({ scope: stack.scope, sessionId: empty.id, model: model(), env: stack.env }),
+    ).toEqual({
       status: "nothing",
     });
     const session = await sessionWithHistory();
-    await appendEntry(scope, session.id, { type: "message", message: user("read c") });
-    await appendEntry(scope, session.id, {
+    await appendEntry(stack.scope, session.id, { type: "message", message: user("read c") });
+    await appendEntry(stack.scope, session.id, {
       type: "message",
       message: assistant([call("toolu_9", "read", "c.ts")]),
     });
     expect(
-      await compactSession({ scope, sessionId: session.id, model: model(), env, settings: SETTINGS }),
+      await compactSession({
+        scope: stack.scope,
+        sessionId: session.id,
+        model: model(),
+        env: stack.env,
+        settings: SETTINGS,
+      }),
     ).toEqual({
       status: "pending",
       toolCallIds: ["toolu_9"],
     });
-    expect(mock.requests).toHaveLength(0);
+    expect(stack.mock.requests).toHaveLength(0);
   });
 
   it("stores nothing when the summary fails, is cut at the token cap, or is cancelled (pi 8.9)", async () => {
     const session = await sessionWithHistory();
-    const before = (await getSession(scope, session.id))!.leafId;
-    mock.enqueue({ error: { status: 500, message: "boom" } });
-    const failed = compactSession({ scope, sessionId: session.id, model: model(), env, settings: SETTINGS });
+    const before = (await getSession(stack.scope, session.id))!.leafId;
+    stack.mock.enqueue({ error: { status: 500, message: "boom" } });
+    const failed = compactSession({
+      scope: stack.scope,
+      sessionId: session.id,
+      model: model(),
+      env: stack.env,
+      settings: SETTINGS,
+    });
     await expect(failed).rejects.toBeInstanceOf(SummarizationError);
     await expect(failed).rejects.toThrow(/^Summarization failed: 500 /);
 
-    mock.enqueue({ text: "cut", stopReason: "length" });
+    stack.mock.enqueue({ text: "cut", stopReason: "length" });
     await expect(
-      compactSession({ scope, sessionId: session.id, model: model(), env, settings: SETTINGS }),
+      compactSession({
+        scope: stack.scope,
+        sessionId: session.id,
+        model: model(),
+        env: stack.env,
+        settings: SETTINGS,
+      }),
     ).rejects.toThrow("Summarization failed: generation hit the token cap and the summary is incomplete");
 
     const abort = new AbortController();
     abort.abort();
     await expect(
       compactSession({
-        scope,
+        scope: stack.scope,
         sessionId: session.id,
         model: model(),
-        env,
+        env: stack.env,
         settings: SETTINGS,
         signal: abort.signal,
       }),
     ).rejects.toThrow(COMPACTION_CANCELLED);
 
-    expect((await getSession(scope, session.id))!.leafId).toBe(before);
-    expect((await loadAllEntries(scope, session.id)).some((e) => e.type === "compaction")).toBe(false);
+    expect((await getSession(stack.scope, session.id))!.leafId).toBe(before);
+    expect((await loadAllEntries(stack.scope, session.id)).some((e) => e.type === "compaction")).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  * one workspace create the same directories (`.git/objects/xx`, `.git/refs/heads/strata`, a project directory) at
  * the same time, and that must never be a conflict.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { runUserBash } from "@/lib/agent-session/session-bash";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
@@ -17,8 +17,9 @@ import { startPromptRun } from "@/lib/session/runs";
 import { createSession, getSession, type SessionRow } from "@/lib/session/store";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { commitSnapshot } from "@/lib/vfs/worktree";
+import { withMockStack } from "../../helpers/mock-stack";
 import { ADA, projectWithSession, writeProjectFile } from "../../helpers/session-fixture";
-import { type MockProvider, mockScopeKey, startMockProvider } from "../../mock-provider";
+import { mockScopeKey } from "../../mock-provider";
 
 /** Runs of the write test (the issue's load); the text-turn test takes fewer (they reproduced the failure as well). */
 const RUNS = 50;
@@ -31,37 +32,26 @@ const TEXT_RUNS = 16;
 const HANG_MS = 540_000;
 const TEST_MS = 600_000;
 
-let mock: MockProvider;
-let scope: DbScope;
+const stack = withMockStack({ reset: false });
 const tag = Math.random().toString(36).slice(2, 10);
 const scopeIds: string[] = [];
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-});
-afterAll(async () => {
-  for (const id of scopeIds) mock.scope(id).reset();
-  await scope.release();
-  await mock.close();
+afterAll(() => {
+  for (const id of scopeIds) stack.mock.scope(id).reset();
 });
 
 /** A project (`README.md` committed) with `count` sessions, each with its own mock scope and provider env. */
 async function projectWithSessions(name: string, count: number) {
-  const fixture = await projectWithSession(scope, { "README.md": "demo\n" });
+  const fixture = await projectWithSession(stack.scope, { "README.md": "demo\n" });
   const sessions: SessionRow[] = [fixture.session];
   for (let i = 1; i < count; i++)
     sessions.push(
-      await createSession(scope, { projectId: fixture.project.id, cwd: fixture.project.rootPath }),
+      await createSession(stack.scope, { projectId: fixture.project.id, cwd: fixture.project.rootPath }),
     );
   const ids = sessions.map((_, i) => `conc-${tag}-${name}-${i}`);
   scopeIds.push(...ids);
-  const env = (i: number) => ({
-    ANTHROPIC_API_KEY: mockScopeKey(ids[i], "anthropic"),
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  });
-  return { fixture, sessions, mockOf: (i: number) => mock.scope(ids[i]), env };
+  const env = (i: number) => ({ ...stack.env, ANTHROPIC_API_KEY: mockScopeKey(ids[i], "anthropic") });
+  return { fixture, sessions, mockOf: (i: number) => stack.mock.scope(ids[i]), env };
 }
 
 type Sessions = Awaited<ReturnType<typeof projectWithSessions>>;
@@ -108,11 +98,11 @@ async function promptAll({ sessions, env }: Sessions, text: (i: number) => strin
 
 /** The session's branch as `<type>[ <role>]: <what>` lines, each with the commit its entry records. */
 async function entriesOf(sessionId: string) {
-  const row = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, row?.leafId ?? null);
+  const row = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, row?.leafId ?? null);
   const commits = new Map(
     (
-      await scope.query<{ id: string; commit_oid: string | null }>(
+      await stack.scope.query<{ id: string; commit_oid: string | null }>(
         "SELECT id, commit_oid FROM session_entries WHERE session_id = $1",
         [sessionId],
       )
@@ -173,7 +163,7 @@ describe("concurrent runs on one project", { timeout: TEST_MS }, () => {
     try {
       const root = fixture.project.rootPath;
       for (let i = 0; i < RUNS; i++) {
-        const checkpoints = await listCheckpoints(scope, sessions[i].id);
+        const checkpoints = await listCheckpoints(stack.scope, sessions[i].id);
         expect(checkpoints.map((c) => [c.kind, c.parentOid, c.paths, c.toolCalls])).toEqual([
           // `out` too: each run created the directory in its own view (another run's row was there first).
           ["agent", fixture.initCommit, ["out", `out/f${i}.txt`], { [`w_${i}`]: [`out/f${i}.txt`] }],
@@ -225,7 +215,7 @@ describe("concurrent runs on one project", { timeout: TEST_MS }, () => {
     try {
       const root = fixture.project.rootPath;
       for (let i = 0; i < TEXT_RUNS; i++) {
-        const checkpoints = await listCheckpoints(scope, sessions[i].id);
+        const checkpoints = await listCheckpoints(stack.scope, sessions[i].id);
         expect(checkpoints.map((c) => [c.kind, c.parentOid, c.paths])).toEqual([
           ["user", fixture.initCommit, ["notes/todo.md"]],
         ]);
@@ -273,7 +263,7 @@ describe("concurrent runs on one project", { timeout: TEST_MS }, () => {
     mockOf(0).release("second");
 
     expect(await run).toEqual([{ outcome: "done", errors: [] }]);
-    const [first, shell, second] = await listCheckpoints(scope, session.id);
+    const [first, shell, second] = await listCheckpoints(stack.scope, session.id);
     expect([first, shell, second].map((c) => [c?.kind, c?.parentOid, c?.paths])).toEqual([
       ["agent", fixture.initCommit, ["a.txt"]],
       // A !command beside a run records no parent (it holds no point of the session); its commit has one.

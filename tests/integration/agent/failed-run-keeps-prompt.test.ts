@@ -4,34 +4,17 @@
  * refuses the first request or a database that refuses the answer leaves the user's message in the session — and
  * the Retry button's run continues from it without a second user message. Real Postgres, the mock provider.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { createOwnedRun } from "@/lib/runs";
 import { loadBranch } from "@/lib/session/context-load";
 import { startPromptRun } from "@/lib/session/runs";
 import { getSession } from "@/lib/session/store";
+import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 /** `text` (or the Retry button's run) on the session as a server-owned run: its outcome and its errors. */
 async function ownedRun(sessionId: string, text: string, mode: "prompt" | "retry" = "prompt") {
@@ -48,7 +31,7 @@ async function ownedRun(sessionId: string, text: string, mode: "prompt" | "retry
         sessionId,
         text,
         retry: mode === "retry",
-        env,
+        env: stack.env,
         emit,
         signal,
         runId: run.id,
@@ -63,8 +46,8 @@ async function ownedRun(sessionId: string, text: string, mode: "prompt" | "retry
 
 /** The session's branch: entry types, messages as `role: text` (an assistant's `[stopReason] errorMessage`). */
 async function branchOf(sessionId: string): Promise<string[]> {
-  const row = await getSession(scope, sessionId);
-  return (await loadBranch(scope, sessionId, row?.leafId ?? null)).map((e) => {
+  const row = await getSession(stack.scope, sessionId);
+  return (await loadBranch(stack.scope, sessionId, row?.leafId ?? null)).map((e) => {
     if (e.type !== "message") return e.type;
     const m = (e as unknown as { message: Record<string, unknown> }).message;
     if (m.role === "system") return "system";
@@ -76,8 +59,8 @@ async function branchOf(sessionId: string): Promise<string[]> {
 
 describe("a failed run keeps the user's message", () => {
   it("when the provider refuses the first request; Retry answers it without a second user message", async () => {
-    const { session } = await projectWithSession(scope, { "a.txt": "alpha\n" });
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    const { session } = await projectWithSession(stack.scope, { "a.txt": "alpha\n" });
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
 
     expect(await ownedRun(session.id, "fix the bug")).toEqual({ outcome: "error", errors: [] });
     expect(await branchOf(session.id)).toEqual([
@@ -88,7 +71,7 @@ describe("a failed run keeps the user's message", () => {
       "assistant: [error] 401 invalid x-api-key",
     ]);
 
-    mock.enqueue({ text: "Fixed." });
+    stack.mock.enqueue({ text: "Fixed." });
     expect(await ownedRun(session.id, "", "retry")).toEqual({ outcome: "done", errors: [] });
     expect(await branchOf(session.id)).toEqual([
       "model_change",
@@ -101,27 +84,27 @@ describe("a failed run keeps the user's message", () => {
   });
 
   it("when the database refuses the answer; Retry answers it without a second user message", async () => {
-    const { session } = await projectWithSession(scope, { "a.txt": "alpha\n" });
+    const { session } = await projectWithSession(stack.scope, { "a.txt": "alpha\n" });
     // The database refuses every assistant message of this session (a trigger: a real Postgres error).
     const fn = `refuse_${session.id.replace(/-/g, "_")}`;
-    await scope.query(
+    await stack.scope.query(
       `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
     );
-    await scope.query(
+    await stack.scope.query(
       `CREATE TRIGGER ${fn} BEFORE INSERT ON session_entries FOR EACH ROW
        WHEN (NEW.session_id = '${session.id}' AND NEW.entry::jsonb -> 'message' ->> 'role' = 'assistant')
        EXECUTE FUNCTION ${fn}()`,
     );
-    mock.enqueue({ text: "Lost answer." });
+    stack.mock.enqueue({ text: "Lost answer." });
     try {
       expect(await ownedRun(session.id, "fix the bug")).toEqual({
         outcome: "error",
         errors: ["refused by the test"],
       });
     } finally {
-      await scope.query(`DROP TRIGGER ${fn} ON session_entries`);
-      await scope.query(`DROP FUNCTION ${fn}()`);
+      await stack.scope.query(`DROP TRIGGER ${fn} ON session_entries`);
+      await stack.scope.query(`DROP FUNCTION ${fn}()`);
     }
     expect(await branchOf(session.id)).toEqual([
       "model_change",
@@ -130,7 +113,7 @@ describe("a failed run keeps the user's message", () => {
       "user: fix the bug",
     ]);
 
-    mock.enqueue({ text: "Fixed." });
+    stack.mock.enqueue({ text: "Fixed." });
     expect(await ownedRun(session.id, "", "retry")).toEqual({ outcome: "done", errors: [] });
     expect(await branchOf(session.id)).toEqual([
       "model_change",
@@ -140,7 +123,7 @@ describe("a failed run keeps the user's message", () => {
       "assistant: Fixed.",
     ]);
     // The retry's request carried the user's message once.
-    const sent = mock.requests.map(
+    const sent = stack.mock.requests.map(
       (r) => (r.body as { messages: { role: string }[] }).messages.filter((m) => m.role === "user").length,
     );
     expect(sent).toEqual([1, 1]);

@@ -4,7 +4,7 @@
  * dir, before and after trusting the project through `applyProjectTrustChoice` (the lib function of
  * `POST /api/projects/:id/trust`); session-only choices; `/skill:` and template expansion in pi's order.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { AGENT_DIR, openAgentVfs } from "@/lib/projects/agent-dir";
@@ -20,47 +20,31 @@ import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack();
 let userId: string;
 let teamId: string;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
 beforeEach(async () => {
-  mock.reset();
   // A user of its own (its agent workspace is not the local user's, which other test files use).
-  [{ id: userId }] = await scope.query<{ id: string }>(
+  [{ id: userId }] = await stack.scope.query<{ id: string }>(
     "INSERT INTO users (name, email) VALUES ('dev', 'dev-' || gen_random_uuid() || '@strata.test') RETURNING id",
   );
-  [{ id: teamId }] = await scope.query<{ id: string }>(
+  [{ id: teamId }] = await stack.scope.query<{ id: string }>(
     "INSERT INTO workspaces (name, kind, slug) VALUES ('Acme team', 'team', 'acme-' || gen_random_uuid()) RETURNING id",
   );
 });
 afterEach(async () => {
-  await scope.query("DELETE FROM workspaces WHERE id = $1 OR owner_user_id = $2", [teamId, userId]);
-  await scope.query("DELETE FROM users WHERE id = $1", [userId]);
+  await stack.scope.query("DELETE FROM workspaces WHERE id = $1 OR owner_user_id = $2", [teamId, userId]);
+  await stack.scope.query("DELETE FROM users WHERE id = $1", [userId]);
 });
 
 const CWD = "/acme/packages/web";
 
 /** Team workspace with a root AGENTS.md, project /acme (git) with a nested package, a user agent dir. */
 async function fixtures(agentFiles: Record<string, string>, projectFiles: Record<string, string> = {}) {
-  const project = await insertProject(scope, { workspaceId: teamId, name: "acme", source: null });
+  const project = await insertProject(stack.scope, { workspaceId: teamId, name: "acme", source: null });
   expect(project.rootPath).toBe("/acme");
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(teamId, s);
@@ -75,12 +59,12 @@ async function fixtures(agentFiles: Record<string, string>, projectFiles: Record
   for (const [p, c] of Object.entries(agentFiles)) await agent.writeFile(`${AGENT_DIR}/${p}`, c);
   await agent.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, userId, cwd: CWD });
+  const session = await createSession(stack.scope, { projectId: project.id, userId, cwd: CWD });
   return { project, session };
 }
 
 const systemText = (i: number) => {
-  const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+  const requests = stack.mock.requests.filter((r) => r.path === "/v1/messages");
   return (requests[i].body as { system: { text: string }[] }).system.map((b) => b.text).join("");
 };
 
@@ -118,7 +102,7 @@ describe("runPrompt with the session's resources", () => {
       { [`${CWD}/.pi/SYSTEM.md`]: "Project system prompt." },
     );
 
-    const before = await loadSessionResources(scope, { session, project });
+    const before = await loadSessionResources(stack.scope, { session, project });
     expect(before.trust).toEqual({
       trusted: false,
       needsDecision: true,
@@ -167,24 +151,24 @@ describe("runPrompt with the session's resources", () => {
       },
     ]);
 
-    mock.enqueue({ text: "one" }, { text: "two" });
-    await runPrompt({ sessionId: session.id, text: "hello", env, emit: async () => {} });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
+    await runPrompt({ sessionId: session.id, text: "hello", env: stack.env, emit: async () => {} });
     expect(systemText(0)).toBe(`My system prompt.\n\n${projectContext}\n\n${cwdSection}`);
 
-    const trusted = await applyProjectTrustChoice(scope, {
+    const trusted = await applyProjectTrustChoice(stack.scope, {
       projectId: project.id,
       choice: "trust",
       sessionId: session.id,
     });
     expect(trusted).toEqual({ trusted: true, cwd: CWD, updates: [{ path: CWD, decision: true }] });
-    expect(await new PgTrustStore(scope, userId, teamId).get(CWD)).toBe(true);
+    expect(await new PgTrustStore(stack.scope, userId, teamId).get(CWD)).toBe(true);
 
-    await runPrompt({ sessionId: session.id, text: "again", env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "again", env: stack.env, emit: async () => {} });
     expect(systemText(1)).toBe(`Project system prompt.\n\n${projectContext}\n\n${cwdSection}`);
 
     // The branch holds the initial system message and a patch of the preamble only.
-    const stored = await getSession(scope, session.id);
-    const systems = (await loadBranch(scope, session.id, stored!.leafId))
+    const stored = await getSession(stack.scope, session.id);
+    const systems = (await loadBranch(stack.scope, session.id, stored!.leafId))
       .filter((e) => e.type === "message")
       .map((e) => (e as unknown as { message: { role: string; sections?: Record<string, string> } }).message)
       .filter((m) => m.role === "system");
@@ -194,7 +178,7 @@ describe("runPrompt with the session's resources", () => {
     ]);
     expect(systems[1].sections).toEqual({ preamble: "Project system prompt." });
 
-    const after = await loadSessionResources(scope, { session, project });
+    const after = await loadSessionResources(stack.scope, { session, project });
     expect(after.trust).toMatchObject({ trusted: true, needsDecision: false, withheld: [] });
     expect(after.resources.provenance.filter((p) => p.kind === "system")).toEqual([
       {
@@ -209,33 +193,35 @@ describe("runPrompt with the session's resources", () => {
 
   it("session-only choices set the session's override; a stored choice clears it", async () => {
     const { project, session } = await fixtures({}, { [`${CWD}/.pi/APPEND_SYSTEM.md`]: "Extra." });
-    const store = new PgTrustStore(scope, userId, teamId);
+    const store = new PgTrustStore(stack.scope, userId, teamId);
 
-    await applyProjectTrustChoice(scope, {
+    await applyProjectTrustChoice(stack.scope, {
       projectId: project.id,
       choice: "session_only",
       sessionId: session.id,
     });
-    expect(await getSessionTrustOverride(scope, session.id)).toBe(true);
+    expect(await getSessionTrustOverride(stack.scope, session.id)).toBe(true);
     expect(await store.get(CWD)).toBeNull();
-    let r = await loadSessionResources(scope, { session, project });
+    let r = await loadSessionResources(stack.scope, { session, project });
     expect(r.trust).toMatchObject({ trusted: true, needsDecision: false, sessionOverride: true });
     expect(r.resources.appendSystemPrompt).toEqual(["Extra."]);
 
     // Another session of the same project still has to decide.
-    const other = await createSession(scope, { projectId: project.id, userId, cwd: CWD });
-    expect((await loadSessionResources(scope, { session: other, project })).trust.needsDecision).toBe(true);
+    const other = await createSession(stack.scope, { projectId: project.id, userId, cwd: CWD });
+    expect((await loadSessionResources(stack.scope, { session: other, project })).trust.needsDecision).toBe(
+      true,
+    );
 
-    await applyProjectTrustChoice(scope, {
+    await applyProjectTrustChoice(stack.scope, {
       projectId: project.id,
       choice: "do_not_trust_session",
       sessionId: session.id,
     });
-    r = await loadSessionResources(scope, { session, project });
+    r = await loadSessionResources(stack.scope, { session, project });
     expect(r.trust).toMatchObject({ trusted: false, needsDecision: false, sessionOverride: false });
     expect(r.resources.appendSystemPrompt).toEqual([]);
 
-    const parent = await applyProjectTrustChoice(scope, {
+    const parent = await applyProjectTrustChoice(stack.scope, {
       projectId: project.id,
       choice: "trust_parent",
       sessionId: session.id,
@@ -244,31 +230,31 @@ describe("runPrompt with the session's resources", () => {
       { path: "/acme/packages", decision: true },
       { path: CWD, decision: null },
     ]);
-    expect(await getSessionTrustOverride(scope, session.id)).toBeNull();
-    expect((await loadSessionResources(scope, { session: other, project })).trust).toMatchObject({
+    expect(await getSessionTrustOverride(stack.scope, session.id)).toBeNull();
+    expect((await loadSessionResources(stack.scope, { session: other, project })).trust).toMatchObject({
       trusted: true,
       needsDecision: false,
     });
 
-    await applyProjectTrustChoice(scope, {
+    await applyProjectTrustChoice(stack.scope, {
       projectId: project.id,
       choice: "do_not_trust",
       sessionId: session.id,
     });
     expect(await store.get(CWD)).toBe(false);
-    expect((await loadSessionResources(scope, { session, project })).trust).toMatchObject({
+    expect((await loadSessionResources(stack.scope, { session, project })).trust).toMatchObject({
       trusted: false,
       needsDecision: false,
     });
 
     await expect(
-      applyProjectTrustChoice(scope, { projectId: project.id, choice: "session_only" }),
+      applyProjectTrustChoice(stack.scope, { projectId: project.id, choice: "session_only" }),
     ).rejects.toBeInstanceOf(TrustChoiceError);
   });
 
   it("no trust-requiring resources: trusted, nothing to decide", async () => {
     const { project, session } = await fixtures({ "AGENTS.md": "My rules.\n" });
-    const r = await loadSessionResources(scope, { session, project });
+    const r = await loadSessionResources(stack.scope, { session, project });
     expect(r.trust).toMatchObject({ trusted: true, needsDecision: false, withheld: [] });
   });
 
@@ -280,8 +266,12 @@ describe("runPrompt with the session's resources", () => {
       },
       { [`${CWD}/.pi/skills/x/SKILL.md`]: "---\nname: x\ndescription: Project skill.\n---\nDo x.\n" },
     );
-    await applyProjectTrustChoice(scope, { projectId: project.id, choice: "trust", sessionId: session.id });
-    const r = await loadSessionResources(scope, { session, project });
+    await applyProjectTrustChoice(stack.scope, {
+      projectId: project.id,
+      choice: "trust",
+      sessionId: session.id,
+    });
+    const r = await loadSessionResources(stack.scope, { session, project });
     expect(r.resources.provenance.filter((p) => p.kind !== "context")).toEqual([
       {
         kind: "skill",
@@ -309,11 +299,16 @@ describe("runPrompt with the session's resources", () => {
       },
     ]);
 
-    mock.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
-    await runPrompt({ sessionId: session.id, text: "/skill:x do it", env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: "/skill:lint", env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: '/review a.ts "b c"', env, emit: async () => {} });
-    const userTexts = mock.requests
+    stack.mock.enqueue({ text: "a" }, { text: "b" }, { text: "c" });
+    await runPrompt({ sessionId: session.id, text: "/skill:x do it", env: stack.env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "/skill:lint", env: stack.env, emit: async () => {} });
+    await runPrompt({
+      sessionId: session.id,
+      text: '/review a.ts "b c"',
+      env: stack.env,
+      emit: async () => {},
+    });
+    const userTexts = stack.mock.requests
       .filter((q) => q.path === "/v1/messages")
       .map((q) => {
         const messages = (q.body as { messages: { role: string; content: { text?: string }[] | string }[] })

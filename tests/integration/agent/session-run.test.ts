@@ -2,7 +2,7 @@
  * One prompt through `runPrompt` against the real Postgres and the mock provider: the entries written,
  * the system prompt sent, the file edited in the VFS, and the checkpoint commit on the session ref.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import type { ExtensionModule } from "@/lib/extensions/types";
@@ -12,30 +12,17 @@ import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 async function projectWithFiles(files: Record<string, string>) {
-  const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const actor = await getLocalActor(stack.scope);
+  const project = await insertProject(stack.scope, {
+    workspaceId: actor.workspaceId,
+    name: "demo",
+    source: null,
+  });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
   await initRepository(vfs, project.rootPath);
@@ -43,7 +30,7 @@ async function projectWithFiles(files: Record<string, string>) {
   await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
   return { actor, project, session };
 }
 
@@ -53,7 +40,7 @@ describe("runPrompt", () => {
       "AGENTS.md": "Use tabs.\n",
       "src/a.ts": "export const a = 1;\n",
     });
-    mock.enqueue(
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "src/a.ts" } }] },
       {
         toolCalls: [
@@ -67,7 +54,12 @@ describe("runPrompt", () => {
       { text: ["Done", "."] },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "bump a", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "bump a",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
 
     expect(events.filter((e) => e.type !== "message_update").map((e) => e.type)).toEqual([
       "agent_start",
@@ -101,8 +93,8 @@ describe("runPrompt", () => {
     const changed = events.find((e) => e.type === "files_changed");
     expect(changed).toMatchObject({ type: "files_changed", paths: ["src/a.ts"] });
 
-    const stored = await getSession(scope, session.id);
-    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    const stored = await getSession(stack.scope, session.id);
+    const branch = await loadBranch(stack.scope, session.id, stored!.leafId);
     expect(
       branch.map((e) =>
         e.type === "message" ? `message:${(e as { message: { role: string } }).message.role}` : e.type,
@@ -162,7 +154,7 @@ describe("runPrompt", () => {
     expect(history.map((c) => c.message.trim())).toEqual(["Strata checkpoint: 1 file changed", "init"]);
     await s.release();
 
-    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    const requests = stack.mock.requests.filter((r) => r.path === "/v1/messages");
     expect(requests).toHaveLength(3);
     const body = requests[0].body as { system: { text: string }[]; tools: { name: string }[] };
     expect(body.system.map((b) => b.text).join("")).toContain(
@@ -173,22 +165,22 @@ describe("runPrompt", () => {
 
   it("titles the session with its first prompt, a pasted key redacted; the second prompt changes nothing", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
-    mock.enqueue({ text: "one" }, { text: "two" });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
     const first = "call   the API with ANTHROPIC_API_KEY=sk-ant-api03-Zx8kQ2mN5pL9wR3tY6aB1cD4 please";
-    await runPrompt({ sessionId: session.id, text: first, env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
-    expect((await getSession(scope, session.id))?.title).toBe(
+    await runPrompt({ sessionId: session.id, text: first, env: stack.env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env: stack.env, emit: async () => {} });
+    expect((await getSession(stack.scope, session.id))?.title).toBe(
       "call the API with ANTHROPIC_API_KEY=[redacted] please",
     );
   });
 
   it("adds no system message on a second prompt when nothing changed", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
-    mock.enqueue({ text: "one" }, { text: "two" });
-    await runPrompt({ sessionId: session.id, text: "first", env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
-    const stored = await getSession(scope, session.id);
-    const roles = (await loadBranch(scope, session.id, stored!.leafId))
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
+    await runPrompt({ sessionId: session.id, text: "first", env: stack.env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env: stack.env, emit: async () => {} });
+    const stored = await getSession(stack.scope, session.id);
+    const roles = (await loadBranch(stack.scope, session.id, stored!.leafId))
       .filter((e) => e.type === "message")
       .map((e) => (e as unknown as { message: { role: string } }).message.role);
     expect(roles).toEqual(["system", "user", "assistant", "user", "assistant"]);
@@ -196,12 +188,12 @@ describe("runPrompt", () => {
 
   it("stores an aborted assistant message with its partial text and error", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
-    mock.enqueue({ text: ["partial ", "rest"], holdUntilReleased: "gate" });
+    stack.mock.enqueue({ text: ["partial ", "rest"], holdUntilReleased: "gate" });
     const abort = new AbortController();
     const run = runPrompt({
       sessionId: session.id,
       text: "go",
-      env,
+      env: stack.env,
       signal: abort.signal,
       emit: async (e) => {
         // After the first text delta (the mock then holds the stream until released).
@@ -209,8 +201,8 @@ describe("runPrompt", () => {
       },
     });
     await run;
-    const stored = await getSession(scope, session.id);
-    const last = (await loadBranch(scope, session.id, stored!.leafId)).at(-1) as unknown as {
+    const stored = await getSession(stack.scope, session.id);
+    const last = (await loadBranch(stack.scope, session.id, stored!.leafId)).at(-1) as unknown as {
       message: { role: string; stopReason: string; errorMessage: string; content: { text: string }[] };
     };
     expect(last.message.role).toBe("assistant");
@@ -232,22 +224,37 @@ describe("runPrompt", () => {
 
   it("compacts and retries once when the provider reports a context overflow", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
-    mock.enqueue({ text: "noted" }, { text: "noted again" });
-    await runPrompt({ sessionId: session.id, text: "long ".repeat(20_000), env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: "more ".repeat(20_000), env, emit: async () => {} });
-    mock.enqueue(
+    stack.mock.enqueue({ text: "noted" }, { text: "noted again" });
+    await runPrompt({
+      sessionId: session.id,
+      text: "long ".repeat(20_000),
+      env: stack.env,
+      emit: async () => {},
+    });
+    await runPrompt({
+      sessionId: session.id,
+      text: "more ".repeat(20_000),
+      env: stack.env,
+      emit: async () => {},
+    });
+    stack.mock.enqueue(
       { error: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
       { text: "## Goal\nSummarised." },
       { text: "Recovered." },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "next", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "next",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(events.filter((e) => e.type.startsWith("auto_compaction"))).toEqual([
       { type: "auto_compaction_start", reason: "overflow" },
       { type: "auto_compaction_end", reason: "overflow", summary: "## Goal\nSummarised." },
     ]);
-    const stored = await getSession(scope, session.id);
-    const tail = (await loadBranch(scope, session.id, stored!.leafId)).slice(-4).map((e) => {
+    const stored = await getSession(stack.scope, session.id);
+    const tail = (await loadBranch(stack.scope, session.id, stored!.leafId)).slice(-4).map((e) => {
       if (e.type !== "message") return e.type;
       const m = (e as unknown as { message: { role: string; stopReason?: string } }).message;
       return m.stopReason ? `${m.role}:${m.stopReason}` : m.role;
@@ -255,7 +262,7 @@ describe("runPrompt", () => {
     expect(tail).toEqual(
       ["message", "assistant:error", "compaction", "assistant:stop"].map((x, i) => (i === 0 ? "user" : x)),
     );
-    const retry = mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
+    const retry = stack.mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
       messages: { role: string; content: { type: string; text?: string }[] }[];
     };
     expect(retry.messages[0].content[0].text).toMatch(
@@ -265,29 +272,39 @@ describe("runPrompt", () => {
 
   it("/compact [focus] summarises with the session's model and runs no turn", async () => {
     const { session } = await projectWithFiles({ "a.txt": "x" });
-    mock.enqueue({ text: "noted" }, { text: "noted again" });
-    await runPrompt({ sessionId: session.id, text: "long ".repeat(20_000), env, emit: async () => {} });
-    await runPrompt({ sessionId: session.id, text: "more ".repeat(20_000), env, emit: async () => {} });
-    mock.enqueue({ text: "## Goal\nManual." });
+    stack.mock.enqueue({ text: "noted" }, { text: "noted again" });
+    await runPrompt({
+      sessionId: session.id,
+      text: "long ".repeat(20_000),
+      env: stack.env,
+      emit: async () => {},
+    });
+    await runPrompt({
+      sessionId: session.id,
+      text: "more ".repeat(20_000),
+      env: stack.env,
+      emit: async () => {},
+    });
+    stack.mock.enqueue({ text: "## Goal\nManual." });
     const events: RunEvent[] = [];
     await runPrompt({
       sessionId: session.id,
       text: "/compact keep the file names",
-      env,
+      env: stack.env,
       emit: async (e) => void events.push(e),
     });
     expect(events).toEqual([
       { type: "compaction_start", reason: "manual" },
       { type: "compaction_end", reason: "manual", summary: "## Goal\nManual." },
     ]);
-    const request = mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
+    const request = stack.mock.requests.filter((r) => r.path === "/v1/messages").at(-1)!.body as {
       messages: { content: { text: string }[] }[];
     };
     expect(request.messages[0].content[0].text.endsWith("\n\nAdditional focus: keep the file names")).toBe(
       true,
     );
-    const stored = await getSession(scope, session.id);
-    expect((await loadBranch(scope, session.id, stored!.leafId)).at(-1)!.type).toBe("compaction");
+    const stored = await getSession(stack.scope, session.id);
+    expect((await loadBranch(stack.scope, session.id, stored!.leafId)).at(-1)!.type).toBe("compaction");
   });
 
   it("extensions registered in code shape a real run: command, input, before_agent_start, context, payload", async () => {
@@ -325,17 +342,17 @@ describe("runPrompt", () => {
       runPrompt({
         sessionId: session.id,
         text,
-        env,
+        env: stack.env,
         emit: async (e) => void events.push(e),
         extensions: [extension, failing],
       });
     await run("/hello world");
     expect(seen).toEqual(["hello world"]);
-    expect(mock.requests).toHaveLength(0);
+    expect(stack.mock.requests).toHaveLength(0);
 
-    mock.enqueue({ text: "ok" });
+    stack.mock.enqueue({ text: "ok" });
     await run("shout this");
-    const body = mock.requests[0].body as {
+    const body = stack.mock.requests[0].body as {
       system: { text: string }[];
       messages: { role: string; content: { text: string }[] }[];
       metadata: unknown;
@@ -349,8 +366,8 @@ describe("runPrompt", () => {
       { type: "extension_error", extensionPath: "test:failing", event: "context", error: "boom" },
     ]);
     // Stored: the real system patch (not the forced prompt), the transformed text, the hook's message unchanged.
-    const stored = await getSession(scope, session.id);
-    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    const stored = await getSession(stack.scope, session.id);
+    const branch = await loadBranch(stack.scope, session.id, stored!.leafId);
     const messages: { role: string; content?: unknown }[] = branch.map((e) =>
       e.type === "message"
         ? (e as { message: { role: string; content: unknown } }).message

@@ -3,7 +3,7 @@
  * the IDE's tool toggles (lib/agent-session/session-tools.ts) and from an extension's `setActiveTools`, and an
  * extension's `sendMessage` with `deliverAs: "nextTurn"` (pi 3.27–3.28, 6.4, 6.8).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { getSessionTools, setSessionTools, ToolsChangeBusyError } from "@/lib/agent-session/session-tools";
 import { DbScope } from "@/lib/db/client";
@@ -17,42 +17,29 @@ import type { SessionEntry } from "@/lib/session/entries";
 import { finishRun, startRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 async function newSession() {
-  const actor = await getLocalActor(scope);
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "demo", source: null });
+  const actor = await getLocalActor(stack.scope);
+  const project = await insertProject(stack.scope, {
+    workspaceId: actor.workspaceId,
+    name: "demo",
+    source: null,
+  });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
   await vfs.writeFile(`${project.rootPath}/README.md`, "# Demo\n");
   await vfs.flush();
   await s.release();
-  return createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  return createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
 }
 
 /** The branch as `role` / entry-type labels (custom messages as `custom:<text>`). */
 async function branchLabels(sessionId: string): Promise<string[]> {
-  const stored = await getSession(scope, sessionId);
-  return (await loadBranch(scope, sessionId, stored!.leafId)).map((e: SessionEntry) =>
+  const stored = await getSession(stack.scope, sessionId);
+  return (await loadBranch(stack.scope, sessionId, stored!.leafId)).map((e: SessionEntry) =>
     e.type === "message"
       ? (e as unknown as { message: { role: string } }).message.role
       : e.type === "custom_message"
@@ -62,8 +49,8 @@ async function branchLabels(sessionId: string): Promise<string[]> {
 }
 
 async function lastSystem(sessionId: string) {
-  const stored = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, stored!.leafId);
+  const stored = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, stored!.leafId);
   const systems = branch.filter(
     (e) => e.type === "message" && (e as unknown as { message: { role: string } }).message.role === "system",
   );
@@ -78,16 +65,16 @@ const READ_ONLY_SECTIONS = {
 };
 
 const requestTools = (i: number) =>
-  (mock.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name);
+  (stack.mock.requests[i].body as { tools?: { name: string }[] }).tools?.map((t) => t.name);
 
 describe("the IDE's tool toggles (setSessionTools)", () => {
   it("pi 3.28: turning bash, edit and write off records the patch now; the next prompt declares read only and adds no patch", async () => {
     const session = await newSession();
-    mock.enqueue({ text: "one" }, { text: "two" });
-    await runPrompt({ sessionId: session.id, text: "first", env, emit: async () => {} });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
+    await runPrompt({ sessionId: session.id, text: "first", env: stack.env, emit: async () => {} });
     expect(requestTools(0)).toEqual(["read", "bash", "edit", "write"]);
 
-    const out = await setSessionTools(scope, session.id, ["read"], { env });
+    const out = await setSessionTools(stack.scope, session.id, ["read"], { env: stack.env });
     expect(out.patch).toEqual({
       role: "system",
       content: "",
@@ -107,22 +94,22 @@ describe("the IDE's tool toggles (setSessionTools)", () => {
     ]);
     // Unchanged again: nothing written.
     expect(
-      (await setSessionTools(scope, session.id, ["read", "read", "nope"], { env })).patch,
+      (await setSessionTools(stack.scope, session.id, ["read", "read", "nope"], { env: stack.env })).patch,
     ).toBeUndefined();
 
     // The preview of the next prompt declares what the run then sends (it restores the branch's tools too).
-    const project = await getProject(scope, session.projectId);
-    const preview = await previewStoredSession(scope, {
-      session: (await getSession(scope, session.id))!,
+    const project = await getProject(stack.scope, session.projectId);
+    const preview = await previewStoredSession(stack.scope, {
+      session: (await getSession(stack.scope, session.id))!,
       project: project!,
-      userId: (await getLocalActor(scope)).userId,
+      userId: (await getLocalActor(stack.scope)).userId,
       text: "second",
-      env,
+      env: stack.env,
     });
     expect(
       ((preview.payload?.body as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((t) => t.name),
     ).toEqual(["read"]);
-    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env: stack.env, emit: async () => {} });
     expect(requestTools(1)).toEqual(["read"]);
     expect(await branchLabels(session.id)).toEqual([
       "model_change",
@@ -134,21 +121,21 @@ describe("the IDE's tool toggles (setSessionTools)", () => {
       "user",
       "assistant",
     ]);
-    expect((await getSessionTools(scope, session.id)).active).toEqual(["read"]);
+    expect((await getSessionTools(stack.scope, session.id)).active).toEqual(["read"]);
 
-    const wider = await setSessionTools(scope, session.id, ["read", "grep"], { env });
+    const wider = await setSessionTools(stack.scope, session.id, ["read", "grep"], { env: stack.env });
     expect(wider.patch?.toolsAdded?.map((t) => t.name)).toEqual(["grep"]);
     expect(wider.patch?.toolsRemoved).toBeUndefined();
   });
 
   it("on a session without entries: model_change and thinking_level_change first (pi 6.9), then the full patch", async () => {
     const session = await newSession();
-    const out = await setSessionTools(scope, session.id, ["read", "ls"], { env });
+    const out = await setSessionTools(stack.scope, session.id, ["read", "ls"], { env: stack.env });
     expect(Object.keys(out.patch?.sections ?? {})).toEqual(["preamble", "tools", "rules", "docs", "cwd"]);
     expect(out.patch?.toolsAdded?.map((t) => t.name)).toEqual(["read", "ls"]);
     expect(await branchLabels(session.id)).toEqual(["model_change", "thinking_level_change", "system"]);
-    mock.enqueue({ text: "ok" });
-    await runPrompt({ sessionId: session.id, text: "go", env, emit: async () => {} });
+    stack.mock.enqueue({ text: "ok" });
+    await runPrompt({ sessionId: session.id, text: "go", env: stack.env, emit: async () => {} });
     expect(requestTools(0)).toEqual(["read", "ls"]);
     expect(await branchLabels(session.id)).toEqual([
       "model_change",
@@ -161,11 +148,11 @@ describe("the IDE's tool toggles (setSessionTools)", () => {
 
   it("is refused while a run holds the session", async () => {
     const session = await newSession();
-    const runId = await startRun(scope, session.id);
-    await expect(setSessionTools(scope, session.id, ["read"], { env })).rejects.toThrow(
+    const runId = await startRun(stack.scope, session.id);
+    await expect(setSessionTools(stack.scope, session.id, ["read"], { env: stack.env })).rejects.toThrow(
       new ToolsChangeBusyError("prompt").message,
     );
-    await finishRun(scope, runId);
+    await finishRun(stack.scope, runId);
   });
 });
 
@@ -212,17 +199,17 @@ describe("extensions: setActiveTools, getActiveTools, sendMessage", () => {
       runPrompt({
         sessionId: session.id,
         text,
-        env,
+        env: stack.env,
         emit: async (e) => void events.push(e),
         extensions: [extension],
       });
-    mock.enqueue({ text: "one" }, { text: "two" });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
     await run("first");
     await run("narrow it");
     expect(setupErrors).toEqual([RUNTIME_NOT_INITIALIZED_ERROR, RUNTIME_NOT_INITIALIZED_ERROR]);
     expect(seen).toEqual([["read", "bash"]]);
     expect(requestTools(1)).toEqual(["read", "bash"]);
-    const body = mock.requests[1].body as { messages: { role: string; content: { text: string }[] }[] };
+    const body = stack.mock.requests[1].body as { messages: { role: string; content: { text: string }[] }[] };
     expect(body.messages.at(-1)?.content.map((c) => c.text)).toEqual([
       "narrow it",
       "next-turn note",
@@ -241,7 +228,7 @@ describe("extensions: setActiveTools, getActiveTools, sendMessage", () => {
 
     // A command-only request: no prompt follows in it, so its tool change and held message are recorded at its end.
     await run("/readonly");
-    expect(mock.requests).toHaveLength(2);
+    expect(stack.mock.requests).toHaveLength(2);
     expect((await branchLabels(session.id)).slice(10)).toEqual(["system", "custom:from command"]);
     expect(await lastSystem(session.id)).toEqual({
       role: "system",
@@ -250,7 +237,7 @@ describe("extensions: setActiveTools, getActiveTools, sendMessage", () => {
       toolsRemoved: [{ name: "bash" }],
       timestamp: expect.any(Number),
     });
-    expect((await getSessionTools(scope, session.id)).active).toEqual(["read"]);
+    expect((await getSessionTools(stack.scope, session.id)).active).toEqual(["read"]);
   });
 
   it("pi 6.8 while streaming: a sendMessage is steered into the run; one with triggerTurn false is appended when it ends", async () => {
@@ -270,16 +257,18 @@ describe("extensions: setActiveTools, getActiveTools, sendMessage", () => {
         });
       },
     };
-    mock.enqueue({ text: "a1" }, { text: "a2" });
+    stack.mock.enqueue({ text: "a1" }, { text: "a2" });
     await runPrompt({
       sessionId: session.id,
       text: "go",
-      env,
+      env: stack.env,
       emit: async () => {},
       extensions: [extension],
     });
-    expect(mock.requests).toHaveLength(2);
-    const second = mock.requests[1].body as { messages: { role: string; content: { text: string }[] }[] };
+    expect(stack.mock.requests).toHaveLength(2);
+    const second = stack.mock.requests[1].body as {
+      messages: { role: string; content: { text: string }[] }[];
+    };
     expect(second.messages.at(-1)?.content.map((c) => c.text)).toEqual(["steered"]);
     expect((await branchLabels(session.id)).slice(2)).toEqual([
       "system",

@@ -5,34 +5,21 @@
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
 import { MessageList } from "@/components/chat/message-list";
 import { initialChatState } from "@/components/chat/reduce-events";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { runPrompt } from "@/lib/agent-session/session-run";
-import { DbScope } from "@/lib/db/client";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
 
-let scope: DbScope;
-let mock: MockProvider;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 const usage = {
   input: 1,
@@ -46,7 +33,11 @@ const usage = {
 /** A session whose rows hold broken content, inserted as an older Strata stored them (no checks). */
 async function brokenSession() {
   const actor = await signedIn.actor();
-  const { session } = await projectWithSession(scope, { "a.txt": "alpha\n" }, { actor, name: "broken" });
+  const { session } = await projectWithSession(
+    stack.scope,
+    { "a.txt": "alpha\n" },
+    { actor, name: "broken" },
+  );
   const t = "2026-01-01T09:00:00.000Z";
   const rows = [
     {
@@ -103,11 +94,11 @@ async function brokenSession() {
     },
   ];
   for (const row of rows)
-    await scope.query(
+    await stack.scope.query(
       "INSERT INTO session_entries (session_id, id, parent_id, type, entry) VALUES ($1, $2, $3, $4, $5::json)",
       [session.id, row.id, row.parentId, row.type, JSON.stringify(row)],
     );
-  await scope.query("UPDATE sessions SET leaf_id = 'b5' WHERE id = $1", [session.id]);
+  await stack.scope.query("UPDATE sessions SET leaf_id = 'b5' WHERE id = $1", [session.id]);
   return session;
 }
 
@@ -156,15 +147,15 @@ describe("stored entries with broken content", () => {
 
   it("a prompt runs on it: the model gets the repaired history, and the new turn is stored", async () => {
     const session = await brokenSession();
-    mock.enqueue({ text: "third answer" });
+    stack.mock.enqueue({ text: "third answer" });
     await runPrompt({
       sessionId: session.id,
       text: "third",
-      env: mockAnthropicEnv(mock.url),
+      env: stack.env,
       emit: async () => {},
     });
-    expect(mock.requests).toHaveLength(1);
-    const sent = mock.requests[0].body as { messages: { role: string; content: unknown }[] };
+    expect(stack.mock.requests).toHaveLength(1);
+    const sent = stack.mock.requests[0].body as { messages: { role: string; content: unknown }[] };
     // The empty custom message is dropped and consecutive user turns are merged by the provider mapping.
     expect(sent.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "first question" }] },

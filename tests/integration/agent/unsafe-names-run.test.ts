@@ -6,14 +6,13 @@
  * without it and rewritten; `commitAll` and `checkpoint` leave such a path out with the reason in the commit message.
  */
 import * as git from "isomorphic-git";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runUserBash } from "@/lib/agent-session/session-bash";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
-import { DbScope } from "@/lib/db/client";
 import { checkpoint, commitAll, log, readTextAt, resolveRef, writeLooseObject } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { NAME_ERRORS } from "@/lib/vfs/names";
-import { mockAnthropicEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   ADA,
   projectWithSession,
@@ -22,33 +21,20 @@ import {
   type SessionFixture,
 } from "../../helpers/session-fixture";
 import { storeBelowNameRule } from "../../helpers/vfs";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = mockAnthropicEnv(mock.url);
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 const REFUSED = `Invalid name "x\\y.txt": ${NAME_ERRORS.backslash}`;
 const sessionRef = (f: SessionFixture) => `refs/heads/strata/session-${f.session.id}`;
 
 /** A text-only prompt answered `Hello.`; @returns its events, having checked there is no `error` among them. */
 async function promptText(f: SessionFixture): Promise<RunEvent[]> {
-  mock.enqueue({ text: "Hello." });
+  stack.mock.enqueue({ text: "Hello." });
   const events: RunEvent[] = [];
   await runPrompt({
     sessionId: f.session.id,
     text: "hi",
-    env,
+    env: stack.env,
     author: ADA,
     emit: async (e) => void events.push(e),
   });
@@ -85,8 +71,8 @@ async function committedPaths(f: SessionFixture, oid: string): Promise<string[]>
 
 describe("writing a name git cannot hold is refused where it is written", () => {
   it("the agent's bash and write tools: a tool error with the rule's words; nothing written, the run goes on", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "a\n" });
-    mock.enqueue(
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n" });
+    stack.mock.enqueue(
       {
         toolCalls: [
           { id: "b1", name: "bash", input: { command: "printf q > 'x\\y.txt'" } },
@@ -96,7 +82,12 @@ describe("writing a name git cannot hold is refused where it is written", () => 
       { text: "Done." },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: f.session.id, text: "go", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: f.session.id,
+      text: "go",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     const results = events.flatMap((e) =>
       e.type === "message_end" && e.message.role === "toolResult" ? [e.message] : [],
     );
@@ -113,7 +104,7 @@ describe("writing a name git cannot hold is refused where it is written", () => 
   });
 
   it("the user's !command: its output ends with the refusal, exit code 1", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "a\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n" });
     const events: RunEvent[] = [];
     await runUserBash({
       sessionId: f.session.id,
@@ -130,10 +121,10 @@ describe("writing a name git cannot hold is refused where it is written", () => 
 
 describe("a project that already holds such a name (old data)", () => {
   it("runs a text-only prompt, then a file-writing one whose checkpoint records the other files", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "a\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n" });
     await storeBelowNameRule(f.actor.workspaceId, `${f.project.rootPath}/a\\b.txt`, "old");
     expect(assistantTexts(await promptText(f))).toEqual(["Hello."]);
-    const events = await promptWriting(mock, env, f, "write", { "ok.txt": "ok\n" });
+    const events = await promptWriting(stack.mock, stack.env, f, "write", { "ok.txt": "ok\n" });
     const changed = events.find((e) => e.type === "files_changed");
     expect(changed).toEqual({ type: "files_changed", paths: ["ok.txt"], commit: expect.any(String) });
     const commit = (changed as { commit: string }).commit;
@@ -143,7 +134,7 @@ describe("a project that already holds such a name (old data)", () => {
   });
 
   it("a checkpoint an older Strata wrote with the name in its tree: prompts run, the next checkpoint drops it", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "a\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n" });
     const { vfs, scope: s } = f.openVfs();
     const root = f.project.rootPath;
     const gitdir = `${root}/.git`;
@@ -170,7 +161,7 @@ describe("a project that already holds such a name (old data)", () => {
     await storeBelowNameRule(f.actor.workspaceId, `${root}/a\\b.txt`, "old");
 
     expect(assistantTexts(await promptText(f))).toEqual(["Hello."]);
-    const events = await promptWriting(mock, env, f, "write", { "ok.txt": "ok\n" });
+    const events = await promptWriting(stack.mock, stack.env, f, "write", { "ok.txt": "ok\n" });
     const commit = (events.find((e) => e.type === "files_changed") as { commit: string }).commit;
     expect(await committedPaths(f, commit)).toEqual(["a.txt", "ok.txt"]);
     const check = f.openVfs();
@@ -181,7 +172,7 @@ describe("a project that already holds such a name (old data)", () => {
 
 describe("commits leave such a path out, with the reason in the message", () => {
   it("commitAll and checkpoint record the other files", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "a\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n" });
     const root = f.project.rootPath;
     await storeBelowNameRule(f.actor.workspaceId, `${root}/a\\b.txt`, "old");
     const { vfs, scope: s } = f.openVfs();

@@ -18,7 +18,7 @@ import { join, relative, sep } from "node:path";
 import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuth } from "@/lib/auth/server";
-import { DbScope, withDb } from "@/lib/db/client";
+import { withDb } from "@/lib/db/client";
 import { openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
 import { setSecret } from "@/lib/secrets";
@@ -26,8 +26,7 @@ import { createSessionUpload, putSessionUploadPart } from "@/lib/session/session
 import { appendEntry, createSession, setSessionTitle } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, authJson, createTestUser, ORIGIN, type TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   BETTER_AUTH_GET_SESSION,
   type MatrixCall,
@@ -87,9 +86,12 @@ type Handler = (
   ctx: { params: Promise<Record<string, string | string[]>> },
 ) => Promise<Response>;
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
+const stack = withMockStack({
+  reset: false,
+  processEnv: true,
+  // The matrix prompts a few times per user; the prompt limit is tested on its own (prompt-rate-limit.test.ts).
+  extraEnv: { ...SERVER_KEYS, STRATA_PROMPT_RATE_LIMIT: "1000" },
+});
 const users = {} as Record<Exclude<MatrixRole, "anonymous">, TestUser>;
 let fx: MatrixFixture;
 let counter = 0;
@@ -121,25 +123,25 @@ async function fixture(): Promise<MatrixFixture> {
   for (const role of ["admin", "member", "viewer"] as const)
     await addMember(team.id, users.owner, users[role], role);
   for (const [name, value] of Object.entries(WORKSPACE_KEYS))
-    await setSecret(scope, team.id, name, value, users.owner.id);
+    await setSecret(stack.scope, team.id, name, value, users.owner.id);
   const projectName = "Zebra Secret Project";
   const filePath = "README.md";
   const fileContent = "team-only content 5a1d";
   const makeProject = async (name: string) => {
-    const project = await insertProject(scope, { workspaceId: team.id, name, source: null });
-    const { vfs } = openWorkspaceVfs(team.id, scope);
+    const project = await insertProject(stack.scope, { workspaceId: team.id, name, source: null });
+    const { vfs } = openWorkspaceVfs(team.id, stack.scope);
     await vfs.writeFile(`${project.rootPath}/${filePath}`, fileContent);
     await vfs.flush();
     return project;
   };
   const main = await makeProject(projectName);
   const makeSession = async (projectId: string, root: string) => {
-    const session = await createSession(scope, { projectId, cwd: root, userId: users.owner.id });
-    const entry = await appendEntry(scope, session.id, {
+    const session = await createSession(stack.scope, { projectId, cwd: root, userId: users.owner.id });
+    const entry = await appendEntry(stack.scope, session.id, {
       type: "message",
       message: { role: "user", content: "team question", timestamp: 1 },
     });
-    await appendEntry(scope, session.id, {
+    await appendEntry(stack.scope, session.id, {
       type: "message",
       message: {
         role: "assistant",
@@ -163,7 +165,7 @@ async function fixture(): Promise<MatrixFixture> {
   };
   const { session, entry } = await makeSession(main.id, main.rootPath);
   const sessionTitle = "Quokka session title";
-  await setSessionTitle(scope, session.id, sessionTitle);
+  await setSessionTitle(stack.scope, session.id, sessionTitle);
   return {
     workspaceId: team.id,
     workspaceName,
@@ -179,18 +181,18 @@ async function fixture(): Promise<MatrixFixture> {
     newSession: async () => (await makeSession(main.id, main.rootPath)).session.id,
     newUpload: async (withPart) => {
       const project = await makeProject(`Upload ${++counter}`);
-      const upload = await createSessionUpload(scope, project.id, "s.jsonl");
+      const upload = await createSessionUpload(stack.scope, project.id, "s.jsonl");
       const bytes = new TextEncoder().encode(SESSION_FILE);
-      if (withPart) await putSessionUploadPart(scope, project.id, upload.id, 0, bytes);
+      if (withPart) await putSessionUploadPart(stack.scope, project.id, upload.id, 0, bytes);
       return { projectId: project.id, uploadId: upload.id, bytes: bytes.length };
     },
     writeFile: async (path, content) => {
-      const { vfs } = openWorkspaceVfs(team.id, scope);
+      const { vfs } = openWorkspaceVfs(team.id, stack.scope);
       await vfs.writeFile(`${main.rootPath}/${path}`, content);
       await vfs.flush();
     },
     writeAgentFile: async (userId, path, content) => {
-      const { vfs } = await openAgentVfs(scope, userId);
+      const { vfs } = await openAgentVfs(stack.scope, userId);
       await vfs.writeFile(`/.pi/agent/${path}`, content);
       await vfs.flush();
     },
@@ -198,10 +200,6 @@ async function fixture(): Promise<MatrixFixture> {
 }
 
 beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  // The matrix prompts a few times per user; the prompt limit is tested on its own (prompt-rate-limit.test.ts).
-  restoreEnv = setEnv({ ...mockAnthropicEnv(mock.url), ...SERVER_KEYS, STRATA_PROMPT_RATE_LIMIT: "1000" });
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
     const original = console[method].bind(console);
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -211,11 +209,8 @@ beforeAll(async () => {
   }
   fx = await fixture();
 }, 120_000);
-afterAll(async () => {
+afterAll(() => {
   vi.restoreAllMocks();
-  restoreEnv();
-  await scope.release();
-  await mock.close();
 });
 
 /** The URL path of `route` with its `[segments]` filled from `params`. */
@@ -357,7 +352,7 @@ describe("route authorisation matrix", () => {
       const seen: string[] = [];
       for (const role of ROLES) {
         const caller = role === "anonymous" ? null : users[role];
-        const call = await row.build({ fx, scope, role, caller, n: ++counter });
+        const call = await row.build({ fx, scope: stack.scope, role, caller, n: ++counter });
         const got = await callAs(method, path, handler, call, caller);
         const want = expected(row, role);
         const label = `${key} as ${role}: ${got.status} ${got.body.slice(0, 300)}`;
@@ -441,7 +436,7 @@ describe("route authorisation matrix", () => {
   });
 
   it("the provider got the team's key, never the server's; no logged line carries a key", () => {
-    const keys = new Set(mock.requests.map((r) => r.credentialSha256));
+    const keys = new Set(stack.mock.requests.map((r) => r.credentialSha256));
     expect(keys.has(sha256(WORKSPACE_KEYS.ANTHROPIC_API_KEY))).toBe(true);
     expect(keys.has(sha256(SERVER_KEYS.ANTHROPIC_API_KEY))).toBe(false);
     expect(

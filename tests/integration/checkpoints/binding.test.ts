@@ -4,13 +4,13 @@
  * another branch), the user's edits between turns are their own checkpoint, and the checkpoint rows name the tool
  * call that wrote each file.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { navigateTree } from "@/lib/agent-session/session-tree";
-import { DbScope } from "@/lib/db/client";
 import { entryCommit, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { log, readTextAt } from "@/lib/vfs/git";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   ADA,
   projectWithSession,
@@ -18,47 +18,29 @@ import {
   type SessionFixture,
   writeProjectFile,
 } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack();
 const author = ADA;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
-
 const promptWriting = (f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") =>
-  promptWritingWith(mock, env, f, text, files, prefix);
+  promptWritingWith(stack.mock, stack.env, f, text, files, prefix);
 
 const roleOf = (e: { type: string; message?: unknown }) =>
   e.type === "message" ? (e.message as { role: string }).role : e.type;
 
 async function commitsOnBranch(f: SessionFixture) {
-  const leaf = (await getSession(scope, f.session.id))!.leafId;
-  const path = await loadBranch(scope, f.session.id, leaf);
+  const leaf = (await getSession(stack.scope, f.session.id))!.leafId;
+  const path = await loadBranch(stack.scope, f.session.id, leaf);
   const out: [string, string | null | undefined][] = [];
-  for (const e of path) out.push([roleOf(e), await entryCommit(scope, f.session.id, e.id)]);
+  for (const e of path) out.push([roleOf(e), await entryCommit(stack.scope, f.session.id, e.id)]);
   return { path, commits: out };
 }
 
 describe("file binding", () => {
   it("records the commit of every entry: the base before the tools, the checkpoint after them", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "one\n" });
     await promptWriting(f, "change a", { "a.txt": "two\n" });
-    const rows = await listCheckpoints(scope, f.session.id);
+    const rows = await listCheckpoints(stack.scope, f.session.id);
     expect(rows.map((r) => [r.kind, r.parentOid, r.paths, r.toolCalls])).toEqual([
       ["agent", f.initCommit, ["a.txt"], { w_1: ["a.txt"] }],
     ]);
@@ -85,9 +67,9 @@ describe("file binding", () => {
   });
 
   it("credits each tool call of one batch with the file it wrote, whichever flushed first", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "one\n", "b.txt": "bee\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "one\n", "b.txt": "bee\n" });
     await promptWriting(f, "both", { "a.txt": "A\n", "b.txt": "B\n", "c.txt": "C\n" });
-    const [row] = await listCheckpoints(scope, f.session.id);
+    const [row] = await listCheckpoints(stack.scope, f.session.id);
     expect([row.paths, row.toolCalls]).toEqual([
       ["a.txt", "b.txt", "c.txt"],
       { w_1: ["a.txt"], w_2: ["b.txt"], w_3: ["c.txt"] },
@@ -95,11 +77,11 @@ describe("file binding", () => {
   });
 
   it("commits the user's edits between turns as their own checkpoint, recorded by the next prompt", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "one\n", "b.txt": "bee\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "one\n", "b.txt": "bee\n" });
     await promptWriting(f, "first", { "a.txt": "two\n" });
     await writeProjectFile(f, "b.txt", "edited by hand\n");
     await promptWriting(f, "second", { "a.txt": "three\n" }, "x");
-    const rows = await listCheckpoints(scope, f.session.id);
+    const rows = await listCheckpoints(stack.scope, f.session.id);
     expect(rows.map((r) => [r.kind, r.paths])).toEqual([
       ["agent", ["a.txt"]],
       ["user", ["b.txt"]],
@@ -117,14 +99,19 @@ describe("file binding", () => {
   });
 
   it("chains a checkpoint on the commit of the branch it is written on, not on another branch's", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "one\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "one\n" });
     await promptWriting(f, "branch A", { "a.txt": "A\n" });
     const firstUser = (await commitsOnBranch(f)).path.find((e) => roleOf(e) === "user")!;
     // pi's /tree on a user message: the leaf goes to its parent; files are moved separately (restore tests).
-    await navigateTree({ scope, sessionId: f.session.id, targetId: firstUser.id, env });
+    await navigateTree({
+      scope: stack.scope,
+      sessionId: f.session.id,
+      targetId: firstUser.id,
+      env: stack.env,
+    });
     await writeProjectFile(f, "a.txt", "one\n");
     await promptWriting(f, "branch B", { "a.txt": "B\n" }, "b");
-    const rows = await listCheckpoints(scope, f.session.id);
+    const rows = await listCheckpoints(stack.scope, f.session.id);
     expect(rows.map((r) => [r.kind, r.parentOid])).toEqual([
       ["agent", f.initCommit],
       ["agent", f.initCommit],

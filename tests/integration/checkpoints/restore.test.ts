@@ -4,18 +4,18 @@
  * file of a turn (clean, three-way, conflicting); forks holding the path and the files of their point; and a restore
  * racing another writer never loses either side.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointer } from "@/lib/agent-session/checkpointer";
 import { branchTurnChanges, diffCommits, fileAtCommits } from "@/lib/checkpoints/changes";
 import { forkWithFiles } from "@/lib/checkpoints/fork";
 import { restoreSessionPoint, undoRestore } from "@/lib/checkpoints/restore";
 import { RevertConflictError, revertChanges } from "@/lib/checkpoints/revert";
-import { DbScope } from "@/lib/db/client";
 import { entryCommit, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { loadBranch } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { getSession } from "@/lib/session/store";
 import { log, readTextAt } from "@/lib/vfs/git";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   ADA,
   projectWithSession,
@@ -24,40 +24,31 @@ import {
   type SessionFixture,
   writeProjectFile,
 } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack();
 const author = ADA;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
-
 const promptWriting = (f: SessionFixture, text: string, files: Record<string, string>, prefix = "w") =>
-  promptWritingWith(mock, env, f, text, files, prefix);
+  promptWritingWith(stack.mock, stack.env, f, text, files, prefix);
 
 const roleOf = (e: SessionEntry) => (e.type === "message" ? (e.message as { role: string }).role : e.type);
-const leafOf = async (f: SessionFixture) => (await getSession(scope, f.session.id))!.leafId;
-const branchOf = async (f: SessionFixture) => loadBranch(scope, f.session.id, await leafOf(f));
+const leafOf = async (f: SessionFixture) => (await getSession(stack.scope, f.session.id))!.leafId;
+const branchOf = async (f: SessionFixture) => loadBranch(stack.scope, f.session.id, await leafOf(f));
 const restore = (f: SessionFixture, entryId: string, mode: "both" | "conversation" | "files", extra = {}) =>
-  restoreSessionPoint({ scope, sessionId: f.session.id, entryId, mode, env, author, userId: null, ...extra });
+  restoreSessionPoint({
+    scope: stack.scope,
+    sessionId: f.session.id,
+    entryId,
+    mode,
+    env: stack.env,
+    author,
+    userId: null,
+    ...extra,
+  });
 
 /** A session with branch A (a.txt = "A\n") and branch B (a.txt = "B\n") from the same first point. */
 async function twoBranches() {
-  const f = await projectWithSession(scope, { "a.txt": "one\n", "b.txt": "bee\n" });
+  const f = await projectWithSession(stack.scope, { "a.txt": "one\n", "b.txt": "bee\n" });
   await promptWriting(f, "make it A", { "a.txt": "A\n" });
   const branchA = await branchOf(f);
   const userA = branchA.find((e) => roleOf(e) === "user")!;
@@ -94,10 +85,10 @@ describe("restore", () => {
     expect([talk.leafId, talk.changed, await readProjectFile(f, "a.txt")]).toEqual([leafA.id, [], "B\n"]);
     // Undo of the conversation move: back to B's leaf, files as they are.
     const undone = await undoRestore({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       restoreId: talk.restoreId!,
-      env,
+      env: stack.env,
       author,
       userId: null,
     });
@@ -118,17 +109,17 @@ describe("restore", () => {
     expect(await readTextAt(vfs, f.project.rootPath, kept, "b.txt")).toBe("saved but not committed\n");
     await s.release();
     // Two kept commits on B's point: the files as stored (b.txt), then the unsaved buffer (a.txt).
-    const rows = (await listCheckpoints(scope, f.session.id)).filter((r) => r.kind === "kept");
+    const rows = (await listCheckpoints(stack.scope, f.session.id)).filter((r) => r.kind === "kept");
     expect(rows.map((r) => [r.parentOid, r.paths])).toEqual([
-      [await entryCommit(scope, f.session.id, leafB.id), ["b.txt"]],
+      [await entryCommit(stack.scope, f.session.id, leafB.id), ["b.txt"]],
       [rows[0].commitOid, ["a.txt"]],
     ]);
     expect(rows[1].commitOid).toBe(kept);
     const undone = await undoRestore({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       restoreId: moved.restoreId!,
-      env,
+      env: stack.env,
       author,
       userId: null,
     });
@@ -139,10 +130,10 @@ describe("restore", () => {
     ]);
     // The undo is a restore too: undoing it goes back to A.
     const again = await undoRestore({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       restoreId: undone.restoreId!,
-      env,
+      env: stack.env,
       author,
       userId: null,
     });
@@ -169,17 +160,17 @@ describe("restore", () => {
       data: { kind: "restore" },
     });
     expect(moved.leafId).toBe(last.id);
-    expect(await entryCommit(scope, f.session.id, last.id)).toBe(
-      await entryCommit(scope, f.session.id, leafA.id),
+    expect(await entryCommit(stack.scope, f.session.id, last.id)).toBe(
+      await entryCommit(stack.scope, f.session.id, leafA.id),
     );
   });
 });
 
 describe("changes and revert", () => {
   it("reports each turn's files with line counts, and reverts one file of a turn as a new checkpoint", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "1\n2\n3\n", "b.txt": "x\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "1\n2\n3\n", "b.txt": "x\n" });
     await promptWriting(f, "edit both", { "a.txt": "1\ntwo\n3\nfour\n", "b.txt": "y\n" });
-    const turns = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    const turns = await branchTurnChanges(stack.scope, f.session.id, await leafOf(f));
     expect(turns.map((t) => t.files)).toEqual([
       [
         { path: "a.txt", status: "modified", additions: 2, deletions: 1, binary: false },
@@ -201,7 +192,7 @@ describe("changes and revert", () => {
     });
     await s.release();
     const reverted = await revertChanges({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       from: turns[0].from,
       to: turns[0].to!,
@@ -215,7 +206,7 @@ describe("changes and revert", () => {
       "1\ntwo\n3\nfour\n",
       "x\n",
     ]);
-    expect((await listCheckpoints(scope, f.session.id)).at(-1)).toMatchObject({
+    expect((await listCheckpoints(stack.scope, f.session.id)).at(-1)).toMatchObject({
       kind: "revert",
       paths: ["b.txt"],
     });
@@ -225,7 +216,7 @@ describe("changes and revert", () => {
     ]);
     await s2.release();
     // The revert recorded on the turn's leaf is not part of the turn: it still shows what the agent changed.
-    const after = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    const after = await branchTurnChanges(stack.scope, f.session.id, await leafOf(f));
     expect(after.map((t) => [t.lastEntryId, t.to, t.files.map((x) => x.path)])).toEqual([
       [turns[0].lastEntryId, turns[0].to, ["a.txt", "b.txt"]],
     ]);
@@ -236,7 +227,7 @@ describe("changes and revert", () => {
     ]);
     // Undo = revert the revert (base→commit): b.txt is the agent's again, and the turn has no standing revert.
     const undo = await revertChanges({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       from: after[0].reverts[0].base,
       to: after[0].reverts[0].commit,
@@ -246,11 +237,11 @@ describe("changes and revert", () => {
     });
     expect(undo.paths).toEqual(["b.txt"]);
     expect(await readProjectFile(f, "b.txt")).toBe("y\n");
-    const undone = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    const undone = await branchTurnChanges(stack.scope, f.session.id, await leafOf(f));
     expect(undone.map((t) => t.reverts)).toEqual([[]]);
     // Undoing the undo stands the first revert again.
     const redo = await revertChanges({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       from: reverted.commit,
       to: undo.commit,
@@ -259,7 +250,7 @@ describe("changes and revert", () => {
       label: "undo",
     });
     expect(await readProjectFile(f, "b.txt")).toBe("x\n");
-    const again = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    const again = await branchTurnChanges(stack.scope, f.session.id, await leafOf(f));
     expect(again[0].reverts).toEqual([
       { entryId: reverted.entryId, commit: reverted.commit, base: turns[0].to, paths: ["b.txt"] },
     ]);
@@ -267,12 +258,12 @@ describe("changes and revert", () => {
   });
 
   it("reverts three-way around later edits, and refuses a conflicting revert writing nothing", async () => {
-    const f = await projectWithSession(scope, { "a.txt": "1\n2\n3\n4\n5\n6\n7\n8\n9\n" });
+    const f = await projectWithSession(stack.scope, { "a.txt": "1\n2\n3\n4\n5\n6\n7\n8\n9\n" });
     await promptWriting(f, "edit", { "a.txt": "1\nTWO\n3\n4\n5\n6\n7\n8\n9\n" });
-    const [turn] = await branchTurnChanges(scope, f.session.id, await leafOf(f));
+    const [turn] = await branchTurnChanges(stack.scope, f.session.id, await leafOf(f));
     await writeProjectFile(f, "a.txt", "1\nTWO\n3\n4\n5\n6\n7\n8\nNINE\n");
     await revertChanges({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       from: turn.from,
       to: turn.to!,
@@ -284,7 +275,7 @@ describe("changes and revert", () => {
     // Now the same lines changed again: the revert of the turn cannot apply.
     await writeProjectFile(f, "a.txt", "1\nzwei\n3\n4\n5\n6\n7\n8\nNINE\n");
     const error = await revertChanges({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       from: turn.from,
       to: turn.to!,
@@ -303,27 +294,27 @@ describe("changes and revert", () => {
 describe("fork with files", () => {
   it("holds exactly the path up to an assistant message, and the files at that point", async () => {
     const { f, leafA, leafB } = await twoBranches();
-    const pathA = await loadBranch(scope, f.session.id, leafA.id);
+    const pathA = await loadBranch(stack.scope, f.session.id, leafA.id);
     const forked = await forkWithFiles({
-      scope,
+      scope: stack.scope,
       sessionId: f.session.id,
       entryId: leafA.id,
       files: true,
       author,
       userId: null,
     });
-    const copied = await loadBranch(scope, forked.session.id, forked.session.leafId);
+    const copied = await loadBranch(stack.scope, forked.session.id, forked.session.leafId);
     expect(copied.map((e) => e.id)).toEqual(pathA.map((e) => e.id));
     expect(await readProjectFile(f, "a.txt")).toBe("A\n");
-    expect(await entryCommit(scope, forked.session.id, leafA.id)).toBe(
-      await entryCommit(scope, f.session.id, leafA.id),
+    expect(await entryCommit(stack.scope, forked.session.id, leafA.id)).toBe(
+      await entryCommit(stack.scope, f.session.id, leafA.id),
     );
     // Undo of the fork's file switch brings back what the working tree held (branch B's file).
     await undoRestore({
-      scope,
+      scope: stack.scope,
       sessionId: forked.session.id,
       restoreId: forked.restoreId!,
-      env,
+      env: stack.env,
       author,
       userId: null,
     });

@@ -5,7 +5,7 @@
  * ref and stores and streams a displayed custom_message saying so.
  */
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createCheckpointer,
   RECOVERY_COMMIT_MESSAGE,
@@ -20,24 +20,13 @@ import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { promptEvents } from "../../helpers/prompt-stream";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
 
-let mock: MockProvider;
-let restoreEnv: () => void;
-beforeAll(async () => {
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ scope: false, processEnv: true });
 
 async function withScope<T>(fn: (s: DbScope) => Promise<T>): Promise<T> {
   const s = new DbScope();
@@ -118,7 +107,7 @@ describe("a run that died between its flush and its checkpoint", () => {
       ),
     );
 
-    mock.enqueue({ text: "Noted." });
+    stack.mock.enqueue({ text: "Noted." });
     const events = await prompt(session.id, "what happened?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
 
@@ -167,7 +156,7 @@ describe("a run that died between its flush and its checkpoint", () => {
       commit: tip,
     });
     expect(await countRecoveryNotices(session.id)).toBe(1);
-    const request = mock.requests.find((r) => r.path === "/v1/messages");
+    const request = stack.mock.requests.find((r) => r.path === "/v1/messages");
     expect(JSON.stringify(request?.body)).toContain(notice);
     expect(
       await withScope(
@@ -182,7 +171,7 @@ describe("a run that died between its flush and its checkpoint", () => {
     ).toBe(0);
 
     // Recovered once: the prompt after that has nothing to recover.
-    mock.enqueue({ text: "Again." });
+    stack.mock.enqueue({ text: "Again." });
     const again = await prompt(session.id, "and now?");
     expect(again.some((e) => e.type === "files_changed")).toBe(false);
     expect(await countRecoveryNotices(session.id)).toBe(1);

@@ -3,7 +3,7 @@
  * what it writes is in Postgres, the route's VFS sees it, and the prompt run checkpoints it; a kill reaches the
  * model as the bash tool's error text and the user's `!command` as the end of its output.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runUserBash } from "@/lib/agent-session/session-bash";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
@@ -11,27 +11,10 @@ import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithFiles, readStored } from "./fixture";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack();
 
 // 20,000 iterations: over the in-process shell's 10,000-iteration bound, so only the service runs it to the end.
 const LOOP = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
@@ -50,8 +33,8 @@ const toolResults = (events: RunEvent[]) =>
 
 describe("a session's shell in the execution service", () => {
   it("a file the bash tool writes is in Postgres, read back by the next tool, and checkpointed", async () => {
-    const { actor, project, session, root } = await projectWithFiles(scope, { "a.txt": "a\n" });
-    mock.enqueue(
+    const { actor, project, session, root } = await projectWithFiles(stack.scope, { "a.txt": "a\n" });
+    stack.mock.enqueue(
       {
         toolCalls: [
           { id: "toolu_1", name: "bash", input: { command: `${LOOP}; echo $i > made.txt; cat a.txt` } },
@@ -61,7 +44,12 @@ describe("a session's shell in the execution service", () => {
       { text: "Done." },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "go", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "go",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(toolResults(events)).toEqual([
       { isError: false, text: "a\n" },
       { isError: false, text: "20000\n" },
@@ -75,15 +63,15 @@ describe("a session's shell in the execution service", () => {
     const tip = await resolveRef(vfs, project.rootPath, `refs/heads/strata/session-${session.id}`);
     expect(await readTextAt(vfs, project.rootPath, tip!, "made.txt")).toBe("20000\n");
     await s.release();
-    const pending = await scope.query("SELECT path FROM session_pending_paths WHERE session_id = $1", [
+    const pending = await stack.scope.query("SELECT path FROM session_pending_paths WHERE session_id = $1", [
       session.id,
     ]);
     expect(pending).toEqual([]);
   });
 
   it("a write tool's unflushed file is synced before the command; the command's edit is checkpointed", async () => {
-    const { actor, project, session } = await projectWithFiles(scope, {});
-    mock.enqueue(
+    const { actor, project, session } = await projectWithFiles(stack.scope, {});
+    stack.mock.enqueue(
       {
         toolCalls: [
           { id: "toolu_1", name: "write", input: { path: "w.txt", content: "one\n" } },
@@ -93,7 +81,12 @@ describe("a session's shell in the execution service", () => {
       { text: "Done." },
     );
     const events: RunEvent[] = [];
-    await runPrompt({ sessionId: session.id, text: "go", env, emit: async (e) => void events.push(e) });
+    await runPrompt({
+      sessionId: session.id,
+      text: "go",
+      env: stack.env,
+      emit: async (e) => void events.push(e),
+    });
     expect(toolResults(events)[1]).toEqual({ isError: false, text: "one\n" });
     const s = new DbScope();
     const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
@@ -103,7 +96,7 @@ describe("a session's shell in the execution service", () => {
   });
 
   it("the user's !command runs there too, and its file is checkpointed", async () => {
-    const { actor, project, session, root } = await projectWithFiles(scope, {});
+    const { actor, project, session, root } = await projectWithFiles(stack.scope, {});
     const events: RunEvent[] = [];
     await runUserBash({
       sessionId: session.id,
@@ -114,8 +107,8 @@ describe("a session's shell in the execution service", () => {
     expect(end).toMatchObject({ message: { role: "bashExecution", output: "20000\n", exitCode: 0 } });
     expect(events.find((e) => e.type === "files_changed")).toMatchObject({ paths: ["bang.txt"] });
     expect(await readStored(actor.workspaceId, `${root}/bang.txt`)).toBe("20000\n");
-    const stored = await getSession(scope, session.id);
-    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    const stored = await getSession(stack.scope, session.id);
+    const branch = await loadBranch(stack.scope, session.id, stored!.leafId);
     expect(branch.at(-1)).toMatchObject({
       type: "message",
       message: { role: "bashExecution", output: "20000\n" },
@@ -124,7 +117,7 @@ describe("a session's shell in the execution service", () => {
   });
 
   it("`git commit` in the user's `!command` commits as the acting user (author and committer)", async () => {
-    const { session, workspaceId, root } = await projectWithFiles(scope, { "a.txt": "a\n" });
+    const { session, workspaceId, root } = await projectWithFiles(stack.scope, { "a.txt": "a\n" });
     const events: RunEvent[] = [];
     await runUserBash({
       sessionId: session.id,

@@ -8,7 +8,7 @@
  * OpenAI Responses for gpt-text-only, whose answer ends the run. (What the inspector shows of the preview:
  * tests/e2e/context-inspector.spec.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as importSession } from "@/app/api/projects/[id]/sessions/import/route";
 import { PUT as putModel } from "@/app/api/sessions/[id]/model/route";
 import { POST as postPreview } from "@/app/api/sessions/[id]/preview/route";
@@ -16,38 +16,29 @@ import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { promptEvents } from "../../helpers/prompt-stream";
 import { ANTHROPIC_IMAGE_HISTORY, HISTORY_PNG, NOTES_WORKED_EXAMPLE } from "../../helpers/session-files";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 const MODEL = "openai/gpt-text-only";
 const PROMPT = "Describe the screenshots again, briefly.";
 
-let scope: DbScope;
-let mock: MockProvider;
-let user: TestUser;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv({
-    ...mockAnthropicEnv(mock.url),
-    OPENAI_API_KEY: "k",
-    OPENAI_BASE_URL: `${mock.url}/v1`,
+const stack = withMockStack({
+  provider: ["anthropic", "openai"],
+  reset: false,
+  processEnv: true,
+  extraEnv: {
     // The e2e server's non-vision OpenAI model (tests/e2e/server.ts).
     STRATA_MODELS: JSON.stringify([
       { provider: "openai", id: "gpt-text-only", name: "GPT (text only)", input: ["text"] },
       { provider: "anthropic", id: "claude-text-only", name: "Claude (text only)", input: ["text"] },
     ]),
-  });
-  user = await createTestUser();
+  },
 });
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
+let user: TestUser;
+
+beforeAll(async () => {
+  user = await createTestUser();
 });
 
 const json = (method: string, url: string, body: unknown) =>
@@ -55,7 +46,7 @@ const json = (method: string, url: string, body: unknown) =>
 
 describe("the inspector's previewed payload is the body sent", () => {
   it("an imported Anthropic history on openai/gpt-text-only: preview, then the same prompt sent", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: user.workspaceId,
       name: "inspect",
       source: null,
@@ -98,16 +89,16 @@ describe("the inspector's previewed payload is the body sent", () => {
     );
     expect(previewed.status).toBe(200);
     const preview = (await previewed.json()) as { payload: { url: string; body: unknown } | null };
-    expect(preview.payload?.url).toBe(`${mock.url}/v1/responses`);
+    expect(preview.payload?.url).toBe(`${stack.mock.url}/v1/responses`);
     const body = JSON.stringify(preview.payload?.body);
     expect(body).toContain(PROMPT);
     expect(body).not.toContain(HISTORY_PNG);
-    expect(mock.requests).toEqual([]);
+    expect(stack.mock.requests).toEqual([]);
 
     // The chat sends the same prompt with the same model.
-    mock.enqueue({ text: "The login form, twice." });
+    stack.mock.enqueue({ text: "The login form, twice." });
     const events = await promptEvents(user, id, { text: PROMPT, model: MODEL });
-    const requests = mock.requests;
+    const requests = stack.mock.requests;
     expect(requests.map((r) => `${r.path} ${(r.body as { model?: string }).model}`)).toEqual([
       "/v1/responses gpt-text-only",
     ]);
@@ -123,7 +114,7 @@ describe("the inspector's previewed payload is the body sent", () => {
   });
 
   it("the study notes' worked example on an Anthropic model without image input: preview, then the same prompt sent", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: user.workspaceId,
       name: "notes",
       source: null,
@@ -151,7 +142,7 @@ describe("the inspector's previewed payload is the body sent", () => {
     );
     expect(previewed.status).toBe(200);
     const preview = (await previewed.json()) as { payload: { url: string; body: unknown } | null };
-    expect(preview.payload?.url).toBe(`${mock.url}/v1/messages`);
+    expect(preview.payload?.url).toBe(`${stack.mock.url}/v1/messages`);
     const body = JSON.stringify(preview.payload?.body);
     // The failed turn is not replayed, the image became pi's placeholder, the !command and the custom message are user text.
     expect(body).not.toContain("overloaded_error");
@@ -159,12 +150,12 @@ describe("the inspector's previewed payload is the body sent", () => {
     expect(body).toContain("Ran `git diff --stat`");
     expect(body).toContain("CI: the login job failed on main.");
 
-    mock.reset();
-    mock.enqueue({ text: "Fixed." });
+    stack.mock.reset();
+    stack.mock.enqueue({ text: "Fixed." });
     await promptEvents(user, id, { text, model });
-    expect(mock.requests.map((r) => `${r.path} ${(r.body as { model?: string }).model}`)).toEqual([
+    expect(stack.mock.requests.map((r) => `${r.path} ${(r.body as { model?: string }).model}`)).toEqual([
       "/v1/messages claude-text-only",
     ]);
-    expect(mock.requests[0].rawBody).toBe(body);
+    expect(stack.mock.requests[0].rawBody).toBe(body);
   });
 });

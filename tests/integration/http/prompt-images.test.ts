@@ -4,17 +4,15 @@
  * `input_image` data URL; a model without image input gets pi's placeholder text (13.2); a bad image is refused
  * with 400 naming it, and nothing is stored.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
 import type { AgentMessage } from "@/lib/agent/messages";
-import { DbScope } from "@/lib/db/client";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
@@ -24,30 +22,17 @@ const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const image = { type: "image", data: PNG, mimeType: "image/png" };
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv({
-    ...mockAnthropicEnv(mock.url),
-    OPENAI_API_KEY: "k",
-    OPENAI_BASE_URL: `${mock.url}/v1`,
+const stack = withMockStack({
+  provider: ["anthropic", "openai"],
+  processEnv: true,
+  extraEnv: {
     STRATA_MODELS: JSON.stringify([{ provider: "anthropic", id: "claude-text-only", input: ["text"] }]),
-  });
+  },
 });
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 async function newSession() {
   const actor = await signedIn.actor();
-  return (await projectWithSession(scope, { "a.txt": "alpha\n" }, { actor, name: "images" })).session;
+  return (await projectWithSession(stack.scope, { "a.txt": "alpha\n" }, { actor, name: "images" })).session;
 }
 
 async function prompt(id: string, body: Record<string, unknown>): Promise<Response> {
@@ -72,8 +57,8 @@ async function run(id: string, body: Record<string, unknown>): Promise<string[]>
 }
 
 async function storedUserContent(id: string): Promise<unknown> {
-  const session = await getSession(scope, id);
-  const entries = await loadBranch(scope, id, session?.leafId ?? null);
+  const session = await getSession(stack.scope, id);
+  const entries = await loadBranch(stack.scope, id, session?.leafId ?? null);
   const messages = entries.flatMap((e) => (e.type === "message" ? [e.message as AgentMessage] : []));
   const user = messages.find((m) => m.role === "user");
   return user?.role === "user" ? user.content : undefined;
@@ -86,12 +71,12 @@ const lastUser = (body: unknown, key: "messages" | "input") =>
 
 describe("images on a prompt", () => {
   it("are stored as pi's user content and reach Anthropic as base64 image blocks", async () => {
-    mock.enqueue({ text: "A red dot." });
+    stack.mock.enqueue({ text: "A red dot." });
     const session = await newSession();
     const events = await run(session.id, { text: "What is this?", images: [image] });
     expect(events).not.toContain("error");
     expect(await storedUserContent(session.id)).toEqual([{ type: "text", text: "What is this?" }, image]);
-    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    const requests = stack.mock.requests.filter((r) => r.path === "/v1/messages");
     expect(requests).toHaveLength(1);
     expect(lastUser(requests[0].body, "messages")).toEqual([
       { type: "text", text: "What is this?" },
@@ -100,10 +85,10 @@ describe("images on a prompt", () => {
   });
 
   it("reach OpenAI Responses as input_image data URLs", async () => {
-    mock.enqueue({ text: "A red dot." });
+    stack.mock.enqueue({ text: "A red dot." });
     const session = await newSession();
     await run(session.id, { text: "And now?", images: [image], model: "openai/gpt-5" });
-    const requests = mock.requests.filter((r) => r.path === "/v1/responses");
+    const requests = stack.mock.requests.filter((r) => r.path === "/v1/responses");
     expect(requests).toHaveLength(1);
     expect(lastUser(requests[0].body, "input")).toEqual([
       { type: "input_text", text: "And now?" },
@@ -113,11 +98,11 @@ describe("images on a prompt", () => {
   });
 
   it("become pi's placeholder text for a model without image input, and stay stored", async () => {
-    mock.enqueue({ text: "I cannot see it." });
+    stack.mock.enqueue({ text: "I cannot see it." });
     const session = await newSession();
     await run(session.id, { text: "Look", images: [image, image], model: "anthropic/claude-text-only" });
     expect(await storedUserContent(session.id)).toEqual([{ type: "text", text: "Look" }, image, image]);
-    const requests = mock.requests.filter((r) => r.path === "/v1/messages");
+    const requests = stack.mock.requests.filter((r) => r.path === "/v1/messages");
     expect(lastUser(requests[0].body, "messages")).toEqual([
       { type: "text", text: "Look" },
       { type: "text", text: "(image omitted: model does not support images)" },
@@ -134,7 +119,7 @@ describe("images on a prompt", () => {
     expect(await res.json()).toEqual({
       error: { code: "bad_request", message: "images: Image 2: its content is image/png, not image/gif." },
     });
-    expect((await getSession(scope, session.id))?.leafId).toBeNull();
-    expect(mock.requests).toHaveLength(0);
+    expect((await getSession(stack.scope, session.id))?.leafId).toBeNull();
+    expect(stack.mock.requests).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@
  * the mock provider: a prompt sent while another request's run is live is queued in `session_queue` and
  * delivered by that run at pi's points; an abort hands the undelivered texts back.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream, type SseEvent } from "@/components/chat/sse";
@@ -16,9 +16,8 @@ import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
 import { getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
@@ -26,24 +25,11 @@ const signedIn = signedInUser();
 const STEER_REQUIRED =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 async function newSession(files: Record<string, string> = { "a.txt": "alpha\n" }) {
-  return (await projectWithSession(scope, files, { actor: await signedIn.actor(), name: "queue" })).session;
+  return (await projectWithSession(stack.scope, files, { actor: await signedIn.actor(), name: "queue" }))
+    .session;
 }
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
@@ -86,12 +72,12 @@ function follow(res: Response) {
 }
 
 async function waitForRequests(n: number) {
-  while (mock.requests.length < n) await new Promise((r) => setTimeout(r, 10));
+  while (stack.mock.requests.length < n) await new Promise((r) => setTimeout(r, 10));
 }
 
 async function messagesOf(sessionId: string): Promise<AgentMessage[]> {
-  const session = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, session?.leafId ?? null);
+  const session = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, session?.leafId ?? null);
   return branch
     .filter((e) => e.type === "message")
     .map((e) => (e as { message: AgentMessage }).message)
@@ -111,7 +97,7 @@ const summary = (m: AgentMessage) => {
 describe("prompt while a run is live", () => {
   it("steer: queued (202), reported in queue_update, delivered after the tool batch", async () => {
     const session = await newSession();
-    mock.enqueue(
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "a.txt" } }], holdUntilReleased: "g" },
       { text: "Read it, and b too." },
     );
@@ -128,7 +114,7 @@ describe("prompt while a run is live", () => {
     expect(body.queued).toMatchObject({ kind: "steer", text: "also read b" });
 
     await run.waitFor((e) => e.event === "queue_update" && e.data.includes("also read b"));
-    mock.release("g");
+    stack.mock.release("g");
     await run.done;
 
     expect((await messagesOf(session.id)).map(summary)).toEqual([
@@ -138,8 +124,8 @@ describe("prompt while a run is live", () => {
       "user:also read b",
       "assistant:Read it, and b too.",
     ]);
-    expect(mock.requests).toHaveLength(2);
-    const sent = mock.requests[1].body as {
+    expect(stack.mock.requests).toHaveLength(2);
+    const sent = stack.mock.requests[1].body as {
       messages: { role: string; content: { type: string; text?: string }[] }[];
     };
     const last = sent.messages[sent.messages.length - 1];
@@ -154,12 +140,12 @@ describe("prompt while a run is live", () => {
     // The lock is free again.
     const next = follow(await prompt(session.id, { text: "thanks" }));
     await next.done;
-    expect(mock.requests).toHaveLength(3);
+    expect(stack.mock.requests).toHaveLength(3);
   });
 
   it("followUp: delivered only when the agent would stop", async () => {
     const session = await newSession();
-    mock.enqueue(
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "a.txt" } }], holdUntilReleased: "g" },
       { text: "alpha." },
       { text: "Followed up." },
@@ -170,7 +156,7 @@ describe("prompt while a run is live", () => {
       202,
     );
     await run.waitFor((e) => e.event === "queue_update" && e.data.includes("then summarise"));
-    mock.release("g");
+    stack.mock.release("g");
     await run.done;
     expect((await messagesOf(session.id)).map(summary)).toEqual([
       "user:read a",
@@ -180,35 +166,35 @@ describe("prompt while a run is live", () => {
       "user:then summarise",
       "assistant:Followed up.",
     ]);
-    expect(mock.requests).toHaveLength(3);
+    expect(stack.mock.requests).toHaveLength(3);
   });
 
   it("abort hands back the undelivered steer and follow-up texts; nothing more reaches the model", async () => {
     const session = await newSession();
-    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" }, { text: "never" });
+    stack.mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" }, { text: "never" });
     const run = follow(await prompt(session.id, { text: "go" }));
     await waitForRequests(1);
     expect((await prompt(session.id, { text: "steer me", streamingBehavior: "steer" })).status).toBe(202);
     expect((await prompt(session.id, { text: "and later", streamingBehavior: "followUp" })).status).toBe(202);
     expect(await abort(session.id)).toEqual({ aborted: true, undelivered: ["steer me", "and later"] });
     await run.done;
-    mock.release("g");
-    expect(mock.requests).toHaveLength(1);
+    stack.mock.release("g");
+    expect(stack.mock.requests).toHaveLength(1);
     const stored = await messagesOf(session.id);
     expect(stored.map(summary)).toEqual(["user:go", expect.stringMatching(/^assistant:/)]);
     expect(stored[1].role === "assistant" && stored[1].stopReason).toBe("aborted");
     // Nothing is queued any more and the session takes prompts again.
     expect(await abort(session.id)).toEqual({ aborted: false, undelivered: [] });
-    mock.enqueue({ text: "back" });
+    stack.mock.enqueue({ text: "back" });
     await follow(await prompt(session.id, { text: "again" })).done;
-    expect(mock.requests).toHaveLength(2);
+    expect(stack.mock.requests).toHaveLength(2);
   });
 });
 
 describe("edges of the queue", () => {
   it("a client gone mid-run only detaches: the run goes on and delivers the follow-up another tab queued", async () => {
     const session = await newSession();
-    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" }, { text: "Followed up." });
+    stack.mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" }, { text: "Followed up." });
     const first = await prompt(session.id, { text: "go" });
     const reader = (first.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
@@ -218,24 +204,24 @@ describe("edges of the queue", () => {
     );
     // The tab goes away: its response is cancelled, the run is not.
     await reader.cancel();
-    mock.release("g");
+    stack.mock.release("g");
     // Until the run has stored its end (`outcome`, with its `run_end` event).
     for (;;) {
-      const live = await scope.query(
+      const live = await stack.scope.query(
         "SELECT 1 FROM session_runs WHERE session_id = $1 AND (finished_at IS NULL OR outcome IS NULL)",
         [session.id],
       );
       if (live.length === 0) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(mock.requests).toHaveLength(2);
+    expect(stack.mock.requests).toHaveLength(2);
     expect((await messagesOf(session.id)).map(summary)).toEqual([
       "user:go",
       "assistant:Working on it",
       "user:from tab B",
       "assistant:Followed up.",
     ]);
-    const [run] = await scope.query<{ outcome: string }>(
+    const [run] = await stack.scope.query<{ outcome: string }>(
       "SELECT outcome FROM session_runs WHERE session_id = $1",
       [session.id],
     );
@@ -258,7 +244,7 @@ describe("edges of the queue", () => {
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error.message).toBe("The request body is not valid JSON");
 
-    mock.enqueue({ text: ["held", " answer"], holdUntilReleased: "g" });
+    stack.mock.enqueue({ text: ["held", " answer"], holdUntilReleased: "g" });
     const run = follow(await prompt(session.id, { text: "go" }));
     await waitForRequests(1);
     const compact = await prompt(session.id, { text: "/compact now", streamingBehavior: "steer" });
@@ -269,7 +255,7 @@ describe("edges of the queue", () => {
         message: "/compact cannot be queued. Run it when the agent has finished.",
       },
     });
-    mock.release("g");
+    stack.mock.release("g");
     await run.done;
 
     // The shell command holds the session from the moment its POST answers (its run is admitted first) and only
@@ -301,8 +287,8 @@ describe("runs that end without an agent, runs taken over", () => {
       { text: "hello", env: {}, modelRef: "nope/nope" },
     ]) {
       const session = await newSession();
-      const runId = await startRun(scope, session.id);
-      await enqueueForRun(scope, session.id, {
+      const runId = await startRun(stack.scope, session.id);
+      await enqueueForRun(stack.scope, session.id, {
         kind: "followUp",
         inputText: "later",
         message: followUp("later"),
@@ -314,32 +300,36 @@ describe("runs that end without an agent, runs taken over", () => {
       ]);
       expect(await abort(session.id)).toEqual({ aborted: false, undelivered: [] });
     }
-    expect(mock.requests).toHaveLength(0);
+    expect(stack.mock.requests).toHaveLength(0);
   });
 
   it("a run taken over is told to stop and takes nothing queued for its successor", async () => {
     const session = await newSession();
-    const old = await startRun(scope, session.id);
-    await finishRun(scope, old); // what a takeover does to a silent run
-    expect(await heartbeatRun(scope, old)).toBe(true);
-    const next = await startRun(scope, session.id);
-    await enqueueForRun(scope, session.id, { kind: "steer", inputText: "mine", message: followUp("mine") });
-    expect(await claimQueued(scope, session.id, "steer", "all", old)).toEqual([]);
-    expect((await claimQueued(scope, session.id, "steer", "all", next)).map((q) => q.inputText)).toEqual([
-      "mine",
-    ]);
-    await finishRun(scope, next);
+    const old = await startRun(stack.scope, session.id);
+    await finishRun(stack.scope, old); // what a takeover does to a silent run
+    expect(await heartbeatRun(stack.scope, old)).toBe(true);
+    const next = await startRun(stack.scope, session.id);
+    await enqueueForRun(stack.scope, session.id, {
+      kind: "steer",
+      inputText: "mine",
+      message: followUp("mine"),
+    });
+    expect(await claimQueued(stack.scope, session.id, "steer", "all", old)).toEqual([]);
+    expect(
+      (await claimQueued(stack.scope, session.id, "steer", "all", next)).map((q) => q.inputText),
+    ).toEqual(["mine"]);
+    await finishRun(stack.scope, next);
   });
 
   it("texts left by a gone client come back on the next prompt run, not on a shell command's stream", async () => {
     const session = await newSession();
-    const runId = await startRun(scope, session.id);
-    await enqueueForRun(scope, session.id, {
+    const runId = await startRun(stack.scope, session.id);
+    await enqueueForRun(stack.scope, session.id, {
       kind: "followUp",
       inputText: "left",
       message: followUp("left"),
     });
-    await finishRun(scope, runId); // the run ended without handing it back (its client was gone)
+    await finishRun(stack.scope, runId); // the run ended without handing it back (its client was gone)
     const shell = follow(await prompt(session.id, { text: "!echo hi" }));
     await shell.done;
     // Nothing is handed back on the shell's stream. Its run's heartbeat (every PULSE_MS) may report the waiting text
@@ -352,7 +342,7 @@ describe("runs that end without an agent, runs taken over", () => {
     ]);
     for (const e of shell.events.filter((x) => x.event === "queue_update"))
       expect([[], ["left"]]).toContainEqual((e.data as { followUp: string[] }).followUp);
-    mock.enqueue({ text: "ok" });
+    stack.mock.enqueue({ text: "ok" });
     const next = follow(await prompt(session.id, { text: "go on" }));
     await next.done;
     expect(next.events[1]).toEqual({
@@ -365,7 +355,7 @@ describe("runs that end without an agent, runs taken over", () => {
 describe("prompt while the session compacts", () => {
   it("is refused with pi's compaction text, also with a streamingBehavior; !command still runs", async () => {
     const session = await newSession();
-    const runId = await startRun(scope, session.id, "compaction");
+    const runId = await startRun(stack.scope, session.id, "compaction");
     for (const body of [{ text: "hi" }, { text: "hi", streamingBehavior: "steer" }]) {
       const res = await prompt(session.id, body);
       expect(res.status).toBe(409);
@@ -377,39 +367,45 @@ describe("prompt while the session compacts", () => {
         },
       });
     }
-    await finishRun(scope, runId);
-    expect(mock.requests).toHaveLength(0);
+    await finishRun(stack.scope, runId);
+    expect(stack.mock.requests).toHaveLength(0);
   });
 });
 
 describe("session_queue", () => {
   it("a run finishes only when nothing waits; nothing is queued once it has finished", async () => {
     const session = await newSession();
-    const runId = await startRun(scope, session.id);
+    const runId = await startRun(stack.scope, session.id);
     const message: AgentMessage = { role: "user", content: [{ type: "text", text: "late" }], timestamp: 1 };
-    const queued = await enqueueForRun(scope, session.id, { kind: "followUp", inputText: "late", message });
+    const queued = await enqueueForRun(stack.scope, session.id, {
+      kind: "followUp",
+      inputText: "late",
+      message,
+    });
     expect(queued).toMatchObject({ kind: "followUp", inputText: "late", message });
-    expect(await finishRunIfIdle(scope, session.id, runId)).toEqual({ finished: false });
+    expect(await finishRunIfIdle(stack.scope, session.id, runId)).toEqual({ finished: false });
     expect(
-      (await claimQueued(scope, session.id, "followUp", "one-at-a-time")).map((q) => q.inputText),
+      (await claimQueued(stack.scope, session.id, "followUp", "one-at-a-time")).map((q) => q.inputText),
     ).toEqual(["late"]);
-    expect(await claimQueued(scope, session.id, "followUp")).toEqual([]);
-    expect(await finishRunIfIdle(scope, session.id, runId)).toEqual({ finished: true });
-    expect(await enqueueForRun(scope, session.id, { kind: "steer", inputText: "x", message })).toBeNull();
+    expect(await claimQueued(stack.scope, session.id, "followUp")).toEqual([]);
+    expect(await finishRunIfIdle(stack.scope, session.id, runId)).toEqual({ finished: true });
+    expect(
+      await enqueueForRun(stack.scope, session.id, { kind: "steer", inputText: "x", message }),
+    ).toBeNull();
   });
 
   it("one-at-a-time claims oldest first; concurrent claims never share a row", async () => {
     const session = await newSession();
-    const runId = await startRun(scope, session.id);
+    const runId = await startRun(stack.scope, session.id);
     for (const text of ["1", "2", "3", "4"])
-      await enqueueForRun(scope, session.id, {
+      await enqueueForRun(stack.scope, session.id, {
         kind: "steer",
         inputText: text,
         message: { role: "user", content: text, timestamp: 1 },
       });
-    expect((await claimQueued(scope, session.id, "steer", "one-at-a-time")).map((q) => q.inputText)).toEqual([
-      "1",
-    ]);
+    expect(
+      (await claimQueued(stack.scope, session.id, "steer", "one-at-a-time")).map((q) => q.inputText),
+    ).toEqual(["1"]);
     const scopes = [new DbScope(), new DbScope(), new DbScope()];
     const claims = await Promise.all(scopes.map((s) => claimQueued(s, session.id, "steer", "one-at-a-time")));
     await Promise.all(scopes.map((s) => s.release()));
@@ -419,7 +415,7 @@ describe("session_queue", () => {
         .map((q) => q.inputText)
         .sort(),
     ).toEqual(["2", "3", "4"]);
-    await finishRun(scope, runId);
+    await finishRun(stack.scope, runId);
   });
 });
 
@@ -440,9 +436,9 @@ describe("!command", () => {
     });
     expect(bash.events.find((e) => e.event === "files_changed")?.data).toMatchObject({ paths: ["b.txt"] });
     await follow(await prompt(session.id, { text: "!!cat missing.txt" })).done;
-    mock.enqueue({ text: "ok" });
+    stack.mock.enqueue({ text: "ok" });
     await follow(await prompt(session.id, { text: "what did I run?" })).done;
-    const sent = mock.requests[0].body as {
+    const sent = stack.mock.requests[0].body as {
       messages: { role: string; content: { type: string; text?: string }[] }[];
     };
     expect(sent.messages.map((m) => [m.role, m.content.map((c) => c.text)])).toEqual([
@@ -464,7 +460,7 @@ describe("!command", () => {
     const session = await newSession();
     const bash = follow(await prompt(session.id, { text: "!cat a.txt" }));
     await bash.waitFor((e) => e.event === "message_end");
-    mock.enqueue({ text: "next" });
+    stack.mock.enqueue({ text: "next" });
     const next = await prompt(session.id, { text: "and now?" });
     expect(next.status).toBe(200);
     await Promise.all([bash.done, follow(next).done]);
@@ -492,21 +488,21 @@ describe("!command", () => {
     expect(stored[0]).toMatchObject({ role: "bashExecution", cancelled: false, output: "", exitCode: 0 });
     const s = new DbScope();
     const { vfs } = openWorkspaceVfs(signedIn.user.workspaceId, s);
-    const cwd = (await getSession(scope, session.id))?.cwd;
+    const cwd = (await getSession(stack.scope, session.id))?.cwd;
     expect(await vfs.readText(`${cwd}/w.txt`)).toBe("w\nmore\n");
     await s.release();
   });
 
   it("during a live run: runs at once, stored after the run's messages", async () => {
     const session = await newSession();
-    mock.enqueue({ text: ["thinking", " done"], holdUntilReleased: "g" });
+    stack.mock.enqueue({ text: ["thinking", " done"], holdUntilReleased: "g" });
     const run = follow(await prompt(session.id, { text: "go" }));
     await waitForRequests(1);
     const bash = follow(await prompt(session.id, { text: "!cat a.txt" }));
     await bash.done;
     const end = bash.events.find((e) => e.event === "message_end");
     expect((end?.data.message as { output?: string } | undefined)?.output).toBe("alpha\n");
-    mock.release("g");
+    stack.mock.release("g");
     await run.done;
     expect((await messagesOf(session.id)).map(summary)).toEqual([
       "user:go",

@@ -5,30 +5,18 @@
  * runtime, trust, the team rules preview). Every statement the Neon driver sends is recorded.
  */
 import { Client } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { readSseStream } from "@/components/chat/sse";
-import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
 let user: TestUser;
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
+const stack = withMockStack({ reset: false, processEnv: true });
 beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
   user = await createTestUser();
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
 });
 
 /** Records each statement's text (whitespace collapsed) with the number of model requests made when it was sent. */
@@ -38,7 +26,7 @@ function recordStatements(): { text: string; requestsBefore: number }[] {
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     const text = typeof first === "string" ? first : String(first?.text ?? "");
-    log.push({ text: text.replace(/\s+/g, " ").trim(), requestsBefore: mock.requests.length });
+    log.push({ text: text.replace(/\s+/g, " ").trim(), requestsBefore: stack.mock.requests.length });
     return query.apply(this, args as never);
   } as typeof query;
   onTestFinished(() => {
@@ -64,17 +52,17 @@ async function prompt(sessionId: string, text: string) {
 
 describe("a prompt's statements before the model request", () => {
   it("read the session row once and lock it once, and read the project row once", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: user.workspaceId,
       name: "reads",
       source: null,
     });
-    const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
-    mock.enqueue({ text: "one" }, { text: "two" });
+    const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
     await prompt(session.id, "first");
     const log = recordStatements();
     expect(await prompt(session.id, "next")).toContain("run_end");
-    expect(mock.requests).toHaveLength(2);
+    expect(stack.mock.requests).toHaveLength(2);
     const before = log.filter((s) => s.requestsBefore === 1).map((s) => s.text);
     expect(before.filter((t) => /^SELECT [^()]* FROM sessions\b/.test(t))).toEqual([
       "SELECT * FROM sessions WHERE id = $1",

@@ -3,7 +3,7 @@
  * provider: the Retry button's run continues from before the failed answer (no second user message), the abort
  * route cancels a pending auto-retry wait (no further request), and a session held by another run answers 409.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as postAbort } from "@/app/api/sessions/[id]/abort/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { POST as postRetry } from "@/app/api/sessions/[id]/retry/route";
@@ -15,39 +15,28 @@ import { finishRun, startRun } from "@/lib/session/runs";
 import { createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 /** A session in a trusted project whose `.pi/settings.json` sets `retry`. */
 async function newSession(retry: Record<string, unknown>) {
   const actor = await signedIn.actor();
-  const project = await insertProject(scope, { workspaceId: actor.workspaceId, name: "retry", source: null });
+  const project = await insertProject(stack.scope, {
+    workspaceId: actor.workspaceId,
+    name: "retry",
+    source: null,
+  });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
   await vfs.writeFile(`${project.rootPath}/.pi/settings.json`, JSON.stringify({ retry }));
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
-  await setSessionTrustOverride(scope, session.id, true);
+  const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
+  await setSessionTrustOverride(stack.scope, session.id, true);
   return session;
 }
 
@@ -70,13 +59,13 @@ async function readAll(res: Response, onEvent: (type: string) => void = () => {}
   });
   return events;
 }
-const requests = () => mock.requests.filter((r) => r.path === "/v1/messages");
+const requests = () => stack.mock.requests.filter((r) => r.path === "/v1/messages");
 const roleOf = (e: { data: Record<string, unknown> }) => (e.data.message as { role: string }).role;
 
 describe("POST /api/sessions/:id/retry", () => {
   it("re-runs a failed turn without a second user message", async () => {
     const session = await newSession({ baseDelayMs: 100 });
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
     const first = await readAll(await post(postPrompt, session.id, "prompt", { text: "hi" }));
     expect(first.filter((e) => e.type === "message_end").map(roleOf)).toEqual([
       "system",
@@ -101,7 +90,7 @@ describe("POST /api/sessions/:id/retry", () => {
 
   it("answers 400 model_unavailable for an unknown model although models are configured", async () => {
     const session = await newSession({ baseDelayMs: 100 });
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "never asked for" });
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "never asked for" });
     await readAll(await post(postPrompt, session.id, "prompt", { text: "hi" }));
     const res = await post(postRetry, session.id, "retry", { model: "nope/none" });
     expect(res.status).toBe(400);
@@ -128,11 +117,11 @@ describe("POST /api/sessions/:id/retry", () => {
 
   it("answers 409 run_active while another run holds the session", async () => {
     const session = await newSession({ baseDelayMs: 100 });
-    const runId = await startRun(scope, session.id);
+    const runId = await startRun(stack.scope, session.id);
     const res = await post(postRetry, session.id, "retry", {});
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("run_active");
-    await finishRun(scope, runId);
+    await finishRun(stack.scope, runId);
     expect(requests()).toHaveLength(0);
   });
 });
@@ -140,7 +129,7 @@ describe("POST /api/sessions/:id/retry", () => {
 describe("the abort route during an auto-retry wait", () => {
   it("cancels the wait: pi's auto_retry_end, no further request", async () => {
     const session = await newSession({ baseDelayMs: 20_000 });
-    mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
+    stack.mock.enqueue({ error: { status: 529, message: "Overloaded" } }, { text: "never asked for" });
     // Had the abort not cancelled the 20 s wait, the retry would follow it: a second request and a success.
     const res = await post(postPrompt, session.id, "prompt", { text: "hi" });
     let aborted: Promise<unknown> | undefined;
@@ -163,6 +152,6 @@ describe("the abort route during an auto-retry wait", () => {
       { type: "auto_retry_end", success: false, attempt: 1, finalError: "Retry cancelled" },
     ]);
     expect(requests()).toHaveLength(1);
-    expect(mock.pending).toBe(1);
+    expect(stack.mock.pending).toBe(1);
   });
 });

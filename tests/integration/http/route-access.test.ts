@@ -3,37 +3,25 @@
  * another user's project → 404 with the body a nonexistent id gets; a viewer's write → 403 `forbidden`; the prompt
  * rate limit → 429 `rate_limited` with Retry-After; GET /api/me, GET /api/workspaces and `workspaceId` on projects.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getMe } from "@/app/api/me/route";
 import { PUT as putFile } from "@/app/api/projects/[id]/file/route";
 import { GET as getProject } from "@/app/api/projects/[id]/route";
 import { GET as listProjects } from "@/app/api/projects/route";
 import { POST as postPrompt } from "@/app/api/sessions/[id]/prompt/route";
 import { GET as getWorkspaces } from "@/app/api/workspaces/route";
-import { DbScope } from "@/lib/db/client";
 import { openAgentVfs } from "@/lib/projects/agent-dir";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { asUser, authJson, createTestUser, type TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
+const stack = withMockStack({ reset: false, processEnv: true });
 let alice: TestUser;
 let bob: TestUser;
 beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
   alice = await createTestUser("Alice");
   bob = await createTestUser("Bob");
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
 });
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
@@ -41,7 +29,11 @@ const answer = async (res: Response) => ({ status: res.status, body: await res.j
 
 describe("the one authorisation layer at the routes", () => {
   it("no cookie or token: 401 unauthenticated", async () => {
-    const project = await insertProject(scope, { workspaceId: alice.workspaceId, name: "a", source: null });
+    const project = await insertProject(stack.scope, {
+      workspaceId: alice.workspaceId,
+      name: "a",
+      source: null,
+    });
     const unauthenticated = {
       status: 401,
       body: {
@@ -58,7 +50,7 @@ describe("the one authorisation layer at the routes", () => {
   });
 
   it("a personal access token (Authorization: Bearer) is a caller; a wrong one is 401 token_invalid", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: alice.workspaceId,
       name: "By token",
       source: null,
@@ -84,7 +76,7 @@ describe("the one authorisation layer at the routes", () => {
   });
 
   it("another user's project: 404 with the same body as a nonexistent id", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: alice.workspaceId,
       name: "Secret",
       source: null,
@@ -124,7 +116,11 @@ describe("the one authorisation layer at the routes", () => {
       alice,
     );
     await authJson("/organization/accept-invitation", { invitationId: invitation.id }, bob);
-    const project = await insertProject(scope, { workspaceId: team.id, name: "Team project", source: null });
+    const project = await insertProject(stack.scope, {
+      workspaceId: team.id,
+      name: "Team project",
+      source: null,
+    });
     expect((await getProject(asUser(bob, "/x"), params(project.id))).status).toBe(200);
     const write = asUser(bob, "/x", {
       method: "PUT",
@@ -181,17 +177,17 @@ describe("the one authorisation layer at the routes", () => {
       [alice, "OWNER-PRIVATE-NOTE"],
       [member, "MEMBER-OWN-NOTE"],
     ] as const) {
-      const { vfs } = await openAgentVfs(scope, user.id);
+      const { vfs } = await openAgentVfs(stack.scope, user.id);
       await vfs.writeFile("/.pi/agent/AGENTS.md", note);
       await vfs.flush();
     }
-    const project = await insertProject(scope, { workspaceId: team.id, name: "Shared", source: null });
-    const session = await createSession(scope, {
+    const project = await insertProject(stack.scope, { workspaceId: team.id, name: "Shared", source: null });
+    const session = await createSession(stack.scope, {
       projectId: project.id,
       cwd: project.rootPath,
       userId: alice.id,
     });
-    mock.reset();
+    stack.mock.reset();
     const res = await postPrompt(
       asUser(member, `/api/sessions/${session.id}/prompt`, {
         method: "POST",
@@ -202,7 +198,9 @@ describe("the one authorisation layer at the routes", () => {
     );
     expect(res.status).toBe(200);
     await res.text();
-    const sent = JSON.stringify(mock.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body));
+    const sent = JSON.stringify(
+      stack.mock.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body),
+    );
     expect(sent).toContain("MEMBER-OWN-NOTE");
     expect(sent).not.toContain("OWNER-PRIVATE-NOTE");
   });
@@ -216,12 +214,12 @@ describe("the one authorisation layer at the routes", () => {
     process.env.STRATA_PROMPT_RATE_WINDOW = "60";
     try {
       const carol = await createTestUser("Carol");
-      const project = await insertProject(scope, {
+      const project = await insertProject(stack.scope, {
         workspaceId: carol.workspaceId,
         name: "rl",
         source: null,
       });
-      const session = await createSession(scope, {
+      const session = await createSession(stack.scope, {
         projectId: project.id,
         cwd: project.rootPath,
         userId: carol.id,
@@ -242,7 +240,7 @@ describe("the one authorisation layer at the routes", () => {
       }
       const messages = async () =>
         (
-          await scope.query<{ n: number }>(
+          await stack.scope.query<{ n: number }>(
             "SELECT count(*)::int AS n FROM session_entries WHERE session_id = $1",
             [session.id],
           )

@@ -4,7 +4,7 @@
  * and their errors.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postImport } from "@/app/api/projects/[id]/sessions/import/route";
 import { POST as postBranch } from "@/app/api/sessions/[id]/branch/route";
 import { POST as postCompact } from "@/app/api/sessions/[id]/compact/route";
@@ -12,7 +12,6 @@ import { GET as getExport } from "@/app/api/sessions/[id]/export/route";
 import { POST as postFork } from "@/app/api/sessions/[id]/fork/route";
 import { GET as getTreeRoute } from "@/app/api/sessions/[id]/tree/route";
 import type { AgentMessage } from "@/lib/agent/messages";
-import { DbScope } from "@/lib/db/client";
 import { emptyUsage } from "@/lib/llm/types";
 import { insertProject } from "@/lib/projects/projects";
 import { BRANCH_SUMMARY_PREAMBLE } from "@/lib/session/compaction/branch-summarization";
@@ -22,8 +21,7 @@ import { finishRun, startRun } from "@/lib/session/runs";
 import { appendEntry, createSession, getSession, getSessionHeader } from "@/lib/session/store";
 import type { SessionTreeViewNode } from "@/lib/session/tree-view";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
@@ -31,26 +29,15 @@ const signedIn = signedInUser();
 const fixture = readFileSync(new URL("../../fixtures/sessions/pi-tour.jsonl", import.meta.url), "utf8");
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
-let scope: DbScope;
-let mock: MockProvider;
+const stack = withMockStack({ processEnv: true });
 let projectId: string;
-let restoreEnv: () => void;
 
 beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
   const actor = await signedIn.actor();
   projectId = (
-    await insertProject(scope, { workspaceId: actor.workspaceId, name: "tree-http", source: null })
+    await insertProject(stack.scope, { workspaceId: actor.workspaceId, name: "tree-http", source: null })
   ).id;
 });
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const json = (body: unknown) =>
@@ -106,7 +93,7 @@ describe("import / export", () => {
       diagnostics: { line: number; kind: string }[];
     };
     expect(body.diagnostics.map((d) => [d.line, d.kind])).toEqual([[3, "invalid-json"]]);
-    expect((await getSession(scope, body.session.id))!.leafId).toBe("a0000002");
+    expect((await getSession(stack.scope, body.session.id))!.leafId).toBe("a0000002");
 
     const torn = await raw(`${lines[0]}\n${lines[1]}\n{"type":"mess`, "application/x-ndjson");
     expect(torn.status).toBe(400);
@@ -164,11 +151,11 @@ describe("tree, branch, fork", () => {
     let res = await postBranch(json({ entryId: "a0000007" }), params(session.id));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ leafId: "a0000007" });
-    expect((await getSession(scope, session.id))!.leafId).toBe("a0000007");
+    expect((await getSession(stack.scope, session.id))!.leafId).toBe("a0000007");
 
     res = await postBranch(json({ entryId: "a0000004" }), params(session.id));
     expect(await res.json()).toEqual({ leafId: "a0000003", editorText: "Read README.md and summarise it" });
-    expect((await getSession(scope, session.id))!.leafId).toBe("a0000003");
+    expect((await getSession(stack.scope, session.id))!.leafId).toBe("a0000003");
 
     res = await postBranch(json({ entryId: "zzzzzzzz" }), params(session.id));
     expect(res.status).toBe(404);
@@ -179,7 +166,7 @@ describe("tree, branch, fork", () => {
 
   it("POST branch with summarize: the session's model summarizes the branch left behind", async () => {
     const { session } = await importFixture();
-    mock.enqueue({ text: "## Goal\nAsk what is next." });
+    stack.mock.enqueue({ text: "## Goal\nAsk what is next." });
     const res = await postBranch(json({ entryId: "a0000012", summarize: true }), params(session.id));
     expect(res.status).toBe(200);
     const body = (await res.json()) as { leafId: string; summaryEntry: Record<string, unknown> };
@@ -191,7 +178,7 @@ describe("tree, branch, fork", () => {
       details: { readFiles: [], modifiedFiles: [] },
     });
     expect(body.leafId).toBe(body.summaryEntry.id);
-    const request = mock.requests.find((r) => r.path === "/v1/messages")!;
+    const request = stack.mock.requests.find((r) => r.path === "/v1/messages")!;
     const sent = request.body as {
       model: string;
       system: { text: string }[];
@@ -205,7 +192,7 @@ describe("tree, branch, fork", () => {
     expect(prompt.startsWith("<conversation>\n[User]: The following is a summary of a branch")).toBe(true);
     expect(prompt).toContain("\n\n[User]: What next? (é ü 日本");
     expect(prompt).toContain(")\n</conversation>\n\nCreate a structured summary of this conversation branch");
-    const branch = await loadBranch(scope, session.id, body.leafId);
+    const branch = await loadBranch(stack.scope, session.id, body.leafId);
     expect(branch.map((e) => e.id).slice(-2)).toEqual(["a0000012", body.leafId]);
   });
 
@@ -215,8 +202,8 @@ describe("tree, branch, fork", () => {
     expect(res.status).toBe(201);
     const { session: forked } = (await res.json()) as { session: { id: string; projectId: string } };
     expect(forked.projectId).toBe(projectId);
-    const stored = (await getSession(scope, forked.id))!;
-    const branch = await loadBranch(scope, forked.id, stored.leafId);
+    const stored = (await getSession(stack.scope, forked.id))!;
+    const branch = await loadBranch(stack.scope, forked.id, stored.leafId);
     expect(branch.slice(0, 7).map((e) => e.id)).toEqual([
       "a0000001",
       "a0000002",
@@ -226,7 +213,7 @@ describe("tree, branch, fork", () => {
       "a0000006",
       "a0000007",
     ]);
-    expect((await getSessionHeader(scope, forked.id)).parentSession).toBe(session.id);
+    expect((await getSessionHeader(stack.scope, forked.id)).parentSession).toBe(session.id);
     expect((await postFork(json({ entryId: "zzzzzzzz" }), params(session.id))).status).toBe(404);
   });
 });
@@ -250,8 +237,8 @@ describe("POST compact", () => {
     }) as AgentMessage;
 
   it("compacts with the session's model; 409 while a run is live; nothing to do", async () => {
-    const session = await createSession(scope, { projectId, cwd: "/p" });
-    const add = (message: AgentMessage) => appendEntry(scope, session.id, { type: "message", message });
+    const session = await createSession(stack.scope, { projectId, cwd: "/p" });
+    const add = (message: AgentMessage) => appendEntry(stack.scope, session.id, { type: "message", message });
     let res = await postCompact(json({}), params(session.id));
     expect(await res.json()).toEqual({ status: "nothing" });
 
@@ -260,13 +247,13 @@ describe("POST compact", () => {
     await add(user(`Recent work ${"r".repeat(90_000)}`));
     await add(assistant("Recent answer."));
 
-    const runId = await startRun(scope, session.id);
+    const runId = await startRun(stack.scope, session.id);
     res = await postCompact(json({}), params(session.id));
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("run_active");
-    await finishRun(scope, runId);
+    await finishRun(stack.scope, runId);
 
-    mock.enqueue({ text: "Summary of old work." });
+    stack.mock.enqueue({ text: "Summary of old work." });
     res = await postCompact(json({ focus: "old work" }), params(session.id));
     expect(res.status).toBe(200);
     const body = (await res.json()) as { status: string; entry: { type: string; summary: string } };
@@ -275,13 +262,15 @@ describe("POST compact", () => {
       entry: { type: "compaction", summary: "Summary of old work." },
     });
     const prompt = (
-      mock.requests[0].body as { messages: { content: { text: string }[] }[] }
+      stack.mock.requests[0].body as { messages: { content: { text: string }[] }[] }
     ).messages[0].content
       .map((b) => b.text)
       .join("");
     expect(prompt.endsWith("\n\nAdditional focus: old work")).toBe(true);
 
-    mock.enqueue({ error: { status: 400, message: "prompt is too long: 300000 tokens > 200000 maximum" } });
+    stack.mock.enqueue({
+      error: { status: 400, message: "prompt is too long: 300000 tokens > 200000 maximum" },
+    });
     await add(user(`Newer work ${"n".repeat(90_000)}`));
     await add(assistant("Newer answer."));
     res = await postCompact(json({}), params(session.id));

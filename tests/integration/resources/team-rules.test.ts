@@ -4,7 +4,7 @@
  * in the next request as pi's system prompt patch (a system message with the changed `project_context` section),
  * exactly as the mock provider receives it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import type { SystemMessage } from "@/lib/llm/types";
@@ -17,24 +17,15 @@ import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { authJson, createTestUser, type TestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack();
 let ada: TestUser;
 let teamId: string;
 
 const ADA = { name: "Ada Lovelace", email: "ada@strata.test" };
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
   ada = await createTestUser("Ada Lovelace");
   const team = await authJson<{ id: string }>(
     "/organization/create",
@@ -43,15 +34,10 @@ beforeAll(async () => {
   );
   teamId = team.id;
 });
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 /** A team project (git, with its own AGENTS.md), a session of Ada's in it, and Ada's agent dir AGENTS.md. */
 async function teamSession(name: string) {
-  const project = await insertProject(scope, { workspaceId: teamId, name, source: null });
+  const project = await insertProject(stack.scope, { workspaceId: teamId, name, source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(teamId, s);
   await initRepository(vfs, project.rootPath);
@@ -62,7 +48,7 @@ async function teamSession(name: string) {
   await agent.writeFile(`${AGENT_DIR}/AGENTS.md`, "Personal rules.\n");
   await agent.flush();
   await s.release();
-  const session = await createSession(scope, {
+  const session = await createSession(stack.scope, {
     projectId: project.id,
     userId: ada.id,
     cwd: project.rootPath,
@@ -70,7 +56,7 @@ async function teamSession(name: string) {
   return { project, session };
 }
 
-const requests = () => mock.requests.filter((r) => r.path === "/v1/messages");
+const requests = () => stack.mock.requests.filter((r) => r.path === "/v1/messages");
 
 interface AnthropicBody {
   system: { text: string }[];
@@ -82,16 +68,16 @@ const systemText = (body: AnthropicBody) => body.system.map((b) => b.text).join(
 describe("team rules in the resource chain", () => {
   it("orders personal, team, project; a rules change reaches the next request as a project_context patch", async () => {
     await writeRulesFiles(
-      scope,
+      stack.scope,
       teamId,
       ADA,
       [{ path: "AGENTS.md", content: "Team rule one.\n" }],
       "Team rules",
     );
     const { project, session } = await teamSession("engine");
-    mock.enqueue({ text: "one" }, { text: "two" });
+    stack.mock.enqueue({ text: "one" }, { text: "two" });
 
-    await runPrompt({ sessionId: session.id, text: "first", env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "first", env: stack.env, emit: async () => {} });
     const context = (team: string) =>
       [
         "<project_context>",
@@ -108,17 +94,17 @@ describe("team rules in the resource chain", () => {
     expect(systemText(first)).toContain(`\n\n${context("Team rule one.\n")}\n\n`);
 
     await writeRulesFiles(
-      scope,
+      stack.scope,
       teamId,
       ADA,
       [{ path: "AGENTS.md", content: "Team rule two.\n" }],
       "Tighten",
     );
-    await runPrompt({ sessionId: session.id, text: "second", env, emit: async () => {} });
+    await runPrompt({ sessionId: session.id, text: "second", env: stack.env, emit: async () => {} });
 
     // The transcript: one system message carrying only the changed section (pi 3.28), before the user message.
-    const stored = await getSession(scope, session.id);
-    const branch = await loadBranch(scope, session.id, stored!.leafId);
+    const stored = await getSession(stack.scope, session.id);
+    const branch = await loadBranch(stack.scope, session.id, stored!.leafId);
     const messages = branch
       .filter((e) => e.type === "message")
       .map((e) => (e as unknown as { message: { role: string; sections?: unknown } }).message);

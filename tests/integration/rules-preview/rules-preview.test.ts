@@ -5,20 +5,18 @@
  * `GET /api/sessions/:id/resources` (scope, path, last change, preview), and the preview ending by itself when the
  * proposal is approved.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getResources } from "@/app/api/sessions/[id]/resources/route";
 import { PUT as putPreview } from "@/app/api/sessions/[id]/rules-preview/route";
 import { runPrompt } from "@/lib/agent-session/session-run";
-import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { approveProposal, createProposal, lastChange, type RulesUser, writeRulesFiles } from "@/lib/rules";
 import { createSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, authJson, createTestUser, type TestUser } from "../../helpers/auth";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
+const stack = withMockStack({ reset: false });
 let ada: TestUser;
 let grace: TestUser;
 let teamId: string;
@@ -54,8 +52,6 @@ async function resources(as: TestUser, id: string): Promise<View> {
 }
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
   ada = await createTestUser("Ada Lovelace");
   grace = await createTestUser("Grace Hopper");
   const team = await authJson<{ id: string }>(
@@ -73,22 +69,26 @@ beforeAll(async () => {
   otherTeamId = (
     await authJson<{ id: string }>("/organization/create", { name: "Other", slug: `other-${ada.id}` }, ada)
   ).id;
-  await writeRulesFiles(scope, teamId, user(ada), [{ path: "AGENTS.md", content: "Main rule.\n" }], "Rules");
-  const project = await insertProject(scope, { workspaceId: teamId, name: "engine", source: null });
+  await writeRulesFiles(
+    stack.scope,
+    teamId,
+    user(ada),
+    [{ path: "AGENTS.md", content: "Main rule.\n" }],
+    "Rules",
+  );
+  const project = await insertProject(stack.scope, { workspaceId: teamId, name: "engine", source: null });
   projectRoot = project.rootPath;
-  const { vfs } = openWorkspaceVfs(teamId, scope);
+  const { vfs } = openWorkspaceVfs(teamId, stack.scope);
   await vfs.writeFile(`${projectRoot}/README.md`, "x\n");
   await vfs.flush();
-  sessionId = (await createSession(scope, { projectId: project.id, userId: grace.id, cwd: projectRoot })).id;
-});
-afterAll(async () => {
-  await scope.release();
-  await mock.close();
+  sessionId = (
+    await createSession(stack.scope, { projectId: project.id, userId: grace.id, cwd: projectRoot })
+  ).id;
 });
 
 describe("PUT /api/sessions/:id/rules-preview", () => {
   it("previews the author's open proposal, refuses others, and ends when the proposal is approved", async () => {
-    const proposal = await createProposal(scope, teamId, user(grace), {
+    const proposal = await createProposal(stack.scope, teamId, user(grace), {
       title: "Stricter reviews",
       changes: [
         { path: "AGENTS.md", content: "Proposed rule.\n" },
@@ -108,7 +108,7 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
       },
     });
     // A proposal of another workspace, and an id that names nothing: the same 404.
-    const foreign = await createProposal(scope, otherTeamId, user(ada), {
+    const foreign = await createProposal(stack.scope, otherTeamId, user(ada), {
       title: "Elsewhere",
       changes: [{ path: "AGENTS.md", content: "Other.\n" }],
     });
@@ -126,7 +126,7 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
     // The view: the proposal's files, their last change on the proposal branch.
     const view = await resources(grace, sessionId);
     expect(view.preview).toEqual({ proposalId: proposal.id, title: "Stricter reviews" });
-    const onBranch = await lastChange(scope, teamId, "AGENTS.md", { proposalId: proposal.id });
+    const onBranch = await lastChange(stack.scope, teamId, "AGENTS.md", { proposalId: proposal.id });
     expect(onBranch?.authorName).toBe("Grace Hopper");
     const iso = new Date(onBranch!.timestamp).toISOString();
     expect(view.provenance.filter((p) => p.scope === "team")).toEqual([
@@ -152,15 +152,10 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
     ]);
 
     // The prompt of the previewing session carries the proposal's text, not main's.
-    mock.reset();
-    mock.enqueue({ text: "ok" });
-    const env = {
-      ANTHROPIC_API_KEY: "k",
-      ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-      STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-    };
-    await runPrompt({ sessionId, text: "hi", env, emit: async () => {} });
-    const body = mock.requests.filter((r) => r.path === "/v1/messages")[0].body as {
+    stack.mock.reset();
+    stack.mock.enqueue({ text: "ok" });
+    await runPrompt({ sessionId, text: "hi", env: stack.env, emit: async () => {} });
+    const body = stack.mock.requests.filter((r) => r.path === "/v1/messages")[0].body as {
       system: { text: string }[];
     };
     const system = body.system.map((b) => b.text).join("");
@@ -171,7 +166,7 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
     expect(system).toContain("<location>/.team/skills/review/SKILL.md</location>");
 
     // Approved: the session reads main (now the proposal's text) and the preview is gone without a PUT.
-    await approveProposal(scope, teamId, proposal.id, user(ada));
+    await approveProposal(stack.scope, teamId, proposal.id, user(ada));
     const after = await resources(grace, sessionId);
     expect(after.preview).toBeNull();
     expect(await preview(grace, sessionId, proposal.id)).toEqual({
@@ -187,12 +182,12 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
   });
 
   it("a personal workspace's session has no team rules and no proposal to preview", async () => {
-    const project = await insertProject(scope, {
+    const project = await insertProject(stack.scope, {
       workspaceId: grace.workspaceId,
       name: "mine",
       source: null,
     });
-    const mine = await createSession(scope, {
+    const mine = await createSession(stack.scope, {
       projectId: project.id,
       userId: grace.id,
       cwd: project.rootPath,
@@ -200,7 +195,7 @@ describe("PUT /api/sessions/:id/rules-preview", () => {
     const view = await resources(grace, mine.id);
     expect(view.preview).toBeNull();
     expect(view.provenance.filter((p) => p.scope === "team")).toEqual([]);
-    const proposal = await createProposal(scope, teamId, user(grace), {
+    const proposal = await createProposal(stack.scope, teamId, user(grace), {
       title: "Again",
       changes: [{ path: "AGENTS.md", content: "Again.\n" }],
     });

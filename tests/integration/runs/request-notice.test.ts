@@ -5,10 +5,8 @@
  * the same for a tab that attaches mid-answer (replay from seq 0) and in the stored log; a request with nothing
  * dropped has no notice.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { DbScope } from "@/lib/db/client";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { expect, it } from "vitest";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   newSession,
   prompt,
@@ -25,26 +23,14 @@ const RED =
   "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=";
 const NOTICE = { type: "request_notice", notices: ["1 image not sent: this model has no image input"] };
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv({
-    ...mockAnthropicEnv(mock.url),
+const stack = withMockStack({
+  processEnv: true,
+  extraEnv: {
     STRATA_MODELS: JSON.stringify([
       { provider: "anthropic", id: "claude-text-only", name: "Claude (text only)", input: ["text"] },
     ]),
-  });
+  },
 });
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 /** The events after `run_start` as `type[:role]`, deltas left out. */
 const shape = (events: WireEvent[]) =>
@@ -56,8 +42,8 @@ const shape = (events: WireEvent[]) =>
     });
 
 it("an image in the history, then a model without image input: the notice before that turn's answer", async () => {
-  const session = await newSession(scope);
-  mock.enqueue({ text: "A red square." }, { text: ["Only text", " here."], holdUntilReleased: "g" });
+  const session = await newSession(stack.scope);
+  stack.mock.enqueue({ text: "A red square." }, { text: ["Only text", " here."], holdUntilReleased: "g" });
   const first = reader(
     await prompt(session.id, {
       text: "Describe it",
@@ -73,7 +59,7 @@ it("an image in the history, then a model without image input: the notice before
   // A tab attaching mid-answer replays the log from its start: the notice is there.
   const attached = reader(await runEvents(session.id, runId, { query: "after=0" }));
   await attached.waitFor((e) => e.event === "message_update");
-  mock.release("g");
+  stack.mock.release("g");
   await second.done;
   await attached.done;
 
@@ -92,11 +78,11 @@ it("an image in the history, then a model without image input: the notice before
   ]);
   expect(second.events.find((e) => e.event === "request_notice")?.data).toEqual(NOTICE);
   expect(attached.events).toEqual(second.events);
-  await until(async () => (await runRow(scope, runId)).outcome !== null);
-  expect(await storedEvents(scope, runId)).toEqual(second.events);
+  await until(async () => (await runRow(stack.scope, runId)).outcome !== null);
+  expect(await storedEvents(stack.scope, runId)).toEqual(second.events);
 
   // The request the notice is about: pi's placeholder in place of the image.
-  const last = mock.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body as {
+  const last = stack.mock.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body as {
     model: string;
     messages: { role: string; content: unknown }[];
   };

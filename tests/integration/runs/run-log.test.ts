@@ -5,30 +5,14 @@
  * follower on another request gets the starting stream's events live (how late, the figure in docs/runs.md, is
  * measured by `npm run bench`, section `runs`). The flush timer is checked in virtual time (fake timers).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RunEvent } from "@/lib/agent-session/session-run";
-import { DbScope } from "@/lib/db/client";
 import { FLUSH_MS, RunEventLog } from "@/lib/runs";
 import { startRun } from "@/lib/session/runs";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 import { newSession, prompt, reader, runEvents, runRow, storedEvents } from "./helpers";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 const delta = (type: string, contentIndex: number, text: string) =>
   ({
@@ -38,12 +22,14 @@ const delta = (type: string, contentIndex: number, text: string) =>
   }) as unknown as RunEvent;
 
 const silence = (runId: string) =>
-  scope.query("UPDATE session_runs SET heartbeat_at = now() - interval '1 minute' WHERE id = $1", [runId]);
+  stack.scope.query("UPDATE session_runs SET heartbeat_at = now() - interval '1 minute' WHERE id = $1", [
+    runId,
+  ]);
 
 describe("RunEventLog", () => {
   it("merges consecutive deltas of one block and kind, numbers and stores them, sets last_seq", async () => {
-    const session = await newSession(scope);
-    const runId = await startRun(scope, session.id);
+    const session = await newSession(stack.scope);
+    const runId = await startRun(stack.scope, session.id);
     const log = new RunEventLog(runId);
     const seen: [number, string][] = [];
     log.subscribe(({ seq, data }) => seen.push([seq, data]));
@@ -65,8 +51,8 @@ describe("RunEventLog", () => {
     ];
     expect(seen).toEqual(want);
     expect(await log.close(1000)).toBe(true);
-    expect((await storedEvents(scope, runId)).map((e) => [e.id, JSON.stringify(e.data)])).toEqual(want);
-    expect(await runRow(scope, runId)).toEqual({ outcome: "done", lastSeq: 5, finished: false });
+    expect((await storedEvents(stack.scope, runId)).map((e) => [e.id, JSON.stringify(e.data)])).toEqual(want);
+    expect(await runRow(stack.scope, runId)).toEqual({ outcome: "done", lastSeq: 5, finished: false });
   });
 
   it("flushes FLUSH_MS (50 ms) after the first buffered event without an awaited event", async () => {
@@ -93,13 +79,13 @@ describe("RunEventLog", () => {
 
 describe("takeover of a silent run", () => {
   it("the next run writes its run_end (taken_over); a follower gets it; the late owner writes nothing after it", async () => {
-    const session = await newSession(scope);
-    const old = await startRun(scope, session.id);
+    const session = await newSession(stack.scope);
+    const old = await startRun(stack.scope, session.id);
     const log = new RunEventLog(old);
     await log.emit({ type: "run_start", runId: old, kind: "prompt", mode: "prompt" });
     await log.emit({ type: "message_end", message: { role: "user", content: "hi", timestamp: 1 } });
     await silence(old);
-    const next = await startRun(scope, session.id);
+    const next = await startRun(stack.scope, session.id);
     const follower = reader(await runEvents(session.id, old, { query: "after=1" }));
     await follower.done;
     expect(follower.events).toEqual([
@@ -114,49 +100,50 @@ describe("takeover of a silent run", () => {
     await log.emit({ type: "agent_end", messages: [] });
     await log.emit({ type: "run_end", outcome: "done" });
     await log.close(500);
-    expect((await storedEvents(scope, old)).map((e) => e.event)).toEqual([
+    expect((await storedEvents(stack.scope, old)).map((e) => e.event)).toEqual([
       "run_start",
       "message_end",
       "run_end",
     ]);
-    expect(await runRow(scope, old)).toEqual({ outcome: "taken_over", lastSeq: 3, finished: true });
-    expect(await runRow(scope, next)).toMatchObject({ outcome: null, finished: false });
+    expect(await runRow(stack.scope, old)).toEqual({ outcome: "taken_over", lastSeq: 3, finished: true });
+    expect(await runRow(stack.scope, next)).toMatchObject({ outcome: null, finished: false });
   });
 
   it("a follower of a run whose owner died closes it itself (no next run needed)", async () => {
-    const session = await newSession(scope);
-    const dead = await startRun(scope, session.id);
+    const session = await newSession(stack.scope);
+    const dead = await startRun(stack.scope, session.id);
     await silence(dead);
     const follower = reader(await runEvents(session.id, dead));
     await follower.done;
     expect(follower.events).toEqual([
       { id: 1, event: "run_end", data: { type: "run_end", outcome: "taken_over" } },
     ]);
-    expect(await runRow(scope, dead)).toEqual({ outcome: "taken_over", lastSeq: 1, finished: true });
+    expect(await runRow(stack.scope, dead)).toEqual({ outcome: "taken_over", lastSeq: 1, finished: true });
   });
 });
 
 describe("runs that keep no log", () => {
   it("a finished compaction-like run (no events) is closed for its follower with run_end done", async () => {
-    const session = await newSession(scope);
-    const runId = await startRun(scope, session.id, "compaction");
-    await scope.query("UPDATE session_runs SET finished_at = now() - interval '3 seconds' WHERE id = $1", [
-      runId,
-    ]);
+    const session = await newSession(stack.scope);
+    const runId = await startRun(stack.scope, session.id, "compaction");
+    await stack.scope.query(
+      "UPDATE session_runs SET finished_at = now() - interval '3 seconds' WHERE id = $1",
+      [runId],
+    );
     const follower = reader(await runEvents(session.id, runId));
     await follower.done;
     expect(follower.events).toEqual([
       { id: 1, event: "run_end", data: { type: "run_end", outcome: "done" } },
     ]);
-    expect(await runRow(scope, runId)).toEqual({ outcome: "done", lastSeq: 1, finished: true });
+    expect(await runRow(stack.scope, runId)).toEqual({ outcome: "done", lastSeq: 1, finished: true });
   });
 });
 
 describe("a follower on another request", () => {
   it("gets the starting stream's events live, while the run goes on, and then the same events in all", async () => {
-    const session = await newSession(scope);
+    const session = await newSession(stack.scope);
     const chunks = Array.from({ length: 30 }, (_, i) => `t${i} `);
-    mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
+    stack.mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "stream slowly" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
@@ -165,7 +152,7 @@ describe("a follower on another request", () => {
     const second = reader(await runEvents(session.id, runId));
     await second.waitFor((e) => e.event === "message_update");
     expect(second.events.some((e) => e.event === "run_end")).toBe(false);
-    mock.release("g");
+    stack.mock.release("g");
     await Promise.all([first.done, second.done]);
     expect(second.events).toEqual(first.events);
     expect(first.events.at(-1)).toMatchObject({ event: "run_end", data: { outcome: "done" } });

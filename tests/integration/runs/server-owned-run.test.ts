@@ -4,14 +4,12 @@
  * live by other requests, which see exactly the starting stream's events; an abort from another request ends
  * it for every reader; `GET /api/sessions/:id` shows the live run and the messages it started from.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "@/lib/agent/messages";
-import { DbScope } from "@/lib/db/client";
 import { abortLocalRuns } from "@/lib/runs";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 import {
   abort,
   newSession,
@@ -26,25 +24,11 @@ import {
   type WireEvent,
 } from "./helpers";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 async function texts(sessionId: string): Promise<string[]> {
-  const session = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, session?.leafId ?? null);
+  const session = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, session?.leafId ?? null);
   return branch.flatMap((e) => {
     if (e.type !== "message") return [];
     const m = e.message as AgentMessage;
@@ -64,12 +48,12 @@ const idsOf = (events: WireEvent[]) => events.map((e) => e.id);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const runIdOf = (events: WireEvent[]) => events[0].data.runId as string;
 /** Wait until the run's log is stored to its `run_end` (the POST stream gets events before they are stored). */
-const stored = (runId: string) => until(async () => (await runRow(scope, runId)).outcome !== null);
+const stored = (runId: string) => until(async () => (await runRow(stack.scope, runId)).outcome !== null);
 
 describe("a run belongs to the server", () => {
   it("goes on after its POST response is cancelled and ends done with the answer stored", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["The answer", " is 42."], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["The answer", " is 42."], holdUntilReleased: "g" });
     const res = await prompt(session.id, { text: "what is it?" });
     expect(res.status).toBe(200);
     const body = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -79,18 +63,19 @@ describe("a run belongs to the server", () => {
     const runId = (/"runId":"([0-9a-f-]{36})"/.exec(seen) as RegExpExecArray)[1];
     // The tab goes away mid-answer: the response is cancelled, then the model goes on.
     await body.cancel();
-    mock.release("g");
+    stack.mock.release("g");
     await until(
-      async () => (await runRow(scope, runId)).finished && (await runRow(scope, runId)).outcome !== null,
+      async () =>
+        (await runRow(stack.scope, runId)).finished && (await runRow(stack.scope, runId)).outcome !== null,
     );
-    expect(await runRow(scope, runId)).toEqual({
+    expect(await runRow(stack.scope, runId)).toEqual({
       outcome: "done",
       lastSeq: expect.any(Number),
       finished: true,
     });
     expect(await texts(session.id)).toEqual(["user:what is it?", "assistant:The answer is 42.:stop"]);
-    const stored = await storedEvents(scope, runId);
-    const { lastSeq } = await runRow(scope, runId);
+    const stored = await storedEvents(stack.scope, runId);
+    const { lastSeq } = await runRow(stack.scope, runId);
     expect(idsOf(stored)).toEqual(range(1, lastSeq));
     expect(stored[0].data).toEqual({ type: "run_start", runId, kind: "prompt", mode: "prompt" });
     expect(stored[stored.length - 1].data).toEqual({ type: "run_end", outcome: "done" });
@@ -98,7 +83,7 @@ describe("a run belongs to the server", () => {
 
   it("a !command goes on after its POST response is cancelled: stored with its whole output", async () => {
     // (What a reloaded tab shows of it is tests/e2e/shell-run-state.spec.ts.)
-    const session = await newSession(scope);
+    const session = await newSession(stack.scope);
     const res = await prompt(session.id, { text: "!sleep 2 && echo slept" });
     expect(res.status).toBe(200);
     const body = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -108,12 +93,12 @@ describe("a run belongs to the server", () => {
     // The tab goes away as soon as the command started; nothing more of the stream is read.
     await body.cancel();
     await stored(runId);
-    expect(await runRow(scope, runId)).toEqual({
+    expect(await runRow(stack.scope, runId)).toEqual({
       outcome: "done",
       lastSeq: expect.any(Number),
       finished: true,
     });
-    const events = await storedEvents(scope, runId);
+    const events = await storedEvents(stack.scope, runId);
     expect(events[0].data).toEqual({ type: "run_start", runId, kind: "bash", mode: "bash" });
     const end = events.find((e) => e.data.type === "message_end")?.data.message;
     expect(end).toMatchObject({
@@ -123,15 +108,19 @@ describe("a run belongs to the server", () => {
       exitCode: 0,
       cancelled: false,
     });
-    const branch = await loadBranch(scope, session.id, (await getSession(scope, session.id))?.leafId ?? null);
+    const branch = await loadBranch(
+      stack.scope,
+      session.id,
+      (await getSession(stack.scope, session.id))?.leafId ?? null,
+    );
     expect(branch.map((e) => (e.type === "message" ? (e.message as AgentMessage).role : e.type))).toEqual([
       "bashExecution",
     ]);
   });
 
   it("a second reader on another request, replays from after=N and Last-Event-ID: the same events as the POST", async () => {
-    const session = await newSession(scope);
-    mock.enqueue(
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "read", input: { path: "a.txt" } }], holdUntilReleased: "g" },
       { text: ["alpha", " it is."] },
     );
@@ -141,7 +130,7 @@ describe("a run belongs to the server", () => {
     // A second tab attaches from the start while the run is held.
     const second = reader(await runEvents(session.id, runId, { query: "after=0" }));
     await second.waitFor((e) => e.event === "message_update");
-    mock.release("g");
+    stack.mock.release("g");
     await first.done;
     await second.done;
 
@@ -159,7 +148,7 @@ describe("a run belongs to the server", () => {
     expect(idsOf(all)).toEqual(range(1, all.length));
     expect(second.events).toEqual(all);
     await stored(runId);
-    expect(await storedEvents(scope, runId)).toEqual(all);
+    expect(await storedEvents(stack.scope, runId)).toEqual(all);
 
     // A finished run replays and closes: exactly the events after the cursor.
     const n = 4;
@@ -180,9 +169,9 @@ describe("a run belongs to the server", () => {
   });
 
   it("merged token deltas concatenate to the full text, in the stream and in the log", async () => {
-    const session = await newSession(scope);
+    const session = await newSession(stack.scope);
     const chunks = Array.from({ length: 40 }, (_, i) => `w${i} `);
-    mock.enqueue({ text: chunks });
+    stack.mock.enqueue({ text: chunks });
     const stream = reader(await prompt(session.id, { text: "many tokens" }));
     await stream.done;
     const deltas = stream.events.filter(
@@ -194,12 +183,12 @@ describe("a run belongs to the server", () => {
     expect(text).toBe(chunks.join(""));
     expect(deltas.length).toBeLessThan(chunks.length);
     await stored(runIdOf(stream.events));
-    expect(await storedEvents(scope, runIdOf(stream.events))).toEqual(stream.events);
+    expect(await storedEvents(stack.scope, runIdOf(stream.events))).toEqual(stream.events);
   });
 
   it("an abort from another request ends the run (outcome aborted) for the POST stream and a follower", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "go" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = runIdOf(first.events);
@@ -207,25 +196,25 @@ describe("a run belongs to the server", () => {
     await second.waitFor((e) => e.event === "message_update");
     expect(await abort(session.id)).toEqual({ aborted: true, undelivered: [] });
     await Promise.all([first.done, second.done]);
-    mock.release("g");
+    stack.mock.release("g");
     const end = { event: "run_end", data: { type: "run_end", outcome: "aborted" } };
     expect(first.events[first.events.length - 1]).toMatchObject(end);
     expect(second.events).toEqual(first.events);
-    expect(await runRow(scope, runId)).toMatchObject({ outcome: "aborted", finished: true });
+    expect(await runRow(stack.scope, runId)).toMatchObject({ outcome: "aborted", finished: true });
     expect(await texts(session.id)).toEqual(["user:go", "assistant:Working:aborted"]);
   });
 
   it("the owning instance aborts at once, without waiting for its heartbeat to read the flag", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["Working", " on it"], holdUntilReleased: "g" });
     const run = reader(await prompt(session.id, { text: "go" }));
     await run.waitFor((e) => e.event === "message_update");
     // No abort flag in Postgres: only the in-process path can stop it.
     expect(abortLocalRuns(session.id)).toBe(1);
     await run.done;
-    mock.release("g");
+    stack.mock.release("g");
     expect(run.events[run.events.length - 1].data).toEqual({ type: "run_end", outcome: "aborted" });
-    const [row] = await scope.query<{ abort_requested: boolean }>(
+    const [row] = await stack.scope.query<{ abort_requested: boolean }>(
       "SELECT abort_requested FROM session_runs WHERE id = $1",
       [runIdOf(run.events)],
     );
@@ -234,13 +223,13 @@ describe("a run belongs to the server", () => {
   });
 
   it("a failed turn ends with outcome error; Retry starts a run of mode retry that ends done", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ error: { status: 401, message: "invalid x-api-key" } }, { text: "Again." });
     const failed = reader(await prompt(session.id, { text: "hi" }));
     await failed.done;
     expect(failed.events[failed.events.length - 1].data).toEqual({ type: "run_end", outcome: "error" });
     await stored(runIdOf(failed.events));
-    expect(await runRow(scope, runIdOf(failed.events))).toMatchObject({ outcome: "error" });
+    expect(await runRow(stack.scope, runIdOf(failed.events))).toMatchObject({ outcome: "error" });
     const again = reader(await retry(session.id));
     await again.done;
     const runId = runIdOf(again.events);
@@ -251,15 +240,17 @@ describe("a run belongs to the server", () => {
     });
     expect(again.events[again.events.length - 1].data).toEqual({ type: "run_end", outcome: "done" });
     await stored(runId);
-    expect(await storedEvents(scope, runId)).toEqual(again.events);
-    const [row] = await scope.query<{ mode: string }>("SELECT mode FROM session_runs WHERE id = $1", [runId]);
+    expect(await storedEvents(stack.scope, runId)).toEqual(again.events);
+    const [row] = await stack.scope.query<{ mode: string }>("SELECT mode FROM session_runs WHERE id = $1", [
+      runId,
+    ]);
     expect(row.mode).toBe("retry");
   });
 
   it("404 for an unknown run, a run of another session, and a run id that is not one", async () => {
-    const session = await newSession(scope);
-    const other = await newSession(scope);
-    mock.enqueue({ text: "ok" });
+    const session = await newSession(stack.scope);
+    const other = await newSession(stack.scope);
+    stack.mock.enqueue({ text: "ok" });
     const done = reader(await prompt(other.id, { text: "hi" }));
     await done.done;
     for (const runId of [crypto.randomUUID(), runIdOf(done.events), "not-a-run"]) {
@@ -270,11 +261,11 @@ describe("a run belongs to the server", () => {
   });
 
   it("GET session while a run is live: the messages it started from, and the run", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: "First answer." }, { text: ["Second", " answer."], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: "First answer." }, { text: ["Second", " answer."], holdUntilReleased: "g" });
     await reader(await prompt(session.id, { text: "first" })).done;
     const before = await readSession(session.id);
-    const leaf = (await getSession(scope, session.id))?.leafId;
+    const leaf = (await getSession(stack.scope, session.id))?.leafId;
     const run = reader(await prompt(session.id, { text: "second" }));
     await run.waitFor((e) => e.event === "message_update");
     const live = await readSession(session.id);
@@ -288,7 +279,7 @@ describe("a run belongs to the server", () => {
       lastSeq: expect.any(Number),
     });
     expect((live.body.run as { lastSeq: number }).lastSeq).toBeGreaterThanOrEqual(1);
-    mock.release("g");
+    stack.mock.release("g");
     await run.done;
     const after = await readSession(session.id);
     expect(after.body.run).toBeNull();

@@ -7,45 +7,29 @@
  * a follower older than the tail's buffer replays from Postgres and then joins it; the tail stops when its last
  * follower leaves; the 21st concurrent stream of one user is refused with 429.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DbScope } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { MAX_FOLLOWS_PER_CALLER, openFollows, TAIL_MS } from "@/lib/runs";
 import { liveTailCount, runFollowMetrics } from "@/lib/runs/run-tail";
 import type { TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { timersStartedBy } from "../../helpers/timers";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 import { newSession, prompt, reader, runEvents, storedEvents, testUser, until, viewer } from "./helpers";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 const FOLLOWERS = 50;
 const snapshot = () => ({ ...runFollowMetrics });
 
 describe("one shared tail per run", () => {
   it("50 concurrent followers all get the full sequence; run_events reads are one tail's", async () => {
-    const session = await newSession(scope);
+    const session = await newSession(stack.scope);
     const chunks = Array.from({ length: 20 }, (_, i) => `c${i} `);
-    mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
+    stack.mock.enqueue({ text: chunks, delayMs: 60, holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "stream to many" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
     // 50 tabs of three people (the owner and two viewers), within each one's cap of 20 streams.
-    const people: TestUser[] = [await testUser(), await viewer(scope), await viewer(scope)];
+    const people: TestUser[] = [await testUser(), await viewer(stack.scope), await viewer(stack.scope)];
     const before = snapshot();
     let followers: ReturnType<typeof reader>[] = [];
     // The tail's pauses between its reads: the timers lib/runs/run-tail.ts starts (its only timer).
@@ -59,7 +43,7 @@ describe("one shared tail per run", () => {
       followers = responses.map(reader);
       await Promise.all(followers.map((f) => f.waitFor((e) => e.event === "message_update")));
       expect(liveTailCount()).toBe(1);
-      mock.release("g");
+      stack.mock.release("g");
       await Promise.all([first.done, ...followers.map((f) => f.done)]);
     });
     const used = snapshot();
@@ -68,7 +52,7 @@ describe("one shared tail per run", () => {
     expect(all[all.length - 1]).toMatchObject({ event: "run_end", data: { outcome: "done" } });
     expect(all.map((e) => e.id)).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
     for (const f of followers) expect(f.events).toEqual(all);
-    expect(await storedEvents(scope, runId)).toEqual(all);
+    expect(await storedEvents(stack.scope, runId)).toEqual(all);
 
     const tailReads = used.tailReads - before.tailReads;
     const replayReads = used.replayReads - before.replayReads;
@@ -87,12 +71,12 @@ describe("one shared tail per run", () => {
   });
 
   it("a follower older than the tail's buffer replays from Postgres, then joins the tail: the same events", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["one", " two", " three"], delayMs: 50, holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["one", " two", " three"], delayMs: 50, holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "go" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
-    await until(async () => (await storedEvents(scope, runId)).length >= 3);
+    await until(async () => (await storedEvents(stack.scope, runId)).length >= 3);
     const before = snapshot();
     // The tail starts at seq 2 (its first follower's cursor); a follower from 0 is older than its buffer.
     const late = reader(await runEvents(session.id, runId, { lastEventId: "2" }));
@@ -100,7 +84,7 @@ describe("one shared tail per run", () => {
     const early = reader(await runEvents(session.id, runId, { query: "after=0" }));
     await early.waitFor((e) => e.id === 3);
     expect(liveTailCount()).toBe(1);
-    mock.release("g");
+    stack.mock.release("g");
     await Promise.all([first.done, late.done, early.done]);
     expect(early.events).toEqual(first.events);
     expect(late.events).toEqual(first.events.slice(2));
@@ -108,8 +92,8 @@ describe("one shared tail per run", () => {
   });
 
   it("the tail stops when its last follower leaves; a new follower starts another", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["held", " answer"], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["held", " answer"], holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "go" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
@@ -130,7 +114,7 @@ describe("one shared tail per run", () => {
     const again = reader(await runEvents(session.id, runId));
     await again.waitFor((e) => e.event === "message_update");
     expect(liveTailCount()).toBe(1);
-    mock.release("g");
+    stack.mock.release("g");
     await Promise.all([first.done, again.done]);
     expect(again.events).toEqual(first.events);
   });
@@ -139,8 +123,8 @@ describe("one shared tail per run", () => {
 describe("a caller's concurrent follow streams are capped", () => {
   it("the 21st concurrent stream of one user answers 429 with Retry-After; a freed slot is usable again", async () => {
     const user = await testUser();
-    const session = await newSession(scope);
-    mock.enqueue({ text: ["held"], holdUntilReleased: "g" });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ text: ["held"], holdUntilReleased: "g" });
     const first = reader(await prompt(session.id, { text: "go" }));
     await first.waitFor((e) => e.event === "message_update");
     const runId = first.events[0].data.runId as string;
@@ -168,7 +152,7 @@ describe("a caller's concurrent follow streams are capped", () => {
     const admitted = await runEvents(session.id, runId);
     expect(admitted.status).toBe(200);
     const last = reader(admitted);
-    mock.release("g");
+    stack.mock.release("g");
     await Promise.all([first.done, last.done, ...streams.slice(1).map((s) => s.done)]);
     expect(last.events).toEqual(first.events);
     expect(openFollows(user.id)).toBe(0);

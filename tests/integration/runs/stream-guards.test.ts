@@ -5,7 +5,7 @@
  * `STRATA_STREAM_IDLE_MS` with an error pi's auto-retry repeats; meanwhile another session is answered; and both
  * sessions take their next prompt.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "@/lib/agent/messages";
 import { DbScope } from "@/lib/db/client";
 import type { AssistantMessage } from "@/lib/llm/types";
@@ -13,25 +13,11 @@ import { setSessionTrustOverride } from "@/lib/projects/session-resources";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { abort, newSession, prompt, reader, testUser, type WireEvent } from "./helpers";
 
-let scope: DbScope;
-let mock: MockProvider;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  scope = new DbScope();
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-});
-afterAll(async () => {
-  restoreEnv();
-  await scope.release();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+const stack = withMockStack({ processEnv: true });
 
 const CAP_TEXT =
   "The answer was cut off after 8 MiB, the most one turn may stream (text, thinking and tool-call arguments; " +
@@ -47,8 +33,8 @@ const textOf = (m: AssistantMessage) => m.content.map((c) => (c.type === "text" 
 
 /** The assistant messages stored on the session's branch. */
 async function storedAnswers(sessionId: string): Promise<AssistantMessage[]> {
-  const session = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, session?.leafId ?? null);
+  const session = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, session?.leafId ?? null);
   return branch.flatMap((e) =>
     e.type === "message" && (e.message as AgentMessage).role === "assistant"
       ? [e.message as AssistantMessage]
@@ -67,8 +53,8 @@ async function promptToEnd(sessionId: string, text: string): Promise<WireEvent[]
 
 describe("the output cap", () => {
   it("ends a 20 MB answer at 8 MiB with length and the cap's text, stores the 8 MiB, and frees the session", async () => {
-    const session = await newSession(scope);
-    mock.enqueue({ bulkText: { bytes: 20 * 1024 * 1024 } }, { text: "Short." });
+    const session = await newSession(stack.scope);
+    stack.mock.enqueue({ bulkText: { bytes: 20 * 1024 * 1024 } }, { text: "Short." });
     const events = await promptToEnd(session.id, "Write a lot.");
     const [cut] = answers(events);
     expect([cut.stopReason, cut.errorMessage, textOf(cut).length]).toEqual(["length", CAP_TEXT, 8_388_608]);
@@ -88,7 +74,7 @@ describe("the output cap", () => {
 describe("a provider that answers 200 and then sends nothing", () => {
   /** A session whose trusted project retries once after 100 ms (`.pi/settings.json`). */
   async function sessionRetryingOnce() {
-    const session = await newSession(scope);
+    const session = await newSession(stack.scope);
     const s = new DbScope();
     const { vfs } = openWorkspaceVfs((await testUser()).workspaceId, s);
     await vfs.writeFile(
@@ -97,7 +83,7 @@ describe("a provider that answers 200 and then sends nothing", () => {
     );
     await vfs.flush();
     await s.release();
-    await setSessionTrustOverride(scope, session.id, true);
+    await setSessionTrustOverride(stack.scope, session.id, true);
     return session;
   }
 
@@ -105,7 +91,7 @@ describe("a provider that answers 200 and then sends nothing", () => {
     const restore = setEnv({ STRATA_STREAM_IDLE_MS: "200" });
     try {
       const session = await sessionRetryingOnce();
-      mock.enqueue(
+      stack.mock.enqueue(
         { holdUntilReleased: "never", holdAt: "headers" },
         { text: "Recovered." },
         { text: "Next." },
@@ -122,7 +108,7 @@ describe("a provider that answers 200 and then sends nothing", () => {
         ["stop", "Recovered."],
       ]);
       // The silent request was given up: the mock saw its client close the connection.
-      await expect.poll(() => mock.requests[0]?.aborted).toBe(true);
+      await expect.poll(() => stack.mock.requests[0]?.aborted).toBe(true);
       expect((await storedAnswers(session.id)).map((m) => m.stopReason)).toEqual(["error", "stop"]);
 
       const next = answers(await promptToEnd(session.id, "Again."));
@@ -136,16 +122,16 @@ describe("a provider that answers 200 and then sends nothing", () => {
     // A window far beyond the test: the silent run can end only by the abort below, so the order is certain.
     const restore = setEnv({ STRATA_STREAM_IDLE_MS: "600000" });
     try {
-      const [silent, other] = [await newSession(scope), await newSession(scope)];
-      mock.enqueue({ holdUntilReleased: "never", holdAt: "headers" });
+      const [silent, other] = [await newSession(stack.scope), await newSession(stack.scope)];
+      stack.mock.enqueue({ holdUntilReleased: "never", holdAt: "headers" });
       const res = await prompt(silent.id, { text: "Hello?" });
       expect(res.status).toBe(200);
       const waiting = reader(res);
       const ended: string[] = [];
       const silentEnded = waiting.done.then(() => ended.push("silent"));
-      await expect.poll(() => mock.requests.length).toBe(1);
+      await expect.poll(() => stack.mock.requests.length).toBe(1);
 
-      mock.enqueue({ text: "Answered." });
+      stack.mock.enqueue({ text: "Answered." });
       const answered = answers(await promptToEnd(other.id, "Anyone?"));
       ended.push("other");
       expect(answered.map((m) => [m.stopReason, textOf(m)])).toEqual([["stop", "Answered."]]);

@@ -5,7 +5,7 @@
  * (the simulated shell's "command not found"). Through the real execution service (tests/global-setup.ts) and
  * the real bubblewrap sandbox; the only fake is the mock provider.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { setSandboxEnabled } from "@/lib/exec/sandbox-setting";
@@ -17,11 +17,9 @@ import { createSession, getSession } from "@/lib/session/store";
 import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
 import { commitAll, initRepository, readTextAt, resolveRef } from "@/lib/vfs/git";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import { withMockStack } from "../../helpers/mock-stack";
 
-let mock: MockProvider;
-let scope: DbScope;
-let env: Record<string, string>;
+const stack = withMockStack();
 let workspaceId: string;
 let userId: string;
 
@@ -40,29 +38,19 @@ const FILES = {
 };
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  scope = new DbScope();
-  env = {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-    STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-  };
   // A workspace of its own: the switch is per workspace and other test files share the local actor's.
-  const [row] = await scope.query<{ id: string }>(
+  const [row] = await stack.scope.query<{ id: string }>(
     "INSERT INTO workspaces (name, kind, slug) VALUES ('sandbox test', 'team', 'sandbox-' || gen_random_uuid()) RETURNING id",
   );
   workspaceId = row.id;
-  userId = (await getLocalActor(scope)).userId;
+  userId = (await getLocalActor(stack.scope)).userId;
 });
 afterAll(async () => {
-  await scope.query("DELETE FROM workspaces WHERE id = $1", [workspaceId]);
-  await scope.release();
-  await mock.close();
+  await stack.scope.query("DELETE FROM workspaces WHERE id = $1", [workspaceId]);
 });
-beforeEach(() => mock.reset());
 
 async function calcProject() {
-  const project = await insertProject(scope, { workspaceId, name: `calc-${Date.now()}`, source: null });
+  const project = await insertProject(stack.scope, { workspaceId, name: `calc-${Date.now()}`, source: null });
   const s = new DbScope();
   const { vfs } = openWorkspaceVfs(workspaceId, s);
   await initRepository(vfs, project.rootPath);
@@ -70,14 +58,14 @@ async function calcProject() {
   await commitAll(vfs, project.rootPath, { message: "init", author: { name: "t", email: "t@x" } });
   await vfs.flush();
   await s.release();
-  const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const session = await createSession(stack.scope, { projectId: project.id, cwd: project.rootPath });
   return { project, session };
 }
 
 /** The tool results of the session's branch (the stored messages). */
 async function toolResultMessages(sessionId: string) {
-  const stored = await getSession(scope, sessionId);
-  const branch = await loadBranch(scope, sessionId, stored!.leafId);
+  const stored = await getSession(stack.scope, sessionId);
+  const branch = await loadBranch(stack.scope, sessionId, stored!.leafId);
   return branch
     .filter((e) => e.type === "message")
     .map(
@@ -100,7 +88,7 @@ async function toolResults(sessionId: string): Promise<[boolean, string][]> {
 }
 
 const bashDescription = () => {
-  const body = mock.requests.find((r) => r.path === "/v1/messages")?.body as {
+  const body = stack.mock.requests.find((r) => r.path === "/v1/messages")?.body as {
     tools: { name: string; description: string }[];
   };
   return body.tools.find((t) => t.name === "bash")?.description ?? "";
@@ -108,9 +96,9 @@ const bashDescription = () => {
 
 describe("the agent with the sandbox on", () => {
   it("runs npm test, sees the failure, fixes the file, runs it again: it passes; all of it is checkpointed", async () => {
-    await setSandboxEnabled(scope, workspaceId, true);
+    await setSandboxEnabled(stack.scope, workspaceId, true);
     const { project, session } = await calcProject();
-    mock.enqueue(
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "bash", input: { command: "npm test" } }] },
       {
         toolCalls: [
@@ -129,7 +117,7 @@ describe("the agent with the sandbox on", () => {
       sessionId: session.id,
       text: "run the tests and fix them",
       userId,
-      env,
+      env: stack.env,
       emit: async (e) => void events.push(e),
     });
 
@@ -169,13 +157,19 @@ describe("the agent with the sandbox on", () => {
   });
 
   it("with the sandbox off, npm is not routed: the simulated shell has no npm, and the description says nothing", async () => {
-    await setSandboxEnabled(scope, workspaceId, false);
+    await setSandboxEnabled(stack.scope, workspaceId, false);
     const { session } = await calcProject();
-    mock.enqueue(
+    stack.mock.enqueue(
       { toolCalls: [{ id: "toolu_1", name: "bash", input: { command: "npm test" } }] },
       { text: "ok" },
     );
-    await runPrompt({ sessionId: session.id, text: "run the tests", userId, env, emit: async () => {} });
+    await runPrompt({
+      sessionId: session.id,
+      text: "run the tests",
+      userId,
+      env: stack.env,
+      emit: async () => {},
+    });
     expect(await toolResults(session.id)).toEqual([
       [
         true,

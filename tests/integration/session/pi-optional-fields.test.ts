@@ -7,20 +7,18 @@
  * timestamp, which exported with a 500); and a branch summary over the former's entries.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postImport } from "@/app/api/projects/[id]/sessions/import/route";
 import { POST as postBranch } from "@/app/api/sessions/[id]/branch/route";
 import { GET as getExport } from "@/app/api/sessions/[id]/export/route";
 import { GET as getSessionRoute } from "@/app/api/sessions/[id]/route";
 import { runPreview } from "@/lib/cli/preview";
-import { DbScope } from "@/lib/db/client";
 import { emptyUsage } from "@/lib/llm/types";
 import { insertProject } from "@/lib/projects/projects";
 import { parseSessionJsonl } from "@/lib/session/jsonl";
 import { asUser, signedInUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { promptEvents } from "../../helpers/prompt-stream";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 /** The signed-in user every route is called as (tests/helpers/auth.ts); the projects live in its personal workspace. */
 const signedIn = signedInUser();
@@ -30,18 +28,13 @@ const fixture = (name: string) =>
 const OPTIONAL = fixture("pi-optional-fields.jsonl");
 const NO_HEADER_TIMESTAMP = fixture("pi-no-header-timestamp.jsonl");
 
-let mock: MockProvider;
-let restoreEnv: () => void;
-let scope: DbScope;
+const stack = withMockStack({ processEnv: true });
 let projectId: string;
 let projectRoot: string;
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-  scope = new DbScope();
   const actor = await signedIn.actor();
-  const project = await insertProject(scope, {
+  const project = await insertProject(stack.scope, {
     workspaceId: actor.workspaceId,
     name: "pi-files",
     source: null,
@@ -49,12 +42,6 @@ beforeAll(async () => {
   projectId = project.id;
   projectRoot = project.rootPath;
 });
-afterAll(async () => {
-  await scope.release();
-  restoreEnv();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
@@ -166,11 +153,11 @@ describe("a pi file whose entries miss optional fields", () => {
     });
 
     // One more prompt: the last assistant message has no usage (the run's compaction check reads it).
-    mock.enqueue({ text: "README.md is the only file." });
+    stack.mock.enqueue({ text: "README.md is the only file." });
     const events = await promptEvents(signedIn.user, id, "What is in README.md?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
-    const sent = mock.requests[0].body as { messages: { role: string; content: { text: string }[] }[] };
+    expect(stack.mock.requests).toHaveLength(1);
+    const sent = stack.mock.requests[0].body as { messages: { role: string; content: { text: string }[] }[] };
     expect(sent.messages.map((m) => [m.role, m.content.map((p) => p.text)])).toEqual([
       [
         "user",
@@ -264,10 +251,10 @@ describe("a pi file whose header has no timestamp", () => {
     ]);
     const id = imported.session.id;
 
-    mock.enqueue({ text: "Hello again." });
+    stack.mock.enqueue({ text: "Hello again." });
     const events = await promptEvents(signedIn.user, id, "Once more");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
+    expect(stack.mock.requests).toHaveLength(1);
 
     const { disposition, text } = await download(id);
     const name = "2026-02-02T08-30-00-000Z_0198a6f0-0000-7000-8000-0000000000f2.jsonl";
@@ -303,7 +290,7 @@ describe("navigating the tree of a pi file whose entries miss optional fields", 
   it("a branch summary of the abandoned branch (entries without timestamps, details or usage) is stored and previews", async () => {
     const imported = await importFile(OPTIONAL, "optional.jsonl");
     const id = imported.session.id;
-    mock.enqueue({ text: "Tried cat, then compacted." });
+    stack.mock.enqueue({ text: "Tried cat, then compacted." });
     const res = await postBranch(
       asUser(signedIn.user, "http://strata.test/", {
         method: "POST",
@@ -323,8 +310,8 @@ describe("navigating the tree of a pi file whose entries miss optional fields", 
       details: { readFiles: [], modifiedFiles: [] },
     });
     // The summarizer saw the abandoned branch oldest first, as the projection reads it.
-    const prompt = (mock.requests[0].body as { messages: { content: { text: string }[] }[] }).messages[0]
-      .content[0].text;
+    const prompt = (stack.mock.requests[0].body as { messages: { content: { text: string }[] }[] })
+      .messages[0].content[0].text;
     expect(prompt.slice(0, prompt.indexOf("</conversation>"))).toBe(
       "<conversation>\n[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\nThe user asked to try cat.</summary>\n\n[User]: Remember the README.\n\n[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\nListed the files with ls.\n</summary>\n",
     );

@@ -6,39 +6,30 @@
  * route, continued with one prompt through the session runtime (mock provider), exported, and the export read by
  * `strata preview` with the same warnings as the import.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postImport } from "@/app/api/projects/[id]/sessions/import/route";
 import { GET as getExport } from "@/app/api/sessions/[id]/export/route";
 import { runPreview } from "@/lib/cli/preview";
-import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
-import { mockAnthropicEnv, setEnv } from "../../helpers/env";
+import { withMockStack } from "../../helpers/mock-stack";
 import { promptEvents } from "../../helpers/prompt-stream";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
 
 let user: TestUser;
-let mock: MockProvider;
-let restoreEnv: () => void;
-let scope: DbScope;
+const stack = withMockStack({ processEnv: true });
 let projectId: string;
 let projectRoot: string;
 
 beforeAll(async () => {
-  mock = await startMockProvider();
-  restoreEnv = setEnv(mockAnthropicEnv(mock.url));
-  scope = new DbScope();
   user = await createTestUser();
-  const project = await insertProject(scope, { workspaceId: user.workspaceId, name: "sparse", source: null });
+  const project = await insertProject(stack.scope, {
+    workspaceId: user.workspaceId,
+    name: "sparse",
+    source: null,
+  });
   projectId = project.id;
   projectRoot = project.rootPath;
 });
-afterAll(async () => {
-  await scope.release();
-  restoreEnv();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const line = (value: object) => JSON.stringify(value);
@@ -71,7 +62,7 @@ async function download(id: string) {
 
 /** The Anthropic request the mock received, as `[role, texts]` (tool blocks by their type). */
 function sentMessages(index = 0) {
-  const body = mock.requests[index].body as {
+  const body = stack.mock.requests[index].body as {
     messages: { role: string; content: { type: string; text?: string; content?: unknown }[] }[];
   };
   return body.messages.map((m) => [m.role, m.content.map((p) => p.text ?? `[${p.type}]`)]);
@@ -126,7 +117,7 @@ describe("a v1 file whose header is only type and id", () => {
     expect(second.parentId).toBe(first.id);
     expect(first.id).toMatch(/^[0-9a-f]{8}$/);
 
-    mock.enqueue({ text: "Still only README.md." });
+    stack.mock.enqueue({ text: "Still only README.md." });
     const events = await promptEvents(user, id, "And now?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(sentMessages()).toEqual([
@@ -245,10 +236,10 @@ describe("a v3 file without header timestamp and cwd, with mistyped optional fie
     // The last assistant names no model: the branch has none (pi: undefined/undefined), the default is used.
     expect(imported.session.model).toBeNull();
     const id = imported.session.id;
-    const [row] = await scope.query<{ cwd: string }>("SELECT cwd FROM sessions WHERE id = $1", [id]);
+    const [row] = await stack.scope.query<{ cwd: string }>("SELECT cwd FROM sessions WHERE id = $1", [id]);
     expect(row.cwd).toBe(projectRoot);
 
-    mock.enqueue({ text: "Still one file." });
+    stack.mock.enqueue({ text: "Still one file." });
     const events = await promptEvents(user, id, "Anything else?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(sentMessages()).toEqual([
@@ -326,7 +317,7 @@ describe("a bash execution without output, a custom message without content, a c
       { line: 5, kind: "repaired", message: 'Line 5: "summary" is nothing; replaced with ""' },
     ]);
     const id = imported.session.id;
-    mock.enqueue({ text: "Listed." });
+    stack.mock.enqueue({ text: "Listed." });
     const events = await promptEvents(user, id, "Again?");
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(sentMessages()).toEqual([

@@ -2,7 +2,7 @@
  * The share tests' fixture: a signed-up owner with a project (committed files) and a session in their personal
  * workspace, prompts through `runPrompt` against the mock provider, and the share routes called as a browser would.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { beforeAll } from "vitest";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
 import { insertProject } from "@/lib/projects/projects";
@@ -12,15 +12,13 @@ import { nameProblem } from "@/lib/vfs/names";
 import { dirnamePosix } from "@/lib/vfs/paths";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { asUser, createTestUser, type TestUser } from "../../helpers/auth";
+import { mockStackEnv, withMockStack } from "../../helpers/mock-stack";
 import type { SessionFixture } from "../../helpers/session-fixture";
 import { storeBelowNameRule } from "../../helpers/vfs";
-import { type MockProvider, startMockProvider } from "../../mock-provider";
+import type { MockProvider } from "../../mock-provider";
 
-export const mockEnv = (mock: MockProvider) => ({
-  ANTHROPIC_API_KEY: "k",
-  ANTHROPIC_BASE_URL: `${mock.url}/v1`,
-  STRATA_DEFAULT_MODEL: "anthropic/claude-sonnet-4-5",
-});
+/** The environment pointing Anthropic (the default model) at `mock`: {@link withMockStack}'s default `env`. */
+export const mockEnv = (mock: MockProvider) => mockStackEnv(mock.url);
 
 /**
  * An owner and `files` committed in a new project of their personal workspace, with an empty session. A file whose
@@ -141,15 +139,14 @@ export async function createTeam(
 export let mock: MockProvider;
 export let scope: DbScope;
 
-/** Start the mock provider and open a scope for the calling test file; stopped and released after its last test. */
+/**
+ * Start the mock provider and open a scope for the calling test file ({@link withMockStack}); stopped and released
+ * after its last test.
+ */
 export function withShareStack(): void {
-  beforeAll(async () => {
-    mock = await startMockProvider();
-    scope = new DbScope();
+  const stack = withMockStack();
+  beforeAll(() => {
+    mock = stack.mock;
+    scope = stack.scope;
   });
-  afterAll(async () => {
-    await scope.release();
-    await mock.close();
-  });
-  beforeEach(() => mock.reset());
 }
