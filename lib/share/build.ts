@@ -21,7 +21,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry } from "@/lib/session/entrie
 import type { SessionRow } from "@/lib/session/store";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, readBlob } from "@/lib/vfs/worktree";
-import { renameKeys } from "./entry-strings";
+import { isEntryMetadata, renameKeys } from "./entry-strings";
 import { ShareError } from "./errors";
 import { checkOwnerRedactions } from "./owner-redactions";
 import { CONTROL_CHARS, isShareablePath } from "./paths";
@@ -88,7 +88,10 @@ export async function buildSharePreview(
       type: "session",
       version: CURRENT_SESSION_VERSION,
       id: await hmacHex(session.id, `header:${options.leafId}`, 32).then(asUuid),
-      timestamp: leaf.timestamp,
+      // The leaf's time; one not shaped as a timestamp (an imported entry's) was redacted: its shared copy's.
+      timestamp: isEntryMetadata("timestamp", leaf.timestamp)
+        ? leaf.timestamp
+        : (entries[entries.length - 1]?.timestamp ?? ""),
       cwd: "/project",
     },
     entries,

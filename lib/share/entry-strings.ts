@@ -19,8 +19,26 @@ export function isSecretName(key: string): boolean {
   return SECRET_NAME_AT_END.test(key);
 }
 
-/** Fields holding entry ids or fixed metadata: never redacted. */
-const ID_FIELDS = new Set(["id", "parentId", "timestamp", "type", "targetId", "firstKeptEntryId", "fromId"]);
+/**
+ * An entry's own fields that hold entry ids or fixed metadata, with the shape such a value has: passed over at an
+ * entry's top level only, and only when the value has that shape (an 8-hex entry id, an ISO 8601 timestamp, a
+ * lower-case type name). A nested object with the same keys (a tool call's arguments) or a value of another shape
+ * (an imported entry's) is redacted like any string.
+ */
+const ID_FIELDS: ReadonlyMap<string, RegExp> = new Map([
+  ["id", /^[0-9a-f]{8}$/],
+  ["parentId", /^[0-9a-f]{8}$/],
+  ["targetId", /^[0-9a-f]{8}$/],
+  ["firstKeptEntryId", /^[0-9a-f]{8}$/],
+  ["fromId", /^[0-9a-f]{8}$/],
+  ["timestamp", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/],
+  ["type", /^[a-z_]{1,40}$/],
+]);
+
+/** Whether `value` under an entry's top-level `key` is entry metadata of its field's shape (never redacted). */
+export function isEntryMetadata(key: string, value: string): boolean {
+  return ID_FIELDS.get(key)?.test(value) ?? false;
+}
 
 /** Fields whose objects' keys are redacted too (tool-call arguments, tool result details, custom entry data). */
 const KEYED_FIELDS = new Set(["arguments", "details", "data"]);
@@ -46,41 +64,51 @@ const PART_FIELDS = new Set([
 ]);
 
 /**
- * Visit every string value in `value` except id fields and image data (`image` instead). Under a secret-named key
+ * Visit every string value of a session entry except its own id and metadata fields ({@link isEntryMetadata}) and
+ * image data (`image` instead). Under a secret-named key
  * (`isSecretName`) every string and number below is visited with `secretKey` (redacted whole); the keys of objects
  * below a {@link KEYED_FIELDS} field are visited with `key`. `part` is the nearest key on the way to the string (its
  * own included) that is one of {@link PART_FIELDS} (`command`, `output`, `text`…), `undefined` when none is; a key is
  * visited with the part of the object holding it.
  */
-export function walkStrings(
+export function walkStrings(entry: Record<string, unknown>, visit: StringVisitor): void {
+  walkValue(entry, visit, false, false, undefined, true);
+}
+
+/** What {@link walkStrings} calls for each string, each key of a keyed object, and each image. */
+export interface StringVisitor {
+  string: (holder: object, key: string | number, value: string, secretKey: boolean, part?: string) => void;
+  key: (holder: Record<string, unknown>, key: string, part?: string) => void;
+  image: () => void;
+}
+
+/** {@link walkStrings} below the entry: `top` only for the entry object itself. */
+function walkValue(
   value: Record<string, unknown> | unknown[],
-  visit: {
-    string: (holder: object, key: string | number, value: string, secretKey: boolean, part?: string) => void;
-    key: (holder: Record<string, unknown>, key: string, part?: string) => void;
-    image: () => void;
-  },
-  secret = false,
-  keyed = false,
-  part: string | undefined = undefined,
+  visit: StringVisitor,
+  secret: boolean,
+  keyed: boolean,
+  part: string | undefined,
+  top: boolean,
 ): void {
   const isImage = !Array.isArray(value) && value.type === "image" && typeof value.data === "string";
   if (isImage) visit.image();
-  const top = !Array.isArray(value) && "parentId" in value && "timestamp" in value;
   const each = (key: string | number, v: unknown) => {
     const name = typeof key === "string" ? key : undefined;
     const under = secret || (name !== undefined && !top && isSecretName(name));
     const own = name !== undefined && PART_FIELDS.has(name) ? name : part;
     if (typeof v === "string" || (under && typeof v === "number")) {
-      if (top && ID_FIELDS.has(String(key))) return;
+      if (top && typeof v === "string" && isEntryMetadata(String(key), v)) return;
       if (isImage && key === "data") return;
       visit.string(value, key, String(v), under, own);
     } else if (v && typeof v === "object")
-      walkStrings(
+      walkValue(
         v as Record<string, unknown>,
         visit,
         under,
         keyed || (name !== undefined && KEYED_FIELDS.has(name)),
         own,
+        false,
       );
   };
   if (Array.isArray(value)) {

@@ -186,6 +186,39 @@ describe("share keys, whole secret values and file paths", () => {
     for (const s of SECRETS) expect(everything, s).not.toContain(s);
   });
 
+  it("redacts a nested object shaped like an entry (parentId, timestamp) as any other: only an entry's own metadata is passed over", async () => {
+    const f = await ownerProject(scope, { "a.txt": "a\n" });
+    // A tool call's arguments the model (or an injected prompt) shaped like an entry: their id, type and timestamp
+    // fields are the arguments' own strings, and `password` is secret-named.
+    const shaped: NewEntry = structuredClone(toolCall);
+    const call = (shaped as { message: { content: { arguments: Record<string, unknown> }[] } }).message
+      .content[0];
+    call.arguments = {
+      request: {
+        parentId: "x",
+        timestamp: SK_B,
+        id: SK_C,
+        type: SK_D,
+        fromId: SK_A,
+        password: "hunter2 with spaces",
+      },
+    };
+    const leaf = await appendEntry(scope, f.session.id, shaped, { commit: f.initCommit });
+    const { preview, previewBody } = await share(f.owner, f.session.id, { leafId: leaf.id });
+    const [entry] = preview.snapshot.entries as unknown as Record<string, unknown>[];
+    const args = (entry.message as { content: { arguments: Record<string, unknown> }[] }).content[0]
+      .arguments;
+    expect(args).toEqual({
+      request: { parentId: "x", timestamp: RK, id: RK, type: RK, fromId: RK, password: R },
+    });
+    // The entry's own fields stay: its fresh 8-hex id, its type and its timestamp.
+    expect(entry.type).toBe("message");
+    expect(entry.id).toMatch(/^[0-9a-f]{8}$/);
+    expect(preview.snapshot.header.timestamp).toBe(entry.timestamp);
+    for (const secret of [SK_A, SK_B, SK_C, SK_D, "hunter2 with spaces"])
+      expect(previewBody, secret).not.toContain(secret);
+  });
+
   it("keeps redacted paths a tree: a directory that became a file's name is suffixed, and the fork writes both", async () => {
     const f = await ownerProject(scope, { [`d/${SK_A}`]: "file\n", [`d/${SK_B}/y.txt`]: "nested\n" });
     const leaf = await appendEntry(
