@@ -5,6 +5,8 @@
  * patterns too). Edge-safe.
  */
 
+import { isEntryIdShape } from "@/lib/db/ids";
+
 /**
  * A secret-named key (regex source, no anchors): the name ends in password, passwd, secret, token, api key, access
  * key, secret key, private key, credentials or authorization (any case; `_`/`-` between the words or none).
@@ -25,19 +27,20 @@ export function isSecretName(key: string): boolean {
  * lower-case type name). A nested object with the same keys (a tool call's arguments) or a value of another shape
  * (an imported entry's) is redacted like any string.
  */
-const ID_FIELDS: ReadonlyMap<string, RegExp> = new Map([
-  ["id", /^[0-9a-f]{8}$/],
-  ["parentId", /^[0-9a-f]{8}$/],
-  ["targetId", /^[0-9a-f]{8}$/],
-  ["firstKeptEntryId", /^[0-9a-f]{8}$/],
-  ["fromId", /^[0-9a-f]{8}$/],
-  ["timestamp", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/],
-  ["type", /^[a-z_]{1,40}$/],
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const ID_FIELDS: ReadonlyMap<string, (value: string) => boolean> = new Map([
+  ["id", isEntryIdShape],
+  ["parentId", isEntryIdShape],
+  ["targetId", isEntryIdShape],
+  ["firstKeptEntryId", isEntryIdShape],
+  ["fromId", isEntryIdShape],
+  ["timestamp", (value: string) => ISO_TIME.test(value)],
+  ["type", (value: string) => /^[a-z_]{1,40}$/.test(value)],
 ]);
 
 /** Whether `value` under an entry's top-level `key` is entry metadata of its field's shape (never redacted). */
 export function isEntryMetadata(key: string, value: string): boolean {
-  return ID_FIELDS.get(key)?.test(value) ?? false;
+  return ID_FIELDS.get(key)?.(value) ?? false;
 }
 
 /** Fields whose objects' keys are redacted too (tool-call arguments, tool result details, custom entry data). */
