@@ -24,7 +24,7 @@ import {
 import { appendEntry, branch, getSession, resetLeaf } from "@/lib/session/store";
 import { VfsConflictError } from "@/lib/vfs/errors";
 import { normalizePosix } from "@/lib/vfs/paths";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { checkoutSnapshot, commitSnapshot } from "@/lib/vfs/worktree";
 import { CheckpointError } from "./errors";
 
@@ -188,7 +188,7 @@ function target(
   project: { workspaceId: string; rootPath: string },
 ) {
   return {
-    vfs: openWorkspaceVfs(project.workspaceId, input.scope).vfs,
+    vfs: openSessionVfs(project, input.sessionId, input.scope).vfs,
     root: project.rootPath,
     session: { id: input.sessionId },
   };
