@@ -1,8 +1,8 @@
 /**
  * A working tree per session (docs/checkpoints.md, "Sessions and the main line") on a 2,000-file project:
  * - a new session (the row; its working tree is main's, no file row copied), target ≤ 200 ms;
- * - a fork's file switch: a new session's tree becoming a commit one file apart from main (`switchFiles`, as
- *   `forkWithFiles` does), target ≤ 200 ms;
+ * - a fork's file switch: a new session's tree (main's `HEAD`) becoming a commit one file apart from main
+ *   (`switchFiles` with `treeAt`, as `forkWithFiles` does), target ≤ 200 ms;
  * - switching session in the IDE, server side: the session's whole tree listed (`listProjectTree`, what `GET /tree`
  *   answers) and one open file read, for a session with 20 changed files, target ≤ 300 ms;
  * - the storage of 100 idle sessions that each changed 2 files: their rows and bytes, against main's.
@@ -40,7 +40,7 @@ export const worktreesSection: BenchSection = {
       // Main one file apart from `base`, as a session's checkpoint would be from main.
       const base = await commitAll(main, root, { message: "init", author: AUTHOR });
       await main.writeFile(`${root}/src/d0/f0.ts`, "export const v0 = 'changed';\n");
-      await commitAll(main, root, { message: "one file", author: AUTHOR });
+      const head = await commitAll(main, root, { message: "one file", author: AUTHOR });
       await main.flush();
 
       const news: number[] = [];
@@ -53,7 +53,12 @@ export const worktreesSection: BenchSection = {
         const s = await createSession(scope, { projectId: project.id, cwd: root });
         forks.push(
           await ctx.time(() =>
-            switchFiles({ scope, sessionId: s.id, author: AUTHOR, userId: null }, project, null, base),
+            switchFiles(
+              { scope, sessionId: s.id, author: AUTHOR, userId: null, treeAt: head },
+              project,
+              null,
+              base,
+            ),
           ),
         );
       }

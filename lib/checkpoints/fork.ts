@@ -4,12 +4,12 @@
  * point's commit; the source session's files are not touched. The switch is a restore of the new session, so it can
  * be undone.
  */
-import { pointCommit } from "@/lib/agent-session/file-state";
 import { type ForkPosition, forkSession } from "@/lib/agent-session/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import { entryCommit, recordRestore } from "@/lib/session/checkpoint-rows";
 import { getSession, type SessionRow } from "@/lib/session/store";
+import { resolveRef } from "@/lib/vfs/git";
 import { openSessionVfs } from "@/lib/vfs/workspace";
 import { type EditorBuffer, switchFiles } from "./restore";
 
@@ -51,18 +51,14 @@ export async function forkWithFiles(input: {
   const project = await getProject(scope, forked.projectId);
   const toCommit = forked.leafId ? await entryCommit(scope, forked.id, forked.leafId) : null;
   if (!project || !toCommit) return { session: forked, editorText, changed: [] };
-  // The new session's own working tree starts as the main line (nothing copied) and becomes the point's files; what
-  // it held first (main's files) is kept on it, so undoing the fork's restore gives the main line back. The source
-  // session's working tree is not touched.
-  const forkInput = { ...input, sessionId: forked.id, buffers: [] };
-  const { kept, changed } = await switchFiles(forkInput, project, forked.leafId, toCommit);
-  const before =
-    kept ??
-    (await pointCommit(
-      scope,
-      { vfs: openSessionVfs(project, forked.id, scope).vfs, root: project.rootPath, session: forked },
-      forked.leafId,
-    ));
+  // The new session's own working tree is the main line as committed (`HEAD`; nothing copied, nothing to keep) and
+  // becomes the point's files: only the paths that differ are written. Undoing the fork's restore gives main's files
+  // back. The source session's working tree is not touched.
+  const vfs = openSessionVfs(project, forked.id, scope).vfs;
+  const main = await resolveRef(vfs, project.rootPath, "HEAD");
+  const forkInput = { ...input, sessionId: forked.id, buffers: [], treeAt: main };
+  const { changed } = await switchFiles(forkInput, project, forked.leafId, toCommit);
+  const before = main;
   const row = await recordRestore(scope, forked.id, {
     mode: "files",
     fromLeafId: forked.leafId,
