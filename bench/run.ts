@@ -23,7 +23,6 @@ import { shareSection } from "./sections/share";
 import { shareRenderSection } from "./sections/share-render";
 import { treeSection } from "./sections/tree";
 import { vfsSection } from "./sections/vfs";
-import { worktreesSection } from "./sections/worktrees";
 
 const SECTIONS: BenchSection[] = [
   vfsSection,
@@ -38,7 +37,6 @@ const SECTIONS: BenchSection[] = [
   treeSection,
   shareSection,
   shareRenderSection,
-  worktreesSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

@@ -12,8 +12,6 @@ export interface Project {
   /** Absolute VFS path of the project directory, e.g. "/strata". */
   rootPath: string;
   createdAt: string;
-  /** When it moved to a working tree per session (lib/checkpoints/worktree-migrate.ts); null = not yet. */
-  worktreesAt?: string | null;
 }
 
 interface RawProject {
@@ -22,7 +20,6 @@ interface RawProject {
   name: string;
   root_path: string;
   created_at: Date | string;
-  worktrees_at?: Date | string | null;
 }
 
 function toProject(r: RawProject): Project {
@@ -32,7 +29,6 @@ function toProject(r: RawProject): Project {
     name: r.name,
     rootPath: r.root_path,
     createdAt: new Date(r.created_at).toISOString(),
-    worktreesAt: r.worktrees_at ? new Date(r.worktrees_at).toISOString() : null,
   };
 }
 

@@ -21,9 +21,8 @@ import type { ExecKill, ExecLimits, ExecResult, ShellExecRequest } from "@/lib/e
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
 import { MAX_FILE_BYTES } from "@/lib/vfs/limits";
-import type { VfsStore } from "@/lib/vfs/store";
+import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";
 import { Vfs } from "@/lib/vfs/vfs";
-import { targetStore } from "@/lib/vfs/workspace";
 import { type ExecHandler, HandlerError } from "../handler";
 import { runShellWithRuntimes } from "../shell-runtimes";
 
@@ -143,9 +142,9 @@ function outputOf(
  * (`isDbTrouble`) of any call and aborts `lost.signal`: the shell reports a failed filesystem call as a command's
  * error and carries on, so without it the command would end with exit 1 and keep the writes made before.
  */
-function watchedWorkspaceVfs(request: ShellExecRequest) {
+function watchedWorkspaceVfs(workspaceId: string) {
   const scope = new DbScope();
-  const store = targetStore(scope, request);
+  const store = new PgVfsStore(scope, workspaceId);
   const lost = { error: undefined as Error | undefined, stop: new AbortController() };
   const watch =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
@@ -175,7 +174,7 @@ function watchedWorkspaceVfs(request: ShellExecRequest) {
 export const handler: ExecHandler<unknown, ExecResult> = {
   async run(body, ctx) {
     const request = parseRequest(body);
-    const { vfs, scope, lost } = watchedWorkspaceVfs(request);
+    const { vfs, scope, lost } = watchedWorkspaceVfs(request.workspaceId);
     try {
       const started = performance.now();
       const executionLimits = serviceShellLimits(ctx.limits, request.timeoutMs);
