@@ -23,6 +23,7 @@ import { shareSection } from "./sections/share";
 import { shareRenderSection } from "./sections/share-render";
 import { treeSection } from "./sections/tree";
 import { vfsSection } from "./sections/vfs";
+import { worktreesSection } from "./sections/worktrees";
 
 const SECTIONS: BenchSection[] = [
   vfsSection,
@@ -37,6 +38,7 @@ const SECTIONS: BenchSection[] = [
   treeSection,
   shareSection,
   shareRenderSection,
+  worktreesSection,
 ];
 
 function summary(name: string, samplesMs: number[], targetMs?: number): string {

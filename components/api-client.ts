@@ -2,6 +2,7 @@
  * Typed fetch helpers for the Strata HTTP API (docs/http-api.md). Browser-only: every helper
  * calls relative `/api/...` URLs on the app origin.
  */
+import { projectFilesUrl } from "@/components/http/worktree";
 import type { AgentMessage } from "@/lib/agent/messages";
 import type { ImageContent } from "@/lib/llm/types";
 import type { SlashCommand } from "@/lib/projects/slash-commands";
@@ -164,12 +165,11 @@ export function importArchive(
 }
 
 export async function getTree(projectId: string, signal?: AbortSignal): Promise<TreeEntry[]> {
-  return (await apiJson<{ entries: TreeEntry[] }>(`/api/projects/${enc(projectId)}/tree`, { signal }))
-    .entries;
+  return (await apiJson<{ entries: TreeEntry[] }>(projectFilesUrl(projectId, "/tree"), { signal })).entries;
 }
 
 export function readFile(projectId: string, path: string, signal?: AbortSignal): Promise<FileResponse> {
-  return apiJson(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { signal });
+  return apiJson(projectFilesUrl(projectId, `/file?path=${enc(path)}`), { signal });
 }
 
 export function writeFile(
@@ -177,7 +177,7 @@ export function writeFile(
   path: string,
   content: string,
 ): Promise<{ path: string; size: number }> {
-  return apiJson(`/api/projects/${enc(projectId)}/file`, jsonInit("PUT", { path, content }));
+  return apiJson(projectFilesUrl(projectId, "/file"), jsonInit("PUT", { path, content }));
 }
 
 /** What a DELETE of a file or folder removed (`deleted` counts the folder and everything below it). */
@@ -189,7 +189,7 @@ export interface DeleteResponse {
 
 /** Delete a project file or folder (with everything below it). @throws ApiError (404 missing, 400 `.git`). */
 export function deleteFile(projectId: string, path: string): Promise<DeleteResponse> {
-  return apiJson(`/api/projects/${enc(projectId)}/file?path=${enc(path)}`, { method: "DELETE" });
+  return apiJson(projectFilesUrl(projectId, `/file?path=${enc(path)}`), { method: "DELETE" });
 }
 
 export async function listSessions(projectId: string, signal?: AbortSignal): Promise<SessionSummary[]> {

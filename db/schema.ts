@@ -74,6 +74,12 @@ export const projects = pgTable(
     rootPath: text("root_path").notNull(),
     source: jsonb("source").$type<{ kind: "git"; url: string } | { kind: "archive"; fileName: string }>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the project moved to a working tree per session (lib/vfs/worktree-migrate.ts): its shared working tree
+     * committed as main, each session given its leaf's files. Null = not yet (done on first open); a new project has
+     * its time of creation (the column's default; rows older than the column have none).
+     */
+    worktreesAt: timestamp("worktrees_at", { withTimezone: true }).defaultNow(),
   },
   (t) => [index("projects_workspace_root_idx").on(t.workspaceId, t.rootPath)],
 );
@@ -135,6 +141,34 @@ export const sessions = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sessions_project_idx").on(t.projectId, t.updatedAt)],
+);
+
+/**
+ * A session's working tree (docs/checkpoints.md, "Sessions and the main line"): copy-on-write over the project's
+ * main working tree (`vfs_nodes` under the project root). A row is a node the session changed — a file, directory or
+ * symlink with its content, or a `whiteout` for a path of main the session deleted; every path without a row reads
+ * as main's. When main moves (a merge), the nodes it changes are first pinned here for every session lacking its own
+ * row, so a session never sees main move under it. `.git` is never in a working tree (the repository is shared).
+ */
+export const worktreeNodes = pgTable(
+  "worktree_nodes",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    parent: text("parent").notNull(),
+    kind: text("kind", { enum: ["file", "dir", "symlink", "whiteout"] }).notNull(),
+    mode: integer("mode").notNull(),
+    size: bigint("size", { mode: "number" }).notNull().default(0),
+    data: bytea("data"),
+    version: bigint("version", { mode: "number" }).notNull().default(1),
+    mtimeMs: bigint("mtime_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.path] }),
+    index("worktree_nodes_parent_idx").on(t.sessionId, t.parent),
+  ],
 );
 
 /** Append-only session tree entries in pi's format; `entry` is the whole pi JSONL line object. */

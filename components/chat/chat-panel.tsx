@@ -38,6 +38,7 @@ export function ChatPanel({
   readOnlyNote = null,
   unsavedBuffers,
   onFilesRestored,
+  onSessionChange,
 }: {
   projectId: string;
   /** Paths the agent reports changed (files_changed, successful write/edit). */
@@ -50,6 +51,8 @@ export function ChatPanel({
   unsavedBuffers?: () => { path: string; content: string }[];
   /** A restore or fork from the session tree changed these project files (reload them). */
   onFilesRestored?: (paths: string[]) => void;
+  /** The open session changed (null: none yet): its working tree is what the IDE's files show. */
+  onSessionChange?: (sessionId: string | null) => void;
 }) {
   const readOnly = readOnlyNote !== null;
   const modelRef = useRef("");
@@ -58,6 +61,9 @@ export function ChatPanel({
   const { draft, setDraft, take, release, settle } = useDraft(sessions.sessionId);
   const current = sessions.sessions.find((s) => s.id === sessions.sessionId);
   const resources = useSessionResources(projectId, sessions.sessionId);
+  const sessionChangeRef = useRef(onSessionChange);
+  sessionChangeRef.current = onSessionChange;
+  useEffect(() => sessionChangeRef.current?.(sessions.sessionId), [sessions.sessionId]);
   // The trust prompt: shown when the session has gated resources and no decision, or when asked for.
   const [trustDialog, setTrustDialog] = useState<"auto" | "open" | "dismissed">("auto");
   useEffect(() => {

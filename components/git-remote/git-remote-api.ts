@@ -3,7 +3,9 @@
  * git credentials (`/api/workspaces/<id>/git-credentials`). A refusal keeps the server's `paths` (the files a pull
  * would overwrite or that conflict), so a dialog can list them.
  */
+
 import { ApiError, apiJson, errorFromResponse, jsonInit } from "@/components/http/api-fetch";
+import { projectFilesUrl } from "@/components/http/worktree";
 
 /** An API refusal with the files it names. */
 export class RemoteApiError extends ApiError {
@@ -39,7 +41,7 @@ const project = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 
 /** What a download holds: the working tree, or a commit (`HEAD`, an oid, a ref). */
 export function archiveUrl(projectId: string, commit?: string): string {
-  return `${project(projectId)}/archive${commit ? `?commit=${encodeURIComponent(commit)}` : ""}`;
+  return projectFilesUrl(projectId, `/archive${commit ? `?commit=${encodeURIComponent(commit)}` : ""}`);
 }
 
 /** Whether the workspace stores a credential for the host of `url`. @throws ApiError 400 for a bad URL. */
@@ -52,7 +54,7 @@ export function remoteStatus(projectId: string, url: string, signal?: AbortSigna
 
 /** The project's current branch (`GET /api/projects/<id>/git`). */
 export async function currentBranch(projectId: string): Promise<string | null> {
-  return (await call<{ branch: string | null }>(`${project(projectId)}/git`)).branch;
+  return (await call<{ branch: string | null }>(projectFilesUrl(projectId, "/git"))).branch;
 }
 
 export interface PushAnswer {
@@ -72,7 +74,8 @@ export interface PushBody {
 
 /** Push. @throws RemoteApiError with the server's text (auth, rejected, not found, unreachable). */
 export async function pushProject(projectId: string, body: PushBody): Promise<PushAnswer> {
-  return (await call<{ pushed: PushAnswer }>(`${project(projectId)}/push`, jsonInit("POST", body))).pushed;
+  return (await call<{ pushed: PushAnswer }>(projectFilesUrl(projectId, "/push"), jsonInit("POST", body)))
+    .pushed;
 }
 
 export interface PullAnswer {
@@ -89,7 +92,8 @@ export async function pullProject(
   projectId: string,
   body: { url: string; branch?: string },
 ): Promise<PullAnswer> {
-  return (await call<{ pulled: PullAnswer }>(`${project(projectId)}/pull`, jsonInit("POST", body))).pulled;
+  return (await call<{ pulled: PullAnswer }>(projectFilesUrl(projectId, "/pull"), jsonInit("POST", body)))
+    .pulled;
 }
 
 export interface GitCredentialInfo {

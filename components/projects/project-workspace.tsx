@@ -16,6 +16,7 @@ import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
 import { GetWorkOutMenu } from "@/components/git-remote/get-work-out-menu";
+import { setWorktreeSession, worktreeSession } from "@/components/http/worktree";
 import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
 import { createProjectEntry, moveProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
@@ -252,6 +253,13 @@ export function ProjectWorkspace({
         onFilesRestored={(paths) => {
           files.reloadFromServer(paths);
           void refreshTree();
+        }}
+        onSessionChange={(sessionId) => {
+          // Each session has its own working tree: show its files (unsaved buffers stay, as for a restore).
+          if (worktreeSession(projectId) === sessionId) return;
+          setWorktreeSession(projectId, sessionId);
+          void refreshTree();
+          void syncFromServer();
         }}
       />
       {remover.dialog}

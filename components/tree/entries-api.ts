@@ -1,9 +1,8 @@
 import { apiJson, jsonInit } from "@/components/http/api-fetch";
+import { projectFilesUrl } from "@/components/http/worktree";
 import type { SearchResult } from "@/lib/projects/search";
 
 export type { SearchFileResult, SearchHit, SearchResult } from "@/lib/projects/search";
-
-const base = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}`;
 
 /**
  * `POST /api/projects/:id/entries`: create an empty file or a folder (nothing is overwritten).
@@ -16,7 +15,7 @@ export function createProjectEntry(
   path: string,
   kind: "file" | "dir",
 ): Promise<{ path: string; kind: "file" | "dir" }> {
-  return apiJson(`${base(projectId)}/entries`, jsonInit("POST", { path, kind }));
+  return apiJson(projectFilesUrl(projectId, "/entries"), jsonInit("POST", { path, kind }));
 }
 
 /** What a move did (`moved`: nodes moved, a folder with everything below it). */
@@ -33,7 +32,7 @@ export interface MoveResponse {
  *   400 for an invalid path or a folder moved into itself, `network_error`.
  */
 export function moveProjectEntry(projectId: string, from: string, to: string): Promise<MoveResponse> {
-  return apiJson(`${base(projectId)}/entries`, jsonInit("PATCH", { from, to }));
+  return apiJson(projectFilesUrl(projectId, "/entries"), jsonInit("PATCH", { from, to }));
 }
 
 /**
@@ -50,12 +49,15 @@ export function searchProjectFiles(
     regex: query.regex ? "1" : "0",
     case: query.caseSensitive ? "1" : "0",
   });
-  return apiJson(`${base(projectId)}/search?${qs}`, { signal });
+  return apiJson(projectFilesUrl(projectId, `/search?${qs}`), { signal });
 }
 
 /** `GET /api/projects/:id/tree/version`: the opaque version of the project's files (changes with any change). */
 export async function getTreeVersion(projectId: string, signal?: AbortSignal): Promise<string> {
   return (
-    await apiJson<{ version: string }>(`${base(projectId)}/tree/version`, { signal, cache: "no-store" })
+    await apiJson<{ version: string }>(projectFilesUrl(projectId, "/tree/version"), {
+      signal,
+      cache: "no-store",
+    })
   ).version;
 }

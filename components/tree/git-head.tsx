@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { apiJson } from "@/components/http/api-fetch";
+import { projectFilesUrl } from "@/components/http/worktree";
 import styles from "./git-head.module.css";
 
 /** `GET /api/projects/:id/git` (lib/projects/git-head.ts `GitHead`). */
@@ -13,7 +14,7 @@ interface GitHead {
 }
 
 function getGitHead(projectId: string, signal: AbortSignal): Promise<GitHead> {
-  return apiJson<GitHead>(`/api/projects/${encodeURIComponent(projectId)}/git`, { signal });
+  return apiJson<GitHead>(projectFilesUrl(projectId, "/git"), { signal });
 }
 
 /**

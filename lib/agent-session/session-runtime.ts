@@ -17,7 +17,7 @@ import { getSession, type SessionRow } from "@/lib/session/store";
 import type { ToolContext, ToolExec } from "@/lib/tools/types";
 import { checkPathLimits } from "@/lib/vfs/limits";
 import type { Vfs } from "@/lib/vfs/vfs";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { createSessionRuntime, type SessionRuntimeCore } from "./runtime";
 
 export { NO_RUN_FOR_CUSTOM_MESSAGE } from "./runtime";
@@ -147,7 +147,7 @@ export async function openSessionRuntime(
   if (!stored) throw new SessionUnavailableError(`Session ${sessionId} not found`);
   const project = options.loaded?.project ?? (await getProject(scope, stored.projectId));
   if (!project) throw new SessionUnavailableError(`Project ${stored.projectId} not found`);
-  const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
+  const { vfs } = openSessionVfs(project, stored.id, scope);
   const root = project.rootPath;
   const cwd = usableCwd(stored.id, stored.cwd, root);
   const session = cwd === stored.cwd ? stored : { ...stored, cwd };

@@ -16,7 +16,7 @@ import {
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot, diffSnapshots, readBlob, type TreeChange } from "@/lib/vfs/worktree";
 import { CheckpointError, orCommitNotFound } from "./errors";
 import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
@@ -59,7 +59,7 @@ export async function openSessionFiles(
   const project = session ? await getProject(scope, session.projectId) : null;
   if (!session || !project) throw new SessionNotFoundError(sessionId);
   return {
-    vfs: openWorkspaceVfs(project.workspaceId, scope).vfs,
+    vfs: openSessionVfs(project, session.id, scope).vfs,
     root: project.rootPath,
     projectId: project.id,
     workspaceId: project.workspaceId,

@@ -1,15 +1,16 @@
 /**
  * Forking a point of a session with its files (docs/checkpoints.md): pi's `createBranchedSession` (the root→entry
- * path as a new session, each entry keeping its commit) and the working tree switched to that point's commit, what it
- * held first kept on the source session's branch. The switch is a restore of the new session, so it can be undone.
+ * path as a new session, each entry keeping its commit) and the new session's own working tree switched to that
+ * point's commit; the source session's files are not touched. The switch is a restore of the new session, so it can
+ * be undone.
  */
-import { pointCommit } from "@/lib/agent-session/file-state";
 import { type ForkPosition, forkSession } from "@/lib/agent-session/session-tree";
 import type { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import { entryCommit, recordRestore } from "@/lib/session/checkpoint-rows";
 import { getSession, type SessionRow } from "@/lib/session/store";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { resolveRef } from "@/lib/vfs/git";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { type EditorBuffer, switchFiles } from "./restore";
 
 /** What {@link forkWithFiles} made. */
@@ -24,8 +25,9 @@ export interface ForkResult {
 }
 
 /**
- * Fork session `sessionId` at `entryId` into a new session of the same project; with `files`, the working tree
- * becomes the entry's commit (buffers and the working tree kept first on the source's leaf).
+ * Fork session `sessionId` at `entryId` into a new session of the same project; with `files`, the new session's
+ * working tree becomes the entry's commit. `buffers` (the editor's unsaved files) are not written: they belong to
+ * the source session's working tree, which the fork leaves as it is.
  * @throws SessionNotFoundError, EntryNotFoundError; the file switch's VfsError (then the new session holds the path
  *   and the files are unchanged).
  */
@@ -49,14 +51,14 @@ export async function forkWithFiles(input: {
   const project = await getProject(scope, forked.projectId);
   const toCommit = forked.leafId ? await entryCommit(scope, forked.id, forked.leafId) : null;
   if (!project || !toCommit) return { session: forked, editorText, changed: [] };
-  const { kept, changed } = await switchFiles(input, project, source.leafId, toCommit);
-  const before =
-    kept ??
-    (await pointCommit(
-      scope,
-      { vfs: openWorkspaceVfs(project.workspaceId, scope).vfs, root: project.rootPath, session: source },
-      source.leafId,
-    ));
+  // The new session's own working tree is the main line as committed (`HEAD`; nothing copied, nothing to keep) and
+  // becomes the point's files: only the paths that differ are written. Undoing the fork's restore gives main's files
+  // back. The source session's working tree is not touched.
+  const vfs = openSessionVfs(project, forked.id, scope).vfs;
+  const main = await resolveRef(vfs, project.rootPath, "HEAD");
+  const forkInput = { ...input, sessionId: forked.id, buffers: [], treeAt: main };
+  const { changed } = await switchFiles(forkInput, project, forked.leafId, toCommit);
+  const before = main;
   const row = await recordRestore(scope, forked.id, {
     mode: "files",
     fromLeafId: forked.leafId,

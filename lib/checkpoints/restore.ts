@@ -24,7 +24,7 @@ import {
 import { appendEntry, branch, getSession, resetLeaf } from "@/lib/session/store";
 import { VfsConflictError } from "@/lib/vfs/errors";
 import { normalizePosix } from "@/lib/vfs/paths";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { checkoutSnapshot, commitSnapshot } from "@/lib/vfs/worktree";
 import { CheckpointError } from "./errors";
 
@@ -188,7 +188,7 @@ function target(
   project: { workspaceId: string; rootPath: string },
 ) {
   return {
-    vfs: openWorkspaceVfs(project.workspaceId, input.scope).vfs,
+    vfs: openSessionVfs(project, input.sessionId, input.scope).vfs,
     root: project.rootPath,
     session: { id: input.sessionId },
   };
@@ -200,7 +200,13 @@ function target(
  * write. @returns the kept commit (null: nothing kept) and the project-relative paths changed.
  */
 export async function switchFiles(
-  input: Pick<RestoreInput, "scope" | "sessionId" | "buffers" | "discard" | "author" | "userId">,
+  input: Pick<RestoreInput, "scope" | "sessionId" | "buffers" | "discard" | "author" | "userId"> & {
+    /**
+     * The commit the working tree is known to hold (a new session's tree is the main line's `HEAD`): nothing is kept
+     * and the tree is not read to find out what it holds.
+     */
+    treeAt?: string | null;
+  },
   project: { workspaceId: string; rootPath: string },
   fromLeaf: string | null,
   toCommit: string | null,
@@ -225,7 +231,8 @@ export async function switchFiles(
           userId: input.userId,
           flush: false,
         });
-      const stored = await keep(base);
+      const known = input.treeAt !== undefined;
+      const stored = known ? null : await keep(base);
       // As the editor's own save (PUT …/file): never into `.git`, never through a symlink out of the project.
       for (const b of input.buffers ?? []) await writeProjectFile(vfs, root, b.path, b.content);
       const buffered = input.buffers?.length ? await keep(stored?.oid ?? base) : null;
@@ -234,7 +241,11 @@ export async function switchFiles(
         ...(stored ? [{ ...stored, parent: base }] : []),
         ...(buffered ? [{ ...buffered, parent: stored?.oid ?? base }] : []),
       ];
-      const current = await commitSnapshot(vfs, root, keptCommit?.oid ?? base);
+      const current = await commitSnapshot(
+        vfs,
+        root,
+        known ? (input.treeAt ?? null) : (keptCommit?.oid ?? base),
+      );
       const wanted = await commitSnapshot(vfs, root, toCommit);
       const changes = await checkoutSnapshot(vfs, root, current, wanted);
       await vfs.flush();

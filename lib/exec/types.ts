@@ -42,7 +42,8 @@ export interface ExecTarget {
   cwd: string;
   /**
    * The run that owns the writes, so project paths are recorded in `session_pending_paths` before the
-   * service flushes them (a crash between flush and checkpoint is then recovered by the next run).
+   * service flushes them (a crash between flush and checkpoint is then recovered by the next run). Its session is
+   * also whose working tree the command acts on (lib/vfs/worktree-store.ts); without it, the project's main line.
    */
   pending?: { sessionId: string; runId?: string };
 }

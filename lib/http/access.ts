@@ -12,13 +12,15 @@ import {
   type WorkspaceAccess,
 } from "@/lib/access/authorize";
 import { type Caller, requireCaller } from "@/lib/auth/caller";
+import { hiddenNotFound } from "@/lib/auth/errors";
 import type { Permission } from "@/lib/auth/roles";
+import { ensureWorktrees } from "@/lib/checkpoints/worktree-migrate";
 import { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import type { Project } from "@/lib/projects/projects";
 import type { SessionRow } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
 import { personalWorkspaceId } from "./workspaces";
 
 /** Run `fn` for the signed-in caller. @throws AuthError 401. */
@@ -71,7 +73,12 @@ export async function withWorkspaceOrPersonal<T>(
   });
 }
 
-/** Run `fn` with the project, its workspace VFS and the caller's access. @throws AuthError 401 / 404 / 403. */
+/**
+ * Run `fn` with the project, its files and the caller's access. The files are the working tree of the session the
+ * request names in `?session=` (a session of this project the caller may `permission`; another project's or an
+ * unknown one answers 404), else the project's main line (writes there pin every session first,
+ * lib/vfs/worktree-main.ts). @throws AuthError 401 / 404 / 403.
+ */
 export async function withProject<T>(
   request: Request,
   projectId: string,
@@ -86,7 +93,19 @@ export async function withProject<T>(
 ): Promise<T> {
   return withCaller(request, async ({ scope, caller }) => {
     const { project, access } = await authorizeProject(scope, caller, projectId, permission);
-    const { vfs } = openWorkspaceVfs(project.workspaceId, scope);
+    await ensureWorktrees(scope, project);
+    const sessionId = new URL(request.url).searchParams.get("session");
+    if (sessionId) {
+      const found = await authorizeSession(scope, caller, sessionId, permission);
+      if (found.session.projectId !== project.id) throw hiddenNotFound(`Session ${sessionId}`);
+      const { vfs } = openSessionVfs(project, sessionId, scope);
+      return fn({ scope, caller, project, access, vfs });
+    }
+    const { vfs } = openMainVfs(
+      project.workspaceId,
+      { projectId: project.id, root: project.rootPath },
+      scope,
+    );
     return fn({ scope, caller, project, access, vfs });
   });
 }
@@ -106,6 +125,7 @@ export async function withSession<T>(
 ): Promise<T> {
   return withCaller(request, async ({ scope, caller }) => {
     const found = await authorizeSession(scope, caller, sessionId, permission);
+    await ensureWorktrees(scope, found.project);
     return fn({ scope, caller, ...found });
   });
 }

@@ -26,7 +26,7 @@ import { parseDefaultTools } from "@/lib/prompt/sections";
 import { loadAllEntries } from "@/lib/session/context-load";
 import { buildSessionContext } from "@/lib/session/projection";
 import type { SessionRow } from "@/lib/session/store";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 
 export interface StoredPreviewInput {
   session: SessionRow;
@@ -53,7 +53,7 @@ export async function previewStoredSession(
   input: StoredPreviewInput,
 ): Promise<ContextPreview> {
   const { session, project } = input;
-  const vfs = openWorkspaceVfs(project.workspaceId, scope).vfs;
+  const vfs = openSessionVfs(project, session.id, scope).vfs;
   // The tools as a run declares them: with the execution service (and the workspace's sandbox) when it is there.
   const exec = toolExec(scope, vfs, {
     workspaceId: project.workspaceId,

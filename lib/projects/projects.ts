@@ -12,6 +12,8 @@ export interface Project {
   /** Absolute VFS path of the project directory, e.g. "/strata". */
   rootPath: string;
   createdAt: string;
+  /** When it moved to a working tree per session (lib/checkpoints/worktree-migrate.ts); null = not yet. */
+  worktreesAt?: string | null;
 }
 
 interface RawProject {
@@ -20,6 +22,7 @@ interface RawProject {
   name: string;
   root_path: string;
   created_at: Date | string;
+  worktrees_at?: Date | string | null;
 }
 
 function toProject(r: RawProject): Project {
@@ -29,6 +32,7 @@ function toProject(r: RawProject): Project {
     name: r.name,
     rootPath: r.root_path,
     createdAt: new Date(r.created_at).toISOString(),
+    worktreesAt: r.worktrees_at ? new Date(r.worktrees_at).toISOString() : null,
   };
 }
 

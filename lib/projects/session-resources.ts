@@ -22,7 +22,7 @@ import { PgTrustStore } from "@/lib/resources/trust-store";
 import { getSession, type SessionRow } from "@/lib/session/store";
 import { normalizePosix } from "@/lib/vfs/paths";
 import type { Vfs } from "@/lib/vfs/vfs";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { AGENT_DIR, AGENT_HOME, openAgentVfs } from "./agent-dir";
 import { getProject, type Project } from "./projects";
 import { describeProvenance, type ProvenanceView } from "./resource-history";
@@ -154,7 +154,7 @@ export async function loadSessionResources(
 ): Promise<SessionResources> {
   const { session, project } = input;
   const userId = await actingUser(scope, input.userId ?? session.userId, project);
-  const vfs = input.vfs ?? openWorkspaceVfs(project.workspaceId, scope).vfs;
+  const vfs = input.vfs ?? openSessionVfs(project, session.id, scope).vfs;
   const { vfs: agentFs } = await openAgentVfs(scope, userId);
   const trustStore = new PgTrustStore(scope, userId, project.workspaceId);
   // A current row (one read of `sessions` per request) already has the "this session only" trust choice.

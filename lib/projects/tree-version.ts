@@ -16,10 +16,17 @@ function below(dir: string): string {
  * statement over the `vfs_nodes` primary key (workspace, path): the node count, the sums of their row versions
  * (every update increments one) and mtimes (every write sets one) and of a hash of their paths (a move changes
  * it). A concurrent change is seen by the next call.
+ * With `sessionId`, the files are that session's working tree: its own rows (lib/vfs/worktree-store.ts) are
+ * fingerprinted the same way and appended.
  * @param scope the request's database scope; `workspaceId` the project's workspace; `root` its absolute root.
- * @returns e.g. `"12.15.20433449190112.-1872993612"`.
+ * @returns e.g. `"12.15.20433449190112.-1872993612"` (with a session: two such parts joined by `:`).
  */
-export async function projectTreeVersion(scope: DbScope, workspaceId: string, root: string): Promise<string> {
+export async function projectTreeVersion(
+  scope: DbScope,
+  workspaceId: string,
+  root: string,
+  sessionId?: string,
+): Promise<string> {
   const rows = await scope.query<{ n: string; v: string; m: string; h: string }>(
     `SELECT count(*)::text AS n, coalesce(sum(version), 0)::text AS v, coalesce(sum(mtime_ms), 0)::text AS m,
        coalesce(sum(hashtext(path)), 0)::text AS h
@@ -28,5 +35,13 @@ export async function projectTreeVersion(scope: DbScope, workspaceId: string, ro
     [workspaceId, below(root), `${root}/.git`, below(`${root}/.git`)],
   );
   const r = rows[0];
-  return `${r.n}.${r.v}.${r.m}.${r.h}`;
+  const main = `${r.n}.${r.v}.${r.m}.${r.h}`;
+  if (!sessionId) return main;
+  const [own] = await scope.query<{ n: string; v: string; m: string; h: string }>(
+    `SELECT count(*)::text AS n, coalesce(sum(version), 0)::text AS v, coalesce(sum(mtime_ms), 0)::text AS m,
+       coalesce(sum(hashtext(path || kind)), 0)::text AS h
+     FROM worktree_nodes WHERE session_id = $1`,
+    [sessionId],
+  );
+  return `${main}:${own.n}.${own.v}.${own.m}.${own.h}`;
 }

@@ -53,6 +53,11 @@ export interface CommitResult {
 
 /** What the VFS needs from storage. */
 export interface VfsStore {
+  /**
+   * Whose nodes these are ("ws:<workspace>", "wt:<session>"): a process-wide cache keyed by path keeps stores apart
+   * by it (lib/vfs/worktree.ts). Absent: an in-memory store of its own.
+   */
+  readonly identity?: string;
   /** Metadata (no data) of the given paths that exist. */
   getMeta(paths: string[]): Promise<NodeRow[]>;
   /** Metadata of the direct children of each dir. */
@@ -71,7 +76,8 @@ export interface VfsStore {
   deleteTree(path: string): Promise<number>;
 }
 
-interface RawRow {
+/** A `vfs_nodes` / `worktree_nodes` row as the driver returns it. */
+export interface RawRow {
   path: string;
   kind: VfsNodeKind;
   mode: number;
@@ -81,7 +87,8 @@ interface RawRow {
   data?: Uint8Array | null;
 }
 
-function toRow(r: RawRow): NodeRow {
+/** A stored row as a `NodeRow` (numbers from bigint text, data as a view). */
+export function toRow(r: RawRow): NodeRow {
   const row: NodeRow = {
     path: r.path,
     kind: r.kind,
@@ -95,12 +102,14 @@ function toRow(r: RawRow): NodeRow {
   return row;
 }
 
-const META = "path, kind, mode, size, mtime_ms, version";
+/** The metadata columns of a node row. */
+export const META = "path, kind, mode, size, mtime_ms, version";
 
-const CHUNK = 1000;
+/** Paths per statement of the bulk reads and deletes. */
+export const CHUNK = 1000;
 
 /** Puts grouped into statements of at most `FLUSH_BATCH_ROWS` rows and `FLUSH_BATCH_BYTES` of content. */
-function* putBatches(puts: PutChange[]): Generator<PutChange[]> {
+export function* putBatches(puts: PutChange[]): Generator<PutChange[]> {
   let batch: PutChange[] = [];
   let bytes = 0;
   for (const c of puts) {
@@ -117,17 +126,18 @@ function* putBatches(puts: PutChange[]): Generator<PutChange[]> {
 }
 
 /** `ARRAY[$first::bytea, …]`: one bytea parameter per row of `chunk`, numbered from `first`. */
-function dataArray(chunk: PutChange[], first: number): string {
+export function dataArray(chunk: PutChange[], first: number): string {
   return `ARRAY[${chunk.map((_, i) => `$${first + i}::bytea`).join(", ")}]::bytea[]`;
 }
 
-function parentOf(path: string): string {
+/** The parent directory of an absolute path (`/` for a top-level one). */
+export function parentOf(path: string): string {
   const i = path.lastIndexOf("/");
   return i <= 0 ? "/" : path.slice(0, i);
 }
 
 /** Escape LIKE wildcards in a literal prefix. */
-function likePrefix(prefix: string): string {
+export function likePrefix(prefix: string): string {
   const base = prefix === "/" ? "" : prefix;
   return `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
 }
@@ -182,12 +192,69 @@ async function insertNodes(
   return { conflicts, existingDirs };
 }
 
+/**
+ * `PgVfsStore.commit`'s statements inside the caller's transaction `q` (a worktree store commits its `.git` part
+ * with them and its own rows in the same transaction).
+ * @throws VfsConflictError as `PgVfsStore.commit`; the caller's transaction must roll back.
+ */
+export async function commitNodes(q: Query, ws: string, changes: NodeChange[]): Promise<CommitResult> {
+  const existingDirs = new Map<string, number>();
+  const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
+  const puts = changes.filter((c): c is PutChange => c.op === "put");
+  const inserts = puts
+    .filter((c) => c.baseVersion === null)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const updates = puts.filter((c) => c.baseVersion !== null);
+  const conflicts: string[] = [];
+  for (let i = 0; i < deletes.length; i += CHUNK) {
+    const chunk = deletes.slice(i, i + CHUNK);
+    const rows = await q<{ path: string }>(
+      `DELETE FROM vfs_nodes n USING unnest($2::text[], $3::bigint[]) AS d(path, version)
+       WHERE n.workspace_id = $1 AND n.path = d.path AND n.version = d.version RETURNING n.path`,
+      [ws, chunk.map((d) => d.path), chunk.map((d) => d.baseVersion)],
+    );
+    const done = new Set(rows.map((r) => r.path));
+    for (const d of chunk) if (!done.has(d.path)) conflicts.push(d.path);
+  }
+  for (const chunk of putBatches(updates)) {
+    const rows = await q<{ path: string }>(
+      `UPDATE vfs_nodes n SET kind = u.kind, mode = u.mode, size = u.size, data = u.data, mtime_ms = u.mtime_ms,
+         version = n.version + 1
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], ${dataArray(chunk, 8)}, $6::bigint[], $7::bigint[])
+         AS u(path, kind, mode, size, data, mtime_ms, version)
+       WHERE n.workspace_id = $1 AND n.path = u.path AND n.version = u.version
+       RETURNING n.path`,
+      [
+        ws,
+        chunk.map((c) => c.path),
+        chunk.map((c) => c.kind),
+        chunk.map((c) => c.mode),
+        chunk.map((c) => c.data?.byteLength ?? 0),
+        chunk.map((c) => c.mtimeMs),
+        chunk.map((c) => c.baseVersion),
+        ...chunk.map((c) => c.data),
+      ],
+    );
+    const done = new Set(rows.map((r) => r.path));
+    for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
+  }
+  const inserted = await insertNodes(q, ws, inserts);
+  conflicts.push(...inserted.conflicts);
+  for (const [path, version] of inserted.existingDirs) existingDirs.set(path, version);
+  if (conflicts.length > 0) throw new VfsConflictError(conflicts);
+  return { existingDirs };
+}
+
 /** `VfsStore` over Postgres through a `DbScope` (Neon driver). */
 export class PgVfsStore implements VfsStore {
+  readonly identity: string;
+
   constructor(
     private readonly scope: DbScope,
     readonly workspaceId: string,
-  ) {}
+  ) {
+    this.identity = `ws:${workspaceId}`;
+  }
 
   async getMeta(paths: string[]): Promise<NodeRow[]> {
     if (paths.length === 0) return [];
@@ -249,56 +316,12 @@ export class PgVfsStore implements VfsStore {
    *   symlink exists); nothing is written.
    */
   async commit(changes: NodeChange[]): Promise<CommitResult> {
-    const existingDirs = new Map<string, number>();
-    if (changes.length === 0) return { existingDirs };
-    const deletes = changes.filter((c): c is DeleteChange => c.op === "delete");
-    const puts = changes.filter((c): c is PutChange => c.op === "put");
-    const inserts = puts
-      .filter((c) => c.baseVersion === null)
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const updates = puts.filter((c) => c.baseVersion !== null);
-    const ws = this.workspaceId;
+    if (changes.length === 0) return { existingDirs: new Map() };
+    let result: CommitResult = { existingDirs: new Map() };
     await this.scope.transaction(async (q) => {
-      existingDirs.clear();
-      const conflicts: string[] = [];
-      for (let i = 0; i < deletes.length; i += CHUNK) {
-        const chunk = deletes.slice(i, i + CHUNK);
-        const rows = await q<{ path: string }>(
-          `DELETE FROM vfs_nodes n USING unnest($2::text[], $3::bigint[]) AS d(path, version)
-           WHERE n.workspace_id = $1 AND n.path = d.path AND n.version = d.version RETURNING n.path`,
-          [ws, chunk.map((d) => d.path), chunk.map((d) => d.baseVersion)],
-        );
-        const done = new Set(rows.map((r) => r.path));
-        for (const d of chunk) if (!done.has(d.path)) conflicts.push(d.path);
-      }
-      for (const chunk of putBatches(updates)) {
-        const rows = await q<{ path: string }>(
-          `UPDATE vfs_nodes n SET kind = u.kind, mode = u.mode, size = u.size, data = u.data, mtime_ms = u.mtime_ms,
-             version = n.version + 1
-           FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], ${dataArray(chunk, 8)}, $6::bigint[], $7::bigint[])
-             AS u(path, kind, mode, size, data, mtime_ms, version)
-           WHERE n.workspace_id = $1 AND n.path = u.path AND n.version = u.version
-           RETURNING n.path`,
-          [
-            ws,
-            chunk.map((c) => c.path),
-            chunk.map((c) => c.kind),
-            chunk.map((c) => c.mode),
-            chunk.map((c) => c.data?.byteLength ?? 0),
-            chunk.map((c) => c.mtimeMs),
-            chunk.map((c) => c.baseVersion),
-            ...chunk.map((c) => c.data),
-          ],
-        );
-        const done = new Set(rows.map((r) => r.path));
-        for (const c of chunk) if (!done.has(c.path) && c.cas) conflicts.push(c.path);
-      }
-      const inserted = await insertNodes(q, ws, inserts);
-      conflicts.push(...inserted.conflicts);
-      for (const [path, version] of inserted.existingDirs) existingDirs.set(path, version);
-      if (conflicts.length > 0) throw new VfsConflictError(conflicts);
+      result = await commitNodes(q, this.workspaceId, changes);
     });
-    return { existingDirs };
+    return result;
   }
 
   /**

@@ -74,7 +74,7 @@ export async function workingTreeSnapshot(vfs: Vfs, root: string): Promise<TreeS
           abs,
           kind: st.kind,
           mode: st.mode,
-          key: `${abs}\0${st.kind}\0${st.size}\0${st.mtimeMs}`,
+          key: `${vfs.store.identity ?? ""}\0${abs}\0${st.kind}\0${st.size}\0${st.mtimeMs}`,
         });
     }
   }

@@ -10,7 +10,7 @@ import { insertProject, type Project } from "@/lib/projects/projects";
 import { createSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import type { Vfs } from "@/lib/vfs/vfs";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import type { MockProvider } from "../mock-provider";
 
 /** What {@link projectWithSession} made. */
@@ -20,7 +20,7 @@ export interface SessionFixture {
   session: SessionRow;
   /** The `init` commit of `files`. */
   initCommit: string;
-  /** A fresh VFS of the project's workspace on its own scope (release it after use). */
+  /** A fresh VFS of the session's working tree (the workspace elsewhere) on its own scope (release it after use). */
   openVfs(): { vfs: Vfs; scope: DbScope };
 }
 
@@ -47,8 +47,7 @@ export async function projectWithSession(
     name: options.name ?? "demo",
     source: null,
   });
-  const openVfs = () => openWorkspaceVfs(actor.workspaceId, new DbScope());
-  const { vfs, scope: s } = openVfs();
+  const { vfs, scope: s } = openWorkspaceVfs(actor.workspaceId, new DbScope());
   await initRepository(vfs, project.rootPath);
   for (const [p, c] of Object.entries(files)) await vfs.writeFile(`${project.rootPath}/${p}`, c);
   const initCommit = await commitAll(vfs, project.rootPath, {
@@ -58,6 +57,7 @@ export async function projectWithSession(
   await vfs.flush();
   await s.release();
   const session = await createSession(scope, { projectId: project.id, cwd: project.rootPath });
+  const openVfs = () => openSessionVfs(project, session.id, new DbScope());
   return { actor, project, session, initCommit, openVfs };
 }
 

@@ -5,6 +5,7 @@
  * one workspace create the same directories (`.git/objects/xx`, `.git/refs/heads/strata`, a project directory) at
  * the same time, and that must never be a conflict.
  */
+
 import { afterAll, describe, expect, it } from "vitest";
 import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { runUserBash } from "@/lib/agent-session/session-bash";
@@ -16,6 +17,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { startPromptRun } from "@/lib/session/runs";
 import { createSession, getSession, type SessionRow } from "@/lib/session/store";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot } from "@/lib/vfs/worktree";
 import { withMockStack } from "../../helpers/mock-stack";
 import { ADA, projectWithSession, writeProjectFile } from "../../helpers/session-fixture";
@@ -194,7 +196,14 @@ describe("concurrent runs on one project", { timeout: TEST_MS }, () => {
           },
           { entry: `message assistant: Done ${i}.`, commit },
         ]);
-        expect(await vfs.readText(`${root}/out/f${i}.txt`)).toBe(`file ${i}\n`);
+        // Each run wrote its own working tree: its file is there, and no other run's.
+        const own = openSessionVfs(fixture.project, sessions[i].id);
+        try {
+          expect(await own.vfs.readText(`${root}/out/f${i}.txt`)).toBe(`file ${i}\n`);
+          expect(await own.vfs.readdir(`${root}/out`)).toEqual([`f${i}.txt`]);
+        } finally {
+          await own.scope.release();
+        }
       }
     } finally {
       await vs.release();
@@ -204,8 +213,14 @@ describe("concurrent runs on one project", { timeout: TEST_MS }, () => {
   it(`${TEXT_RUNS} text turns prompted at once each first commit the same edits as the user's checkpoint`, async () => {
     const all = await projectWithSessions("text", TEXT_RUNS);
     const { fixture, sessions, mockOf } = all;
-    // Edits made between turns (an editor save in a new folder): every run starts by committing them.
-    await writeProjectFile(fixture, "notes/todo.md", "- ship\n");
+    // Edits made between turns (an editor save in a new folder, in each session's own working tree): every run
+    // starts by committing them.
+    for (const s of sessions)
+      await writeProjectFile(
+        { ...fixture, openVfs: () => openSessionVfs(fixture.project, s.id) },
+        "notes/todo.md",
+        "- ship\n",
+      );
     for (let i = 0; i < TEXT_RUNS; i++) mockOf(i).enqueue({ text: `Answer ${i}.` });
 
     expect(await promptAll(all, (i) => `question ${i}`)).toEqual(

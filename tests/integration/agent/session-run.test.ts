@@ -11,7 +11,7 @@ import { insertProject } from "@/lib/projects/projects";
 import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 
 const stack = withMockStack();
@@ -144,7 +144,7 @@ describe("runPrompt", () => {
     expect(last.content).toEqual([{ type: "text", text: "Done." }]);
 
     const s = new DbScope();
-    const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+    const { vfs } = openSessionVfs(project, session.id, s);
     expect(await vfs.readText(`${project.rootPath}/src/a.ts`)).toBe("export const a = 2;\n");
     const ref = `refs/heads/strata/session-${session.id}`;
     const tip = await resolveRef(vfs, project.rootPath, ref);

@@ -4,6 +4,7 @@
  * file of a turn (clean, three-way, conflicting); forks holding the path and the files of their point; and a restore
  * racing another writer never loses either side.
  */
+
 import { describe, expect, it } from "vitest";
 import { createCheckpointer } from "@/lib/agent-session/checkpointer";
 import { branchTurnChanges, diffCommits, fileAtCommits } from "@/lib/checkpoints/changes";
@@ -15,6 +16,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import type { SessionEntry } from "@/lib/session/entries";
 import { getSession } from "@/lib/session/store";
 import { log, readTextAt } from "@/lib/vfs/git";
+import { openSessionVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 import {
   ADA,
@@ -292,7 +294,7 @@ describe("changes and revert", () => {
 });
 
 describe("fork with files", () => {
-  it("holds exactly the path up to an assistant message, and the files at that point", async () => {
+  it("holds exactly the path up to an assistant message, and the files at that point, in its own working tree", async () => {
     const { f, leafA, leafB } = await twoBranches();
     const pathA = await loadBranch(stack.scope, f.session.id, leafA.id);
     const forked = await forkWithFiles({
@@ -305,11 +307,22 @@ describe("fork with files", () => {
     });
     const copied = await loadBranch(stack.scope, forked.session.id, forked.session.leafId);
     expect(copied.map((e) => e.id)).toEqual(pathA.map((e) => e.id));
-    expect(await readProjectFile(f, "a.txt")).toBe("A\n");
+    const forkFile = async () => {
+      const { vfs, scope } = openSessionVfs(f.project, forked.session.id);
+      try {
+        return await vfs.readText(`${f.project.rootPath}/a.txt`);
+      } finally {
+        await scope.release();
+      }
+    };
+    expect(await forkFile()).toBe("A\n");
+    // The source session's files are its own: still branch B's.
+    expect(await readProjectFile(f, "a.txt")).toBe("B\n");
+    expect(await leafOf(f)).toBe(leafB.id);
     expect(await entryCommit(stack.scope, forked.session.id, leafA.id)).toBe(
       await entryCommit(stack.scope, f.session.id, leafA.id),
     );
-    // Undo of the fork's file switch brings back what the working tree held (branch B's file).
+    // Undo of the fork's file switch brings back what the new working tree held: the main line's file.
     await undoRestore({
       scope: stack.scope,
       sessionId: forked.session.id,
@@ -318,8 +331,8 @@ describe("fork with files", () => {
       author,
       userId: null,
     });
+    expect(await forkFile()).toBe("one\n");
     expect(await readProjectFile(f, "a.txt")).toBe("B\n");
-    expect(await leafOf(f)).toBe(leafB.id);
   });
 });
 

@@ -22,7 +22,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { getLiveRun } from "@/lib/session/runs";
 import { createSession, getSession } from "@/lib/session/store";
 import { commitAll, initRepository, log, readTextAt, resolveRef } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { type ExecServiceProcess, startExecService } from "../../../scripts/exec-service.mjs";
 import { signedInUser } from "../../helpers/auth";
 import { mockAnthropicEnv, setEnv } from "../../helpers/env";
@@ -179,7 +179,7 @@ describe("the database goes away during a tool call", () => {
         ),
       ).toBe(2);
       await withScope(async (s) => {
-        const { vfs } = openWorkspaceVfs(workspaceId, s);
+        const { vfs } = openSessionVfs(project, session.id, s);
         for (let i = 1; i <= 50; i++)
           expect(await vfs.readText(`${project.rootPath}/out/f${i}.txt`)).toBe(`line ${i}\n`);
         const ref = `refs/heads/strata/session-${session.id}`;

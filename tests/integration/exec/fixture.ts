@@ -4,7 +4,7 @@ import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openWorkspaceVfs, openWorktreeVfs } from "@/lib/vfs/workspace";
 
 /**
  * A project with `files` committed, in the local owner's workspace or in `owner`'s (a test user's personal
@@ -34,10 +34,14 @@ export async function projectWithFiles(
 }
 
 /** Read a file of the workspace as Postgres holds it now (a fresh VFS). */
-export async function readStored(workspaceId: string, path: string): Promise<string | null> {
+export async function readStored(
+  workspaceId: string,
+  path: string,
+  worktree?: { sessionId: string; root: string },
+): Promise<string | null> {
   const s = new DbScope();
   try {
-    const { vfs } = openWorkspaceVfs(workspaceId, s);
+    const { vfs } = worktree ? openWorktreeVfs(workspaceId, worktree, s) : openWorkspaceVfs(workspaceId, s);
     return (await vfs.exists(path)) ? await vfs.readText(path) : null;
   } finally {
     await s.release();

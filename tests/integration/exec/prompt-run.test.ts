@@ -10,7 +10,7 @@ import { DbScope } from "@/lib/db/client";
 import { loadBranch } from "@/lib/session/context-load";
 import { getSession } from "@/lib/session/store";
 import { readTextAt, resolveRef } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithFiles, readStored } from "./fixture";
 
@@ -57,9 +57,11 @@ describe("a session's shell in the execution service", () => {
     expect(events.filter((e) => e.type === "files_changed")).toEqual([
       { type: "files_changed", paths: ["made.txt"], commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
     ]);
-    expect(await readStored(actor.workspaceId, `${root}/made.txt`)).toBe("20000\n");
+    expect(await readStored(actor.workspaceId, `${root}/made.txt`, { sessionId: session.id, root })).toBe(
+      "20000\n",
+    );
     const s = new DbScope();
-    const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+    const { vfs } = openSessionVfs(project, session.id, s);
     const tip = await resolveRef(vfs, project.rootPath, `refs/heads/strata/session-${session.id}`);
     expect(await readTextAt(vfs, project.rootPath, tip!, "made.txt")).toBe("20000\n");
     await s.release();
@@ -89,7 +91,7 @@ describe("a session's shell in the execution service", () => {
     });
     expect(toolResults(events)[1]).toEqual({ isError: false, text: "one\n" });
     const s = new DbScope();
-    const { vfs } = openWorkspaceVfs(actor.workspaceId, s);
+    const { vfs } = openSessionVfs(project, session.id, s);
     const tip = await resolveRef(vfs, project.rootPath, `refs/heads/strata/session-${session.id}`);
     expect(await readTextAt(vfs, project.rootPath, tip!, "w.txt")).toBe("one\ntwo\n");
     await s.release();
@@ -106,7 +108,9 @@ describe("a session's shell in the execution service", () => {
     const end = events.find((e) => e.type === "message_end");
     expect(end).toMatchObject({ message: { role: "bashExecution", output: "20000\n", exitCode: 0 } });
     expect(events.find((e) => e.type === "files_changed")).toMatchObject({ paths: ["bang.txt"] });
-    expect(await readStored(actor.workspaceId, `${root}/bang.txt`)).toBe("20000\n");
+    expect(await readStored(actor.workspaceId, `${root}/bang.txt`, { sessionId: session.id, root })).toBe(
+      "20000\n",
+    );
     const stored = await getSession(stack.scope, session.id);
     const branch = await loadBranch(stack.scope, session.id, stored!.leafId);
     expect(branch.at(-1)).toMatchObject({

@@ -68,15 +68,18 @@ const bash = (command: string, output: string) => ({
 });
 
 async function tree(): Promise<unknown> {
-  const res = await getTree(asUser(user, `http://127.0.0.1/api/projects/${projectId}/tree`), {
-    params: Promise.resolve({ id: projectId }),
-  });
+  const res = await getTree(
+    asUser(user, `http://127.0.0.1/api/projects/${projectId}/tree?session=${sessionId}`),
+    {
+      params: Promise.resolve({ id: projectId }),
+    },
+  );
   expect(res.status).toBe(200);
   return ((await res.json()) as { entries: unknown }).entries;
 }
 
 async function file(path: string): Promise<unknown> {
-  const url = `http://127.0.0.1/api/projects/${projectId}/file?path=${encodeURIComponent(path)}`;
+  const url = `http://127.0.0.1/api/projects/${projectId}/file?path=${encodeURIComponent(path)}&session=${sessionId}`;
   const res = await getFile(asUser(user, url), { params: Promise.resolve({ id: projectId }) });
   expect(res.status).toBe(200);
   return res.json();

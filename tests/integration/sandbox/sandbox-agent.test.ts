@@ -16,7 +16,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { createSession, getSession } from "@/lib/session/store";
 import { SANDBOX_DESCRIPTION_NOTE } from "@/lib/tools/bash-sandbox";
 import { commitAll, initRepository, readTextAt, resolveRef } from "@/lib/vfs/git";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 
 const stack = withMockStack();
@@ -143,7 +143,7 @@ describe("the agent with the sandbox on", () => {
     expect(changed).toEqual([["test-report.txt"], ["sum.js"], ["test-report.txt"]]);
     const s = new DbScope();
     try {
-      const { vfs } = openWorkspaceVfs(workspaceId, s);
+      const { vfs } = openSessionVfs(project, session.id, s);
       expect(await vfs.readText(`${project.rootPath}/sum.js`)).toBe("module.exports = (a, b) => a + b;\n");
       expect(await vfs.readText(`${project.rootPath}/test-report.txt`)).toBe("sum(2, 3) = 5\n");
       const tip = await resolveRef(vfs, project.rootPath, `refs/heads/strata/session-${session.id}`);

@@ -21,8 +21,9 @@ import type { ExecKill, ExecLimits, ExecResult, ShellExecRequest } from "@/lib/e
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { truncateTail, utf8ByteLength } from "@/lib/tools/truncate";
 import { MAX_FILE_BYTES } from "@/lib/vfs/limits";
-import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";
+import type { VfsStore } from "@/lib/vfs/store";
 import { Vfs } from "@/lib/vfs/vfs";
+import { targetStore } from "@/lib/vfs/workspace";
 import { type ExecHandler, HandlerError } from "../handler";
 import { runShellWithRuntimes } from "../shell-runtimes";
 
@@ -142,9 +143,9 @@ function outputOf(
  * (`isDbTrouble`) of any call and aborts `lost.signal`: the shell reports a failed filesystem call as a command's
  * error and carries on, so without it the command would end with exit 1 and keep the writes made before.
  */
-function watchedWorkspaceVfs(workspaceId: string) {
+function watchedWorkspaceVfs(request: ShellExecRequest) {
   const scope = new DbScope();
-  const store = new PgVfsStore(scope, workspaceId);
+  const store = targetStore(scope, request);
   const lost = { error: undefined as Error | undefined, stop: new AbortController() };
   const watch =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
@@ -174,7 +175,7 @@ function watchedWorkspaceVfs(workspaceId: string) {
 export const handler: ExecHandler<unknown, ExecResult> = {
   async run(body, ctx) {
     const request = parseRequest(body);
-    const { vfs, scope, lost } = watchedWorkspaceVfs(request.workspaceId);
+    const { vfs, scope, lost } = watchedWorkspaceVfs(request);
     try {
       const started = performance.now();
       const executionLimits = serviceShellLimits(ctx.limits, request.timeoutMs);

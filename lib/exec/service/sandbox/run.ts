@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DbScope } from "@/lib/db/client";
 import { formatBytes, killReport } from "@/lib/exec/limits";
-import type { ExecResult, SandboxExecRequest } from "@/lib/exec/types";
-import { type NodeRow, PgVfsStore } from "@/lib/vfs/store";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import type { ExecResult, ExecTarget, SandboxExecRequest } from "@/lib/exec/types";
+import type { NodeRow } from "@/lib/vfs/store";
+import { openWorkspaceVfs, targetStore } from "@/lib/vfs/workspace";
 import {
   SANDBOX_DEFAULT_LIMITS,
   type SandboxBackend,
@@ -89,8 +89,8 @@ function relativeCwd(projectRoot: string, cwd: string): string {
 }
 
 /** The project's VFS rows below `root` with their data, `.git` left out (one query). */
-function loadProjectTree(scope: DbScope, workspaceId: string, root: string): Promise<NodeRow[]> {
-  return new PgVfsStore(scope, workspaceId).loadTree(root, { withData: true, except: [`${root}/.git`] });
+function loadProjectTree(scope: DbScope, request: ExecTarget, root: string): Promise<NodeRow[]> {
+  return targetStore(scope, request).loadTree(root, { withData: true, except: [`${root}/.git`] });
 }
 
 /**
@@ -145,7 +145,7 @@ export async function runSandboxCommand(
   let mount: TreeMount | undefined;
   try {
     if (options.treeFs !== false) mount = mountTreeFs(dir, limits.treeBytes, backend.treeOwner());
-    let rows = await loadProjectTree(scope, request.workspaceId, root);
+    let rows = await loadProjectTree(scope, request, root);
     // The connection is not held while the command runs (it may run for minutes).
     await scope.release();
     const t1 = performance.now();

@@ -9,7 +9,8 @@ import type { DbScope } from "@/lib/db/client";
 import { recordPendingPaths } from "@/lib/session/pending-paths";
 import { VfsError } from "@/lib/vfs/errors";
 import { symlinkTargetEscapes } from "@/lib/vfs/paths";
-import { openWorkspaceVfs } from "@/lib/vfs/workspace";
+import { Vfs } from "@/lib/vfs/vfs";
+import { targetStore } from "@/lib/vfs/workspace";
 import type { TreeChange } from "./tree";
 
 /** What the write-back did: the absolute VFS paths written or deleted (sorted), and the files it refused. */
@@ -34,7 +35,9 @@ export async function writeBack(
   const notes: string[] = [];
   if (changes.length === 0) return { changedPaths: [], notes };
   const { root } = target;
-  const { vfs } = openWorkspaceVfs(target.workspaceId, scope);
+  const vfs = new Vfs(
+    targetStore(scope, { workspaceId: target.workspaceId, projectRoot: root, pending: target.pending }),
+  );
   await vfs.preload(root, { withData: false, except: [`${root}/.git`] });
   for (const change of changes) {
     const abs = `${root}/${change.path}`;

@@ -14,7 +14,14 @@ export const GET = route(async (req: Request, { params }: { params: Promise<{ id
   const { id } = await params;
   return withProject(req, id, "read", async ({ scope, project }) =>
     Response.json(
-      { version: await projectTreeVersion(scope, project.workspaceId, project.rootPath) },
+      {
+        version: await projectTreeVersion(
+          scope,
+          project.workspaceId,
+          project.rootPath,
+          new URL(req.url).searchParams.get("session") ?? undefined,
+        ),
+      },
       { headers: { "cache-control": "no-store" } },
     ),
   );
