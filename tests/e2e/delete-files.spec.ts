@@ -6,7 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { uniqueName } from "./helpers";
+import { uniqueName, sessionFilesUrl } from "./helpers";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
@@ -53,14 +53,14 @@ test("a project folder is deleted through the tree, with its open file's tab", a
   await expect.poll(() => rowNames(page)).toEqual(["docs", "README.md"]);
   await shot(page, "after-delete");
 
-  const api = await page.request.get(`/api/projects/${projectId}/tree`);
+  const api = await page.request.get(await sessionFilesUrl(page, projectId, `/tree`));
   expect(api.status()).toBe(200);
   expect(((await api.json()) as { entries: { path: string }[] }).entries.map((e) => e.path)).toEqual([
     "README.md",
     "docs",
     "docs/guide.md",
   ]);
-  const gone = await page.request.get(`/api/projects/${projectId}/file?path=src/lib/b.ts`);
+  const gone = await page.request.get(await sessionFilesUrl(page, projectId, `/file?path=src/lib/b.ts`));
   expect(gone.status()).toBe(404);
 
   // A file, with the keyboard: focus its row and press Delete.
@@ -69,7 +69,7 @@ test("a project folder is deleted through the tree, with its open file's tab", a
   await expect(page.getByRole("alertdialog", { name: "Delete file?" })).toContainText("README.md");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
   await expect.poll(() => rowNames(page)).toEqual(["docs"]);
-  const readme = await page.request.get(`/api/projects/${projectId}/file?path=README.md`);
+  const readme = await page.request.get(await sessionFilesUrl(page, projectId, `/file?path=README.md`));
   expect(readme.status()).toBe(404);
 });
 

@@ -50,3 +50,15 @@ export function anthropicRequests(requests: RecordedRequest[]): RecordedRequest[
 
 export const messagesOf = (r: RecordedRequest): AnthropicMessage[] =>
   (r.body as { messages: AnthropicMessage[] }).messages;
+
+/**
+ * `/api/projects/<id><rest>` for the working tree of the session open in `page`'s IDE (the one it remembers in
+ * localStorage, as components/chat/use-sessions.ts does): each session has its own files, so a spec reading what the
+ * IDE shows names it, as the IDE does (components/http/worktree.ts).
+ */
+export async function sessionFilesUrl(page: Page, projectId: string, rest: string): Promise<string> {
+  const session = await page.evaluate((key) => window.localStorage.getItem(key), `strata.session.${projectId}`);
+  const url = `/api/projects/${projectId}${rest}`;
+  if (!session) throw new Error(`no session open in the IDE for project ${projectId}`);
+  return `${url}${url.includes("?") ? "&" : "?"}session=${session}`;
+}

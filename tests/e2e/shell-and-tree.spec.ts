@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { composer, uniqueName } from "./helpers";
+import { composer, uniqueName, sessionFilesUrl } from "./helpers";
 
 /** The execution service's shell (node, python3, sqlite3 included). */
 const NOTE =
@@ -124,7 +124,7 @@ test("New file and New folder from the tree; an existing name is refused", async
   await page.reload();
   await expect(item(page, "notes.md")).toBeVisible();
   await expect.poll(() => rowNames(page)).toEqual(["docs", "src", "notes.md", "README.md"]);
-  const api = await page.request.get(`/api/projects/${projectId}/tree`);
+  const api = await page.request.get(await sessionFilesUrl(page, projectId, `/tree`));
   const entries = ((await api.json()) as { entries: { path: string; kind: string }[] }).entries;
   expect(entries.map((e) => `${e.kind}:${e.path}`)).toEqual([
     "file:README.md",
@@ -134,7 +134,7 @@ test("New file and New folder from the tree; an existing name is refused", async
     "dir:src",
     "file:src/a.ts",
   ]);
-  const file = await page.request.get(`/api/projects/${projectId}/file?path=notes.md`);
+  const file = await page.request.get(await sessionFilesUrl(page, projectId, `/file?path=notes.md`));
   expect(await file.json()).toEqual({
     path: "notes.md",
     content: "",
@@ -148,7 +148,7 @@ test("New file and New folder from the tree; an existing name is refused", async
   await page.getByRole("textbox", { name: "New file name" }).fill("lib/util/deep.ts");
   await page.getByRole("textbox", { name: "New file name" }).press("Enter");
   await expect(page.getByRole("tab", { name: "deep.ts" })).toBeVisible();
-  const after = await page.request.get(`/api/projects/${projectId}/tree`);
+  const after = await page.request.get(await sessionFilesUrl(page, projectId, `/tree`));
   const created = ((await after.json()) as { entries: { path: string; kind: string }[] }).entries;
   expect(created.filter((e) => e.path.startsWith("lib")).map((e) => `${e.kind}:${e.path}`)).toEqual([
     "dir:lib",
@@ -164,7 +164,7 @@ test("Ctrl+S at once after typing or pasting saves exactly what the editor shows
   await openProject(page, uniqueName("ctrls"), { "README.md": "# Demo\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() as string;
   const stored = async (path: string) => {
-    const res = await page.request.get(`/api/projects/${projectId}/file?path=${path}`);
+    const res = await page.request.get(await sessionFilesUrl(page, projectId, `/file?path=${path}`));
     return ((await res.json()) as { content: string }).content;
   };
   const nextPut = () =>
