@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { expect, test } from "./fixtures";
-import { composer, expectIdle, uniqueName, sessionFilesUrl } from "./helpers";
+import { composer, expectIdle, sessionFilesUrl, uniqueName } from "./helpers";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Session tree" });
 const rows = (page: Page) =>
@@ -12,7 +12,8 @@ const fileItem = (page: Page, name: string) =>
 const projectIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop() as string;
 
 async function stored(page: Page, path: string): Promise<string | number> {
-  const res = await page.request.get(await sessionFilesUrl(page, projectIdOf(page), `/file?path=${encodeURIComponent(path)}`),
+  const res = await page.request.get(
+    await sessionFilesUrl(page, projectIdOf(page), `/file?path=${encodeURIComponent(path)}`),
   );
   return res.status() === 200 ? ((await res.json()) as { content: string }).content : res.status();
 }

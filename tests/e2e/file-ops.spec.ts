@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { uniqueName } from "./helpers";
+import { sessionFilesUrl, uniqueName } from "./helpers";
 
 const tree = (page: Page) => page.getByRole("tree", { name: "Files" });
 const item = (page: Page, name: string) => tree(page).getByRole("treeitem", { name, exact: true });
@@ -12,12 +12,12 @@ const editor = (page: Page) => page.getByTestId("editor");
 const projectIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop() as string;
 
 async function treePaths(page: Page): Promise<string[]> {
-  const res = await page.request.get(`/api/projects/${projectIdOf(page)}/tree`);
+  const res = await page.request.get(await sessionFilesUrl(page, projectIdOf(page), "/tree"));
   return ((await res.json()) as { entries: { path: string }[] }).entries.map((e) => e.path);
 }
 async function stored(page: Page, path: string): Promise<string | number> {
   const res = await page.request.get(
-    `/api/projects/${projectIdOf(page)}/file?path=${encodeURIComponent(path)}`,
+    await sessionFilesUrl(page, projectIdOf(page), `/file?path=${encodeURIComponent(path)}`),
   );
   return res.status() === 200 ? ((await res.json()) as { content: string }).content : res.status();
 }
@@ -185,7 +185,11 @@ test("Ctrl+P opens a file by a fuzzy name; the Search panel opens a hit at its l
   await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
   await expect(editor(page)).toHaveAttribute("data-path", "src/lib/b.ts");
   const gone = await page.request.delete(
-    `/api/projects/${projectIdOf(page)}/file?path=${encodeURIComponent("src/use-open-files.ts")}`,
+    await sessionFilesUrl(
+      page,
+      projectIdOf(page),
+      `/file?path=${encodeURIComponent("src/use-open-files.ts")}`,
+    ),
   );
   expect(gone.status()).toBe(200);
   await page.reload();
@@ -218,8 +222,9 @@ test("another tab sees a new file appear, takes a clean file's change and asks b
   await expect(item(other, "fresh.txt")).toBeVisible();
 
   // Changes saved from the first tab: the second's clean README.md follows; its edited notes.md asks.
-  const put = (path: string, content: string) =>
-    page.request.put(`/api/projects/${projectIdOf(page)}/file`, { data: { path, content } });
+  // Saved in the same session's working tree (both tabs have it open).
+  const put = async (path: string, content: string) =>
+    page.request.put(await sessionFilesUrl(page, projectIdOf(page), "/file"), { data: { path, content } });
   expect((await put("README.md", "# Changed elsewhere\n")).status()).toBe(200);
   expect((await put("notes.md", "v2 theirs\n")).status()).toBe(200);
   const notice = other.getByRole("status").filter({ hasText: "Changed elsewhere" });

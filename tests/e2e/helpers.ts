@@ -57,7 +57,10 @@ export const messagesOf = (r: RecordedRequest): AnthropicMessage[] =>
  * IDE shows names it, as the IDE does (components/http/worktree.ts).
  */
 export async function sessionFilesUrl(page: Page, projectId: string, rest: string): Promise<string> {
-  const session = await page.evaluate((key) => window.localStorage.getItem(key), `strata.session.${projectId}`);
+  const session = await page.evaluate(
+    (key) => window.localStorage.getItem(key),
+    `strata.session.${projectId}`,
+  );
   const url = `/api/projects/${projectId}${rest}`;
   if (!session) throw new Error(`no session open in the IDE for project ${projectId}`);
   return `${url}${url.includes("?") ? "&" : "?"}session=${session}`;

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { composer, uniqueName, sessionFilesUrl } from "./helpers";
+import { composer, sessionFilesUrl, uniqueName } from "./helpers";
 
 /** The execution service's shell (node, python3, sqlite3 included). */
 const NOTE =

@@ -7,7 +7,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { composer, expectIdle, uniqueName, sessionFilesUrl } from "./helpers";
+import { composer, expectIdle, sessionFilesUrl, uniqueName } from "./helpers";
 
 const NOTES_BEFORE = "one\ntwo\nthree\n";
 const NOTES_AFTER = "one\nTWO\nthree\nfour\n";
@@ -50,7 +50,9 @@ test("a turn's changes: summary with counts, the diff view, and reverting one fi
   await openProject(page, uniqueName("turn-diff"), { "notes.md": NOTES_BEFORE, "README.md": "# Demo\n" });
   const projectId = new URL(page.url()).pathname.split("/").pop() as string;
   const readProject = async (path: string) => {
-    const res = await page.request.get(await sessionFilesUrl(page, projectId, `/file?path=${encodeURIComponent(path)}`));
+    const res = await page.request.get(
+      await sessionFilesUrl(page, projectId, `/file?path=${encodeURIComponent(path)}`),
+    );
     return res.status() === 200 ? ((await res.json()) as { content: string }).content : res.status();
   };
 
