@@ -2,16 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { createSession, describeError, listSessions, type SessionSummary } from "@/components/api-client";
-
-const storageKey = (projectId: string) => `strata.session.${projectId}`;
-
-function remembered(projectId: string): string | null {
-  try {
-    return window.localStorage.getItem(storageKey(projectId));
-  } catch {
-    return null;
-  }
-}
+import { rememberedSession as remembered, sessionStorageKey as storageKey } from "@/components/http/worktree";
 
 function remember(projectId: string, sessionId: string) {
   try {

@@ -7,14 +7,30 @@
 
 let current: { projectId: string; sessionId: string } | null = null;
 
+/** The localStorage key of the session the IDE last had open in a project (components/chat/use-sessions.ts). */
+export const sessionStorageKey = (projectId: string) => `strata.session.${projectId}`;
+
+/** The session the IDE last had open in `projectId` (localStorage), or null. */
+export function rememberedSession(projectId: string): string | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage.getItem(sessionStorageKey(projectId));
+  } catch {
+    return null;
+  }
+}
+
 /** The session whose working tree the calls about `projectId`'s files act on from now (null: the main line). */
 export function setWorktreeSession(projectId: string, sessionId: string | null): void {
   current = sessionId ? { projectId, sessionId } : null;
 }
 
-/** The session the calls about `projectId`'s files act on, or null (the main line). */
+/**
+ * The session the calls about `projectId`'s files act on, or null (the main line). Before the IDE has chosen one
+ * (its first load), the session it remembers: the tree and the reopened tabs then load that session's files at once.
+ */
 export function worktreeSession(projectId: string): string | null {
-  return current?.projectId === projectId ? current.sessionId : null;
+  if (current?.projectId === projectId) return current.sessionId;
+  return rememberedSession(projectId);
 }
 
 /**

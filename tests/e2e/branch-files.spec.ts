@@ -136,15 +136,20 @@ test("two branches edit one file: restores switch the editor, conversation only 
   expect(await stored(page, "notes.md")).toBe("branch A\n");
   expect((await mock.requests()).length).toBe(4);
 
-  // The fork's file switch can be undone: the files are B's again (with the kept line), the fork's chat stays.
+  // The fork's file switch can be undone: the fork's own files are the main line's again, the fork's chat stays.
   const forkNotice = page.getByRole("status").filter({ hasText: "Forked with the files of that point" });
   await expect(forkNotice).toBeVisible();
   await forkNotice.getByRole("button", { name: "Undo restore" }).click();
   await expect(
     page.getByRole("status").filter({ hasText: "Files put back as they were before the fork" }),
   ).toBeVisible();
-  await expect(editor(page).locator(".view-lines")).toContainText("unsaved line");
-  expect(await stored(page, "notes.md")).toBe("branch B\nunsaved line\n");
+  await expect(editor(page).locator(".view-lines")).not.toContainText("branch");
+  await expect(editor(page).locator(".view-lines")).toContainText("base");
+  expect(await stored(page, "notes.md")).toBe("base\n");
   await expect(page.getByTestId("message-user")).toHaveText(["Make it A"]);
   await shot(page, "fork-undone");
+  // The session forked from has its own working tree, untouched by the fork: B's file with the kept line.
+  await picker.selectOption(before);
+  await expect(editor(page).locator(".view-lines")).toContainText("unsaved line");
+  expect(await stored(page, "notes.md")).toBe("branch B\nunsaved line\n");
 });
