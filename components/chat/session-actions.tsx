@@ -19,7 +19,8 @@ type Open = "menu" | "rename" | "share" | "delete" | null;
 
 /**
  * The "⋯" menu of the current session: "Rename…" (stored as pi's `session_info`, so an export keeps the name),
- * "Share…" (the share dialog for the branch ending at the session's current leaf) and "Delete…" (a confirmation
+ * "Share…" (the share dialog for the branch ending at the session's current leaf), "Review and merge into main…" (the
+ * merge review page, docs/checkpoints.md "Merging into main") and "Delete…" (a confirmation
  * naming the session and what goes with it). Failures show in the dialog.
  */
 export function SessionActions({
@@ -79,7 +80,7 @@ export function SessionActions({
         aria-label="Session actions"
         aria-haspopup="menu"
         aria-expanded={open === "menu"}
-        title="Rename, share or delete this session"
+        title="Rename, share, merge or delete this session"
         disabled={disabled}
         onClick={() => show(open === "menu" ? null : "menu")}
       >
@@ -100,6 +101,12 @@ export function SessionActions({
           <button type="button" role="menuitem" onClick={() => show("share")}>
             Share…
           </button>
+          <a
+            role="menuitem"
+            href={`/projects/${encodeURIComponent(session.projectId)}/sessions/${encodeURIComponent(session.id)}/merge`}
+          >
+            Review and merge into main…
+          </a>
           <button type="button" role="menuitem" className={styles.danger} onClick={() => show("delete")}>
             Delete session…
           </button>

@@ -11,12 +11,15 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The error body's fields besides `code` and `message` (e.g. a merge's `conflicts`), when it had any. */
+  readonly details?: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    if (details) this.details = details;
   }
 }
 
@@ -24,15 +27,20 @@ export class ApiError extends Error {
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
   let message = res.statusText || `Request failed with status ${res.status}`;
+  let details: Record<string, unknown> | undefined;
   try {
     const body: unknown = await res.json();
     const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     if (err && typeof err.message === "string") message = err.message;
     if (err && typeof err.code === "string") code = err.code;
+    if (err && typeof err === "object") {
+      const { code: _c, message: _m, ...rest } = err as Record<string, unknown>;
+      if (Object.keys(rest).length > 0) details = rest;
+    }
   } catch {
     // Not JSON: keep the status text.
   }
-  return new ApiError(res.status, code, message);
+  return new ApiError(res.status, code, message, details);
 }
 
 /**

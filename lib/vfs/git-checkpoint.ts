@@ -308,6 +308,8 @@ async function writeDirtyTrees(
  * @param options.ref full ref name, e.g. "refs/heads/strata/session-<id>"; it is moved to the new commit.
  * @param options.parent the commit to build on (docs/checkpoints.md: the leaf's commit); omitted, the ref's commit,
  *   else HEAD's. With `parent`, the tree is compared with the parent's: null when equal.
+ * @param options.mergeParent a second parent: the commit is the merge of `parent` and it (the tree is still built
+ *   from `parent`'s and the working tree's changed paths).
  * @returns `{ oid, skipped }` of the new commit (`skipped`: the paths left out, project-relative, with why), or null
  *   when the tree equals the parent's (nothing changed).
  */
@@ -320,6 +322,7 @@ export async function checkpoint(
     message: string;
     author: GitAuthor;
     parent?: string | null;
+    mergeParent?: string;
   },
 ): Promise<{ oid: string; skipped: SkippedPath[] } | null> {
   const root = normalizePosix(dir);
@@ -350,7 +353,13 @@ export async function checkpoint(
   const oid = await git.writeCommit({
     fs: gfs,
     gitdir,
-    commit: { message, tree: tree!, parent: parent ? [parent] : [], author, committer: author },
+    commit: {
+      message,
+      tree: tree!,
+      parent: [...(parent ? [parent] : []), ...(options.mergeParent ? [options.mergeParent] : [])],
+      author,
+      committer: author,
+    },
   });
   await git.writeRef({ fs: gfs, gitdir, ref: options.ref, value: oid, force: true });
   return { oid, skipped };

@@ -36,7 +36,7 @@ async function projectWithFiles(files: Record<string, string>) {
 
 describe("runPrompt", () => {
   it("reads, edits, answers; persists every message and checkpoints the edit", async () => {
-    const { actor, project, session } = await projectWithFiles({
+    const { project, session } = await projectWithFiles({
       "AGENTS.md": "Use tabs.\n",
       "src/a.ts": "export const a = 1;\n",
     });

@@ -141,7 +141,7 @@ const FIFTY_FILES = "mkdir -p out; sleep 1; for i in $(seq 1 50); do echo line $
 describe("the database goes away during a tool call", () => {
   it("3 s: the run waits it out; the tool result, 50 files and the checkpoint are stored exactly once", () =>
     usingExec(waitingExec, async () => {
-      const { session, project, workspaceId } = await newSession();
+      const { session, project } = await newSession();
       mock.enqueue(
         { toolCalls: [{ id: "toolu_outage", name: "bash", input: { command: FIFTY_FILES } }] },
         { text: "Wrote 50 files." },

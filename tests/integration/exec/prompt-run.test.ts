@@ -72,7 +72,7 @@ describe("a session's shell in the execution service", () => {
   });
 
   it("a write tool's unflushed file is synced before the command; the command's edit is checkpointed", async () => {
-    const { actor, project, session } = await projectWithFiles(stack.scope, {});
+    const { project, session } = await projectWithFiles(stack.scope, {});
     stack.mock.enqueue(
       {
         toolCalls: [

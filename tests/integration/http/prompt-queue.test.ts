@@ -14,7 +14,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { claimQueued, enqueueForRun, finishRunIfIdle } from "@/lib/session/queue";
 import { finishRun, heartbeatRun, startRun } from "@/lib/session/runs";
 import { getSession } from "@/lib/session/store";
-import { openWorkspaceVfs, openWorktreeVfs } from "@/lib/vfs/workspace";
+import { openWorktreeVfs } from "@/lib/vfs/workspace";
 import { asUser, signedInUser } from "../../helpers/auth";
 import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";

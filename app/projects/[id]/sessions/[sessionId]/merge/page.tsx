@@ -1,0 +1,42 @@
+import { notFound } from "next/navigation";
+import { MergeReview } from "@/components/merge/merge-review";
+import { authorizeSession } from "@/lib/access/authorize";
+import { AuthError } from "@/lib/auth/errors";
+import { roleAllows } from "@/lib/auth/roles";
+import { withDb } from "@/lib/db/client";
+import { requirePageCaller } from "@/lib/http/page-caller";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+/**
+ * The review of merging one session into its project's main line (docs/checkpoints.md, "Merging into main").
+ * Signed-out visitors are sent to sign in; an unknown session, a session of another project or of a workspace the
+ * caller is not in answer Strata's 404 page alike. A caller whose role cannot write sees the review without merging.
+ */
+export default async function MergePage({ params }: { params: Promise<{ id: string; sessionId: string }> }) {
+  const { id, sessionId } = await params;
+  const found = await withDb(async (scope) => {
+    const path = `/projects/${encodeURIComponent(id)}/sessions/${encodeURIComponent(sessionId)}/merge`;
+    const { caller } = await requirePageCaller(scope, path);
+    try {
+      const { session, project, access } = await authorizeSession(scope, caller, sessionId, "read");
+      if (project.id !== id) return null;
+      return { projectName: project.name, title: session.title, readOnly: !roleAllows(access.role, "write") };
+    } catch (error) {
+      if (error instanceof AuthError && error.status === 404) return null;
+      throw error;
+    }
+  });
+  if (!found) notFound();
+  return (
+    <MergeReview
+      key={sessionId}
+      projectId={id}
+      sessionId={sessionId}
+      projectName={found.projectName}
+      sessionTitle={found.title}
+      readOnly={found.readOnly}
+    />
+  );
+}

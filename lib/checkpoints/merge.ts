@@ -1,0 +1,212 @@
+/**
+ * Merging a session's work into the project's main line (docs/checkpoints.md, "Merging into main"). The session's
+ * working tree is committed first (its edits since the last checkpoint, as the user's checkpoint), then its tip is
+ * merged three-way (lib/checkpoints/three-way.ts) with main's `HEAD` over their merge base (isomorphic-git
+ * `findMergeBase`). The result is written to main's working tree (every other session pinned first,
+ * lib/vfs/worktree-main.ts) and committed on `HEAD`'s branch as a merge commit whose parents are main and the
+ * session's tip and whose message names the session. Conflicts are answered, never written: 409 `merge_conflict`
+ * with each file's sides and marked text; the caller sends the texts it chose as `resolutions`. A preview does all of
+ * it but writes nothing.
+ */
+import * as git from "isomorphic-git";
+import { sessionRef } from "@/lib/agent-session/checkpointer";
+import type { DbScope } from "@/lib/db/client";
+import { type CheckpointRow, listCheckpoints } from "@/lib/session/checkpoint-rows";
+import { checkpoint, resolveRef } from "@/lib/vfs/git";
+import { createGitFs } from "@/lib/vfs/git-fs";
+import type { Vfs } from "@/lib/vfs/vfs";
+import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
+import { commitSnapshot, readBlob, type TreeSnapshot } from "@/lib/vfs/worktree";
+import { CheckpointError } from "./errors";
+import { sessionTip } from "./merge-tip";
+import { type MergeConflict, type MergeWrite, threeWay } from "./three-way";
+
+/** One file a merge changes on main, with both texts for the review (null: absent, binary, or over 1 MiB). */
+export interface MergeFile {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  before: string | null;
+  after: string | null;
+}
+
+/** What {@link mergeIntoMain} found (a preview) or did. */
+export interface MergeResult {
+  /** Main's commit merged into (`HEAD` when read). */
+  main: string | null;
+  /** The session's tip: its working tree committed. */
+  tip: string | null;
+  base: string | null;
+  files: MergeFile[];
+  conflicts: MergeConflict[];
+  /** The session's checkpoints (the commits the merge brings), oldest first, with their author's name. */
+  checkpoints: (CheckpointRow & { authorName: string | null })[];
+  /** The merge commit; null for a preview, or when main already holds everything. */
+  commit: string | null;
+}
+
+/** Input of {@link mergeIntoMain}. */
+export interface MergeInput {
+  scope: DbScope;
+  session: { id: string; title: string | null; leafId: string | null };
+  project: { id: string; workspaceId: string; rootPath: string };
+  author: { name: string; email: string };
+  userId: string | null;
+  /** Conflicting path → the text chosen (null: delete it). */
+  resolutions?: Record<string, string | null>;
+  /** Compute, write nothing. */
+  preview?: boolean;
+}
+
+/** A merge with conflicts no resolution covers: 409 `merge_conflict`, the conflicts in the body; nothing written. */
+export class MergeConflictError extends CheckpointError {
+  constructor(readonly conflicts: MergeConflict[]) {
+    super(
+      409,
+      "merge_conflict",
+      `${conflicts.length === 1 ? `${conflicts[0].path} was` : `${conflicts.length} files were`} changed on main and in this session in the same places. Nothing was merged; choose each file's text and merge again.`,
+    );
+    this.name = "MergeConflictError";
+    Object.assign(this, { details: { conflicts } });
+  }
+}
+
+const MAX_REVIEW_BYTES = 1024 * 1024;
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+/** Bytes as review text: null when binary or over the review limit. */
+function reviewText(bytes: Uint8Array | null): string | null {
+  if (!bytes || bytes.byteLength > MAX_REVIEW_BYTES || bytes.subarray(0, 8000).includes(0)) return null;
+  return decoder.decode(bytes);
+}
+
+/**
+ * Merge session `input.session`'s work into its project's main line, or preview it (see the module docstring).
+ * @returns the result; `commit` is the merge commit (null: a preview, or nothing to merge).
+ * @throws MergeConflictError (409) when a conflict has no resolution; VfsConflictError when main moved meanwhile
+ *   (another merge: preview again); CheckpointError 409 `no_repository` for a project without one.
+ */
+export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
+  const { scope, project } = input;
+  const root = project.rootPath;
+  const own = openSessionVfs(project, input.session.id, scope).vfs;
+  const tip = await sessionTip(own, input, !input.preview);
+  const main = openMainVfs(project.workspaceId, { projectId: project.id, root }, scope).vfs;
+  const head = await resolveRef(main, root, "HEAD");
+  if (!head || !tip) throw new CheckpointError(409, "no_repository", "This project has no commits to merge.");
+  const gfs = createGitFs(own);
+  const gitdir = `${root}/.git`;
+  const [base] = await git.findMergeBase({ fs: gfs, gitdir, oids: [head, tip] });
+  const trees = {
+    base: await commitSnapshot(own, root, (base as string | undefined) ?? null),
+    ours: await commitSnapshot(own, root, head),
+    theirs: await commitSnapshot(own, root, tip),
+  };
+  const blob = (oid: string) => readBlob(own, root, oid);
+  const { writes, conflicts } = await threeWay(trees, blob, {
+    labels: { ours: "main", theirs: `session ${input.session.title ?? input.session.id}` },
+    resolutions: new Map(Object.entries(input.resolutions ?? {})),
+  });
+  const result: MergeResult = {
+    main: head,
+    tip,
+    base: (base as string | undefined) ?? null,
+    files: await reviewFiles(trees.ours, writes, blob),
+    conflicts,
+    checkpoints: await checkpointsWithAuthors(scope, input.session.id),
+    commit: null,
+  };
+  if (input.preview) return result;
+  if (conflicts.length > 0) throw new MergeConflictError(conflicts);
+  result.commit = await commitMerge(main, root, { head, tip, writes, blob, input });
+  return result;
+}
+
+/** The files `writes` change on main, with main's text before and the merged text after. */
+async function reviewFiles(
+  ours: TreeSnapshot,
+  writes: Map<string, MergeWrite>,
+  blob: (oid: string) => Promise<Uint8Array>,
+): Promise<MergeFile[]> {
+  const files: MergeFile[] = [];
+  for (const [path, w] of writes) {
+    const was = ours.get(path);
+    const before = was ? reviewText(await blob(was.oid)) : null;
+    const after = w === null ? null : "text" in w ? w.text : reviewText(await blob(w.blob.oid));
+    files.push({ path, status: !was ? "added" : w === null ? "deleted" : "modified", before, after });
+  }
+  return files;
+}
+
+/** The merged files written over main's working tree and committed on `HEAD`'s branch with both parents. */
+async function commitMerge(
+  main: Vfs,
+  root: string,
+  m: {
+    head: string;
+    tip: string;
+    writes: Map<string, MergeWrite>;
+    blob: (oid: string) => Promise<Uint8Array>;
+    input: MergeInput;
+  },
+): Promise<string | null> {
+  if (m.writes.size === 0) return null;
+  for (const [path, w] of m.writes) {
+    const abs = `${root}/${path}`;
+    if (w === null) await main.unlink(abs).catch(() => undefined);
+    else if ("text" in w) await main.writeFile(abs, w.text, { mode: w.mode === "100755" ? 0o755 : 0o644 });
+    else if (w.blob.mode === "120000") {
+      await main.unlink(abs).catch(() => undefined);
+      await main.symlink(decoder.decode(await m.blob(w.blob.oid)), abs);
+    } else
+      await main.writeFile(abs, await m.blob(w.blob.oid), { mode: w.blob.mode === "100755" ? 0o755 : 0o644 });
+  }
+  await pinSessionBranches(m.input.scope, main, root, m.input.project.id, m.head);
+  const branch = await git.currentBranch({ fs: createGitFs(main), gitdir: `${root}/.git`, fullname: true });
+  const title = m.input.session.title ?? "Untitled session";
+  const made = await checkpoint(main, root, {
+    changedPaths: [...m.writes.keys()].map((p) => `${root}/${p}`),
+    ref: branch ?? "HEAD",
+    parent: m.head,
+    mergeParent: m.tip,
+    message: `Merge session "${title}" into main\n\nStrata session ${m.input.session.id} (/projects/${m.input.project.id}?session=${m.input.session.id}), merged by ${m.input.author.name}.`,
+    author: m.input.author,
+  });
+  await main.flush();
+  return made?.oid ?? null;
+}
+
+/**
+ * A session that has no checkpoint yet stands on main's `HEAD` (lib/agent-session/file-state.ts `pointCommit` falls
+ * back to it): before `HEAD` moves, each such session's branch is created at `head`, so its files and its base stay
+ * where it started, as its files are pinned (lib/vfs/worktree-main.ts).
+ */
+async function pinSessionBranches(scope: DbScope, main: Vfs, root: string, projectId: string, head: string) {
+  const gfs = createGitFs(main);
+  const gitdir = `${root}/.git`;
+  const sessions = await scope.query<{ id: string }>("SELECT id FROM sessions WHERE project_id = $1", [
+    projectId,
+  ]);
+  for (const s of sessions)
+    if (!(await resolveRef(main, root, sessionRef(s.id))))
+      await git.writeRef({ fs: gfs, gitdir, ref: sessionRef(s.id), value: head });
+}
+
+/** The session's checkpoints with their author's display name. */
+async function checkpointsWithAuthors(
+  scope: DbScope,
+  sessionId: string,
+): Promise<MergeResult["checkpoints"]> {
+  const rows = await listCheckpoints(scope, sessionId);
+  const ids = [...new Set(rows.map((r) => r.authorUserId).filter((id): id is string => id !== null))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await scope.query<{ id: string; name: string }>(
+            "SELECT id, name FROM users WHERE id = ANY($1::uuid[])",
+            [ids],
+          )
+        ).map((u) => [u.id, u.name]),
+  );
+  return rows.map((r) => ({ ...r, authorName: r.authorUserId ? (names.get(r.authorUserId) ?? null) : null }));
+}
