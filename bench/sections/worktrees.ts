@@ -5,13 +5,18 @@
  *   (`switchFiles` with `treeAt`, as `forkWithFiles` does), target ≤ 200 ms;
  * - switching session in the IDE, server side: the session's whole tree listed (`listProjectTree`, what `GET /tree`
  *   answers) and one open file read, for a session with 20 changed files, target ≤ 300 ms;
+ * - a change reaching a second tab: the tab polls every `SESSION_WATCH_MS`; the version read must leave the rest of
+ *   the 1 s target;
  * - the storage of 100 idle sessions that each changed 2 files: their rows and bytes, against main's.
  */
+
+import { SESSION_WATCH_MS } from "@/components/chat/use-session-watch";
 import { switchFiles } from "@/lib/checkpoints/restore";
 import { DbScope } from "@/lib/db/client";
 import { listProjectTree, readProjectFile } from "@/lib/projects/files";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject } from "@/lib/projects/projects";
+import { sessionVersion } from "@/lib/session/session-version";
 import { createSession } from "@/lib/session/store";
 import { commitAll, initRepository } from "@/lib/vfs/git";
 import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
@@ -81,6 +86,16 @@ export const worktreesSection: BenchSection = {
         );
       }
       ctx.report(`switch session, server side: tree of ${FILES} files + one file`, switches, 300);
+
+      // Live across tabs: a tab polls the session's version every SESSION_WATCH_MS; a change shows within that
+      // interval plus one version read (and the re-read of the session).
+      const versions: number[] = [];
+      for (let i = 0; i < RUNS; i++) versions.push(await ctx.time(() => sessionVersion(scope, busy.id)));
+      ctx.report(
+        `session version read (a change reaches another tab within ${SESSION_WATCH_MS} ms + this)`,
+        versions,
+        1000 - SESSION_WATCH_MS,
+      );
 
       const idle: string[] = [];
       for (let i = 0; i < 100; i++) {

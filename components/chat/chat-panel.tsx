@@ -303,6 +303,11 @@ export function ChatPanel({
       {changes.overlay}
       {runNote && !readOnly ? <Notice kind="info">{runNote}</Notice> : null}
       <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} run={chat.liveRun} />
+      {chat.watchError ? (
+        <Notice kind="warning" title="Not live">
+          {chat.watchError}
+        </Notice>
+      ) : null}
       <QueuedList queue={chat.state.queue} />
       <Composer
         value={draft}

@@ -24,6 +24,7 @@ import { RunCursor, rememberRun, rememberSent, tabMemory } from "./run-attach";
 import type { LiveRun } from "./run-label";
 import { applyWhile, createRunEventHandler } from "./run-stream";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
+import { useSessionWatch } from "./use-session-watch";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
@@ -93,6 +94,8 @@ export interface ChatApi {
   link: RunLink;
   /** After a lost stream: attach to the run again from the last event seen. */
   reconnect(): void;
+  /** Why changes made in other tabs are not shown live (null: they are). */
+  watchError: string | null;
 }
 
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
@@ -145,6 +148,14 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const attach = useRunAttach(sessionId, apply, stateRef, makeHandler, () => optionsRef.current.onRunEnd?.());
   const remoteRef = useRef(attach);
   remoteRef.current = attach;
+  // Live across tabs and people: the session moved elsewhere (another tab, a teammate, a run started there).
+  const watchError = useSessionWatch(
+    sessionId,
+    () => stateRef.current.running || remoteRef.current.attached,
+    () => {
+      if (sessionId) void remoteRef.current.reread(sessionId);
+    },
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloadSeq` is the trigger of `reload()`.
   useEffect(() => {
@@ -414,5 +425,6 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     runOrigin: attach.origin,
     link: attach.link,
     reconnect: attach.reconnect,
+    watchError,
   };
 }

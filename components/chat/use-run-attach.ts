@@ -212,11 +212,13 @@ export function useRunAttach(
       adopt,
       reconnect,
       cut,
+      /** Re-reads session `id` (its messages, queue, and a live run, followed): after a change made elsewhere. */
+      reread,
       /** Whether a lost stream waits for `reconnect()`. */
       isLost: () => lost.current !== null,
       /** Settles when the followed run's stream has ended (at once when none is followed). */
       done: () => followDone.current ?? Promise.resolve(),
     }),
-    [following, link, stream, observe, adopt, reconnect, cut],
+    [following, link, stream, observe, adopt, reconnect, cut, reread],
   );
 }

@@ -105,7 +105,7 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   await expect(page.getByLabel("Message")).toBeEnabled();
 });
 
-test("deleting a session another client is running says why in the dialog; after the run it goes", async ({
+test("a session another client is running shows its run live and cannot be deleted; after the run it goes", async ({
   page,
   mock,
   openProject,
@@ -115,29 +115,33 @@ test("deleting a session another client is running says why in the dialog; after
   await openProject(page, uniqueName("busy"), { "README.md": "# b\n" });
   const id = await picker(page).inputValue();
   const label = await selectedLabel(page);
-  // A run this tab does not know of yet (e.g. the CLI or another tab that just started), held mid-stream.
+  // A run another client starts (the CLI, another tab), held mid-stream: this tab shows it live, without a reload,
+  // and offers no delete while it runs.
   const run = page.request.post(`/api/sessions/${id}/prompt`, {
     headers: { "content-type": "application/json", accept: "text/event-stream" },
     data: { text: "keep busy" },
   });
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/sessions/${id}`)).json()).run?.kind)
-    .toBe("prompt");
-  await sessionMenu(page).click();
-  await page.getByRole("menuitem", { name: "Delete session…" }).click();
-  const confirm = page.getByRole("alertdialog", { name: "Delete session?" });
-  await confirm.getByRole("button", { name: "Delete session" }).click();
-  await expect(confirm.getByRole("alert")).toHaveText(
-    `Could not delete “${label}”: Session ${id} has a run in progress (an agent run); stop it, then delete the session (session_running)`,
-  );
+  await expect(page.getByTestId("message-user")).toHaveText(["keep busy"]);
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Working");
+  await expect(sessionMenu(page)).toBeDisabled();
   await shot(page, "session-delete-refused");
+  // The server refuses it all the same, saying why.
+  const refused = await page.request.delete(`/api/sessions/${id}`);
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { error: { code: string; message: string } }).error).toEqual({
+    code: "session_running",
+    message: `Session ${id} has a run in progress (an agent run); stop it, then delete the session`,
+  });
   expect((await page.request.get(`/api/sessions/${id}`)).status()).toBe(200);
 
   await mock.release("del");
   expect((await run).status()).toBe(200);
-  await expect
-    .poll(async () => (await (await page.request.get(`/api/sessions/${id}`)).json()).run)
-    .toBeNull();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Working on it.");
+  await expect(sessionMenu(page)).toBeEnabled();
+  await sessionMenu(page).click();
+  await page.getByRole("menuitem", { name: "Delete session…" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete session?" });
+  await expect(confirm).toContainText(label);
   await confirm.getByRole("button", { name: "Delete session" }).click();
   await expect(confirm).toHaveCount(0);
   expect((await page.request.get(`/api/sessions/${id}`)).status()).toBe(404);

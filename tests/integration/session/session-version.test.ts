@@ -1,0 +1,45 @@
+/**
+ * The change feed of a session (lib/session/session-version.ts) on the real Postgres: it stays the same while
+ * nothing happens and changes on each thing another tab must show — an entry appended, a run started and finished, a
+ * message queued for the run.
+ */
+import { describe, expect, it } from "vitest";
+import { appendEntry } from "@/lib/session/append";
+import { enqueueForRun } from "@/lib/session/queue";
+import { finishRun, startRun } from "@/lib/session/runs";
+import { sessionVersion } from "@/lib/session/session-version";
+import { withMockStack } from "../../helpers/mock-stack";
+import { projectWithSession } from "../../helpers/session-fixture";
+
+const stack = withMockStack();
+
+describe("sessionVersion", () => {
+  it("changes on an append, a run's start and end and a queued message, and only then", async () => {
+    const { session } = await projectWithSession(stack.scope, { "a.txt": "a\n" });
+    const v = () => sessionVersion(stack.scope, session.id);
+    const seen = [await v()];
+    expect(await v()).toBe(seen[0]);
+    expect(seen[0]).toMatch(/^:\d+::0\.0$/);
+    const entry = await appendEntry(stack.scope, session.id, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 },
+    });
+    seen.push(await v());
+    expect(seen[1]?.startsWith(`${entry.id}:`)).toBe(true);
+    const runId = await startRun(stack.scope, session.id, "prompt");
+    seen.push(await v());
+    expect(seen[2]).toContain(`:${runId}:`);
+    await enqueueForRun(stack.scope, session.id, {
+      kind: "followUp",
+      inputText: "next",
+      message: { role: "user", content: [{ type: "text", text: "next" }], timestamp: 2 },
+    });
+    seen.push(await v());
+    expect(seen[3]?.endsWith(".1")).toBe(true);
+    await finishRun(stack.scope, runId);
+    seen.push(await v());
+    expect(new Set(seen).size).toBe(5);
+    expect(await v()).toBe(seen[4]);
+    expect(await sessionVersion(stack.scope, "00000000-0000-0000-0000-000000000000")).toBe(null);
+  });
+});
