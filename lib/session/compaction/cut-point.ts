@@ -41,6 +41,41 @@ export interface CutPointResult {
   isSplitTurn: boolean;
 }
 
+/** The indexes in `[start, end)` where a cut may fall: not a compaction, holding a message of a cut-point role. */
+function cutPointsIn(
+  start: number,
+  end: number,
+  notCompaction: (i: number) => boolean,
+  messagesAt: (i: number) => readonly { role: string }[],
+): number[] {
+  const out: number[] = [];
+  for (let i = start; i < end; i++)
+    if (notCompaction(i) && messagesAt(i).some((m) => CUT_POINT_ROLES.has(m.role))) out.push(i);
+  return out;
+}
+
+/**
+ * pi's walk back from the newest entry, summing estimated tokens until `keep` is reached: the cut is the first cut
+ * point at or after that entry (the last one when none is), else the first cut point; `exceeded` when `keep` was.
+ */
+function keptFrom(
+  start: number,
+  end: number,
+  cutPoints: number[],
+  keep: number,
+  messagesAt: (i: number) => readonly Parameters<typeof estimateTokens>[0][],
+): { cutIndex: number; exceeded: boolean } {
+  let accumulated = 0;
+  for (let i = end - 1; i >= start; i--) {
+    const tokens = messagesAt(i).reduce((s, m) => s + estimateTokens(m), 0);
+    if (tokens === 0) continue;
+    accumulated += tokens;
+    if (accumulated >= keep)
+      return { cutIndex: cutPoints.find((c) => c >= i) ?? cutPoints[cutPoints.length - 1], exceeded: true };
+  }
+  return { cutIndex: cutPoints[0], exceeded: false };
+}
+
 /**
  * pi's `compaction/compaction.ts` (pi `findCutPoint`): within `[startIndex, endIndex)`, walk back from the newest entry summing
  * message estimates; once the sum reaches `keepRecentTokens`, cut at the first valid cut point at or
@@ -56,25 +91,11 @@ export function findCutPoint(
   endIndex: number,
   keepRecentTokens: number,
 ): CutPointResult {
-  const cutPoints: number[] = [];
-  for (let i = startIndex; i < endIndex; i++) {
-    const e = entries[i];
-    if (e.type !== "compaction" && sessionEntryToContextMessages(e).some((m) => CUT_POINT_ROLES.has(m.role)))
-      cutPoints.push(i);
-  }
+  const messagesAt = (i: number) => sessionEntryToContextMessages(entries[i]);
+  const cutPoints = cutPointsIn(startIndex, endIndex, (i) => entries[i].type !== "compaction", messagesAt);
   if (cutPoints.length === 0)
     return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
-  let accumulated = 0;
-  let cutIndex = cutPoints[0];
-  for (let i = endIndex - 1; i >= startIndex; i--) {
-    const tokens = sessionEntryToContextMessages(entries[i]).reduce((s, m) => s + estimateTokens(m), 0);
-    if (tokens === 0) continue;
-    accumulated += tokens;
-    if (accumulated >= keepRecentTokens) {
-      cutIndex = cutPoints.find((c) => c >= i) ?? cutPoints[cutPoints.length - 1];
-      break;
-    }
-  }
+  let { cutIndex } = keptFrom(startIndex, endIndex, cutPoints, keepRecentTokens, messagesAt);
   while (cutIndex > startIndex) {
     const prev = entries[cutIndex - 1];
     if (prev.type === "compaction" || sessionEntryToContextMessages(prev).length > 0) break;
@@ -101,27 +122,16 @@ export function findProjectedCutPoint(
   endIndex: number,
   keepRecentTokens: number,
 ): CutPointResult {
-  const cutPoints: number[] = [];
-  for (let i = startIndex; i < endIndex; i++) {
-    const e = entries[i];
-    if (e.sourceEntry.type !== "compaction" && e.messages.some((m) => CUT_POINT_ROLES.has(m.role)))
-      cutPoints.push(i);
-  }
+  const messagesAt = (i: number) => entries[i].messages;
+  const cutPoints = cutPointsIn(
+    startIndex,
+    endIndex,
+    (i) => entries[i].sourceEntry.type !== "compaction",
+    messagesAt,
+  );
   if (cutPoints.length === 0)
     return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
-  let accumulated = 0;
-  let exceeded = false;
-  let cutIndex = cutPoints[0];
-  for (let i = endIndex - 1; i >= startIndex; i--) {
-    const tokens = entries[i].messages.reduce((s, m) => s + estimateTokens(m), 0);
-    if (tokens === 0) continue;
-    accumulated += tokens;
-    if (accumulated >= keepRecentTokens) {
-      exceeded = true;
-      cutIndex = cutPoints.find((c) => c >= i) ?? cutPoints[cutPoints.length - 1];
-      break;
-    }
-  }
+  let { cutIndex, exceeded } = keptFrom(startIndex, endIndex, cutPoints, keepRecentTokens, messagesAt);
   const suffix = entries.slice(cutIndex + 1, endIndex);
   const visible = (e: ProjectedEntry) =>
     e.sourceEntry.type !== "context_edit" && sessionEntryToContextMessages(e.sourceEntry).length > 0;

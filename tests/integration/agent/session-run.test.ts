@@ -34,6 +34,20 @@ async function projectWithFiles(files: Record<string, string>) {
   return { actor, project, session };
 }
 
+/** A session with two long prompts answered (about 50,000 tokens of history): compaction has something to cut. */
+async function sessionWithLongHistory() {
+  const { session } = await projectWithFiles({ "a.txt": "x" });
+  stack.mock.enqueue({ text: "noted" }, { text: "noted again" });
+  for (const word of ["long ", "more "])
+    await runPrompt({
+      sessionId: session.id,
+      text: word.repeat(20_000),
+      env: stack.env,
+      emit: async () => {},
+    });
+  return session;
+}
+
 describe("runPrompt", () => {
   it("reads, edits, answers; persists every message and checkpoints the edit", async () => {
     const { project, session } = await projectWithFiles({
@@ -223,20 +237,7 @@ describe("runPrompt", () => {
   });
 
   it("compacts and retries once when the provider reports a context overflow", async () => {
-    const { session } = await projectWithFiles({ "a.txt": "x" });
-    stack.mock.enqueue({ text: "noted" }, { text: "noted again" });
-    await runPrompt({
-      sessionId: session.id,
-      text: "long ".repeat(20_000),
-      env: stack.env,
-      emit: async () => {},
-    });
-    await runPrompt({
-      sessionId: session.id,
-      text: "more ".repeat(20_000),
-      env: stack.env,
-      emit: async () => {},
-    });
+    const session = await sessionWithLongHistory();
     stack.mock.enqueue(
       { error: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
       { text: "## Goal\nSummarised." },
@@ -271,20 +272,7 @@ describe("runPrompt", () => {
   });
 
   it("/compact [focus] summarises with the session's model and runs no turn", async () => {
-    const { session } = await projectWithFiles({ "a.txt": "x" });
-    stack.mock.enqueue({ text: "noted" }, { text: "noted again" });
-    await runPrompt({
-      sessionId: session.id,
-      text: "long ".repeat(20_000),
-      env: stack.env,
-      emit: async () => {},
-    });
-    await runPrompt({
-      sessionId: session.id,
-      text: "more ".repeat(20_000),
-      env: stack.env,
-      emit: async () => {},
-    });
+    const session = await sessionWithLongHistory();
     stack.mock.enqueue({ text: "## Goal\nManual." });
     const events: RunEvent[] = [];
     await runPrompt({
