@@ -9,23 +9,13 @@ import type { ExecClient } from "@/lib/exec/client";
 import type { ExecKill, ImportExecAnswer } from "@/lib/exec/types";
 import { VfsConflictError } from "@/lib/vfs/errors";
 import { cloneRepository } from "@/lib/vfs/git";
+import { withoutCredentials } from "@/lib/vfs/git-clone";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import { type ImportReport, importArchive } from "@/lib/vfs/import";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { defaultProjectName, deleteProjectRow, insertProject, type Project } from "./projects";
 
-/** A URL without user info (credentials are used for the clone only, never stored). Unparsable input is returned as is. */
-export function withoutCredentials(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = "";
-    u.password = "";
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+export { withoutCredentials };
 
 /** The git transport, or a programming error: a user's URL never goes through the unguarded default client. */
 function requireGitHttp(http: HttpClient | undefined): HttpClient {

@@ -13,8 +13,8 @@ import type { Vfs } from "./vfs";
 /** isomorphic-git's progress event (`phase` such as "Receiving objects", `loaded`/`total` counts). */
 export type GitProgress = git.GitProgressEvent;
 
-/** The URL as shown in messages: credentials removed. */
-function displayUrl(url: string): string {
+/** A URL without user info (credentials are used for the clone only, never stored or shown). Unparsable input is returned as is. */
+export function withoutCredentials(url: string): string {
   try {
     const u = new URL(url);
     if (!u.username && !u.password) return url;
@@ -28,7 +28,7 @@ function displayUrl(url: string): string {
 
 /** A clear `Error` for a failed clone; the original is kept as `cause`. */
 function cloneError(url: string, error: unknown, signal?: AbortSignal): Error {
-  const shown = displayUrl(url);
+  const shown = withoutCredentials(url);
   const e = error as {
     code?: string;
     message?: string;
@@ -102,10 +102,10 @@ export async function cloneRepository(
     throw new Error(`Cannot clone ${url}: not a valid URL`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new Error(`Cannot clone ${displayUrl(url)}: only http(s) URLs are supported`);
+    throw new Error(`Cannot clone ${withoutCredentials(url)}: only http(s) URLs are supported`);
   const existed = await fs.exists(root);
   if (existed && (await fs.readdir(root)).length > 0)
-    throw new Error(`Cannot clone ${displayUrl(url)} into ${root}: directory is not empty`);
+    throw new Error(`Cannot clone ${withoutCredentials(url)} into ${root}: directory is not empty`);
   const { signal, onProgress } = options;
   const transport = options.http ?? webHttp;
   // isomorphic-git's pkt-line reader swallows an error thrown while a response body streams (it sees a short
