@@ -19,9 +19,16 @@ export function rememberedSession(projectId: string): string | null {
   }
 }
 
-/** The session whose working tree the calls about `projectId`'s files act on from now (null: the main line). */
-export function setWorktreeSession(projectId: string, sessionId: string | null): void {
+/**
+ * The session whose working tree the calls about `projectId`'s files act on from now (null: the main line).
+ * @returns whether that changed what the IDE had chosen (false: it was already this session).
+ */
+export function setWorktreeSession(projectId: string, sessionId: string | null): boolean {
+  const same = sessionId
+    ? current?.projectId === projectId && current.sessionId === sessionId
+    : current === null;
   current = sessionId ? { projectId, sessionId } : null;
+  return !same;
 }
 
 /**

@@ -16,7 +16,7 @@ import { toProjectPath } from "@/components/chat/reduce-events";
 import { EditorPane } from "@/components/editor/editor-pane";
 import { useOpenFiles } from "@/components/editor/use-open-files";
 import { GetWorkOutMenu } from "@/components/git-remote/get-work-out-menu";
-import { setWorktreeSession, worktreeSession } from "@/components/http/worktree";
+import { setWorktreeSession } from "@/components/http/worktree";
 import { type DeleteTarget, isAtOrBelow, useTreeDelete } from "@/components/tree/delete-entry";
 import { createProjectEntry, moveProjectEntry } from "@/components/tree/entries-api";
 import { FileTree } from "@/components/tree/file-tree";
@@ -256,8 +256,7 @@ export function ProjectWorkspace({
         }}
         onSessionChange={(sessionId) => {
           // Each session has its own working tree: show its files (unsaved buffers stay, as for a restore).
-          if (worktreeSession(projectId) === sessionId) return;
-          setWorktreeSession(projectId, sessionId);
+          if (!setWorktreeSession(projectId, sessionId)) return;
           void refreshTree();
           void syncFromServer();
         }}

@@ -30,7 +30,12 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
   // Rename through the menu.
   await sessionMenu(page).click();
   const menu = page.getByRole("menu", { name: "Session actions" });
-  await expect(menu.getByRole("menuitem")).toHaveText(["Rename session…", "Share…", "Delete session…"]);
+  await expect(menu.getByRole("menuitem")).toHaveText([
+    "Rename session…",
+    "Share…",
+    "Review and merge into main…",
+    "Delete session…",
+  ]);
   await shot(page, "session-menu");
   await menu.getByRole("menuitem", { name: "Rename session…" }).click();
   const rename = page.getByRole("dialog", { name: "Rename session" });
