@@ -92,8 +92,7 @@ export async function pullProject(
   projectId: string,
   body: { url: string; branch?: string },
 ): Promise<PullAnswer> {
-  return (await call<{ pulled: PullAnswer }>(projectFilesUrl(projectId, "/pull"), jsonInit("POST", body)))
-    .pulled;
+  return (await call<{ pulled: PullAnswer }>(`${project(projectId)}/pull`, jsonInit("POST", body))).pulled;
 }
 
 export interface GitCredentialInfo {

@@ -19,10 +19,16 @@ export function pulledText(p: PullAnswer): string {
   if (p.status === "up_to_date") return `${p.branch} is already up to date with ${p.remoteBranch}.`;
   const n = p.files.length;
   const files = `${n} file${n === 1 ? "" : "s"} changed`;
-  return p.status === "merged"
-    ? `Merged ${p.remoteBranch} into ${p.branch} (merge commit ${p.to?.slice(0, 7)}): ${files}.`
-    : `Fast-forwarded ${p.branch} to ${p.to?.slice(0, 7)}: ${files}.`;
+  const what =
+    p.status === "merged"
+      ? `Merged ${p.remoteBranch} into ${p.branch} (merge commit ${p.to?.slice(0, 7)}): ${files}.`
+      : `Fast-forwarded ${p.branch} to ${p.to?.slice(0, 7)}: ${files}.`;
+  return `${what} ${PULLED_INTO_MAIN}`;
 }
+
+/** A pull moves the project's main line (docs/checkpoints.md): said after every pull that changed it. */
+export const PULLED_INTO_MAIN =
+  "That is the project's main line: new sessions start from it; open sessions keep their own files.";
 
 /**
  * "Pull…": fetch a remote branch (default: the project's branch name) and bring its new commits into the project:

@@ -13,14 +13,17 @@ export function previewMerge(sessionId: string, signal?: AbortSignal): Promise<M
 }
 
 /**
- * Merge into main with the chosen texts of conflicting files (null: delete).
- * @throws ApiError 409 `merge_conflict` (its `conflicts`: {@link conflictsOf}), 409 `run_active`, `network_error`.
+ * Merge into main with the chosen texts of conflicting files (null: delete), if main is still `main` (the reviewed
+ * commit).
+ * @throws ApiError 409 `merge_conflict` (its `conflicts`: {@link conflictsOf}), 409 `main_moved`, 409 `run_active`,
+ *   `network_error`.
  */
 export function mergeSession(
   sessionId: string,
   resolutions: Record<string, string | null>,
+  main: string | null,
 ): Promise<MergeResult> {
-  return apiJson(url(sessionId), jsonInit("POST", { resolutions }));
+  return apiJson(url(sessionId), jsonInit("POST", { resolutions, ...(main ? { main } : {}) }));
 }
 
 /** The conflicts a 409 `merge_conflict` answer carries, or null for any other error. */

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { describeError } from "@/components/api-client";
+import { ApiError } from "@/components/http/api-fetch";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
@@ -74,10 +75,12 @@ export function MergeReview({
     setMerging(true);
     setError(null);
     try {
-      setMerged(await mergeSession(sessionId, resolutions));
+      setMerged(await mergeSession(sessionId, resolutions, review?.main ?? null));
     } catch (err) {
       const more = conflictsOf(err);
       if (more && review) setReview({ ...review, conflicts: more });
+      // Main moved since the review: show the new one (the chosen texts stay for the files still in conflict).
+      if (err instanceof ApiError && err.code === "main_moved") void load();
       setError(
         more
           ? `${describeError(err)} Your chosen texts are kept.`

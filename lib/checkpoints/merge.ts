@@ -9,16 +9,16 @@
  * it but writes nothing.
  */
 import * as git from "isomorphic-git";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import type { DbScope } from "@/lib/db/client";
 import { type CheckpointRow, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { checkpoint, resolveRef } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
-import { commitSnapshot, readBlob, type TreeSnapshot } from "@/lib/vfs/worktree";
+import { checkoutSnapshot, commitSnapshot, readBlob, type TreeSnapshot } from "@/lib/vfs/worktree";
 import { CheckpointError } from "./errors";
 import { sessionTip } from "./merge-tip";
+import { pinSessionBranches } from "./session-branches";
 import { type MergeConflict, type MergeWrite, threeWay } from "./three-way";
 
 /** One file a merge changes on main, with both texts for the review (null: absent, binary, or over 1 MiB). */
@@ -55,6 +55,8 @@ export interface MergeInput {
   resolutions?: Record<string, string | null>;
   /** Compute, write nothing. */
   preview?: boolean;
+  /** Main's commit the caller reviewed: when `HEAD` is another, 409 `main_moved` and nothing is written. */
+  expectMain?: string;
 }
 
 /** A merge with conflicts no resolution covers: 409 `merge_conflict`, the conflicts in the body; nothing written. */
@@ -82,8 +84,10 @@ function reviewText(bytes: Uint8Array | null): string | null {
 /**
  * Merge session `input.session`'s work into its project's main line, or preview it (see the module docstring).
  * @returns the result; `commit` is the merge commit (null: a preview, or nothing to merge).
- * @throws MergeConflictError (409) when a conflict has no resolution; VfsConflictError when main moved meanwhile
- *   (another merge: preview again); CheckpointError 409 `no_repository` for a project without one.
+ * @throws MergeConflictError (409) when a conflict has no resolution; CheckpointError 409 `main_moved` when `HEAD`
+ *   is not `expectMain`, `no_repository` for a project without commits; VfsConflictError when main moved during the
+ *   merge; VfsError `EEXIST` (an untracked file of main where the merge adds one) or `EINVAL` (a symlinked folder on
+ *   the way): nothing written.
  */
 export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
   const { scope, project } = input;
@@ -93,6 +97,12 @@ export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
   const main = openMainVfs(project.workspaceId, { projectId: project.id, root }, scope).vfs;
   const head = await resolveRef(main, root, "HEAD");
   if (!head || !tip) throw new CheckpointError(409, "no_repository", "This project has no commits to merge.");
+  if (input.expectMain && input.expectMain !== head)
+    throw new CheckpointError(
+      409,
+      "main_moved",
+      "Main changed since this review (another merge or a pull). Nothing was merged; review the merge again.",
+    );
   const gfs = createGitFs(own);
   const gitdir = `${root}/.git`;
   const [base] = await git.findMergeBase({ fs: gfs, gitdir, oids: [head, tip] });
@@ -117,7 +127,7 @@ export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
   };
   if (input.preview) return result;
   if (conflicts.length > 0) throw new MergeConflictError(conflicts);
-  result.commit = await commitMerge(main, root, { head, tip, writes, blob, input });
+  result.commit = await commitMerge(main, root, { head, tip, ours: trees.ours, writes, input });
   return result;
 }
 
@@ -137,32 +147,31 @@ async function reviewFiles(
   return files;
 }
 
-/** The merged files written over main's working tree and committed on `HEAD`'s branch with both parents. */
+/**
+ * The merged files checked out over main's working tree (lib/vfs/worktree.ts `checkoutSnapshot`: deletions first,
+ * never through a symlinked folder, never over an untracked file) and committed on `HEAD`'s branch with both parents.
+ */
 async function commitMerge(
   main: Vfs,
   root: string,
-  m: {
-    head: string;
-    tip: string;
-    writes: Map<string, MergeWrite>;
-    blob: (oid: string) => Promise<Uint8Array>;
-    input: MergeInput;
-  },
+  m: { head: string; tip: string; ours: TreeSnapshot; writes: Map<string, MergeWrite>; input: MergeInput },
 ): Promise<string | null> {
   if (m.writes.size === 0) return null;
+  const gfs = createGitFs(main);
+  const gitdir = `${root}/.git`;
+  const wanted = new Map(m.ours);
   for (const [path, w] of m.writes) {
-    const abs = `${root}/${path}`;
-    if (w === null) await main.unlink(abs).catch(() => undefined);
-    else if ("text" in w) await main.writeFile(abs, w.text, { mode: w.mode === "100755" ? 0o755 : 0o644 });
-    else if (w.blob.mode === "120000") {
-      await main.unlink(abs).catch(() => undefined);
-      await main.symlink(decoder.decode(await m.blob(w.blob.oid)), abs);
-    } else
-      await main.writeFile(abs, await m.blob(w.blob.oid), { mode: w.blob.mode === "100755" ? 0o755 : 0o644 });
+    if (w === null) wanted.delete(path);
+    else if ("blob" in w) wanted.set(path, w.blob);
+    else {
+      const oid = await git.writeBlob({ fs: gfs, gitdir, blob: new TextEncoder().encode(w.text) });
+      wanted.set(path, { oid, mode: w.mode });
+    }
   }
-  await pinSessionBranches(m.input.scope, main, root, m.input.project.id, m.head);
-  const branch = await git.currentBranch({ fs: createGitFs(main), gitdir: `${root}/.git`, fullname: true });
-  const title = m.input.session.title ?? "Untitled session";
+  await checkoutSnapshot(main, root, m.ours, wanted);
+  await pinSessionBranches(m.input.scope, main, m.input.project, m.head);
+  const branch = await git.currentBranch({ fs: gfs, gitdir, fullname: true });
+  const title = (m.input.session.title ?? "Untitled session").replace(/[\r\n]+/g, " ");
   const made = await checkpoint(main, root, {
     changedPaths: [...m.writes.keys()].map((p) => `${root}/${p}`),
     ref: branch ?? "HEAD",
@@ -173,22 +182,6 @@ async function commitMerge(
   });
   await main.flush();
   return made?.oid ?? null;
-}
-
-/**
- * A session that has no checkpoint yet stands on main's `HEAD` (lib/agent-session/file-state.ts `pointCommit` falls
- * back to it): before `HEAD` moves, each such session's branch is created at `head`, so its files and its base stay
- * where it started, as its files are pinned (lib/vfs/worktree-main.ts).
- */
-async function pinSessionBranches(scope: DbScope, main: Vfs, root: string, projectId: string, head: string) {
-  const gfs = createGitFs(main);
-  const gitdir = `${root}/.git`;
-  const sessions = await scope.query<{ id: string }>("SELECT id FROM sessions WHERE project_id = $1", [
-    projectId,
-  ]);
-  for (const s of sessions)
-    if (!(await resolveRef(main, root, sessionRef(s.id))))
-      await git.writeRef({ fs: gfs, gitdir, ref: sessionRef(s.id), value: head });
 }
 
 /** The session's checkpoints with their author's display name. */

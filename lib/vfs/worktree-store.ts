@@ -151,10 +151,12 @@ export class WorktreeVfsStore implements VfsStore {
    */
   async deleteTree(path: string): Promise<number> {
     if (!inWorktree(this.target.root, path)) {
-      await this.scope.query("DELETE FROM worktree_nodes WHERE path = $1 OR path LIKE $2", [
-        path,
-        likePrefix(path),
-      ]);
+      // Only the rows of this workspace's sessions: roots are alike across workspaces ("/demo").
+      await this.scope.query(
+        `DELETE FROM worktree_nodes w USING sessions s, projects p
+         WHERE w.session_id = s.id AND s.project_id = p.id AND p.workspace_id = $3 AND (w.path = $1 OR w.path LIKE $2)`,
+        [path, likePrefix(path), this.workspaceId],
+      );
       return this.base.deleteTree(path);
     }
     let count = 0;

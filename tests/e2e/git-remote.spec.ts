@@ -137,9 +137,15 @@ test("Get work out: download the working tree, push with a stored credential, pu
   );
   await expect(pull.getByRole("status").filter({ hasText: "Fast-forwarded" })).toContainText("+ UPSTREAM.md");
   await shot(page, "pull");
+  await expect(pull.getByRole("status").filter({ hasText: "Fast-forwarded" })).toContainText(
+    "That is the project's main line: new sessions start from it; open sessions keep their own files.",
+  );
   await pull.getByRole("button", { name: "Close" }).click();
-  await expect(
-    page.getByRole("navigation", { name: "Project files" }).getByText("UPSTREAM.md"),
-  ).toBeVisible();
+  // The pull moved main: the open session keeps its files, a new session has the upstream file.
+  const files = page.getByRole("navigation", { name: "Project files" });
+  await expect(files.getByText("src")).toBeVisible();
+  await expect(files.getByText("UPSTREAM.md")).toHaveCount(0);
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(files.getByText("UPSTREAM.md")).toBeVisible();
   await expect(page.locator("body")).not.toContainText(TOKEN);
 });

@@ -97,6 +97,24 @@ export interface MatrixRow {
 const project = (ctx: MatrixContext) => ({ id: ctx.fx.projectId });
 const session = (ctx: MatrixContext) => ({ id: ctx.fx.sessionId });
 
+/** A fresh project of the team with one commit and a session in it (what a merge needs): the session's params. */
+async function repoSession(ctx: MatrixContext): Promise<{ id: string }> {
+  const projectId = await ctx.fx.newProject();
+  const [p] = await ctx.scope.query<{ root_path: string }>("SELECT root_path FROM projects WHERE id = $1", [
+    projectId,
+  ]);
+  const { vfs } = openWorkspaceVfs(ctx.fx.workspaceId, ctx.scope);
+  await initRepository(vfs, p.root_path);
+  await vfs.writeFile(`${p.root_path}/m.txt`, "main\n");
+  await commitAll(vfs, p.root_path, { message: "init", author: { name: "t", email: "t@x" } });
+  await vfs.flush();
+  const [s] = await ctx.scope.query<{ id: string }>(
+    "INSERT INTO sessions (project_id, cwd) VALUES ($1, $2) RETURNING id",
+    [projectId, p.root_path],
+  );
+  return { id: s.id };
+}
+
 /** A zip archive of `files` (path → text), for `POST /api/projects`. */
 const zip = (files: Record<string, string>) =>
   zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])));
@@ -353,6 +371,17 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
       return { params: { id: s.id }, json: { from, to, path: "r.txt" } };
     },
   },
+
+  // ── a working tree per session (issue 28): merging into main, the session's change feed ──
+  "GET /api/sessions/[id]/merge": {
+    permission: "read",
+    build: async (ctx) => ({ params: await repoSession(ctx) }),
+  },
+  "POST /api/sessions/[id]/merge": {
+    permission: "write",
+    build: async (ctx) => ({ params: await repoSession(ctx), json: {} }),
+  },
+  "GET /api/sessions/[id]/version": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
 
   // ── runs owned by the server (issue 12, RUNS helper): a finished run of the team session replays and closes ──
   "GET /api/sessions/[id]/runs/[runId]/events": {

@@ -119,4 +119,26 @@ describe("merging a session into main", () => {
     expect(second.conflicts).toEqual([]);
     expect(await fileOf(f, null, "notes.md")).toBe("ONE\ntwo\nTHREE\n");
   });
+
+  it("refuses a merge reviewed against a main that has moved since (409 main_moved), writing nothing", async () => {
+    const f = await projectWithSession(stack.scope, { "a.txt": "a\n", "b.txt": "b\n" });
+    const a = { ...f.session, title: "A" };
+    const b = await newSession(f, "B");
+    await save(f, a.id, { "a.txt": "A\n" });
+    await save(f, b.id, { "b.txt": "B\n" });
+    const reviewed = await merge(f, a, { preview: true });
+    const byB = await merge(f, b);
+    const stale = await merge(f, a, { expectMain: reviewed.main! }).catch((e: unknown) => e);
+    expect(stale).toMatchObject({
+      status: 409,
+      code: "main_moved",
+      message:
+        "Main changed since this review (another merge or a pull). Nothing was merged; review the merge again.",
+    });
+    expect(await fileOf(f, null, "a.txt")).toBe("a\n");
+    const again = await merge(f, a, { expectMain: byB.commit! });
+    expect(again.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await fileOf(f, null, "a.txt")).toBe("A\n");
+    expect(await fileOf(f, null, "b.txt")).toBe("B\n");
+  });
 });

@@ -14,6 +14,11 @@ const MERGE_JSON_LIMIT = 32 * 1024 * 1024;
 
 const Body = z.object({
   resolutions: z.record(z.string().min(1).max(4096), z.string().nullable()).optional(),
+  /** Main's commit the review showed: another `HEAD` answers 409 `main_moved`. */
+  main: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
 });
 
 /**
@@ -28,8 +33,9 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
 });
 
 /**
- * Merge the session into main (`{ resolutions? }`: conflicting path → the text chosen, null = delete) → the same
- * shape with `commit`; 409 `merge_conflict` with `conflicts` when a conflict has no resolution (nothing written).
+ * Merge the session into main (`{ resolutions?, main? }`: conflicting path → the text chosen, null = delete; the
+ * reviewed main commit) → the same shape with `commit`; 409 `merge_conflict` with `conflicts` when a conflict has no
+ * resolution, 409 `main_moved` when main is no longer the reviewed commit (nothing written either way).
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
@@ -40,7 +46,14 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     id,
     async ({ scope }) =>
       Response.json(
-        await mergeIntoMain({ scope, session, project, ...actorOf(caller), resolutions: body.resolutions }),
+        await mergeIntoMain({
+          scope,
+          session,
+          project,
+          ...actorOf(caller),
+          resolutions: body.resolutions,
+          expectMain: body.main,
+        }),
       ),
     request.signal,
     "prompt",
