@@ -171,6 +171,24 @@ export const worktreeNodes = pgTable(
   ],
 );
 
+/**
+ * Who has a session open (live across tabs and people, lib/session/session-version.ts): each open tab's poll of the
+ * session's version stamps its user here; the users seen in the last few seconds are the session's viewers.
+ */
+export const sessionViewers = pgTable(
+  "session_viewers",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.userId] })],
+);
+
 /** Append-only session tree entries in pi's format; `entry` is the whole pi JSONL line object. */
 export const sessionEntries = pgTable(
   "session_entries",

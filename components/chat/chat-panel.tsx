@@ -203,6 +203,11 @@ export function ChatPanel({
       >
         {changes.sessionButton}
       </SessionBar>
+      {chat.watch.viewers.length > 1 ? (
+        <p className="muted session-viewers" data-testid="session-viewers">
+          Viewing now: {chat.watch.viewers.map((v) => v.name).join(", ")}
+        </p>
+      ) : null}
       {saveError ? <Notice kind="error">{saveError}</Notice> : null}
       <ContextPanel
         data={resources.data}
@@ -303,9 +308,9 @@ export function ChatPanel({
       {changes.overlay}
       {runNote && !readOnly ? <Notice kind="info">{runNote}</Notice> : null}
       <RunLinkNotice link={chat.link} onReconnect={chat.reconnect} run={chat.liveRun} />
-      {chat.watchError ? (
+      {chat.watch.error ? (
         <Notice kind="warning" title="Not live">
-          {chat.watchError}
+          {chat.watch.error}
         </Notice>
       ) : null}
       <QueuedList queue={chat.state.queue} />

@@ -24,7 +24,7 @@ import { RunCursor, rememberRun, rememberSent, tabMemory } from "./run-attach";
 import type { LiveRun } from "./run-label";
 import { applyWhile, createRunEventHandler } from "./run-stream";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
-import { useSessionWatch } from "./use-session-watch";
+import { type SessionWatch, useSessionWatch } from "./use-session-watch";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
@@ -94,8 +94,8 @@ export interface ChatApi {
   link: RunLink;
   /** After a lost stream: attach to the run again from the last event seen. */
   reconnect(): void;
-  /** Why changes made in other tabs are not shown live (null: they are). */
-  watchError: string | null;
+  /** Changes made elsewhere: why they are not shown live (null: they are), and who has the session open. */
+  watch: SessionWatch;
 }
 
 const isAbortError = (err: unknown) => err instanceof DOMException && err.name === "AbortError";
@@ -149,7 +149,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const remoteRef = useRef(attach);
   remoteRef.current = attach;
   // Live across tabs and people: the session moved elsewhere (another tab, a teammate, a run started there).
-  const watchError = useSessionWatch(
+  const watch = useSessionWatch(
     sessionId,
     () => stateRef.current.running || remoteRef.current.attached,
     () => {
@@ -425,6 +425,6 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     runOrigin: attach.origin,
     link: attach.link,
     reconnect: attach.reconnect,
-    watchError,
+    watch,
   };
 }

@@ -3,44 +3,62 @@
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { apiJson } from "@/components/http/api-fetch";
+import type { SessionViewer } from "@/lib/session/session-version";
 
 /** How often an open tab asks whether its session moved (ms): a change elsewhere shows within about this. */
 export const SESSION_WATCH_MS = 500;
 
+/** What {@link useSessionWatch} reports. */
+export interface SessionWatch {
+  /** Why changes made in other tabs are not shown live (null: they are). */
+  error: string | null;
+  /** Who has the session open now (this tab's user included), by name. */
+  viewers: SessionViewer[];
+}
+
 /**
- * Live across tabs and people: while the tab is visible and `busy()` is false (it is not streaming or following a
- * run itself), polls `GET /api/sessions/:id/version` every {@link SESSION_WATCH_MS} ms and calls `onChange` when the
- * session moved since the last answer (another tab's or a teammate's prompt, restore, queued message, a run started
- * elsewhere). @returns the last poll's failure, for the chat to show ("Not live"), or null.
+ * Live across tabs and people: while the tab is visible, polls `GET /api/sessions/:id/version` every
+ * {@link SESSION_WATCH_MS} ms (which also says who is viewing) and calls `onChange` when the session moved since the
+ * last answer and `busy()` is false (the tab is not streaming or following a run itself: that stream already shows
+ * it) — another tab's or a teammate's prompt, restore or queued message, a run started elsewhere.
  */
 export function useSessionWatch(
   sessionId: string | null,
   busy: () => boolean,
   onChange: () => void,
-): string | null {
-  const [error, setError] = useState<string | null>(null);
+): SessionWatch {
+  const [watch, setWatch] = useState<SessionWatch>({ error: null, viewers: [] });
   const latest = useRef({ busy, onChange });
   latest.current = { busy, onChange };
   useEffect(() => {
-    setError(null);
+    setWatch({ error: null, viewers: [] });
     if (!sessionId) return;
     const ctrl = new AbortController();
     let last: string | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
-      if (document.visibilityState === "visible" && !latest.current.busy()) {
+      if (document.visibilityState === "visible") {
         try {
           const url = `/api/sessions/${encodeURIComponent(sessionId)}/version`;
-          const { version } = await apiJson<{ version: string }>(url, {
+          const answer = await apiJson<{ version: string; viewers: SessionViewer[] }>(url, {
             signal: ctrl.signal,
             cache: "no-store",
           });
-          if (last !== null && version !== last && !latest.current.busy()) latest.current.onChange();
-          last = version;
-          setError(null);
+          if (!latest.current.busy()) {
+            if (last !== null && answer.version !== last) latest.current.onChange();
+            last = answer.version;
+          }
+          setWatch((w) =>
+            w.error === null && sameViewers(w.viewers, answer.viewers)
+              ? w
+              : { error: null, viewers: answer.viewers },
+          );
         } catch (err) {
           if (ctrl.signal.aborted) return;
-          setError(`Changes made in other tabs show after a reload: ${describeError(err)}`);
+          setWatch((w) => ({
+            ...w,
+            error: `Changes made in other tabs show after a reload: ${describeError(err)}`,
+          }));
         }
       }
       if (!ctrl.signal.aborted) timer = setTimeout(tick, SESSION_WATCH_MS);
@@ -51,5 +69,8 @@ export function useSessionWatch(
       clearTimeout(timer);
     };
   }, [sessionId]);
-  return error;
+  return watch;
 }
+
+const sameViewers = (a: SessionViewer[], b: SessionViewer[]) =>
+  a.length === b.length && a.every((v, i) => v.userId === b[i]?.userId && v.name === b[i]?.name);

@@ -24,3 +24,34 @@ export async function sessionVersion(scope: DbScope, sessionId: string): Promise
   );
   return rows[0]?.v ?? null;
 }
+
+/** How long a viewer counts as present after its tab's last poll (ms): a few polls' worth. */
+export const PRESENCE_MS = 5_000;
+
+/** A user who has the session open. */
+export interface SessionViewer {
+  userId: string;
+  name: string;
+}
+
+/**
+ * Stamp `userId` as viewing session `sessionId` now, and list who viewed it within {@link PRESENCE_MS} (the caller
+ * included), by name. Two statements.
+ */
+export async function seeSession(
+  scope: DbScope,
+  sessionId: string,
+  userId: string,
+): Promise<SessionViewer[]> {
+  await scope.query(
+    `INSERT INTO session_viewers (session_id, user_id, seen_at) VALUES ($1, $2, now())
+     ON CONFLICT (session_id, user_id) DO UPDATE SET seen_at = now()`,
+    [sessionId, userId],
+  );
+  const rows = await scope.query<{ user_id: string; name: string | null; email: string }>(
+    `SELECT v.user_id, u.name, u.email FROM session_viewers v JOIN users u ON u.id = v.user_id
+     WHERE v.session_id = $1 AND v.seen_at >= now() - ($2::int * interval '1 millisecond') ORDER BY u.name, u.email`,
+    [sessionId, PRESENCE_MS],
+  );
+  return rows.map((r) => ({ userId: r.user_id, name: r.name || r.email }));
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { appendEntry } from "@/lib/session/append";
 import { enqueueForRun } from "@/lib/session/queue";
 import { finishRun, startRun } from "@/lib/session/runs";
-import { sessionVersion } from "@/lib/session/session-version";
+import { seeSession, sessionVersion } from "@/lib/session/session-version";
 import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession } from "../../helpers/session-fixture";
 
@@ -41,5 +41,28 @@ describe("sessionVersion", () => {
     expect(new Set(seen).size).toBe(5);
     expect(await v()).toBe(seen[4]);
     expect(await sessionVersion(stack.scope, "00000000-0000-0000-0000-000000000000")).toBe(null);
+  });
+
+  it("stamps each viewer and lists who viewed within the last seconds, by name", async () => {
+    const { session, actor } = await projectWithSession(stack.scope, { "a.txt": "a\n" });
+    const [other] = await stack.scope.query<{ id: string }>(
+      "INSERT INTO users (name, email) VALUES ('Bob Viewer', 'bob-' || gen_random_uuid() || '@example.com') RETURNING id",
+    );
+    const [me] = await stack.scope.query<{ name: string }>("SELECT name FROM users WHERE id = $1", [
+      actor.userId,
+    ]);
+    expect(await seeSession(stack.scope, session.id, actor.userId)).toEqual([
+      { userId: actor.userId, name: me.name },
+    ]);
+    const both = await seeSession(stack.scope, session.id, other.id);
+    expect(both.map((v) => v.userId).sort()).toEqual([actor.userId, other.id].sort());
+    // Gone after PRESENCE_MS without a poll.
+    await stack.scope.query(
+      "UPDATE session_viewers SET seen_at = now() - interval '1 minute' WHERE user_id = $1",
+      [actor.userId],
+    );
+    expect(await seeSession(stack.scope, session.id, other.id)).toEqual([
+      { userId: other.id, name: "Bob Viewer" },
+    ]);
   });
 });
