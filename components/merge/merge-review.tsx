@@ -1,14 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useEffect, useState } from "react";
-import { describeError } from "@/components/api-client";
-import { ApiError } from "@/components/http/api-fetch";
+import { useEffect } from "react";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
-import { conflictsOf, type MergeResult, mergeSession, previewMerge } from "./merge-api";
+import type { MergeResult } from "./merge-api";
 import { ConflictEditor, MergeDiff } from "./merge-file-view";
+import { type MergeReviewState, useMergeReview } from "./use-merge-review";
 
 const KIND: Record<string, string> = {
   agent: "the agent's changes",
@@ -39,60 +38,11 @@ export function MergeReview({
   sessionTitle: string | null;
   readOnly: boolean;
 }) {
-  const [review, setReview] = useState<MergeResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [resolutions, setResolutions] = useState<Record<string, string | null>>({});
-  const [merging, setMerging] = useState(false);
-  const [merged, setMerged] = useState<MergeResult | null>(null);
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      previewMerge(sessionId, signal).then(
-        (r) => {
-          setReview(r);
-          setError(null);
-          setSelected((s) => s ?? r.conflicts[0]?.path ?? r.files[0]?.path ?? null);
-        },
-        (err) => {
-          if (!signal?.aborted)
-            setError(`Could not compute the merge: ${describeError(err)}. Reload to try again.`);
-        },
-      ),
-    [sessionId],
-  );
-  useEffect(() => {
-    const ctrl = new AbortController();
-    void load(ctrl.signal);
-    return () => ctrl.abort();
-  }, [load]);
+  const state = useMergeReview(sessionId);
+  const { review, error, merged } = state;
   useEffect(() => {
     document.title = `Merge ${sessionTitle ?? "untitled session"} · ${projectName} · Strata`;
   }, [projectName, sessionTitle]);
-
-  const conflicts = review?.conflicts ?? [];
-  const open = conflicts.filter((c) => !(c.path in resolutions));
-  const merge = async () => {
-    setMerging(true);
-    setError(null);
-    try {
-      setMerged(await mergeSession(sessionId, resolutions, review?.main ?? null));
-    } catch (err) {
-      const more = conflictsOf(err);
-      if (more && review) setReview({ ...review, conflicts: more });
-      // Main moved since the review: show the new one (the chosen texts stay for the files still in conflict).
-      if (err instanceof ApiError && err.code === "main_moved") void load();
-      setError(
-        more
-          ? `${describeError(err)} Your chosen texts are kept.`
-          : `The merge did not happen: ${describeError(err)}. Your chosen texts are kept; try again.`,
-      );
-    } finally {
-      setMerging(false);
-    }
-  };
-
-  const file = review?.files.find((f) => f.path === selected);
-  const conflict = conflicts.find((c) => c.path === selected);
   const ideHref = `/projects/${encodeURIComponent(projectId)}`;
   return (
     <div className={styles.page}>
@@ -124,84 +74,98 @@ export function MergeReview({
       {!review && !error ? <Spinner label="Comparing the session with main" /> : null}
       {review && !merged ? (
         <div className={styles.body}>
-          <aside className={styles.side} aria-label="What the merge changes">
-            <h2 className={styles.heading}>
-              {review.files.length + conflicts.length === 0
-                ? "Nothing to merge: main already has this session's files."
-                : `${review.files.length + conflicts.length} file${review.files.length + conflicts.length === 1 ? "" : "s"} · ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}`}
-            </h2>
-            <ul className={styles.files}>
-              {conflicts.map((c) => (
-                <li key={`c:${c.path}`}>
-                  <button
-                    type="button"
-                    aria-current={selected === c.path}
-                    onClick={() => setSelected(c.path)}
-                  >
-                    <span className={c.path in resolutions ? styles.resolvedTag : styles.conflictTag}>
-                      {c.path in resolutions ? "resolved" : "conflict"}
-                    </span>
-                    {c.path}
-                  </button>
-                </li>
-              ))}
-              {review.files.map((f) => (
-                <li key={`f:${f.path}`}>
-                  <button
-                    type="button"
-                    aria-current={selected === f.path}
-                    onClick={() => setSelected(f.path)}
-                  >
-                    <span className={styles.tag}>{f.status}</span>
-                    {f.path}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <h2 className={styles.heading}>The session's checkpoints</h2>
-            <ol className={styles.commits}>
-              {review.checkpoints.map((c) => (
-                <li key={c.commitOid}>
-                  <span className="mono">{c.commitOid.slice(0, 8)}</span> {KIND[c.kind] ?? c.kind}
-                  {c.authorName ? ` · ${c.authorName}` : ""} · {c.paths.join(", ")}
-                </li>
-              ))}
-              {review.checkpoints.length === 0 ? <li className="muted">None yet.</li> : null}
-            </ol>
-          </aside>
-          <section className={styles.main} aria-label={selected ?? "No file"}>
-            <div className={styles.actions}>
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={
-                  readOnly || merging || open.length > 0 || review.files.length + conflicts.length === 0
-                }
-                onClick={() => void merge()}
-              >
-                {merging ? "Merging…" : "Merge into main"}
-              </button>
-              <span className="muted">
-                {readOnly
-                  ? "Your role can read this review but not merge."
-                  : open.length > 0
-                    ? `Resolve ${open.length} conflict${open.length === 1 ? "" : "s"} first.`
-                    : "Main changes only by this merge; every other session keeps its own files."}
-              </span>
-            </div>
-            {selected ? <h2 className={styles.heading}>{selected}</h2> : null}
-            {conflict ? (
-              <ConflictEditor
-                conflict={conflict}
-                resolution={resolutions[conflict.path]}
-                onResolve={(text) => setResolutions((r) => ({ ...r, [conflict.path]: text }))}
-              />
-            ) : file ? (
-              <MergeDiff path={file.path} before={file.before} after={file.after} />
-            ) : null}
-          </section>
+          <MergeSidebar state={state} review={review} />
+          <MergeMain state={state} review={review} readOnly={readOnly} />
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The files the merge changes (conflicts first) and the session's checkpoints. */
+function MergeSidebar({ state, review }: { state: MergeReviewState; review: MergeResult }) {
+  const { conflicts } = review;
+  const total = review.files.length + conflicts.length;
+  const item = (path: string, tag: string, tagClass: string | undefined, key: string) => (
+    <li key={key}>
+      <button type="button" aria-current={state.selected === path} onClick={() => state.select(path)}>
+        <span className={tagClass}>{tag}</span>
+        {path}
+      </button>
+    </li>
+  );
+  return (
+    <aside className={styles.side} aria-label="What the merge changes">
+      <h2 className={styles.heading}>
+        {total === 0
+          ? "Nothing to merge: main already has this session's files."
+          : `${total} file${total === 1 ? "" : "s"} · ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}`}
+      </h2>
+      <ul className={styles.files}>
+        {conflicts.map((c) =>
+          c.path in state.resolutions
+            ? item(c.path, "resolved", styles.resolvedTag, `c:${c.path}`)
+            : item(c.path, "conflict", styles.conflictTag, `c:${c.path}`),
+        )}
+        {review.files.map((f) => item(f.path, f.status, styles.tag, `f:${f.path}`))}
+      </ul>
+      <h2 className={styles.heading}>The session's checkpoints</h2>
+      <ol className={styles.commits}>
+        {review.checkpoints.map((c) => (
+          <li key={c.commitOid}>
+            <span className="mono">{c.commitOid.slice(0, 8)}</span> {KIND[c.kind] ?? c.kind}
+            {c.authorName ? ` · ${c.authorName}` : ""} · {c.paths.join(", ")}
+          </li>
+        ))}
+        {review.checkpoints.length === 0 ? <li className="muted">None yet.</li> : null}
+      </ol>
+    </aside>
+  );
+}
+
+/** The merge button with why it is disabled, and the selected file: its diff, or its conflict to resolve. */
+function MergeMain({
+  state,
+  review,
+  readOnly,
+}: {
+  state: MergeReviewState;
+  review: MergeResult;
+  readOnly: boolean;
+}) {
+  const { selected, open, merging } = state;
+  const file = review.files.find((f) => f.path === selected);
+  const conflict = review.conflicts.find((c) => c.path === selected);
+  const empty = review.files.length + review.conflicts.length === 0;
+  return (
+    <section className={styles.main} aria-label={selected ?? "No file"}>
+      <div className={styles.actions}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={readOnly || merging || open.length > 0 || empty}
+          onClick={() => void state.merge()}
+        >
+          {merging ? "Merging…" : "Merge into main"}
+        </button>
+        <span className="muted">
+          {readOnly
+            ? "Your role can read this review but not merge."
+            : open.length > 0
+              ? `Resolve ${open.length} conflict${open.length === 1 ? "" : "s"} first.`
+              : "Main changes only by this merge; every other session keeps its own files."}
+        </span>
+      </div>
+      {selected ? <h2 className={styles.heading}>{selected}</h2> : null}
+      {conflict ? (
+        <ConflictEditor
+          conflict={conflict}
+          resolution={state.resolutions[conflict.path]}
+          onResolve={(text) => state.resolve(conflict.path, text)}
+        />
+      ) : file ? (
+        <MergeDiff path={file.path} before={file.before} after={file.after} />
+      ) : null}
+    </section>
   );
 }

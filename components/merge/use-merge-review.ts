@@ -1,0 +1,77 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { describeError } from "@/components/api-client";
+import { ApiError } from "@/components/http/api-fetch";
+import { conflictsOf, type MergeResult, mergeSession, previewMerge } from "./merge-api";
+
+/**
+ * The state of a merge review: the preview (loaded on open), the file shown, the texts chosen for conflicts, and the
+ * merge. A refused merge keeps the chosen texts; a `merge_conflict` answer updates the conflicts, a `main_moved` one
+ * loads the review again.
+ */
+export function useMergeReview(sessionId: string) {
+  const [review, setReview] = useState<MergeResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [resolutions, setResolutions] = useState<Record<string, string | null>>({});
+  const [merging, setMerging] = useState(false);
+  const [merged, setMerged] = useState<MergeResult | null>(null);
+  const load = useCallback(
+    (signal?: AbortSignal) =>
+      previewMerge(sessionId, signal).then(
+        (r) => {
+          setReview(r);
+          setError(null);
+          setSelected((s) => s ?? r.conflicts[0]?.path ?? r.files[0]?.path ?? null);
+        },
+        (err) => {
+          if (!signal?.aborted)
+            setError(`Could not compute the merge: ${describeError(err)}. Reload to try again.`);
+        },
+      ),
+    [sessionId],
+  );
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void load(ctrl.signal);
+    return () => ctrl.abort();
+  }, [load]);
+
+  const merge = async () => {
+    setMerging(true);
+    setError(null);
+    try {
+      setMerged(await mergeSession(sessionId, resolutions, review?.main ?? null));
+    } catch (err) {
+      const more = conflictsOf(err);
+      if (more && review) setReview({ ...review, conflicts: more });
+      // Main moved since the review: show the new one (the chosen texts stay for the files still in conflict).
+      if (err instanceof ApiError && err.code === "main_moved") void load();
+      setError(
+        more
+          ? `${describeError(err)} Your chosen texts are kept.`
+          : `The merge did not happen: ${describeError(err)}. Your chosen texts are kept; try again.`,
+      );
+    } finally {
+      setMerging(false);
+    }
+  };
+  const resolve = (path: string, text: string | null) => setResolutions((r) => ({ ...r, [path]: text }));
+  const conflicts = review?.conflicts ?? [];
+  return {
+    review,
+    error,
+    selected,
+    select: setSelected,
+    resolutions,
+    resolve,
+    /** Conflicts without a chosen text yet. */
+    open: conflicts.filter((c) => !(c.path in resolutions)),
+    merging,
+    merged,
+    merge,
+  };
+}
+
+export type MergeReviewState = ReturnType<typeof useMergeReview>;
