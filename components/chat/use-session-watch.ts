@@ -17,10 +17,10 @@ export interface SessionWatch {
 }
 
 /**
- * Live across tabs and people: while the tab is visible, polls `GET /api/sessions/:id/version` every
- * {@link SESSION_WATCH_MS} ms (which also says who is viewing) and calls `onChange` when the session moved since the
- * last answer and `busy()` is false (the tab is not streaming or following a run itself: that stream already shows
- * it) — another tab's or a teammate's prompt, restore or queued message, a run started elsewhere.
+ * Live across tabs and people: while the tab is visible and `busy()` is false (it is not streaming or following a run
+ * itself: that one stream shows everything), polls `GET /api/sessions/:id/version` every {@link SESSION_WATCH_MS} ms
+ * (which also says who is viewing) and calls `onChange` when the session moved since the last answer — another tab's
+ * or a teammate's prompt, restore or queued message, a run started elsewhere.
  */
 export function useSessionWatch(
   sessionId: string | null,
@@ -37,7 +37,8 @@ export function useSessionWatch(
     let last: string | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
-      if (document.visibilityState === "visible") {
+      // Not while the tab streams a run itself: its one event stream shows everything, and it makes no other request.
+      if (document.visibilityState === "visible" && !latest.current.busy()) {
         try {
           const url = `/api/sessions/${encodeURIComponent(sessionId)}/version`;
           const answer = await apiJson<{ version: string; viewers: SessionViewer[] }>(url, {
@@ -47,7 +48,7 @@ export function useSessionWatch(
           if (!latest.current.busy()) {
             if (last !== null && answer.version !== last) latest.current.onChange();
             last = answer.version;
-          }
+          } else last = null;
           setWatch((w) =>
             w.error === null && sameViewers(w.viewers, answer.viewers)
               ? w

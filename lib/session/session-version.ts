@@ -36,7 +36,8 @@ export interface SessionViewer {
 
 /**
  * Stamp `userId` as viewing session `sessionId` now, and list who viewed it within {@link PRESENCE_MS} (the caller
- * included), by name. Two statements.
+ * included), by name — while a run is live, also who polled up to then since its start (a tab streaming the run does
+ * not poll). Two statements.
  */
 export async function seeSession(
   scope: DbScope,
@@ -50,7 +51,10 @@ export async function seeSession(
   );
   const rows = await scope.query<{ user_id: string; name: string | null; email: string }>(
     `SELECT v.user_id, u.name, u.email FROM session_viewers v JOIN users u ON u.id = v.user_id
-     WHERE v.session_id = $1 AND v.seen_at >= now() - ($2::int * interval '1 millisecond') ORDER BY u.name, u.email`,
+     WHERE v.session_id = $1 AND v.seen_at >= least(now() - ($2::int * interval '1 millisecond'), coalesce(
+       (SELECT r.started_at - ($2::int * interval '1 millisecond') FROM session_runs r WHERE r.session_id = $1
+         AND r.finished_at IS NULL ORDER BY r.started_at DESC LIMIT 1), 'infinity'))
+     ORDER BY u.name, u.email`,
     [sessionId, PRESENCE_MS],
   );
   return rows.map((r) => ({ userId: r.user_id, name: r.name || r.email }));

@@ -64,5 +64,17 @@ describe("sessionVersion", () => {
     expect(await seeSession(stack.scope, session.id, other.id)).toEqual([
       { userId: other.id, name: "Bob Viewer" },
     ]);
+    // While a run is live, a tab streaming it does not poll: who polled since the run started still counts.
+    const runId = await startRun(stack.scope, session.id, "prompt");
+    await stack.scope.query(
+      "UPDATE session_runs SET started_at = now() - interval '2 minutes' WHERE id = $1",
+      [runId],
+    );
+    const during = await seeSession(stack.scope, session.id, other.id);
+    expect(during.map((v) => v.userId).sort()).toEqual([actor.userId, other.id].sort());
+    await finishRun(stack.scope, runId);
+    expect(await seeSession(stack.scope, session.id, other.id)).toEqual([
+      { userId: other.id, name: "Bob Viewer" },
+    ]);
   });
 });
