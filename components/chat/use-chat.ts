@@ -153,7 +153,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
     sessionId,
     () => stateRef.current.running || remoteRef.current.attached,
     () => {
-      if (sessionId) void remoteRef.current.reread(sessionId);
+      if (sessionId) void remoteRef.current.reread(sessionId, true);
     },
   );
 

@@ -95,15 +95,23 @@ export function useRunAttach(
     [],
   );
 
-  /** Re-reads the session after a followed run: its messages, its queue, and a run live again (followed). */
+  /**
+   * Re-reads the session after a followed run, or after a change made elsewhere: its messages, its queue, and a run
+   * live again (followed). With `onlyIfChanged`, messages equal to those shown are left as they are (no re-render of
+   * what this tab already shows, e.g. after its own restore).
+   */
   const reread = useCallback(
-    async (id: string) => {
+    async (id: string, onlyIfChanged = false) => {
       try {
         const res = await getSession(id);
         if (props.current.sessionId !== id || stateRef.current.running) return;
-        const errors = stateRef.current.errors;
-        apply({ type: "reset", messages: res.messages });
-        for (const message of errors) apply({ type: "local_error", message });
+        const same =
+          onlyIfChanged && JSON.stringify(res.messages) === JSON.stringify(stateRef.current.messages);
+        if (!same) {
+          const errors = stateRef.current.errors;
+          apply({ type: "reset", messages: res.messages });
+          for (const message of errors) apply({ type: "local_error", message });
+        }
         observeRef.current(res);
       } catch (err) {
         apply({ type: "local_error", message: `Could not re-read the session: ${describeError(err)}` });

@@ -42,6 +42,8 @@ export function useSessions(projectId: string, initialModel: () => string | unde
   sessionsRef.current = sessions;
   const sessionIdRef = useRef(sessionId);
   sessionIdRef.current = sessionId;
+  /** Sessions this tab created: a list fetched before one of them was made must not drop it. */
+  const createdHere = useRef(new Set<string>());
 
   const select = useCallback(
     (id: string) => {
@@ -56,6 +58,7 @@ export function useSessions(projectId: string, initialModel: () => string | unde
       setCreating(true);
       try {
         const s = await createSession(projectId, model);
+        createdHere.current.add(s.id);
         setSessions((prev) => [s, ...prev.filter((p) => p.id !== s.id)]);
         select(s.id);
         setError(null);
@@ -72,7 +75,12 @@ export function useSessions(projectId: string, initialModel: () => string | unde
 
   const refresh = useCallback(async () => {
     try {
-      setSessions(await listSessions(projectId));
+      const list = await listSessions(projectId);
+      // A session this tab created while the list was on its way stays (the list predates it).
+      setSessions((prev) => {
+        const listed = new Set(list.map((s) => s.id));
+        return [...prev.filter((p) => !listed.has(p.id) && createdHere.current.has(p.id)), ...list];
+      });
     } catch {
       // Keep the current list; the next refresh may succeed.
     }
