@@ -55,6 +55,8 @@ export function ChatPanel({
   onSessionChange?: (sessionId: string | null) => void;
 }) {
   const readOnly = readOnlyNote !== null;
+  /** The session tree is open (the live watch waits while the user moves in it). */
+  const treeOpenRef = useRef(false);
   const modelRef = useRef("");
   const sessions = useSessions(projectId, () => modelRef.current || undefined, !readOnly);
   // The composer's text, kept per session in localStorage until the server accepted it.
@@ -76,6 +78,7 @@ export function ChatPanel({
     (trustDialog === "open" || (trustDialog === "auto" && trust.needsDecision));
   const { refresh: refreshResources } = resources;
   const chat = useChat(sessions.sessionId, {
+    watchPaused: () => treeOpenRef.current,
     onPathsChanged,
     onRunEnd: () => {
       setRunEnds((n) => n + 1);
@@ -150,6 +153,7 @@ export function ChatPanel({
   });
   // ── session tree (pi's /tree; components/session-tree) ──
   const [treeOpen, setTreeOpen] = useState(false);
+  treeOpenRef.current = treeOpen;
   const [editError, setEditError] = useState<string | null>(null);
   /** After "Edit": how many later messages stay on the branch the session left (said until the next send). */
   const [editedAway, setEditedAway] = useState<number | null>(null);

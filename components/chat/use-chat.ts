@@ -28,6 +28,11 @@ import { type SessionWatch, useSessionWatch } from "./use-session-watch";
 import { useShellCommands } from "./use-shell-commands";
 
 export interface UseChatOptions {
+  /**
+   * While true, changes made elsewhere are not re-read (e.g. the session tree is open and the user moves in it: the
+   * tree shows its own state); the tab catches up once it is false again.
+   */
+  watchPaused?: () => boolean;
   /** Paths (as the agent named them) that an event reports changed. */
   onPathsChanged?: (paths: string[]) => void;
   /** Called when a run's stream has closed. */
@@ -151,7 +156,8 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   // Live across tabs and people: the session moved elsewhere (another tab, a teammate, a run started there).
   const watch = useSessionWatch(
     sessionId,
-    () => stateRef.current.running || remoteRef.current.attached,
+    () =>
+      stateRef.current.running || remoteRef.current.attached || (optionsRef.current.watchPaused?.() ?? false),
     () => {
       if (sessionId) void remoteRef.current.reread(sessionId, true);
     },
