@@ -101,10 +101,14 @@ export function useRunAttach(
    * what this tab already shows, e.g. after its own restore).
    */
   const reread = useCallback(
-    async (id: string, onlyIfChanged = false) => {
+    async (id: string, onlyIfChanged = false, attempt = 0): Promise<void> => {
       try {
+        const shown = stateRef.current.messages;
         const res = await getSession(id);
         if (props.current.sessionId !== id || stateRef.current.running) return;
+        // The messages were replaced while this read was on its way (a reload after this tab's own move or undo):
+        // its answer may be older than what is shown. Read again rather than show a stale state.
+        if (stateRef.current.messages !== shown && attempt < 3) return reread(id, onlyIfChanged, attempt + 1);
         const same =
           onlyIfChanged && JSON.stringify(res.messages) === JSON.stringify(stateRef.current.messages);
         if (!same) {

@@ -176,7 +176,13 @@ export function TreePanel({
       await load();
     });
   const openMove = () => {
-    if (!row || !canAct) return;
+    if (!row) return;
+    if (!canAct) {
+      // Never silent: say why Enter offers no move (a run holds the session has its own notice).
+      if (!busy)
+        setNotice(readOnly ? "Read-only: moving needs write access." : "Wait for the current action to end.");
+      return;
+    }
     if (row.isLeaf) setNotice("This is where the session is already.");
     else setFooter({ kind: "move" });
   };

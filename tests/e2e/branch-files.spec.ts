@@ -32,8 +32,12 @@ async function moveTo(
 ) {
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   await expect(dialog(page)).toBeVisible();
-  await rows(page).filter({ hasText: text }).first().click();
-  await rows(page).filter({ hasText: text }).first().press("Enter");
+  const target = rows(page).filter({ hasText: text }).first();
+  await target.click();
+  // Selected and not where the session already is (Enter there offers no move): the listbox has the keys.
+  await expect(target).toHaveAttribute("aria-selected", "true");
+  await expect(target).not.toHaveAttribute("aria-current", "true");
+  await dialog(page).getByRole("listbox", { name: "Session entries" }).press("Enter");
   const chooser = dialog(page).getByRole("group", { name: "Move to this point" });
   await chooser.getByRole("radio", { name: choice }).check();
   await chooser.getByRole("button", { name: "Move", exact: true }).click();
