@@ -21,6 +21,7 @@ import {
 import { appendEntry } from "@/lib/session/store";
 import { VfsConflictError } from "@/lib/vfs/errors";
 import { checkpoint } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import type { Vfs } from "@/lib/vfs/vfs";
 
 const DEFAULT_AUTHOR = { name: "Strata", email: "agent@strata.local" };
@@ -53,9 +54,6 @@ export interface Checkpointer {
    */
   head(): string | null | undefined;
 }
-
-/** The checkpoint ref of a session. */
-export const sessionRef = (sessionId: string) => `refs/heads/strata/session-${sessionId}`;
 
 const isProjectPath = (root: string, p: string) =>
   p.startsWith(`${root}/`) && !p.startsWith(`${root}/.git/`) && p !== `${root}/.git`;

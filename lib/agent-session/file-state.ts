@@ -6,9 +6,9 @@
 import type { DbScope } from "@/lib/db/client";
 import { type CheckpointKind, entryCommit, recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import { checkpoint, resolveRef } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { commitSnapshot, diffSnapshots, workingTreeSnapshot } from "@/lib/vfs/worktree";
-import { sessionRef } from "./checkpointer";
 
 /** A session's files: its VFS, the project root and the session. */
 export interface FileStateTarget {

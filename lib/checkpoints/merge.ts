@@ -15,19 +15,14 @@ import { checkpoint, resolveRef } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
-import { checkoutSnapshot, commitSnapshot, readBlob, type TreeSnapshot } from "@/lib/vfs/worktree";
+import { checkoutSnapshot } from "@/lib/vfs/worktree";
 import { CheckpointError } from "./errors";
+import { type MergeFile, type MergePlan, mergedTree, planMerge } from "./merge-plan";
 import { sessionTip } from "./merge-tip";
 import { pinSessionBranches } from "./session-branches";
-import { type MergeConflict, type MergeWrite, threeWay } from "./three-way";
+import type { MergeConflict } from "./three-way";
 
-/** One file a merge changes on main, with both texts for the review (null: absent, binary, or over 1 MiB). */
-export interface MergeFile {
-  path: string;
-  status: "added" | "modified" | "deleted";
-  before: string | null;
-  after: string | null;
-}
+export type { MergeFile };
 
 /** What {@link mergeIntoMain} found (a preview) or did. */
 export interface MergeResult {
@@ -72,15 +67,6 @@ export class MergeConflictError extends CheckpointError {
   }
 }
 
-const MAX_REVIEW_BYTES = 1024 * 1024;
-const decoder = new TextDecoder("utf-8", { fatal: false });
-
-/** Bytes as review text: null when binary or over the review limit. */
-function reviewText(bytes: Uint8Array | null): string | null {
-  if (!bytes || bytes.byteLength > MAX_REVIEW_BYTES || bytes.subarray(0, 8000).includes(0)) return null;
-  return decoder.decode(bytes);
-}
-
 /**
  * Merge session `input.session`'s work into its project's main line, or preview it (see the module docstring).
  * @returns the result; `commit` is the merge commit (null: a preview, or nothing to merge).
@@ -103,48 +89,28 @@ export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
       "main_moved",
       "Main changed since this review (another merge or a pull). Nothing was merged; review the merge again.",
     );
-  const gfs = createGitFs(own);
-  const gitdir = `${root}/.git`;
-  const [base] = await git.findMergeBase({ fs: gfs, gitdir, oids: [head, tip] });
-  const trees = {
-    base: await commitSnapshot(own, root, (base as string | undefined) ?? null),
-    ours: await commitSnapshot(own, root, head),
-    theirs: await commitSnapshot(own, root, tip),
-  };
-  const blob = (oid: string) => readBlob(own, root, oid);
-  const { writes, conflicts } = await threeWay(trees, blob, {
-    labels: { ours: "main", theirs: `session ${input.session.title ?? input.session.id}` },
-    resolutions: new Map(Object.entries(input.resolutions ?? {})),
-  });
+  const plan = await planMerge(
+    own,
+    root,
+    { ours: head, theirs: tip },
+    {
+      labels: { ours: "main", theirs: `session ${input.session.title ?? input.session.id}` },
+      resolutions: input.resolutions,
+    },
+  );
   const result: MergeResult = {
     main: head,
     tip,
-    base: (base as string | undefined) ?? null,
-    files: await reviewFiles(trees.ours, writes, blob),
-    conflicts,
+    base: plan.base,
+    files: plan.files,
+    conflicts: plan.conflicts,
     checkpoints: await checkpointsWithAuthors(scope, input.session.id),
     commit: null,
   };
   if (input.preview) return result;
-  if (conflicts.length > 0) throw new MergeConflictError(conflicts);
-  result.commit = await commitMerge(main, root, { head, tip, ours: trees.ours, writes, input });
+  if (plan.conflicts.length > 0) throw new MergeConflictError(plan.conflicts);
+  result.commit = await commitMerge(main, root, { head, tip, plan, input });
   return result;
-}
-
-/** The files `writes` change on main, with main's text before and the merged text after. */
-async function reviewFiles(
-  ours: TreeSnapshot,
-  writes: Map<string, MergeWrite>,
-  blob: (oid: string) => Promise<Uint8Array>,
-): Promise<MergeFile[]> {
-  const files: MergeFile[] = [];
-  for (const [path, w] of writes) {
-    const was = ours.get(path);
-    const before = was ? reviewText(await blob(was.oid)) : null;
-    const after = w === null ? null : "text" in w ? w.text : reviewText(await blob(w.blob.oid));
-    files.push({ path, status: !was ? "added" : w === null ? "deleted" : "modified", before, after });
-  }
-  return files;
 }
 
 /**
@@ -154,26 +120,18 @@ async function reviewFiles(
 async function commitMerge(
   main: Vfs,
   root: string,
-  m: { head: string; tip: string; ours: TreeSnapshot; writes: Map<string, MergeWrite>; input: MergeInput },
+  m: { head: string; tip: string; plan: MergePlan; input: MergeInput },
 ): Promise<string | null> {
-  if (m.writes.size === 0) return null;
+  if (m.plan.writes.size === 0) return null;
   const gfs = createGitFs(main);
   const gitdir = `${root}/.git`;
-  const wanted = new Map(m.ours);
-  for (const [path, w] of m.writes) {
-    if (w === null) wanted.delete(path);
-    else if ("blob" in w) wanted.set(path, w.blob);
-    else {
-      const oid = await git.writeBlob({ fs: gfs, gitdir, blob: new TextEncoder().encode(w.text) });
-      wanted.set(path, { oid, mode: w.mode });
-    }
-  }
-  await checkoutSnapshot(main, root, m.ours, wanted);
+  const wanted = await mergedTree(main, root, m.plan);
+  await checkoutSnapshot(main, root, m.plan.trees.ours, wanted);
   await pinSessionBranches(m.input.scope, main, m.input.project, m.head);
   const branch = await git.currentBranch({ fs: gfs, gitdir, fullname: true });
   const title = (m.input.session.title ?? "Untitled session").replace(/[\r\n]+/g, " ");
   const made = await checkpoint(main, root, {
-    changedPaths: [...m.writes.keys()].map((p) => `${root}/${p}`),
+    changedPaths: [...m.plan.writes.keys()].map((p) => `${root}/${p}`),
     ref: branch ?? "HEAD",
     parent: m.head,
     mergeParent: m.tip,

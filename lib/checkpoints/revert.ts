@@ -5,12 +5,12 @@
  * rewritten, and a file that cannot be reverted cleanly refuses the whole revert (nothing written).
  */
 import { applyPatch, structuredPatch } from "diff";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "@/lib/agent-session/file-state";
 import type { DbScope } from "@/lib/db/client";
 import { recordCheckpoint } from "@/lib/session/checkpoint-rows";
 import { appendEntry, getSession } from "@/lib/session/store";
 import { checkpoint } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import type { Vfs } from "@/lib/vfs/vfs";
 import {
   assertNoSymlinkParent,

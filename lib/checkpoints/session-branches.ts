@@ -5,10 +5,10 @@
  * are pinned (lib/vfs/worktree-main.ts).
  */
 import * as git from "isomorphic-git";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import type { DbScope } from "@/lib/db/client";
 import { resolveRef } from "@/lib/vfs/git";
 import { createGitFs } from "@/lib/vfs/git-fs";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import type { Vfs } from "@/lib/vfs/vfs";
 
 /**

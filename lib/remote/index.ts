@@ -24,7 +24,6 @@ export {
   branchNameProblem,
   refFormatProblem,
   sessionBranchName,
-  sessionRef,
   slugify,
   sourceProblem,
 } from "./refs";

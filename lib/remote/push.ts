@@ -9,9 +9,10 @@ import * as git from "isomorphic-git";
 import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { entryCommit } from "@/lib/session/checkpoint-rows";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import type { Vfs } from "@/lib/vfs/vfs";
 import { RemoteError, remoteFailure } from "./errors";
-import { branchNameProblem, sessionBranchName, sessionRef } from "./refs";
+import { branchNameProblem, sessionBranchName } from "./refs";
 import { authCallbacks, type Remote } from "./remote";
 import { openRepo, type Repo, resolveSource } from "./tree";
 

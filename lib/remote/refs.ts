@@ -4,9 +4,6 @@
  * the IDE's dialogs (components/git-remote) show the same names and checks the server applies.
  */
 
-/** The ref of a session's checkpoints (docs/checkpoints.md). */
-export const sessionRef = (sessionId: string) => `refs/heads/strata/session-${sessionId}`;
-
 const OID = /^[0-9a-f]{40}$/;
 
 /** True for a full 40-hex commit id (lower case). */

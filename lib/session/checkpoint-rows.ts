@@ -8,7 +8,7 @@ import type { DbScope } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 
 /** Why a checkpoint commit was made. */
-export type CheckpointKind = "agent" | "user" | "kept" | "revert" | "restore" | "recovery" | "shell";
+export type CheckpointKind = "agent" | "user" | "kept" | "revert" | "restore" | "recovery" | "shell" | "pull";
 
 /** One `session_checkpoints` row. */
 export interface CheckpointRow {

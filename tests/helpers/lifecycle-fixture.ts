@@ -4,7 +4,7 @@
  * upload with a part and a trust decision: what deleting a session or a project must remove, and what deleting
  * another one must leave exactly as it was.
  */
-import { createCheckpointer, sessionRef } from "@/lib/agent-session/checkpointer";
+import { createCheckpointer } from "@/lib/agent-session/checkpointer";
 import type { DbScope } from "@/lib/db/client";
 import { getLocalActor } from "@/lib/projects/identity";
 import { insertProject, type Project } from "@/lib/projects/projects";
@@ -13,6 +13,7 @@ import { finishRun, startPromptRun } from "@/lib/session/runs";
 import { createSessionUpload, putSessionUploadPart } from "@/lib/session/session-upload";
 import { appendEntry, createSession, type SessionRow } from "@/lib/session/store";
 import { commitAll, initRepository, resolveRef } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 
 const author = { name: "t", email: "t@x" };

@@ -5,9 +5,10 @@
  * placed exactly by a store that lets the other writer commit just before the run's flush.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCheckpointer, type FilesChangedEvent, sessionRef } from "@/lib/agent-session/checkpointer";
+import { createCheckpointer, type FilesChangedEvent } from "@/lib/agent-session/checkpointer";
 import { DbScope } from "@/lib/db/client";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { PgVfsStore, type VfsStore } from "@/lib/vfs/store";
 import { Vfs } from "@/lib/vfs/vfs";
 import { ADA, projectWithSession } from "../../helpers/session-fixture";

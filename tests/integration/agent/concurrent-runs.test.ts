@@ -7,7 +7,6 @@
  */
 
 import { afterAll, describe, expect, it } from "vitest";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { runUserBash } from "@/lib/agent-session/session-bash";
 import { type RunEvent, runPrompt } from "@/lib/agent-session/session-run";
 import { DbScope } from "@/lib/db/client";
@@ -17,6 +16,7 @@ import { loadBranch } from "@/lib/session/context-load";
 import { startPromptRun } from "@/lib/session/runs";
 import { createSession, getSession, type SessionRow } from "@/lib/session/store";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { openSessionVfs } from "@/lib/vfs/workspace";
 import { commitSnapshot } from "@/lib/vfs/worktree";
 import { withMockStack } from "../../helpers/mock-stack";

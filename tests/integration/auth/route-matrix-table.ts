@@ -381,6 +381,14 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     permission: "write",
     build: async (ctx) => ({ params: await repoSession(ctx), json: {} }),
   },
+  "GET /api/sessions/[id]/pull-main": {
+    permission: "read",
+    build: async (ctx) => ({ params: await repoSession(ctx) }),
+  },
+  "POST /api/sessions/[id]/pull-main": {
+    permission: "write",
+    build: async (ctx) => ({ params: await repoSession(ctx), json: {} }),
+  },
   "GET /api/sessions/[id]/version": { permission: "read", build: (ctx) => ({ params: session(ctx) }) },
 
   // ── runs owned by the server (issue 12, RUNS helper): a finished run of the team session replays and closes ──

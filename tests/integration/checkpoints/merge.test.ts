@@ -6,34 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { MergeConflictError, mergeIntoMain } from "@/lib/checkpoints/merge";
-import { createSession, type SessionRow } from "@/lib/session/store";
+import type { SessionRow } from "@/lib/session/store";
 import { log, readTextAt, resolveRef } from "@/lib/vfs/git";
-import { openMainVfs, openSessionVfs } from "@/lib/vfs/workspace";
+import { openMainVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 import { ADA, projectWithSession, type SessionFixture } from "../../helpers/session-fixture";
+import { fileOf, newSession as newSessionIn, save } from "./merge-fixture";
 
 const stack = withMockStack();
-
-async function save(f: SessionFixture, sessionId: string, files: Record<string, string>): Promise<void> {
-  const { vfs, scope } = openSessionVfs(f.project, sessionId);
-  try {
-    for (const [p, text] of Object.entries(files)) await vfs.writeFile(`${f.project.rootPath}/${p}`, text);
-    await vfs.flush();
-  } finally {
-    await scope.release();
-  }
-}
-
-async function fileOf(f: SessionFixture, sessionId: string | null, rel: string): Promise<string | null> {
-  const { vfs, scope } = sessionId
-    ? openSessionVfs(f.project, sessionId)
-    : openMainVfs(f.project.workspaceId, { projectId: f.project.id, root: f.project.rootPath });
-  try {
-    return await vfs.readText(`${f.project.rootPath}/${rel}`).catch(() => null);
-  } finally {
-    await scope.release();
-  }
-}
 
 const merge = (
   f: SessionFixture,
@@ -41,8 +21,7 @@ const merge = (
   extra: Partial<Parameters<typeof mergeIntoMain>[0]> = {},
 ) => mergeIntoMain({ scope: stack.scope, session, project: f.project, author: ADA, userId: null, ...extra });
 
-const newSession = (f: SessionFixture, title: string) =>
-  createSession(stack.scope, { projectId: f.project.id, cwd: f.project.rootPath, title });
+const newSession = (f: SessionFixture, title: string) => newSessionIn(stack.scope, f, title);
 
 describe("merging a session into main", () => {
   it("merges A cleanly, answers B's clash as a conflict, merges B's resolution; C starts from the merged main", async () => {

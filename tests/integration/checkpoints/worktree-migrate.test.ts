@@ -5,13 +5,13 @@
  * taken over.
  */
 import { describe, expect, it } from "vitest";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { ensureWorktrees, MAIN_LINE_MESSAGE } from "@/lib/checkpoints/worktree-migrate";
 import { DbScope } from "@/lib/db/client";
 import { getProject } from "@/lib/projects/projects";
 import { appendEntry } from "@/lib/session/append";
 import { createSession } from "@/lib/session/store";
 import { checkpoint, log } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { openSessionVfs, openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { withMockStack } from "../../helpers/mock-stack";
 import { projectWithSession, type SessionFixture } from "../../helpers/session-fixture";

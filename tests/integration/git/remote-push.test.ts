@@ -12,8 +12,8 @@ import { GET as archiveGET } from "@/app/api/projects/[id]/archive/route";
 import { GET as remoteGET } from "@/app/api/projects/[id]/git-remote/route";
 import { GET as credGET } from "@/app/api/workspaces/[id]/git-credentials/route";
 import { DbScope } from "@/lib/db/client";
-import { sessionRef } from "@/lib/remote";
 import { resolveRef } from "@/lib/vfs/git";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { asUser } from "../../helpers/auth";
 import { setEnv } from "../../helpers/env";
 import {

@@ -5,7 +5,6 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionRef } from "@/lib/agent-session/checkpointer";
 import { DbScope } from "@/lib/db/client";
 import type { Project } from "@/lib/projects/projects";
 import { SessionNotFoundError } from "@/lib/session/errors";
@@ -19,6 +18,7 @@ import {
 } from "@/lib/session/lifecycle";
 import { RUN_STALE_MS, startRun } from "@/lib/session/runs";
 import { appendSessionInfo, getSession, listSessions } from "@/lib/session/store";
+import { sessionRef } from "@/lib/vfs/session-ref";
 import { openWorkspaceVfs } from "@/lib/vfs/workspace";
 import { makeProject, makeSession, sessionFootprint } from "../../helpers/lifecycle-fixture";
 
