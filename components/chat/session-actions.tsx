@@ -19,8 +19,8 @@ type Open = "menu" | "rename" | "share" | "delete" | null;
 
 /**
  * The "⋯" menu of the current session: "Rename…" (stored as pi's `session_info`, so an export keeps the name),
- * "Share…" (the share dialog for the branch ending at the session's current leaf), "Review and merge into main…" (the
- * merge review page, docs/checkpoints.md "Merging into main") and "Delete…" (a confirmation
+ * "Share…" (the share dialog for the branch ending at the session's current leaf), "Review and merge into main…" and "Bring main's changes into this session…" (the
+ * merge review page in either direction, docs/checkpoints.md) and "Delete…" (a confirmation
  * naming the session and what goes with it). Failures show in the dialog.
  */
 export function SessionActions({
@@ -106,6 +106,12 @@ export function SessionActions({
             href={`/projects/${encodeURIComponent(session.projectId)}/sessions/${encodeURIComponent(session.id)}/merge`}
           >
             Review and merge into main…
+          </a>
+          <a
+            role="menuitem"
+            href={`/projects/${encodeURIComponent(session.projectId)}/sessions/${encodeURIComponent(session.id)}/merge?from=main`}
+          >
+            Bring main's changes into this session…
           </a>
           <button type="button" role="menuitem" className={styles.danger} onClick={() => show("delete")}>
             Delete session…

@@ -4,7 +4,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { createSession, describeError, listSessions, type SessionSummary } from "@/components/api-client";
 import { rememberedSession as remembered, sessionStorageKey as storageKey } from "@/components/http/worktree";
 
+/** Remembers the open session; a `?session=` the page was opened with follows it (a reload opens this one). */
 function remember(projectId: string, sessionId: string) {
+  const url = new URL(window.location.href);
+  if (url.searchParams.has("session") && url.searchParams.get("session") !== sessionId) {
+    url.searchParams.set("session", sessionId);
+    window.history.replaceState(window.history.state, "", url);
+  }
   try {
     window.localStorage.setItem(storageKey(projectId), sessionId);
   } catch {

@@ -10,10 +10,16 @@ let current: { projectId: string; sessionId: string } | null = null;
 /** The localStorage key of the session the IDE last had open in a project (components/chat/use-sessions.ts). */
 export const sessionStorageKey = (projectId: string) => `strata.session.${projectId}`;
 
-/** The session the IDE last had open in `projectId` (localStorage), or null. */
+/**
+ * The session to open in `projectId`: the one a link names (`/projects/:id?session=<id>`, as a merge commit's message
+ * and the merge page link it), else the one the IDE last had open there (localStorage), or null.
+ */
 export function rememberedSession(projectId: string): string | null {
+  if (typeof window === "undefined") return null;
+  const linked = new URLSearchParams(window.location.search).get("session");
+  if (linked) return linked;
   try {
-    return typeof window === "undefined" ? null : window.localStorage.getItem(sessionStorageKey(projectId));
+    return window.localStorage.getItem(sessionStorageKey(projectId));
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
-import type { MergeResult } from "./merge-api";
+import type { MergeDirection, ReviewResult } from "./merge-api";
 import { ConflictEditor, MergeDiff } from "./merge-file-view";
 import { type MergeReviewState, useMergeReview } from "./use-merge-review";
 
@@ -17,13 +17,59 @@ const KIND: Record<string, string> = {
   restore: "a restore",
   recovery: "recovered after a stopped run",
   shell: "a !command",
+  pull: "main brought in",
+};
+
+/** What the page says in each direction (the session's title in `{t}`). */
+const COPY: Record<
+  MergeDirection,
+  {
+    heading: string;
+    docTitle: string;
+    button: string;
+    busy: string;
+    computing: string;
+    safe: string;
+    done: string;
+    doneText: (commit: string, files: number) => string;
+    nothing: string;
+    empty: string;
+  }
+> = {
+  "into-main": {
+    heading: "Merge “{t}” into main",
+    docTitle: "Merge {t}",
+    button: "Merge into main",
+    busy: "Merging…",
+    computing: "Comparing the session with main",
+    safe: "Main changes only by this merge; every other session keeps its own files.",
+    done: "Merged into main",
+    doneText: (commit, n) =>
+      `Main is now commit ${commit}: ${n} file${n === 1 ? "" : "s"} changed. New sessions start from it; this session keeps its own files.`,
+    nothing: "Main already holds everything this session changed: nothing to merge.",
+    empty: "Nothing to merge: main already has this session's files.",
+  },
+  "from-main": {
+    heading: "Bring main's changes into “{t}”",
+    docTitle: "Update {t} from main",
+    button: "Bring into this session",
+    busy: "Bringing in…",
+    computing: "Comparing main with the session",
+    safe: "Only this session's files change; main and every other session stay as they are.",
+    done: "Main's changes are in this session",
+    doneText: (commit, n) =>
+      `The session's files are now commit ${commit}: ${n} file${n === 1 ? "" : "s"} changed. Undo it from the session tree like any checkpoint.`,
+    nothing: "This session already has everything main has: nothing to bring in.",
+    empty: "Nothing to bring in: this session already has main's files.",
+  },
 };
 
 /**
  * `/projects/:id/sessions/:sessionId/merge`: the review of merging a session into the project's main line — the files
  * it changes on main (Monaco diff of main's text and the merged text), its conflicts (resolved here: edit the text or
- * take a side), the session's checkpoints (what was done, by whom) — and the merge itself. Chosen texts are kept
- * while the page is open, whatever the merge answers.
+ * take a side), the session's checkpoints (what was done, by whom) — and the merge itself. With `?from=main`
+ * (`direction` `from-main`) the other way: main's changes into the session's files, main's commits listed. Chosen
+ * texts are kept while the page is open, whatever the merge answers.
  */
 export function MergeReview({
   projectId,
@@ -31,19 +77,23 @@ export function MergeReview({
   projectName,
   sessionTitle,
   readOnly,
+  direction = "into-main",
 }: {
+  direction?: MergeDirection;
   projectId: string;
   sessionId: string;
   projectName: string;
   sessionTitle: string | null;
   readOnly: boolean;
 }) {
-  const state = useMergeReview(sessionId);
+  const state = useMergeReview(sessionId, direction);
   const { review, error, merged } = state;
+  const copy = COPY[direction];
+  const t = sessionTitle ?? "untitled session";
   useEffect(() => {
-    document.title = `Merge ${sessionTitle ?? "untitled session"} · ${projectName} · Strata`;
-  }, [projectName, sessionTitle]);
-  const ideHref = `/projects/${encodeURIComponent(projectId)}`;
+    document.title = `${copy.docTitle.replace("{t}", t)} · ${projectName} · Strata`;
+  }, [projectName, t, copy]);
+  const ideHref = `/projects/${encodeURIComponent(projectId)}${direction === "from-main" ? `?session=${encodeURIComponent(sessionId)}` : ""}`;
   return (
     <div className={styles.page}>
       <header className="workspace-header">
@@ -53,37 +103,39 @@ export function MergeReview({
         <span className="sep">/</span>
         <Link href={ideHref}>{projectName}</Link>
         <span className="sep">/</span>
-        <h1 className="project-name">Merge “{sessionTitle ?? "untitled session"}” into main</h1>
+        <h1 className="project-name">{copy.heading.replace("{t}", t)}</h1>
       </header>
       {error ? (
-        <Notice kind="error" title="Not merged">
+        <Notice kind="error" title={direction === "into-main" ? "Not merged" : "Not brought in"}>
           {error}
         </Notice>
       ) : null}
       {merged ? (
-        <Notice
-          kind="info"
-          title="Merged into main"
-          actions={<Link href={ideHref}>Back to the project</Link>}
-        >
-          {merged.commit
-            ? `Main is now commit ${merged.commit.slice(0, 8)}: ${merged.files.length} file${merged.files.length === 1 ? "" : "s"} changed. New sessions start from it; this session keeps its own files.`
-            : "Main already holds everything this session changed: nothing to merge."}
+        <Notice kind="info" title={copy.done} actions={<Link href={ideHref}>Back to the project</Link>}>
+          {merged.commit ? copy.doneText(merged.commit.slice(0, 8), merged.files.length) : copy.nothing}
         </Notice>
       ) : null}
-      {!review && !error ? <Spinner label="Comparing the session with main" /> : null}
+      {!review && !error ? <Spinner label={copy.computing} /> : null}
       {review && !merged ? (
         <div className={styles.body}>
-          <MergeSidebar state={state} review={review} />
-          <MergeMain state={state} review={review} readOnly={readOnly} />
+          <MergeSidebar state={state} review={review} empty={copy.empty} />
+          <MergeMain state={state} review={review} readOnly={readOnly} direction={direction} />
         </div>
       ) : null}
     </div>
   );
 }
 
-/** The files the merge changes (conflicts first) and the session's checkpoints. */
-function MergeSidebar({ state, review }: { state: MergeReviewState; review: MergeResult }) {
+/** The files the merge changes (conflicts first) and the commits it brings: the session's checkpoints, or main's. */
+function MergeSidebar({
+  state,
+  review,
+  empty,
+}: {
+  state: MergeReviewState;
+  review: ReviewResult;
+  empty: string;
+}) {
   const { conflicts } = review;
   const total = review.files.length + conflicts.length;
   const item = (path: string, tag: string, tagClass: string | undefined, key: string) => (
@@ -98,7 +150,7 @@ function MergeSidebar({ state, review }: { state: MergeReviewState; review: Merg
     <aside className={styles.side} aria-label="What the merge changes">
       <h2 className={styles.heading}>
         {total === 0
-          ? "Nothing to merge: main already has this session's files."
+          ? empty
           : `${total} file${total === 1 ? "" : "s"} · ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}`}
       </h2>
       <ul className={styles.files}>
@@ -109,16 +161,34 @@ function MergeSidebar({ state, review }: { state: MergeReviewState; review: Merg
         )}
         {review.files.map((f) => item(f.path, f.status, styles.tag, `f:${f.path}`))}
       </ul>
-      <h2 className={styles.heading}>The session's checkpoints</h2>
-      <ol className={styles.commits}>
-        {review.checkpoints.map((c) => (
-          <li key={c.commitOid}>
-            <span className="mono">{c.commitOid.slice(0, 8)}</span> {KIND[c.kind] ?? c.kind}
-            {c.authorName ? ` · ${c.authorName}` : ""} · {c.paths.join(", ")}
-          </li>
-        ))}
-        {review.checkpoints.length === 0 ? <li className="muted">None yet.</li> : null}
-      </ol>
+      {"checkpoints" in review ? (
+        <>
+          <h2 className={styles.heading}>The session's checkpoints</h2>
+          <ol className={styles.commits}>
+            {review.checkpoints.map((c) => (
+              <li key={c.commitOid}>
+                <span className="mono">{c.commitOid.slice(0, 8)}</span> {KIND[c.kind] ?? c.kind}
+                {c.authorName ? ` · ${c.authorName}` : ""} · {c.paths.join(", ")}
+              </li>
+            ))}
+            {review.checkpoints.length === 0 ? <li className="muted">None yet.</li> : null}
+          </ol>
+        </>
+      ) : (
+        <>
+          <h2 className={styles.heading}>Main's commits this brings</h2>
+          <ol className={styles.commits}>
+            {review.mainCommits.map((c) => (
+              <li key={c.oid}>
+                <span className="mono">{c.oid.slice(0, 8)}</span> {c.title} · {c.author}
+              </li>
+            ))}
+            {review.mainCommits.length === 0 ? (
+              <li className="muted">None: the session has them all.</li>
+            ) : null}
+          </ol>
+        </>
+      )}
     </aside>
   );
 }
@@ -128,11 +198,14 @@ function MergeMain({
   state,
   review,
   readOnly,
+  direction,
 }: {
   state: MergeReviewState;
-  review: MergeResult;
+  review: ReviewResult;
   readOnly: boolean;
+  direction: MergeDirection;
 }) {
+  const copy = COPY[direction];
   const { selected, open, merging } = state;
   const file = review.files.find((f) => f.path === selected);
   const conflict = review.conflicts.find((c) => c.path === selected);
@@ -146,14 +219,14 @@ function MergeMain({
           disabled={readOnly || merging || open.length > 0 || empty}
           onClick={() => void state.merge()}
         >
-          {merging ? "Merging…" : "Merge into main"}
+          {merging ? copy.busy : copy.button}
         </button>
         <span className="muted">
           {readOnly
-            ? "Your role can read this review but not merge."
+            ? `Your role can read this review but not ${direction === "into-main" ? "merge" : "change the session"}.`
             : open.length > 0
               ? `Resolve ${open.length} conflict${open.length === 1 ? "" : "s"} first.`
-              : "Main changes only by this merge; every other session keeps its own files."}
+              : copy.safe}
         </span>
       </div>
       {selected ? <h2 className={styles.heading}>{selected}</h2> : null}

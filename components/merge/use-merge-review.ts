@@ -3,23 +3,23 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { ApiError } from "@/components/http/api-fetch";
-import { conflictsOf, type MergeResult, mergeSession, previewMerge } from "./merge-api";
+import { conflictsOf, type MergeDirection, mergeSession, previewMerge, type ReviewResult } from "./merge-api";
 
 /**
- * The state of a merge review: the preview (loaded on open), the file shown, the texts chosen for conflicts, and the
+ * The state of a merge review (either direction): the preview (loaded on open), the file shown, the texts chosen for conflicts, and the
  * merge. A refused merge keeps the chosen texts; a `merge_conflict` answer updates the conflicts, a `main_moved` one
  * loads the review again.
  */
-export function useMergeReview(sessionId: string) {
-  const [review, setReview] = useState<MergeResult | null>(null);
+export function useMergeReview(sessionId: string, direction: MergeDirection) {
+  const [review, setReview] = useState<ReviewResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [resolutions, setResolutions] = useState<Record<string, string | null>>({});
   const [merging, setMerging] = useState(false);
-  const [merged, setMerged] = useState<MergeResult | null>(null);
+  const [merged, setMerged] = useState<ReviewResult | null>(null);
   const load = useCallback(
     (signal?: AbortSignal) =>
-      previewMerge(sessionId, signal).then(
+      previewMerge(sessionId, direction, signal).then(
         (r) => {
           setReview(r);
           setError(null);
@@ -30,7 +30,7 @@ export function useMergeReview(sessionId: string) {
             setError(`Could not compute the merge: ${describeError(err)}. Reload to try again.`);
         },
       ),
-    [sessionId],
+    [sessionId, direction],
   );
   useEffect(() => {
     const ctrl = new AbortController();
@@ -42,7 +42,7 @@ export function useMergeReview(sessionId: string) {
     setMerging(true);
     setError(null);
     try {
-      setMerged(await mergeSession(sessionId, resolutions, review?.main ?? null));
+      setMerged(await mergeSession(sessionId, direction, resolutions, review?.main ?? null));
     } catch (err) {
       const more = conflictsOf(err);
       if (more && review) setReview({ ...review, conflicts: more });

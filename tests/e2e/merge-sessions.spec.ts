@@ -91,3 +91,53 @@ test("two sessions change one file: each shows its own; A merges, B's conflict i
   await picker(page).selectOption(b);
   await expect(editor(page)).toContainText("from B");
 });
+
+test("a session that started before a merge brings main's changes in from the session menu, and the link back opens it", async ({
+  page,
+  mock,
+  openProject,
+  shot,
+}) => {
+  test.setTimeout(120_000);
+  await mock.script(
+    { toolCalls: [{ id: "toolu_a", name: "write", input: { path: "notes.md", content: "from A\n" } }] },
+    { text: "Wrote A." },
+  );
+  await openProject(page, uniqueName("pull-main"), { "notes.md": "base\n" });
+  const projectId = new URL(page.url()).pathname.split("/").pop() as string;
+  await send(page, "Write A");
+  const a = await picker(page).inputValue();
+  // B starts now, from main before A's merge.
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect.poll(() => picker(page).inputValue()).not.toBe(a);
+  const b = await picker(page).inputValue();
+  await page.goto(`/projects/${projectId}/sessions/${a}/merge`);
+  await page.getByRole("button", { name: "Merge into main", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
+
+  // Back in the IDE on B: its notes.md is still the base; the session menu brings main in.
+  await page.goto(`/projects/${projectId}`);
+  await expect(picker(page)).toHaveValue(b);
+  await fileItem(page, "notes.md").click();
+  await expect(editor(page)).toContainText("base");
+  await page.getByRole("button", { name: "Session actions" }).click();
+  await page.getByRole("menuitem", { name: "Bring main's changes into this session…" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Bring main's changes into “.+”$/);
+  await expect(page.getByRole("heading", { name: "1 file · 0 conflicts" })).toBeVisible();
+  await expect(page.getByRole("complementary")).toContainText("Main's commits this brings");
+  await expect(page.getByRole("complementary")).toContainText('Merge session "');
+  await expect(page.getByTestId("merge-diff")).toContainText("from A");
+  await shot(page, "pull-main-review");
+  await page.getByRole("button", { name: "Bring into this session", exact: true }).click();
+  const done = page.getByRole("status").filter({ hasText: "Main's changes are in this session" });
+  await expect(done).toContainText("1 file changed");
+
+  // The link back opens B, now with main's notes.md; main and A are as they were.
+  await done.getByRole("link", { name: "Back to the project" }).click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}\\?session=${b}$`));
+  await expect(picker(page)).toHaveValue(b);
+  await fileItem(page, "notes.md").click();
+  await expect(editor(page)).toContainText("from A");
+  const main = await page.request.get(`/api/projects/${projectId}/file?path=notes.md`);
+  expect(((await main.json()) as { content: string }).content).toBe("from A\n");
+});

@@ -10,12 +10,20 @@ export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
 /**
- * The review of merging one session into its project's main line (docs/checkpoints.md, "Merging into main").
+ * The review of merging one session into its project's main line (docs/checkpoints.md, "Merging into main"), or
+ * with `?from=main` of bringing main's changes into the session ("Bringing main into a session").
  * Signed-out visitors are sent to sign in; an unknown session, a session of another project or of a workspace the
  * caller is not in answer Strata's 404 page alike. A caller whose role cannot write sees the review without merging.
  */
-export default async function MergePage({ params }: { params: Promise<{ id: string; sessionId: string }> }) {
+export default async function MergePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string; sessionId: string }>;
+  searchParams: Promise<{ from?: string | string[] }>;
+}) {
   const { id, sessionId } = await params;
+  const direction = (await searchParams).from === "main" ? "from-main" : "into-main";
   const found = await withDb(async (scope) => {
     const path = `/projects/${encodeURIComponent(id)}/sessions/${encodeURIComponent(sessionId)}/merge`;
     const { caller } = await requirePageCaller(scope, path);
@@ -31,7 +39,8 @@ export default async function MergePage({ params }: { params: Promise<{ id: stri
   if (!found) notFound();
   return (
     <MergeReview
-      key={sessionId}
+      key={`${sessionId}:${direction}`}
+      direction={direction}
       projectId={id}
       sessionId={sessionId}
       projectName={found.projectName}
