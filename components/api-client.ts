@@ -74,6 +74,8 @@ export interface SessionSummary {
 export interface SessionResponse {
   session: SessionSummary;
   messages: AgentMessage[];
+  /** Who wrote each user message: its `timestamp` (as a string) → the author's name. */
+  authors?: Record<string, string>;
   /**
    * The session's live run (possibly another tab's), or null. While it is live, `messages` are the path to its
    * start (`startLeafId`): attach to `…/runs/:id/events?after=0` to see it from its first event.

@@ -215,6 +215,12 @@ export const sessionEntries = pgTable(
      * (entries written before file binding, imported pi sessions): readers fall back to an ancestor's.
      */
     commitOid: text("commit_oid"),
+    /**
+     * Who wrote the entry (a user message: who sent it, a steer or follow-up queued by a teammate included; a
+     * `!command`: who ran it); null for entries the agent wrote and entries written before authorship was kept.
+     * Shown on each user message; never in the pi entry, so exports and shares do not carry it.
+     */
+    authorUserId: uuid("author_user_id"),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -293,6 +299,8 @@ export const sessionQueue = pgTable(
     kind: text("kind").notNull(),
     /** What the user typed (handed back on abort). */
     inputText: text("input_text").notNull(),
+    /** Who queued it (the author of the entry it becomes); null for rows queued before authorship was kept. */
+    userId: uuid("user_id"),
     /** The AgentMessage to deliver (after `input` hooks, `/skill:` and template expansion). */
     message: json("message").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -299,6 +299,7 @@ export function ChatPanel({
       ) : (
         <MessageList
           state={chat.state}
+          authors={chat.authors}
           onRetry={readOnly ? undefined : () => void chat.retry(model || undefined)}
           onCancelRetry={readOnly ? undefined : () => void abort()}
           cancelling={chat.aborting}

@@ -31,8 +31,11 @@ export function MessageList({
   readOnly = false,
   changes,
   onEditUser,
+  authors,
 }: {
   state: ChatState;
+  /** Who wrote each user message: its `timestamp` → the author's name (shown above the message). */
+  authors?: Record<string, string>;
   /** Issue 14: what follows a message (a turn's changed files) and the tool calls that changed files. */
   changes?: {
     afterMessage: (index: number) => ReactNode;
@@ -110,6 +113,7 @@ export function MessageList({
               superseded={places.get(i)?.superseded}
               onRetry={places.get(i)?.canRetry ? onRetry : undefined}
               systemHead={systemHead}
+              author={m.role === "user" ? authors?.[String(m.timestamp)] : undefined}
               onEdit={onEditUser && m.role === "user" && !running ? () => onEditUser(i) : undefined}
             />
             {changes?.afterMessage(i)}

@@ -30,8 +30,11 @@ export function MessageView({
   onRetry,
   systemHead,
   onEdit,
+  author,
 }: {
   message: AgentMessage;
+  /** For a user message: who sent it (a teammate's steer included), when known. */
+  author?: string;
   /** For a user message: "Edit" (pi's /tree selection of it: the text comes back, a new branch follows). */
   onEdit?: () => void;
   streaming: boolean;
@@ -49,7 +52,12 @@ export function MessageView({
     case "user":
       return (
         <>
-          <article className="message message-user" data-testid="message-user" aria-label="You">
+          {author ? (
+            <div className="message-author" data-testid="message-author">
+              {author}
+            </div>
+          ) : null}
+          <article className="message message-user" data-testid="message-user" aria-label={author ?? "You"}>
             <div className="message-text">{contentText(textBlocksOf(message.content))}</div>
             <MessageImages content={message.content} />
           </article>

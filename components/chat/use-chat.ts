@@ -43,6 +43,8 @@ export interface UseChatOptions {
 
 export interface ChatApi {
   state: ChatState;
+  /** Who wrote each user message: its `timestamp` (as a string) → the author's name (from the last read). */
+  authors: Record<string, string>;
   loading: boolean;
   loadError: string | null;
   aborting: boolean;
@@ -150,7 +152,19 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
       ),
     [apply],
   );
-  const attach = useRunAttach(sessionId, apply, stateRef, makeHandler, () => optionsRef.current.onRunEnd?.());
+  /** Who wrote each user message (timestamp → name), from the last read of the session. */
+  const [authors, setAuthors] = useState<Record<string, string>>({});
+  const attach = useRunAttach(
+    sessionId,
+    apply,
+    stateRef,
+    makeHandler,
+    () => optionsRef.current.onRunEnd?.(),
+    (res) => {
+      const next = res.authors ?? {};
+      setAuthors((prev) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
+    },
+  );
   const remoteRef = useRef(attach);
   remoteRef.current = attach;
   // Live across tabs and people: the session moved elsewhere (another tab, a teammate, a run started there).
@@ -287,6 +301,9 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             // Keep the live list.
           },
         );
+      } else if (accepted && !lost && seq === runSeq.current) {
+        // The stored run: read it once (messages equal to those shown stay as they are) for who wrote what.
+        void remoteRef.current.reread(id, true);
       }
       if (!lost) optionsRef.current.onRunEnd?.();
       return accepted;
@@ -409,6 +426,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const shellRunning = Object.values(state.shells).some((s) => s.status === "running");
   return {
     state,
+    authors,
     loading,
     loadError,
     aborting,

@@ -46,6 +46,8 @@ export function useRunAttach(
   stateRef: RefObject<ChatState>,
   makeHandler: () => RunEventHandler,
   onEnd: () => void,
+  /** Each read of the session (its first load and every re-read), e.g. for who wrote its messages. */
+  onRead?: (res: SessionResponse) => void,
 ) {
   /** The run followed, and where it was started. */
   const [following, setFollowing] = useState<{ runId: string; origin: RunOrigin; run: LiveRun } | null>(null);
@@ -56,8 +58,8 @@ export function useRunAttach(
   const lost = useRef<{ cursor: RunCursor; replayUntil: number; origin: RunOrigin; run: LiveRun } | null>(
     null,
   );
-  const props = useRef({ sessionId, makeHandler, onEnd });
-  props.current = { sessionId, makeHandler, onEnd };
+  const props = useRef({ sessionId, makeHandler, onEnd, onRead });
+  props.current = { sessionId, makeHandler, onEnd, onRead };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: switching sessions detaches from the previous one's run.
   useEffect(() => {
@@ -168,6 +170,7 @@ export function useRunAttach(
 
   const observe = useCallback(
     (res: SessionResponse) => {
+      props.current.onRead?.(res);
       if (res.queue) apply({ type: "queue_update", ...res.queue });
       const run = res.run;
       if (!run?.id || followCtrl.current) return;

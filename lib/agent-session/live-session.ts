@@ -28,6 +28,7 @@ import { AutoRetry, loadRetrySettings } from "./auto-retry";
 import { createCheckpointer, recoverAndNotify } from "./checkpointer";
 import { compactSession } from "./compaction-run";
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "./file-state";
+import { authorOf, queuedMessages } from "./message-authors";
 import { messageToEntry } from "./message-entry";
 import { changesNewToModel, withRequestNotice } from "./request-notice";
 import type { CompactionReason, PromptRunInput } from "./run-types";
@@ -205,7 +206,8 @@ export async function createLiveSession(
   const persist = async (message: AgentMessage) => {
     const entry = messageToEntry(message);
     const commit = checkpointer.head();
-    if (entry) await appendEntry(scope, session.id, entry, commit ? { commit } : {});
+    const author = authorOf(message, input.userId);
+    if (entry) await appendEntry(scope, session.id, entry, { author, ...(commit ? { commit } : {}) });
   };
   const checkpointer = createCheckpointer(runtime, {
     author: input.author,
@@ -235,7 +237,7 @@ export async function createLiveSession(
     },
     queueSource: {
       take: async (kind, mode) =>
-        (await claimQueued(scope, session.id, kind, mode, input.runId)).map((queued) => queued.message),
+        queuedMessages(await claimQueued(scope, session.id, kind, mode, input.runId)),
     },
     compactor,
     beforeRetry: () => recordSettings(scope, input, run, model as Model, checkpointer.head()),

@@ -94,7 +94,10 @@ async function record(
 ): Promise<void> {
   const entry = { type: "message" as const, message };
   if (input.runId) {
-    await appendEntry(scope, input.sessionId, entry, commit ? { commit } : {});
+    await appendEntry(scope, input.sessionId, entry, {
+      author: input.userId ?? null,
+      ...(commit ? { commit } : {}),
+    });
     return;
   }
   const deadline = Date.now() + RECORD_WAIT_MS;
@@ -103,6 +106,7 @@ async function record(
       kind: "append",
       inputText: `!${message.role === "bashExecution" ? message.command : ""}`,
       message,
+      userId: input.userId ?? null,
     });
     if (queued) return;
     let runId: string | undefined;
@@ -111,14 +115,14 @@ async function record(
     } catch (error) {
       if (!(error instanceof RunActiveError)) throw error;
       if (Date.now() > deadline) {
-        await appendEntry(scope, input.sessionId, entry);
+        await appendEntry(scope, input.sessionId, entry, { author: input.userId ?? null });
         return;
       }
       if (error.kind !== "prompt") await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
       continue;
     }
     try {
-      await appendEntry(scope, input.sessionId, entry);
+      await appendEntry(scope, input.sessionId, entry, { author: input.userId ?? null });
     } finally {
       await finishRun(scope, runId);
     }

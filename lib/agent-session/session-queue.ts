@@ -81,6 +81,7 @@ export async function queuePrompt(
     kind: input.kind,
     inputText: input.text,
     message,
+    userId: input.userId ?? null,
   });
   return queued ? { status: "queued", queued } : { status: "idle" };
 }

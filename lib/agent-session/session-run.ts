@@ -17,6 +17,7 @@ import { cancelQueued, claimQueued, finishRunIfIdle } from "@/lib/session/queue"
 import { finishRun } from "@/lib/session/runs";
 import { appendEntry } from "@/lib/session/store";
 import { createCompactor, createLiveSession, prepareRun } from "./live-session";
+import { queuedMessages } from "./message-authors";
 import { messageToEntry } from "./message-entry";
 import type { PromptRunInput } from "./run-types";
 
@@ -83,7 +84,7 @@ async function finishQueue(
     for (const queued of await claimQueued(scope, sessionId, "append")) {
       const entry = messageToEntry(queued.message);
       // Streamed by the request that ran the command; stored here, after the run's own messages.
-      if (entry) await appendEntry(scope, sessionId, entry);
+      if (entry) await appendEntry(scope, sessionId, entry, { author: queued.userId });
     }
     const handBack = Boolean(signal?.aborted) || !runAgain;
     if (handBack) {
@@ -102,6 +103,6 @@ async function finishQueue(
       steering.length > 0
         ? steering
         : await claimQueued(scope, sessionId, "followUp", "one-at-a-time", runId);
-    if (next.length > 0) await runAgain(next.map((m) => m.message));
+    if (next.length > 0) await runAgain(queuedMessages(next));
   }
 }

@@ -44,8 +44,21 @@ export function deriveColumns(entry: SessionEntry, parent: DerivedColumns | null
 }
 
 const INSERT_ENTRY = `INSERT INTO session_entries
-  (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (session_id, id) DO NOTHING RETURNING id`;
+  (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid,
+   author_user_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid) ON CONFLICT (session_id, id) DO NOTHING RETURNING id`;
+
+/**
+ * How an entry is appended: `expectedLeaf` (when not undefined) must equal the stored leaf; `now` its timestamp;
+ * `commit` the project commit in effect for it (docs/checkpoints.md; omitted: the parent's); `author` the user who
+ * wrote it (a user message, a `!command`; omitted: none).
+ */
+export interface AppendOptions {
+  expectedLeaf?: string | null;
+  now?: Date;
+  commit?: string;
+  author?: string | null;
+}
 
 /** Fields first for `custom`/`custom_message` (pi builds those objects that way), base fields first otherwise. */
 function orderEntry(
@@ -82,7 +95,7 @@ export async function appendWith(
     parentId?: string | null;
     selfField?: string;
   }>,
-  options: { expectedLeaf?: string | null; now?: Date; commit?: string } = {},
+  options: AppendOptions = {},
 ): Promise<SessionEntry> {
   let derived: DerivedColumns | undefined;
   const appended = await scope.transaction(async (q) => {
@@ -135,6 +148,7 @@ export async function appendWith(
         d.modelProvider,
         d.modelId,
         d.commitOid,
+        options.author ?? null,
       ]);
       if (inserted.length === 0) continue;
       await q("UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1", [sessionId, id]);
@@ -167,8 +181,9 @@ const APPEND_UNDER_LEAF = `WITH ok AS (
     SELECT id FROM sessions WHERE id = $1 AND leaf_id = $3 FOR UPDATE
   ), ins AS (
     INSERT INTO session_entries
-      (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM ok
+      (session_id, id, parent_id, type, entry, compaction_id, thinking_level, model_provider, model_id, commit_oid,
+       author_user_id)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid FROM ok
     ON CONFLICT (session_id, id) DO NOTHING RETURNING id
   ), upd AS (
     UPDATE sessions SET leaf_id = $2, updated_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id
@@ -189,13 +204,12 @@ async function appendFast(
   type: string,
   fields: Record<string, unknown>,
   known: { leafId: string; derived: DerivedColumns },
-  now?: Date,
-  commit?: string,
+  options: AppendOptions,
 ): Promise<SessionEntry | undefined> {
   const id = generateEntryId(() => false);
-  const entry = orderEntry(type, id, known.leafId, (now ?? new Date()).toISOString(), fields);
+  const entry = orderEntry(type, id, known.leafId, (options.now ?? new Date()).toISOString(), fields);
   const d = deriveColumns(entry, known.derived);
-  if (commit) d.commitOid = commit;
+  if (options.commit) d.commitOid = options.commit;
   const [row] = await scope.query<{ n: number }>(
     APPEND_UNDER_LEAF,
     [
@@ -209,6 +223,7 @@ async function appendFast(
       d.modelProvider,
       d.modelId,
       d.commitOid,
+      options.author ?? null,
     ],
     { repeatable: true },
   );
@@ -221,20 +236,19 @@ async function appendFast(
  * Append one entry (message, model_change, thinking_level_change, usage, custom, custom_message) under
  * the current leaf and move the leaf to it, atomically; keys are ordered as pi writes them. When this instance
  * appended the session's current leaf itself, that is one statement (see `appendFast`), else one transaction.
- * `expectedLeaf` (when not undefined) must equal the stored leaf. `commit`: the project commit in effect for the
- * entry (docs/checkpoints.md); omitted, it is the parent's.
+ * `options`: see {@link AppendOptions}.
  * @throws LeafMovedError when the leaf moved concurrently; Error when the session does not exist.
  */
 export async function appendEntry(
   scope: DbScope,
   sessionId: string,
   entry: NewEntry,
-  options: { expectedLeaf?: string | null; now?: Date; commit?: string } = {},
+  options: AppendOptions = {},
 ): Promise<SessionEntry> {
   const { type, ...fields } = entry;
   const known = lastAppended.get(sessionId);
   if (known && (options.expectedLeaf === undefined || options.expectedLeaf === known.leafId)) {
-    const fast = await appendFast(scope, sessionId, type, fields, known, options.now, options.commit);
+    const fast = await appendFast(scope, sessionId, type, fields, known, options);
     if (fast) return fast;
   }
   return appendWith(scope, sessionId, async () => ({ type, fields }), options);

@@ -24,6 +24,8 @@ export interface QueuedMessage {
   /** What the user typed (handed back on abort). */
   inputText: string;
   message: AgentMessage;
+  /** Who queued it (the author of the entry it becomes); null when unknown. */
+  userId: string | null;
 }
 
 /** pi's drain modes (pi's `agent-session.ts`). */
@@ -35,12 +37,19 @@ interface Row {
   kind: QueueKind;
   input_text: string;
   message: AgentMessage;
+  user_id: string | null;
 }
 
 const toQueued = (rows: Row[]): QueuedMessage[] =>
   rows
     .sort((a, b) => Number(a.seq) - Number(b.seq))
-    .map((r) => ({ id: r.id, kind: r.kind, inputText: r.input_text, message: r.message }));
+    .map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      inputText: r.input_text,
+      message: r.message,
+      userId: r.user_id ?? null,
+    }));
 
 async function liveRunId(q: Query, sessionId: string): Promise<string | undefined> {
   const rows = await q<{ id: string }>(
@@ -58,15 +67,15 @@ async function liveRunId(q: Query, sessionId: string): Promise<string | undefine
 export async function enqueueForRun(
   scope: DbScope,
   sessionId: string,
-  input: { kind: QueueKind; inputText: string; message: AgentMessage },
+  input: { kind: QueueKind; inputText: string; message: AgentMessage; userId?: string | null },
 ): Promise<QueuedMessage | null> {
   return scope.transaction(async (q) => {
     await q("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [sessionId]);
     if (!(await liveRunId(q, sessionId))) return null;
     const rows = await q<Row>(
-      `INSERT INTO session_queue (session_id, kind, input_text, message) VALUES ($1, $2, $3, $4)
-       RETURNING seq, id, kind, input_text, message`,
-      [sessionId, input.kind, input.inputText, JSON.stringify(input.message)],
+      `INSERT INTO session_queue (session_id, kind, input_text, message, user_id) VALUES ($1, $2, $3, $4, $5)
+       RETURNING seq, id, kind, input_text, message, user_id`,
+      [sessionId, input.kind, input.inputText, JSON.stringify(input.message), input.userId ?? null],
     );
     return toQueued(rows)[0] ?? null;
   });
@@ -90,7 +99,7 @@ export async function claimQueued(
        SELECT seq FROM session_queue WHERE session_id = $1 AND kind = $2 AND claimed_at IS NULL
          AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM session_runs WHERE id = $3 AND finished_at IS NULL))
        ORDER BY seq ${mode === "one-at-a-time" ? "LIMIT 1" : ""} FOR UPDATE SKIP LOCKED)
-     RETURNING seq, id, kind, input_text, message`,
+     RETURNING seq, id, kind, input_text, message, user_id`,
     [sessionId, kind, runId ?? null],
   );
   return toQueued(rows);
@@ -102,7 +111,7 @@ export async function listQueued(
   sessionId: string,
 ): Promise<{ steering: string[]; followUp: string[] }> {
   const rows = await scope.query<Row>(
-    `SELECT seq, id, kind, input_text, message FROM session_queue
+    `SELECT seq, id, kind, input_text, message, user_id FROM session_queue
      WHERE session_id = $1 AND claimed_at IS NULL AND kind IN ('steer', 'followUp') ORDER BY seq`,
     [sessionId],
   );

@@ -4,6 +4,7 @@ import { readJsonInput, SMALL_JSON_LIMIT } from "@/lib/http/body";
 import { route } from "@/lib/http/errors";
 import { toSessionView } from "@/lib/http/views";
 import { loadBranch } from "@/lib/session/context-load";
+import { branchAuthors } from "@/lib/session/entry-authors";
 import { entryRepairs } from "@/lib/session/entry-repair";
 import { deleteSession, renameSession } from "@/lib/session/lifecycle";
 import { buildSessionMessages, getSessionContextSettings } from "@/lib/session/projection";
@@ -14,7 +15,8 @@ export const runtime = "edge";
 export const dynamic = "force-dynamic";
 
 /**
- * The session, the messages of its current branch (root first), its live run if any
+ * The session, the messages of its current branch (root first), who wrote its user messages (`authors`: message
+ * timestamp → name), its live run if any
  * (`{ id, kind, mode, startLeafId, lastSeq }`, e.g. started in another tab), the texts queued for it, and what
  * reading the branch repaired (`repairs`, stored broken content). While a run is live the messages are the path
  * to its `startLeafId`: replaying the run's events from seq 0 on top of them gives what its own tab shows.
@@ -28,6 +30,7 @@ export const GET = route(async (req: Request, { params }: { params: Promise<{ id
     return Response.json({
       session: toSessionView(session, model ? `${model.provider}/${model.modelId}` : null),
       messages: buildSessionMessages(branch),
+      authors: await branchAuthors(scope, session.id, branch),
       repairs: entryRepairs(branch),
       run,
       queue: run ? await listQueued(scope, session.id) : { steering: [], followUp: [] },
