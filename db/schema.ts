@@ -2,6 +2,8 @@
  * Strata's Postgres schema (Drizzle, pg-core). One schema for every driver mode: Neon, a plain Postgres
  * through the local WebSocket proxy, and the embedded PGlite default.
  */
+
+import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -60,6 +62,11 @@ export const workspaces = pgTable("workspaces", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   /** Whether the agent may run commands in the real sandbox (lib/exec/sandbox): off by default, set by an owner. */
   sandboxEnabled: boolean("sandbox_enabled").notNull().default(false),
+  /**
+   * Whether a member's merge of a session into a project's main line waits for an admin's approval
+   * (lib/checkpoints/merge-requests.ts): off by default, set by an owner or admin of a team workspace.
+   */
+  mergeApproval: boolean("merge_approval").notNull().default(false),
 });
 
 export const projects = pgTable(
@@ -381,6 +388,55 @@ export const sessionRestores = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("session_restores_session_idx").on(t.sessionId, t.createdAt)],
+);
+
+/**
+ * A session's work waiting for an admin's approval before it is merged into main (lib/checkpoints/merge-requests.ts;
+ * the review flow of team rules: a request, comments, approve or reject). `tipOid`: the session's work as asked
+ * (its working tree committed then); `resolutions`: the texts the member chose for conflicting files. `status`:
+ * `open`, `approved` (merged: `mergedOid` is the merge commit), `rejected` or `withdrawn`. At most one open per session.
+ */
+export const mergeRequests = pgTable(
+  "merge_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    authorUserId: uuid("author_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tipOid: text("tip_oid").notNull(),
+    mainOid: text("main_oid").notNull(),
+    resolutions: json("resolutions").$type<Record<string, string | null>>().notNull(),
+    status: text("status").notNull().default("open"),
+    decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    mergedOid: text("merged_oid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("merge_requests_session_idx").on(t.sessionId, t.createdAt),
+    uniqueIndex("merge_requests_one_open").on(t.sessionId).where(sql`status = 'open'`),
+  ],
+);
+
+/** A review comment on a {@link mergeRequests} row. */
+export const mergeRequestComments = pgTable(
+  "merge_request_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => mergeRequests.id, { onDelete: "cascade" }),
+    authorUserId: uuid("author_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("merge_request_comments_request_idx").on(t.requestId, t.createdAt)],
 );
 
 /**

@@ -59,8 +59,16 @@ export async function authorizeWorkspace(
 ): Promise<WorkspaceAccess> {
   const access = await workspaceAccess(scope, caller.userId, workspaceId);
   if (!access) throw hiddenNotFound(what);
-  if (!roleAllows(access.role, permission)) throw forbidden(access.role, VERB[permission]);
+  requirePermission(access, permission);
   return access;
+}
+
+/**
+ * Check an access already granted carries `permission` too (a route whose body decides what it needs, after the
+ * resource was found). @throws AuthError 403 (role too low), in the words of {@link authorizeWorkspace}.
+ */
+export function requirePermission(access: WorkspaceAccess, permission: Permission): void {
+  if (!roleAllows(access.role, permission)) throw forbidden(access.role, VERB[permission]);
 }
 
 /** The project `projectId` if `caller` may `permission` it. @throws AuthError 404 / 403 as {@link authorizeWorkspace}. */

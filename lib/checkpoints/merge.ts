@@ -9,6 +9,7 @@
  * it but writes nothing.
  */
 import * as git from "isomorphic-git";
+import type { WorkspaceAccess } from "@/lib/auth/roles";
 import type { DbScope } from "@/lib/db/client";
 import { type CheckpointRow, listCheckpoints } from "@/lib/session/checkpoint-rows";
 import { checkpoint, resolveRef } from "@/lib/vfs/git";
@@ -52,6 +53,10 @@ export interface MergeInput {
   preview?: boolean;
   /** Main's commit the caller reviewed: when `HEAD` is another, 409 `main_moved` and nothing is written. */
   expectMain?: string;
+  /** The session's work to merge (a merge request's); omitted, the session's working tree committed now. */
+  tip?: string;
+  /** The caller's role in the project's workspace (a member's merge may wait for approval: merge-requests.ts). */
+  access?: WorkspaceAccess;
 }
 
 /** A merge with conflicts no resolution covers: 409 `merge_conflict`, the conflicts in the body; nothing written. */
@@ -79,7 +84,7 @@ export async function mergeIntoMain(input: MergeInput): Promise<MergeResult> {
   const { scope, project } = input;
   const root = project.rootPath;
   const own = openSessionVfs(project, input.session.id, scope).vfs;
-  const tip = await sessionTip(own, input, !input.preview);
+  const tip = input.tip ?? (await sessionTip(own, input, !input.preview));
   const main = openMainVfs(project.workspaceId, { projectId: project.id, root }, scope).vfs;
   const head = await resolveRef(main, root, "HEAD");
   if (!head || !tip) throw new CheckpointError(409, "no_repository", "This project has no commits to merge.");

@@ -41,7 +41,7 @@ export function mergeRoutes(merge: (input: MergeInput) => Promise<unknown>) {
   const POST = route(async (request: Request, { params }: Params) => {
     const { id } = await params;
     const input = await readJsonInput(request, { limit: MERGE_JSON_LIMIT, empty: {} });
-    const { caller, session, project } = await withSession(request, id, "write", async (ctx) => ctx);
+    const { caller, session, project, access } = await withSession(request, id, "write", async (ctx) => ctx);
     const body = input.parse(Body);
     return withSessionRun(
       id,
@@ -52,6 +52,7 @@ export function mergeRoutes(merge: (input: MergeInput) => Promise<unknown>) {
             session,
             project,
             ...actorOf(caller),
+            access,
             resolutions: body.resolutions,
             expectMain: body.main,
           }),

@@ -381,6 +381,23 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
     permission: "write",
     build: async (ctx) => ({ params: await repoSession(ctx), json: {} }),
   },
+  "GET /api/sessions/[id]/merge-request": {
+    permission: "read",
+    build: async (ctx) => ({ params: await repoSession(ctx) }),
+  },
+  // Rejecting an open request (made here for this call): owners and admins only.
+  "POST /api/sessions/[id]/merge-request": {
+    permission: "manage",
+    build: async (ctx) => {
+      const params = await repoSession(ctx);
+      await ctx.scope.query(
+        `INSERT INTO merge_requests (session_id, author_user_id, tip_oid, main_oid, resolutions)
+         VALUES ($1, (SELECT user_id FROM workspace_members WHERE workspace_id = $2 LIMIT 1), $3, $3, '{}')`,
+        [params.id, ctx.fx.workspaceId, "0".repeat(40)],
+      );
+      return { params, json: { action: "reject" } };
+    },
+  },
   "GET /api/sessions/[id]/pull-main": {
     permission: "read",
     build: async (ctx) => ({ params: await repoSession(ctx) }),
@@ -421,6 +438,14 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
   },
   "PUT /api/workspaces/[id]/sandbox": {
     permission: "delete",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId }, json: { enabled: false } }),
+  },
+  "GET /api/workspaces/[id]/merge-approval": {
+    permission: "read",
+    build: (ctx) => ({ params: { id: ctx.fx.workspaceId } }),
+  },
+  "PUT /api/workspaces/[id]/merge-approval": {
+    permission: "manage",
     build: (ctx) => ({ params: { id: ctx.fx.workspaceId }, json: { enabled: false } }),
   },
   // ── workspace secrets (helper C); tests/setup-env.ts sets STRATA_SECRETS_KEY ──
