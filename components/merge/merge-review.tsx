@@ -7,6 +7,7 @@ import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
 import type { MergeDirection, ReviewResult } from "./merge-api";
 import { ConflictEditor, MergeDiff } from "./merge-file-view";
+import { MergeRequestPanel } from "./merge-request-panel";
 import { type MergeReviewState, useMergeReview } from "./use-merge-review";
 
 const KIND: Record<string, string> = {
@@ -18,6 +19,13 @@ const KIND: Record<string, string> = {
   recovery: "recovered after a stopped run",
   shell: "a !command",
   pull: "main brought in",
+};
+
+/** What the merge button says when a member's merge waits for approval. */
+const ASK = {
+  button: "Ask for approval",
+  busy: "Asking…",
+  safe: "An owner or admin of the team approves this merge before main changes.",
 };
 
 /** What the page says in each direction (the session's title in `{t}`). */
@@ -78,8 +86,11 @@ export function MergeReview({
   sessionTitle,
   readOnly,
   direction = "into-main",
+  approval = { needed: false, canDecide: false },
 }: {
   direction?: MergeDirection;
+  /** Into main in a team that requires approval: whether the caller must ask, and whether they decide requests. */
+  approval?: { needed: boolean; canDecide: boolean };
   projectId: string;
   sessionId: string;
   projectName: string;
@@ -88,6 +99,7 @@ export function MergeReview({
 }) {
   const state = useMergeReview(sessionId, direction);
   const { review, error, merged } = state;
+  const asked = merged && "request" in merged && merged.request ? merged.request : null;
   const copy = COPY[direction];
   const t = sessionTitle ?? "untitled session";
   useEffect(() => {
@@ -110,16 +122,40 @@ export function MergeReview({
           {error}
         </Notice>
       ) : null}
-      {merged ? (
+      {asked ? (
+        <Notice
+          kind="info"
+          title="Waiting for approval"
+          actions={<Link href={ideHref}>Back to the project</Link>}
+        >
+          Your merge request is open: an owner or admin of the team reviews it, and main changes when they
+          approve. Asking again after more work replaces what it holds.
+        </Notice>
+      ) : merged ? (
         <Notice kind="info" title={copy.done} actions={<Link href={ideHref}>Back to the project</Link>}>
           {merged.commit ? copy.doneText(merged.commit.slice(0, 8), merged.files.length) : copy.nothing}
         </Notice>
+      ) : null}
+      {direction === "into-main" ? (
+        <MergeRequestPanel
+          sessionId={sessionId}
+          canDecide={approval.canDecide}
+          readOnly={readOnly}
+          refreshKey={merged}
+          onDecided={state.reload}
+        />
       ) : null}
       {!review && !error ? <Spinner label={copy.computing} /> : null}
       {review && !merged ? (
         <div className={styles.body}>
           <MergeSidebar state={state} review={review} empty={copy.empty} />
-          <MergeMain state={state} review={review} readOnly={readOnly} direction={direction} />
+          <MergeMain
+            state={state}
+            review={review}
+            readOnly={readOnly}
+            direction={direction}
+            ask={approval.needed}
+          />
         </div>
       ) : null}
     </div>
@@ -199,13 +235,16 @@ function MergeMain({
   review,
   readOnly,
   direction,
+  ask,
 }: {
   state: MergeReviewState;
   review: ReviewResult;
   readOnly: boolean;
   direction: MergeDirection;
+  /** The merge waits for approval: the button asks for it. */
+  ask: boolean;
 }) {
-  const copy = COPY[direction];
+  const copy = ask ? { ...COPY[direction], ...ASK } : COPY[direction];
   const { selected, open, merging } = state;
   const file = review.files.find((f) => f.path === selected);
   const conflict = review.conflicts.find((c) => c.path === selected);

@@ -16,7 +16,7 @@ export function useMergeReview(sessionId: string, direction: MergeDirection) {
   const [selected, setSelected] = useState<string | null>(null);
   const [resolutions, setResolutions] = useState<Record<string, string | null>>({});
   const [merging, setMerging] = useState(false);
-  const [merged, setMerged] = useState<ReviewResult | null>(null);
+  const [merged, setMerged] = useState<(ReviewResult & { request?: unknown }) | null>(null);
   const load = useCallback(
     (signal?: AbortSignal) =>
       previewMerge(sessionId, direction, signal).then(
@@ -57,6 +57,11 @@ export function useMergeReview(sessionId: string, direction: MergeDirection) {
       setMerging(false);
     }
   };
+  /** Reads the review again (after main changed: an approval elsewhere on the page merged it). */
+  const reload = () => {
+    setMerged(null);
+    void load();
+  };
   const resolve = (path: string, text: string | null) => setResolutions((r) => ({ ...r, [path]: text }));
   const conflicts = review?.conflicts ?? [];
   return {
@@ -71,6 +76,7 @@ export function useMergeReview(sessionId: string, direction: MergeDirection) {
     merging,
     merged,
     merge,
+    reload,
   };
 }
 

@@ -16,9 +16,9 @@ test("the owner turns the sandbox on and off on the workspace settings page", as
 
   await page.goto(`/workspaces/${workspaceId}/settings`);
   await expect(page.getByRole("heading", { name: "Run the project's code" })).toBeVisible();
-  const toggle = page.getByRole("switch");
+  const toggle = page.getByRole("switch", { name: "Run the project's code" });
   await expect(toggle).not.toBeChecked();
-  await expect(page.locator("#sandbox-what")).toContainText("run in an isolated Linux sandbox");
+  await expect(toggle).toHaveAccessibleDescription(/run in an isolated Linux sandbox/);
   await shot(page, "sandbox-off", { fullPage: true });
 
   await toggle.click();
@@ -28,14 +28,14 @@ test("the owner turns the sandbox on and off on the workspace settings page", as
   await expect(toggle).toBeChecked();
   await shot(page, "sandbox-on", { fullPage: true });
   await page.reload();
-  await expect(page.getByRole("switch")).toBeChecked();
+  await expect(page.getByRole("switch", { name: "Run the project's code" })).toBeChecked();
   expect(await (await page.request.get(`/api/workspaces/${workspaceId}/sandbox`)).json()).toEqual({
     enabled: true,
   });
 
-  await page.getByRole("switch").click();
+  await page.getByRole("switch", { name: "Run the project's code" }).click();
   await expect(page.getByText("Sandbox off. The agent's shell is the simulated one only.")).toBeVisible();
-  await expect(page.getByRole("switch")).not.toBeChecked();
+  await expect(page.getByRole("switch", { name: "Run the project's code" })).not.toBeChecked();
 });
 
 test("with the sandbox on, the agent's python3 -m unittest runs in the sandbox, and the chat says so", async ({

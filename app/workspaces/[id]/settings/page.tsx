@@ -4,8 +4,10 @@ import { AppHeader } from "@/components/account/app-header";
 import { GitCredentialsCard } from "@/components/git-remote/git-credentials-card";
 import { SandboxSetting } from "@/components/sandbox/sandbox-setting";
 import { SecretsView } from "@/components/secrets/secrets-view";
+import { MergeApprovalSetting } from "@/components/settings/merge-approval-setting";
 import { workspaceAccess } from "@/lib/access/authorize";
 import { roleAllows } from "@/lib/auth/roles";
+import { getMergeApproval } from "@/lib/checkpoints/merge-requests";
 import { withDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/db/ids";
 import { getSandboxEnabled } from "@/lib/exec/sandbox-setting";
@@ -27,7 +29,7 @@ function serverSet(): string[] {
 
 /**
  * `/workspaces/<id>/settings`: the workspace's provider keys (names, who set them and when; values never leave the
- * server). Owners and admins set, replace and delete them; other members see that only they can. Signed-out
+ * server), git credentials, the sandbox switch and, in a team, whether merges into main need approval. Owners and admins set, replace and delete them; other members see that only they can. Signed-out
  * visitors go to sign in; a workspace the caller is not in is the 404 page.
  */
 export default async function WorkspaceSettingsPage({ params }: { params: Promise<{ id: string }> }) {
@@ -44,6 +46,7 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
     const secrets = canManage ? await listSecretNames(scope, id) : [];
     const gitCredentials = canManage ? await listGitCredentials(scope, id) : [];
     const sandbox = await getSandboxEnabled(scope, id);
+    const mergeApproval = await getMergeApproval(scope, id);
     return {
       caller,
       mode,
@@ -54,10 +57,22 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
       secrets,
       gitCredentials,
       sandbox,
+      mergeApproval,
     };
   });
   if (!found) notFound();
-  const { caller, mode, workspaces, workspace, role, canManage, secrets, gitCredentials, sandbox } = found;
+  const {
+    caller,
+    mode,
+    workspaces,
+    workspace,
+    role,
+    canManage,
+    secrets,
+    gitCredentials,
+    sandbox,
+    mergeApproval,
+  } = found;
   const providers = Object.fromEntries(
     Object.entries(PROVIDER_ENV).flatMap(([provider, vars]) => [
       [vars.apiKey, provider],
@@ -82,6 +97,9 @@ export default async function WorkspaceSettingsPage({ params }: { params: Promis
       >
         <GitCredentialsCard workspaceId={workspace.id} canManage={canManage} initial={gitCredentials} />
         <SandboxSetting workspaceId={workspace.id} initial={sandbox} canChange={roleAllows(role, "delete")} />
+        {workspace.kind === "team" ? (
+          <MergeApprovalSetting workspaceId={workspace.id} initial={mergeApproval} canChange={canManage} />
+        ) : null}
       </SecretsView>
     </>
   );

@@ -3,6 +3,7 @@ import { MergeReview } from "@/components/merge/merge-review";
 import { authorizeSession } from "@/lib/access/authorize";
 import { AuthError } from "@/lib/auth/errors";
 import { roleAllows } from "@/lib/auth/roles";
+import { approvalNeeded } from "@/lib/checkpoints/merge-requests";
 import { withDb } from "@/lib/db/client";
 import { requirePageCaller } from "@/lib/http/page-caller";
 
@@ -30,7 +31,15 @@ export default async function MergePage({
     try {
       const { session, project, access } = await authorizeSession(scope, caller, sessionId, "read");
       if (project.id !== id) return null;
-      return { projectName: project.name, title: session.title, readOnly: !roleAllows(access.role, "write") };
+      return {
+        projectName: project.name,
+        title: session.title,
+        readOnly: !roleAllows(access.role, "write"),
+        approval: {
+          needed: await approvalNeeded(scope, access),
+          canDecide: roleAllows(access.role, "manage"),
+        },
+      };
     } catch (error) {
       if (error instanceof AuthError && error.status === 404) return null;
       throw error;
@@ -46,6 +55,7 @@ export default async function MergePage({
       projectName={found.projectName}
       sessionTitle={found.title}
       readOnly={found.readOnly}
+      approval={found.approval}
     />
   );
 }
