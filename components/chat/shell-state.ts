@@ -15,6 +15,10 @@ export interface ShellRun {
   received: boolean;
 }
 
+/** A `!command` of this tab is still running (its card is local until the server stores it). */
+export const shellOpen = (state: { shells: Record<string, ShellRun> }) =>
+  Object.values(state.shells).some((s) => s.status === "running");
+
 export type ShellAction =
   | { type: "shell_start"; id: string; command: string; excludeFromContext: boolean; timestamp: number }
   | { type: "shell_message"; id: string; message: BashExecutionMessage; final: boolean }

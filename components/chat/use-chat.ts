@@ -23,6 +23,7 @@ import {
 import { RunCursor, rememberRun, rememberSent, tabMemory } from "./run-attach";
 import type { LiveRun } from "./run-label";
 import { applyWhile, createRunEventHandler } from "./run-stream";
+import { shellOpen } from "./shell-state";
 import { type RunLink, type RunOrigin, useRunAttach } from "./use-run-attach";
 import { type SessionWatch, useSessionWatch } from "./use-session-watch";
 import { useShellCommands } from "./use-shell-commands";
@@ -171,7 +172,10 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   const watch = useSessionWatch(
     sessionId,
     () =>
-      stateRef.current.running || remoteRef.current.attached || (optionsRef.current.watchPaused?.() ?? false),
+      stateRef.current.running ||
+      shellOpen(stateRef.current) ||
+      remoteRef.current.attached ||
+      (optionsRef.current.watchPaused?.() ?? false),
     () => {
       if (sessionId) void remoteRef.current.reread(sessionId, true);
     },
@@ -423,7 +427,7 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
   );
 
   const reload = useCallback(() => setReloadSeq((n) => n + 1), []);
-  const shellRunning = Object.values(state.shells).some((s) => s.status === "running");
+  const shellRunning = shellOpen(state);
   return {
     state,
     authors,

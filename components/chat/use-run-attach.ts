@@ -14,6 +14,7 @@ import {
 } from "./run-attach";
 import type { LiveRun } from "./run-label";
 import type { RunEventHandler } from "./run-stream";
+import { shellOpen } from "./shell-state";
 import type { SseEvent } from "./sse";
 
 /** The connection to the run's event stream, as the chat shows it. */
@@ -107,7 +108,8 @@ export function useRunAttach(
       try {
         const shown = stateRef.current.messages;
         const res = await getSession(id);
-        if (props.current.sessionId !== id || stateRef.current.running) return;
+        // Not over a run or a `!command` this tab shows as it happens (a reset would drop its card).
+        if (props.current.sessionId !== id || stateRef.current.running || shellOpen(stateRef.current)) return;
         // The messages were replaced while this read was on its way (a reload after this tab's own move or undo):
         // its answer may be older than what is shown. Read again rather than show a stale state.
         if (stateRef.current.messages !== shown && attempt < 3) return reread(id, onlyIfChanged, attempt + 1);

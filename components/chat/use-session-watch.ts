@@ -20,7 +20,8 @@ export interface SessionWatch {
  * Live across tabs and people: while the tab is visible and `busy()` is false (it is not streaming or following a run
  * itself: that one stream shows everything), polls `GET /api/sessions/:id/version` every {@link SESSION_WATCH_MS} ms
  * (which also says who is viewing) and calls `onChange` when the session moved since the last answer — another tab's
- * or a teammate's prompt, restore or queued message, a run started elsewhere.
+ * or a teammate's prompt, restore or queued message, a run started elsewhere — and once after a busy spell (what
+ * changed elsewhere meanwhile).
  */
 export function useSessionWatch(
   sessionId: string | null,
@@ -35,10 +36,13 @@ export function useSessionWatch(
     if (!sessionId) return;
     const ctrl = new AbortController();
     let last: string | null = null;
+    /** The tab was busy at a tick: what changed elsewhere meanwhile is read once it is not. */
+    let missed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = async () => {
       // Not while the tab streams a run itself: its one event stream shows everything, and it makes no other request.
-      if (document.visibilityState === "visible" && !latest.current.busy()) {
+      if (latest.current.busy()) missed = true;
+      else if (document.visibilityState === "visible") {
         try {
           const url = `/api/sessions/${encodeURIComponent(sessionId)}/version`;
           const answer = await apiJson<{ version: string; viewers: SessionViewer[] }>(url, {
@@ -46,9 +50,13 @@ export function useSessionWatch(
             cache: "no-store",
           });
           if (!latest.current.busy()) {
-            if (last !== null && answer.version !== last) latest.current.onChange();
+            if ((last !== null && answer.version !== last) || missed) latest.current.onChange();
             last = answer.version;
-          } else last = null;
+            missed = false;
+          } else {
+            last = null;
+            missed = true;
+          }
           setWatch((w) =>
             w.error === null && sameViewers(w.viewers, answer.viewers)
               ? w

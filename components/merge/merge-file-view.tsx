@@ -7,7 +7,10 @@ import { languageForPath } from "@/components/editor/language";
 import styles from "./merge.module.css";
 import type { MergeConflict } from "./merge-api";
 
-/** One file the merge changes on main: main's text (left) and the merged text (right), read-only. */
+/**
+ * One file the merge changes on the side merged into: its text now (left; main's, or the session's when bringing main
+ * in) and the merged text (right), read-only.
+ */
 export function MergeDiff({
   path,
   before,
@@ -26,6 +29,9 @@ export function MergeDiff({
   );
 }
 
+/** Whether `text` still holds a line of git's conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`). */
+export const hasConflictMarkers = (text: string) => /^(<<<<<<<|=======|>>>>>>>)( |$)/m.test(text);
+
 const REASONS: Record<MergeConflict["reason"], string> = {
   edited: "Main and this session changed the same lines. Edit the text below to what the file should be.",
   deleted: "One side deleted this file and the other changed it. Keep one side's file, or delete it.",
@@ -40,18 +46,23 @@ export function ConflictEditor({
   conflict,
   resolution,
   onResolve,
+  mainSide = "ours",
 }: {
   conflict: MergeConflict;
   resolution: string | null | undefined;
   onResolve: (text: string | null) => void;
+  /** Which side of the conflict is main: `ours` merging into main, `theirs` bringing main into the session. */
+  mainSide?: "ours" | "theirs";
 }) {
+  const [main, session] =
+    mainSide === "ours" ? [conflict.ours, conflict.theirs] : [conflict.theirs, conflict.ours];
   const [revision, setRevision] = useState(0);
   const choose = (text: string | null) => {
     onResolve(text);
     setRevision((r) => r + 1);
   };
   const text = resolution ?? conflict.marked ?? conflict.theirs ?? conflict.ours ?? "";
-  const markers = typeof resolution === "string" && /^(<<<<<<<|=======|>>>>>>>)( |$)/m.test(resolution);
+  const markers = typeof resolution === "string" && hasConflictMarkers(resolution);
   return (
     <div className={styles.conflict}>
       <p>{REASONS[conflict.reason]}</p>
@@ -59,16 +70,16 @@ export function ConflictEditor({
         <button
           type="button"
           className="btn btn-small"
-          onClick={() => choose(conflict.ours)}
-          disabled={conflict.ours === null && conflict.reason === "binary"}
+          onClick={() => choose(main)}
+          disabled={main === null && conflict.reason === "binary"}
         >
           Use main's
         </button>
         <button
           type="button"
           className="btn btn-small"
-          onClick={() => choose(conflict.theirs)}
-          disabled={conflict.theirs === null && conflict.reason === "binary"}
+          onClick={() => choose(session)}
+          disabled={session === null && conflict.reason === "binary"}
         >
           Use the session's
         </button>
@@ -77,7 +88,9 @@ export function ConflictEditor({
         </button>
       </div>
       {resolution === null ? (
-        <p className={styles.status}>Chosen: the file is deleted on main.</p>
+        <p className={styles.status}>
+          Chosen: the file is deleted {mainSide === "ours" ? "on main" : "in this session"}.
+        </p>
       ) : conflict.reason === "binary" ? (
         <p className={styles.status}>{resolution === undefined ? "Not chosen yet." : "Chosen."}</p>
       ) : (

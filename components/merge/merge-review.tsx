@@ -6,7 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
 import type { MergeDirection, ReviewResult } from "./merge-api";
-import { ConflictEditor, MergeDiff } from "./merge-file-view";
+import { ConflictEditor, hasConflictMarkers, MergeDiff } from "./merge-file-view";
 import { MergeRequestPanel } from "./merge-request-panel";
 import { type MergeReviewState, useMergeReview } from "./use-merge-review";
 
@@ -249,6 +249,9 @@ function MergeMain({
   const file = review.files.find((f) => f.path === selected);
   const conflict = review.conflicts.find((c) => c.path === selected);
   const empty = review.files.length + review.conflicts.length === 0;
+  const marked = Object.values(state.resolutions).filter(
+    (t) => typeof t === "string" && hasConflictMarkers(t),
+  ).length;
   return (
     <section className={styles.main} aria-label={selected ?? "No file"}>
       <div className={styles.actions}>
@@ -265,7 +268,9 @@ function MergeMain({
             ? `Your role can read this review but not ${direction === "into-main" ? "merge" : "change the session"}.`
             : open.length > 0
               ? `Resolve ${open.length} conflict${open.length === 1 ? "" : "s"} first.`
-              : copy.safe}
+              : marked > 0
+                ? `${marked === 1 ? "A chosen text still holds" : `${marked} chosen texts still hold`} conflict markers (<<<<<<<, =======, >>>>>>>): they would be merged as they are.`
+                : copy.safe}
         </span>
       </div>
       {selected ? <h2 className={styles.heading}>{selected}</h2> : null}
@@ -274,6 +279,7 @@ function MergeMain({
           conflict={conflict}
           resolution={state.resolutions[conflict.path]}
           onResolve={(text) => state.resolve(conflict.path, text)}
+          mainSide={direction === "into-main" ? "ours" : "theirs"}
         />
       ) : file ? (
         <MergeDiff path={file.path} before={file.before} after={file.after} />

@@ -1,11 +1,15 @@
 /**
  * A session's tip for a merge or a review: its working tree as a commit. Edits since its last checkpoint (editor
  * saves, file operations) are committed as the user's checkpoint on the leaf's commit, as before a prompt
- * (lib/agent-session/file-state.ts `commitWorkingTree`); for a preview the commit is made in memory only.
+ * (lib/agent-session/file-state.ts `commitWorkingTree`), and bound to the leaf by a `strata.checkpoint` entry: the
+ * session then stands on that commit, so a later merge or pull starts from it (a merge base with main, no false
+ * conflict) and the next prompt records no changes twice. For a preview the commit is made in memory only.
  */
 import { commitWorkingTree, pointCommit, USER_CHANGES_MESSAGE } from "@/lib/agent-session/file-state";
 import type { DbScope } from "@/lib/db/client";
+import { appendEntry } from "@/lib/session/store";
 import type { Vfs } from "@/lib/vfs/vfs";
+import { CHECKPOINT_CUSTOM_TYPE } from "./restore";
 
 /**
  * The commit of session `input.session`'s working tree on `own` (its VFS): the leaf's commit, or a new user
@@ -34,5 +38,16 @@ export async function sessionTip(
     userId: input.userId,
     flush: store,
   });
+  if (made && store)
+    await appendEntry(
+      input.scope,
+      input.session.id,
+      {
+        type: "custom",
+        customType: CHECKPOINT_CUSTOM_TYPE,
+        data: { kind: "user", commit: made.oid, paths: made.paths },
+      },
+      { commit: made.oid },
+    );
   return made?.oid ?? leaf;
 }

@@ -12,7 +12,7 @@ async function runShell(page: Page, command: string) {
   return block;
 }
 
-test("!git commit -am in the chat: the IDE's git indicator shows the new commit", async ({
+test("!git in a session: status and diff against main, staging; a commit is refused with what to do and main stays", async ({
   page,
   openProject,
   shot,
@@ -31,23 +31,20 @@ test("!git commit -am in the chat: the IDE's git indicator shows the new commit"
   const diff = await runShell(page, "!git diff --stat");
   await expect(diff.locator("pre")).toHaveText(" src/a.txt | 1 +\n 1 file changed, 1 insertion(+)");
 
+  // Main's HEAD is shared by every session: a commit here would move it, so it is refused with what to do.
   const commit = await runShell(page, '!git commit -am "Second line in a"');
-  await expect(commit.locator(".shell-status")).toHaveText("exit 0");
-  const text = (await commit.locator("pre").textContent()) ?? "";
-  const m = /^\[main ([0-9a-f]{7})\] Second line in a\n 1 file changed, 1 insertion\(\+\)\n$/.exec(text);
-  expect(m, text).not.toBeNull();
-  const shortOid = m![1];
-  await expect(indicator).toContainText(shortOid);
-  await expect(indicator).toContainText("Second line in a");
-  await shot(page, "indicator-after-commit");
-
-  const log = await runShell(page, "!git log --oneline");
-  expect(await log.locator("pre").textContent()).toMatch(
-    new RegExp(`^${shortOid} Second line in a\\n[0-9a-f]{7} Import ${name}\\.zip\\n$`),
+  await expect(commit.locator(".shell-status")).toHaveText("exit 128");
+  await expect(commit.locator("pre")).toContainText(
+    "fatal: 'git commit' would move the project's main line, which this session shares",
   );
+  await expect(commit.locator("pre")).toContainText("Review and merge into main…");
+  await shot(page, "commit-refused", { fullPage: true });
 
-  // After a reload the indicator reads the same HEAD from the stored repository.
+  // Staging works (in the session's own index); the indicator still shows main's commit.
+  const staged = await runShell(page, "!git add src/a.txt && git status --short");
+  await expect(staged.locator("pre")).toHaveText("M  src/a.txt");
+  const log = await runShell(page, "!git log --oneline");
+  expect(await log.locator("pre").textContent()).toMatch(new RegExp(`^[0-9a-f]{7} Import ${name}\\.zip\\n$`));
   await page.reload();
-  await expect(page.getByRole("status", { name: "Git HEAD" })).toContainText(`${shortOid}Second line in a`);
-  await shot(page, "ide-after-reload", { fullPage: true });
+  await expect(page.getByRole("status", { name: "Git HEAD" })).toContainText(`Import ${name}.zip`);
 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { composer, expectIdle, uniqueName } from "./helpers";
+import { composer, expectIdle, sessionFilesUrl, uniqueName } from "./helpers";
 
 const editor = (page: Page) => page.getByTestId("editor").locator(".view-lines");
 const fileItem = (page: Page, name: string) =>
@@ -92,7 +92,7 @@ test("two sessions change one file: each shows its own; A merges, B's conflict i
   await expect(editor(page)).toContainText("from B");
 });
 
-test("a session that started before a merge brings main's changes in from the session menu, and the link back opens it", async ({
+test("a session that started before a merge brings main's changes in from the session menu, taking main's side of a conflict; the link back opens it", async ({
   page,
   mock,
   openProject,
@@ -111,22 +111,29 @@ test("a session that started before a merge brings main's changes in from the se
   await page.getByRole("button", { name: "New session" }).click();
   await expect.poll(() => picker(page).inputValue()).not.toBe(a);
   const b = await picker(page).inputValue();
+  const saved = await page.request.put(await sessionFilesUrl(page, projectId, "/file"), {
+    data: { path: "notes.md", content: "from B\n" },
+  });
+  expect(saved.status()).toBe(200);
   await page.goto(`/projects/${projectId}/sessions/${a}/merge`);
   await page.getByRole("button", { name: "Merge into main", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "Merged into main" })).toBeVisible();
 
-  // Back in the IDE on B: its notes.md is still the base; the session menu brings main in.
+  // Back in the IDE on B: its notes.md is its own; the session menu brings main in.
   await page.goto(`/projects/${projectId}`);
   await expect(picker(page)).toHaveValue(b);
   await fileItem(page, "notes.md").click();
-  await expect(editor(page)).toContainText("base");
+  await expect(editor(page)).toContainText("from B");
   await page.getByRole("button", { name: "Session actions" }).click();
   await page.getByRole("menuitem", { name: "Bring main's changes into this session…" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Bring main's changes into “.+”$/);
-  await expect(page.getByRole("heading", { name: "1 file · 0 conflicts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "1 file · 1 conflict" })).toBeVisible();
   await expect(page.getByRole("complementary")).toContainText("Main's commits this brings");
   await expect(page.getByRole("complementary")).toContainText('Merge session "');
-  await expect(page.getByTestId("merge-diff")).toContainText("from A");
+  const conflict = page.getByTestId("conflict-editor").locator(".view-lines");
+  await expect(conflict).toContainText(">>>>>>> main");
+  await page.getByRole("button", { name: "Use main's" }).click();
+  await expect(conflict).toHaveText("from A");
   await shot(page, "pull-main-review");
   await page.getByRole("button", { name: "Bring into this session", exact: true }).click();
   const done = page.getByRole("status").filter({ hasText: "Main's changes are in this session" });

@@ -16,10 +16,19 @@ export const dynamic = "force-dynamic";
  * malformed) project id, and a project of a workspace the caller is not in, answer Strata's 404 page alike. A caller
  * whose role cannot write (a viewer) gets the IDE read-only, with a banner naming the workspace.
  */
-export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ProjectPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ session?: string | string[] }>;
+}) {
   const { id } = await params;
+  // A link naming a session (`?session=<id>`) still names it after signing in.
+  const linked = (await searchParams).session;
+  const back = typeof linked === "string" ? `?session=${encodeURIComponent(linked)}` : "";
   const visible = await withDb(async (scope) => {
-    const { caller } = await requirePageCaller(scope, `/projects/${encodeURIComponent(id)}`);
+    const { caller } = await requirePageCaller(scope, `/projects/${encodeURIComponent(id)}${back}`);
     if (!isUuid(id)) return null;
     try {
       const { access } = await authorizeProject(scope, caller, id, "read");

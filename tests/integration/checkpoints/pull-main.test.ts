@@ -118,4 +118,31 @@ describe("bringing main into a session", () => {
     expect(await fileOf(f, b.id, "notes.md")).toBe("uno ONE\ntwo\n");
     expect(await fileOf(f, null, "notes.md")).toBe("ONE\ntwo\n");
   });
+
+  it("a merged session brings main in without a false conflict, and gets what a later merge put on main", async () => {
+    const f = await projectWithSession(stack.scope, { "notes.md": "base\n" });
+    const a = { ...f.session, title: "A" };
+    const b = await newSession(stack.scope, f, "B");
+    await save(f, a.id, { "notes.md": "from A\n" });
+    await mergeIntoMain(input(f, a));
+    // The merge bound A's work to its leaf: A has everything main has.
+    const leafA = async () => ({ ...a, leafId: (await getSession(stack.scope, a.id))?.leafId ?? null });
+    const nothing = await pullMainIntoSession(input(f, await leafA(), { preview: true }));
+    // Only the merge commit itself, which changes no file of A's.
+    expect([nothing.conflicts, nothing.files, nothing.mainCommits.map((c) => c.title)]).toEqual([
+      [],
+      [],
+      ['Merge session "A" into main'],
+    ]);
+
+    await save(f, b.id, { "notes.md": "from B\n" });
+    await mergeIntoMain(input(f, b, { resolutions: { "notes.md": "from A and B\n" } }));
+    const pulled = await pullMainIntoSession(input(f, await leafA()));
+    expect([pulled.conflicts, pulled.files.map((x) => [x.path, x.before, x.after])]).toEqual([
+      [],
+      [["notes.md", "from A\n", "from A and B\n"]],
+    ]);
+    expect(await fileOf(f, a.id, "notes.md")).toBe("from A and B\n");
+    expect((await mergeIntoMain(input(f, await leafA()))).commit).toBe(null);
+  });
 });

@@ -161,6 +161,8 @@ function watchedWorkspaceVfs(request: ShellExecRequest) {
       }
     };
   const watched: VfsStore = {
+    // Whose nodes (a session's working tree: the shell's git keeps to the session there, lib/exec/shell/git/worktree.ts).
+    identity: store.identity,
     getMeta: watch(store.getMeta.bind(store)),
     listChildren: watch(store.listChildren.bind(store)),
     loadData: watch(store.loadData.bind(store)),

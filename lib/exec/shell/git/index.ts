@@ -30,9 +30,10 @@ import { configCommand, lsFilesCommand, remoteCommand, tagCommand } from "./extr
 import { fatal, GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
 import { mergeCommand } from "./merge";
-import { openRepo, type Repo, resolveRevision } from "./repo";
+import { openRepo, type Repo, resolveRevision, tryResolve } from "./repo";
 import { statusCommand } from "./status";
 import { mvCommand, resetCommand, rmCommand } from "./tree-ops";
+import { refuseMovingMain, sessionGitFs, sessionOfFs } from "./worktree";
 import { addCommand, commitCommand, restoreCommand } from "./write";
 
 /** The subcommands Strata's git runs, with git's one-line summaries (for `git help` and the tool description). */
@@ -157,9 +158,15 @@ export async function runGit(
   try {
     if (sub === "init") return await init(inv.fs, root, cwd, rest);
     if (cwd === null) throw fatal("not a git repository (or any of the parent directories): .git");
-    const repo = await openRepo(inv.fs, root, cwd, inv.env);
+    const opened = await openRepo(inv.fs, root, cwd, inv.env);
     if (rest.includes("-h")) return { stdout: "", stderr: `usage: git ${sub} [<options>]\n`, exitCode: 129 };
-    return await dispatch(repo, sub, rest, inv.now);
+    // In a session's working tree, HEAD and the index are the session's own (./worktree.ts).
+    const session = opened.dir === root ? sessionOfFs(inv.fs) : null;
+    if (!session) return await dispatch(opened, sub, rest, inv.now);
+    await refuseMovingMain(session, sub, rest, (arg) => tryResolve(opened, arg));
+    const own = sessionGitFs(inv.fs, opened.gitdir, session);
+    await own.prepare();
+    return await dispatch(await openRepo(own.fs, root, cwd, inv.env), sub, rest, inv.now);
   } catch (error) {
     if (error instanceof GitExit)
       return { stdout: error.stdout, stderr: error.stderr, exitCode: error.exitCode };

@@ -26,7 +26,7 @@ export default async function MergePage({
   const { id, sessionId } = await params;
   const direction = (await searchParams).from === "main" ? "from-main" : "into-main";
   const found = await withDb(async (scope) => {
-    const path = `/projects/${encodeURIComponent(id)}/sessions/${encodeURIComponent(sessionId)}/merge`;
+    const path = `/projects/${encodeURIComponent(id)}/sessions/${encodeURIComponent(sessionId)}/merge${direction === "from-main" ? "?from=main" : ""}`;
     const { caller } = await requirePageCaller(scope, path);
     try {
       const { session, project, access } = await authorizeSession(scope, caller, sessionId, "read");

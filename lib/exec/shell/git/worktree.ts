@@ -1,0 +1,83 @@
+/**
+ * The shell's `git` in a session's working tree (docs/checkpoints.md, "Sessions and the main line"). The session's
+ * files are its own (its VFS store is `wt:<session>`) while the repository is the project's, shared with main and
+ * every other session: its `HEAD` is main's, so `git status`, `diff` and `log` show the session's work against main.
+ * - The **index** is the session's own, as a linked worktree's (`.git/worktrees/strata-session-<id>/index`), copied
+ *   on its first write: `git add` in one session stages nothing in main or in another session.
+ * - What would **move `HEAD` or its branch** — `commit`, `merge`, `switch`, `reset` to a commit (`--soft`, `--hard`,
+ *   a revision), `checkout` of a branch or commit — would move main under every session without a review, so it is
+ *   refused (exit 128) with what to do instead: Strata commits the session's work on its branch after every turn and
+ *   `!command`, and main changes by merging the session. Restoring and unstaging files runs.
+ */
+
+import type { FileSystem } from "@/lib/vfs/types";
+import { fatal } from "./format";
+
+/** The session whose working tree `fs` is (a VFS over a `wt:<session>` store), or null. */
+export function sessionOfFs(fs: FileSystem): string | null {
+  const identity = (fs as { store?: { identity?: unknown } }).store?.identity;
+  return typeof identity === "string" && identity.startsWith("wt:") ? identity.slice(3) : null;
+}
+
+/** Where session `sessionId` keeps its index in the repository at `gitdir`. */
+export const worktreeGitdir = (gitdir: string, sessionId: string) =>
+  `${gitdir}/worktrees/strata-session-${sessionId}`;
+
+/**
+ * `fs` with `<gitdir>/index` at the session's own: read from there once it exists (main's until then), always
+ * written there. `prepare` makes the directory: call it before the command.
+ */
+export function sessionGitFs(
+  fs: FileSystem,
+  gitdir: string,
+  sessionId: string,
+): { fs: FileSystem; prepare: () => Promise<void> } {
+  const own = `${worktreeGitdir(gitdir, sessionId)}/index`;
+  const shared = `${gitdir}/index`;
+  let ownExists = false;
+  const WRITES = new Set(["writeFile", "unlink", "rename", "chmod", "utimes", "rm"]);
+  const mapped = new Proxy(fs, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function") return value;
+      const writes = WRITES.has(String(prop));
+      return async (...args: unknown[]) => {
+        const mappedArgs = args.map((a) => (a === shared && (writes || ownExists) ? own : a));
+        const result = await value.apply(target, mappedArgs);
+        if (writes && mappedArgs.includes(own)) ownExists = prop !== "unlink" && prop !== "rm";
+        return result;
+      };
+    },
+  });
+  const prepare = async () => {
+    ownExists = Boolean(await fs.lstat(own).catch(() => null));
+    if (!ownExists) await fs.mkdir(worktreeGitdir(gitdir, sessionId), { recursive: true });
+  };
+  return { fs: mapped, prepare };
+}
+
+/**
+ * Refuse, in session `sessionId`, a subcommand that would move the shared `HEAD` or its branch (see the module
+ * docstring). `resolve(arg)`: the commit `arg` names, or null (a `reset <rev>` moves HEAD, `reset <path>` does not).
+ * @throws GitExit 128 with what to do instead.
+ */
+export async function refuseMovingMain(
+  sessionId: string,
+  sub: string,
+  args: string[],
+  resolve: (arg: string) => Promise<string | null>,
+): Promise<void> {
+  const end = args.indexOf("--");
+  const before = end < 0 ? args : args.slice(0, end);
+  const operands = before.filter((a) => !a.startsWith("-"));
+  // One operand and no paths: `reset <rev>` and `checkout <branch>` move HEAD (to another commit than its own).
+  const target = end < 0 && operands.length === 1 ? await resolve(operands[0]) : null;
+  let moves = sub === "commit" || sub === "merge" || sub === "switch";
+  if (sub === "reset") moves = target !== null && target !== (await resolve("HEAD"));
+  if (sub === "checkout")
+    moves = before.some((a) => a === "-b" || a === "-B" || a === "--detach") || target !== null;
+  if (!moves) return;
+  throw fatal(
+    `'git ${sub}' would move the project's main line, which this session shares: the session works on its own copy of the files, and main changes only when the session is merged. Strata commits this session's work on its branch strata/session-${sessionId} after every turn and !command; merge it from the session menu ("Review and merge into main…"). Restoring files ('git restore <path>', 'git checkout -- <path>') and staging work here.`,
+  );
+}
