@@ -15,7 +15,7 @@ import { restoreDraft } from "./queue";
 import { QueuedList } from "./queued-list";
 import { isAgentRun, runNotice } from "./run-label";
 import { RunLinkNotice } from "./run-link-notice";
-import { SessionBar } from "./session-bar";
+import { SessionBar, sessionLabel } from "./session-bar";
 import { SessionStatsLine } from "./session-stats-line";
 import { ToolToggles } from "./tool-toggles";
 import { TrustDialog } from "./trust-dialog";
@@ -228,7 +228,7 @@ export function ChatPanel({
       />
       <SessionTree
         sessionId={sessions.sessionId}
-        sessionName={current?.title ?? null}
+        sessionName={current ? sessionLabel(current) : null}
         open={treeOpen}
         onOpenChange={setTreeOpen}
         busy={running}

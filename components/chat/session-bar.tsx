@@ -10,7 +10,8 @@ import type { LiveRun } from "./run-label";
 import { SessionActions } from "./session-actions";
 import { importSessionFile, type JsonlDiagnostic, sessionExportUrl } from "./session-tree-client";
 
-export function sessionLabel(s: SessionSummary): string {
+/** How a session is named everywhere in the IDE: its title, else `Session <when it was created>`. */
+export function sessionLabel(s: Pick<SessionSummary, "title" | "createdAt">): string {
   return s.title?.trim() || `Session ${formatDateTime(s.createdAt)}`;
 }
 

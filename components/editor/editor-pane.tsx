@@ -51,7 +51,7 @@ function EditorTabs({ files }: { files: OpenFilesApi }) {
               title={f.path}
               onClick={() => files.activate(f.path)}
             >
-              {name}
+              <span className="tab-name">{name}</span>
               {dirty ? (
                 <span className="dirty-dot" role="img" aria-label="unsaved changes">
                   ●

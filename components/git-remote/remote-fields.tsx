@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useState } from "react";
 import { describeError, listSessions, type SessionSummary } from "@/components/api-client";
+import { sessionLabel } from "@/components/chat/session-bar";
 import styles from "./git-remote.module.css";
 import { remoteStatus } from "./git-remote-api";
 
@@ -93,8 +94,6 @@ export function useSessions(projectId: string): SessionSummary[] {
   }, [projectId]);
   return sessions;
 }
-
-const sessionLabel = (s: SessionSummary) => s.title ?? `Untitled session ${s.id.slice(0, 8)}`;
 
 /** A select of sources: the working tree (with `worktree`), HEAD's branch, each session's checkpoints. */
 export function SourcePicker({

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useEffect } from "react";
+import { sessionLabel } from "@/components/chat/session-bar";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import styles from "./merge.module.css";
@@ -84,6 +85,7 @@ export function MergeReview({
   sessionId,
   projectName,
   sessionTitle,
+  sessionCreatedAt,
   readOnly,
   direction = "into-main",
   approval = { needed: false, canDecide: false },
@@ -95,13 +97,15 @@ export function MergeReview({
   sessionId: string;
   projectName: string;
   sessionTitle: string | null;
+  /** When the session was created (ISO): an untitled session is named by it, as in the IDE. */
+  sessionCreatedAt: string;
   readOnly: boolean;
 }) {
   const state = useMergeReview(sessionId, direction);
   const { review, error, merged } = state;
   const asked = merged && "request" in merged && merged.request ? merged.request : null;
   const copy = COPY[direction];
-  const t = sessionTitle ?? "untitled session";
+  const t = sessionLabel({ title: sessionTitle, createdAt: sessionCreatedAt });
   useEffect(() => {
     document.title = `${copy.docTitle.replace("{t}", t)} · ${projectName} · Strata`;
   }, [projectName, t, copy]);

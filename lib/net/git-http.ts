@@ -28,7 +28,7 @@ import { classifyAddress, isIpLiteral, isLocalHostName } from "./addresses";
 
 /** The one text of every refused or unreachable git import destination (HTTP 422 from the import route). */
 export const GIT_IMPORT_UNREACHABLE =
-  "Git import failed: the repository could not be reached (only public http(s) hosts are allowed; see STRATA_GIT_IMPORT_ALLOW_PRIVATE).";
+  "Git import failed: the repository could not be reached (its host name did not resolve, it did not answer, or it is not a public http(s) host; private addresses need STRATA_GIT_IMPORT_ALLOW_PRIVATE). Check the URL and that this server can reach it.";
 
 /**
  * A git import destination was refused or could not be reached. `message` is always

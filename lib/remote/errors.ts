@@ -38,7 +38,7 @@ export type RemoteOperation = "push" | "pull";
 
 /** The one text of a refused or unreachable remote (never says which: see lib/net/git-http.ts). */
 export const remoteUnreachable = (op: RemoteOperation) =>
-  `${op === "push" ? "Push" : "Pull"} failed: the remote could not be reached (only public http(s) hosts are allowed; see STRATA_GIT_IMPORT_ALLOW_PRIVATE).`;
+  `${op === "push" ? "Push" : "Pull"} failed: the remote could not be reached (its host name did not resolve, it did not answer, or it is not a public http(s) host; private addresses need STRATA_GIT_IMPORT_ALLOW_PRIVATE). Check the URL and that this server can reach it.`;
 
 interface GitErrorShape {
   code?: string;

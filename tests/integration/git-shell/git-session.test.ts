@@ -50,6 +50,10 @@ describe("git in a session's shell", () => {
       expect(await run('git commit -m "Two"')).toBe(`${refusal("commit")}\n\n\nCommand exited with code 128`);
       expect(await run("git checkout -b topic")).toContain(refusal("checkout"));
       expect(await run("git checkout main")).toContain(refusal("checkout"));
+      expect(await run("git branch -f main HEAD~0")).toContain(refusal("branch"));
+      expect(await run("git branch -D main")).toContain(refusal("branch"));
+      expect(await run("git branch")).toBe("* main\n");
+      expect(await run("git branch topic && git branch")).toBe("* main\n  topic\n");
       expect(await resolveRef(mine.vfs, root, "HEAD")).toBe(f.initCommit);
 
       // Unstaging and restoring run.

@@ -334,7 +334,7 @@ describe("errors of the remote", () => {
           error: {
             code: "remote_unreachable",
             message:
-              "Push failed: the remote could not be reached (only public http(s) hosts are allowed; see STRATA_GIT_IMPORT_ALLOW_PRIVATE).",
+              "Push failed: the remote could not be reached (its host name did not resolve, it did not answer, or it is not a public http(s) host; private addresses need STRATA_GIT_IMPORT_ALLOW_PRIVATE). Check the URL and that this server can reach it.",
           },
         },
       });

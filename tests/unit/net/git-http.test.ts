@@ -44,7 +44,7 @@ const dns =
 describe("checkDestinationUrl (default policy: public destinations only)", () => {
   it("has the one generic text", () => {
     expect(G).toBe(
-      "Git import failed: the repository could not be reached (only public http(s) hosts are allowed; see STRATA_GIT_IMPORT_ALLOW_PRIVATE).",
+      "Git import failed: the repository could not be reached (its host name did not resolve, it did not answer, or it is not a public http(s) host; private addresses need STRATA_GIT_IMPORT_ALLOW_PRIVATE). Check the URL and that this server can reach it.",
     );
   });
 

@@ -30,7 +30,7 @@ import { configCommand, lsFilesCommand, remoteCommand, tagCommand } from "./extr
 import { fatal, GitExit } from "./format";
 import { logCommand, showCommand } from "./log";
 import { mergeCommand } from "./merge";
-import { openRepo, type Repo, resolveRevision, tryResolve } from "./repo";
+import { currentBranch, openRepo, type Repo, resolveRevision, tryResolve } from "./repo";
 import { statusCommand } from "./status";
 import { mvCommand, resetCommand, rmCommand } from "./tree-ops";
 import { refuseMovingMain, sessionGitFs, sessionOfFs } from "./worktree";
@@ -163,7 +163,7 @@ export async function runGit(
     // In a session's working tree, HEAD and the index are the session's own (./worktree.ts).
     const session = opened.dir === root ? sessionOfFs(inv.fs) : null;
     if (!session) return await dispatch(opened, sub, rest, inv.now);
-    await refuseMovingMain(session, sub, rest, (arg) => tryResolve(opened, arg));
+    await refuseMovingMain(session, sub, rest, (arg) => tryResolve(opened, arg), await currentBranch(opened));
     const own = sessionGitFs(inv.fs, opened.gitdir, session);
     await own.prepare();
     return await dispatch(await openRepo(own.fs, root, cwd, inv.env), sub, rest, inv.now);

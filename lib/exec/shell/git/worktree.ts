@@ -4,8 +4,8 @@
  * every other session: its `HEAD` is main's, so `git status`, `diff` and `log` show the session's work against main.
  * - The **index** is the session's own, as a linked worktree's (`.git/worktrees/strata-session-<id>/index`), copied
  *   on its first write: `git add` in one session stages nothing in main or in another session.
- * - What would **move `HEAD` or its branch** — `commit`, `merge`, `switch`, `reset` to a commit (`--soft`, `--hard`,
- *   a revision), `checkout` of a branch or commit — would move main under every session without a review, so it is
+ * - What would **move `HEAD` or its branch** — `commit`, `merge`, `switch`, `reset` to another commit, `checkout` of
+ *   a branch or commit, `branch -f/-d/-m` of main's branch — would move main under every session without a review, so it is
  *   refused (exit 128) with what to do instead: Strata commits the session's work on its branch after every turn and
  *   `!command`, and main changes by merging the session. Restoring and unstaging files runs.
  */
@@ -56,9 +56,13 @@ export function sessionGitFs(
   return { fs: mapped, prepare };
 }
 
+/** `branch` options that move, delete or rename an existing branch. */
+const BRANCH_CHANGES = new Set(["--force", "--delete", "--move"]);
+
 /**
  * Refuse, in session `sessionId`, a subcommand that would move the shared `HEAD` or its branch (see the module
- * docstring). `resolve(arg)`: the commit `arg` names, or null (a `reset <rev>` moves HEAD, `reset <path>` does not).
+ * docstring). `resolve(arg)`: the commit `arg` names, or null (a `reset <rev>` moves HEAD, `reset <path>` does not);
+ * `mainBranch`: the branch main's HEAD names (forcing, deleting or renaming it with `branch` is refused too).
  * @throws GitExit 128 with what to do instead.
  */
 export async function refuseMovingMain(
@@ -66,6 +70,7 @@ export async function refuseMovingMain(
   sub: string,
   args: string[],
   resolve: (arg: string) => Promise<string | null>,
+  mainBranch: string | null,
 ): Promise<void> {
   const end = args.indexOf("--");
   const before = end < 0 ? args : args.slice(0, end);
@@ -76,6 +81,12 @@ export async function refuseMovingMain(
   if (sub === "reset") moves = target !== null && target !== (await resolve("HEAD"));
   if (sub === "checkout")
     moves = before.some((a) => a === "-b" || a === "-B" || a === "--detach") || target !== null;
+  // `branch -f/-d/-m main …`: forcing, deleting or renaming main's branch moves main too.
+  if (sub === "branch")
+    moves =
+      before.some((a) => BRANCH_CHANGES.has(a) || /^-[a-zA-Z]*[dDmMf]/.test(a)) &&
+      mainBranch !== null &&
+      operands.some((a) => a === mainBranch || a === `refs/heads/${mainBranch}`);
   if (!moves) return;
   throw fatal(
     `'git ${sub}' would move the project's main line, which this session shares: the session works on its own copy of the files, and main changes only when the session is merged. Strata commits this session's work on its branch strata/session-${sessionId} after every turn and !command; merge it from the session menu ("Review and merge into main…"). Restoring files ('git restore <path>', 'git checkout -- <path>') and staging work here.`,

@@ -34,6 +34,7 @@ export default async function MergePage({
       return {
         projectName: project.name,
         title: session.title,
+        createdAt: session.createdAt,
         readOnly: !roleAllows(access.role, "write"),
         approval: {
           needed: await approvalNeeded(scope, access),
@@ -54,6 +55,7 @@ export default async function MergePage({
       sessionId={sessionId}
       projectName={found.projectName}
       sessionTitle={found.title}
+      sessionCreatedAt={found.createdAt}
       readOnly={found.readOnly}
       approval={found.approval}
     />
