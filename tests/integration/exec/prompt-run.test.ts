@@ -120,31 +120,41 @@ describe("a session's shell in the execution service", () => {
     void project;
   });
 
-  it("`git commit` in the user's `!command` commits as the acting user (author and committer)", async () => {
+  it("`git commit` in the user's `!command` commits as the acting user; on the session's project it is refused", async () => {
     const { session, workspaceId, root } = await projectWithFiles(stack.scope, { "a.txt": "a\n" });
-    const events: RunEvent[] = [];
-    await runUserBash({
-      sessionId: session.id,
-      command: {
-        command: "echo b >> a.txt && git commit -qam 'Edit a' && git log -1 --format='%an <%ae> | %cn <%ce>'",
-        excludeFromContext: false,
-      },
-      author: { name: "Ada Lovelace", email: "ada@example.com" },
-      emit: async (e) => void events.push(e),
-    });
-    const end = events.find((e) => e.type === "message_end");
-    expect(end).toMatchObject({
+    const run = async (command: string) => {
+      const events: RunEvent[] = [];
+      await runUserBash({
+        sessionId: session.id,
+        command: { command, excludeFromContext: false },
+        author: { name: "Ada Lovelace", email: "ada@example.com" },
+        emit: async (e) => void events.push(e),
+      });
+      return events.find((e) => e.type === "message_end");
+    };
+    // A repository of the session's own (a folder of the project): the acting user is author and committer.
+    expect(
+      await run(
+        "git init lib > /dev/null && cd lib && echo b > b.txt && git add b.txt && git commit -qm 'Add b' && git log -1 --format='%an <%ae> | %cn <%ce>'",
+      ),
+    ).toMatchObject({
       message: {
         role: "bashExecution",
         output: "Ada Lovelace <ada@example.com> | Ada Lovelace <ada@example.com>\n",
         exitCode: 0,
       },
     });
+    // The project's repository is main's: a commit in the session's shell would move main, so it is refused.
+    const refused = await run("echo b >> a.txt && git commit -qam 'Edit a'");
+    expect(refused).toMatchObject({ message: { role: "bashExecution", exitCode: 128 } });
+    expect((refused as { message: { output: string } }).message.output).toContain(
+      "fatal: 'git commit' would move the project's main line, which this session shares",
+    );
     const s = new DbScope();
     try {
       const { vfs } = openWorkspaceVfs(workspaceId, s);
       const head = (await resolveRef(vfs, root, "HEAD")) as string;
-      expect(await readTextAt(vfs, root, head, "a.txt")).toBe("a\nb\n");
+      expect(await readTextAt(vfs, root, head, "a.txt")).toBe("a\n");
     } finally {
       await s.release();
     }
