@@ -53,7 +53,7 @@ export function MessageView({
       return (
         <>
           {author ? (
-            <div className="message-author" data-testid="message-author">
+            <div className="message-author" data-testid="user-author">
               {author}
             </div>
           ) : null}

@@ -34,6 +34,7 @@ test("a session is renamed and deleted from its menu, with confirmation", async 
     "Rename session…",
     "Share…",
     "Review and merge into main…",
+    "Bring main's changes into this session…",
     "Delete session…",
   ]);
   await shot(page, "session-menu");

@@ -25,8 +25,8 @@ test("a second tab on the session shows a run started in the first tab as it str
   await expect(other.getByTestId("message-assistant").last()).toHaveText("Thinking it through. Done.");
   await expectIdle(other);
   // Who asked, over the user message, in both tabs once the run is stored.
-  await expect(other.getByTestId("message-author")).toHaveText(["Test User"]);
-  await expect(page.getByTestId("message-author")).toHaveText(["Test User"]);
+  await expect(other.getByTestId("user-author")).toHaveText(["Test User"]);
+  await expect(page.getByTestId("user-author")).toHaveText(["Test User"]);
   await shot(page, "author");
   await other.close();
 });
