@@ -27,7 +27,10 @@ export function MergeRequestPanel({
   readOnly,
   refreshKey,
   onDecided,
+  currentTip,
 }: {
+  /** The session's work now (the review's tip): a request holding other work says so. */
+  currentTip?: string | null;
   sessionId: string;
   canDecide: boolean;
   readOnly: boolean;
@@ -54,7 +57,9 @@ export function MergeRequestPanel({
     setError(null);
     try {
       const body =
-        action === "comment" ? { action, comment } : { action, ...(comment.trim() ? { comment } : {}) };
+        action === "comment"
+          ? { action, comment }
+          : { action, tip: request?.tipOid, ...(comment.trim() ? { comment } : {}) };
       const answer = await apiJson<{ request: MergeRequestView }>(url(sessionId), jsonInit("POST", body));
       setRequest(answer.request);
       setComment("");
@@ -79,6 +84,12 @@ export function MergeRequestPanel({
             {request.decidedByName ? ` · decided by ${request.decidedByName}` : ""}
             {request.mergedOid ? ` · commit ${request.mergedOid.slice(0, 8)}` : ""}
           </h2>
+          {open && currentTip && currentTip !== request.tipOid ? (
+            <Notice kind="warning">
+              The session changed since this request: the files below are its work now, not what the request
+              holds (commit {request.tipOid.slice(0, 8)}). Approving merges the request as it was asked.
+            </Notice>
+          ) : null}
           <ol className={styles.comments}>
             {request.comments.map((c) => (
               <li key={c.id}>

@@ -147,6 +147,7 @@ export function MergeReview({
           readOnly={readOnly}
           refreshKey={merged}
           onDecided={state.reload}
+          currentTip={review?.tip ?? null}
         />
       ) : null}
       {!review && !error ? <Spinner label={copy.computing} /> : null}

@@ -79,13 +79,18 @@ export async function mergeOrRequest(
   if (review.conflicts.length > 0) throw new MergeConflictError(review.conflicts);
   if (!review.tip || !review.main)
     throw new CheckpointError(409, "no_repository", "This project has no commits to merge.");
-  await input.scope.query(
-    `INSERT INTO merge_requests (session_id, author_user_id, tip_oid, main_oid, resolutions)
-     VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (session_id) WHERE status = 'open'
-     DO UPDATE SET author_user_id = $2, tip_oid = $3, main_oid = $4, resolutions = $5, updated_at = now()`,
-    [input.session.id, input.userId, review.tip, review.main, JSON.stringify(input.resolutions ?? {})],
-  );
+  // Asking again withdraws the open request (its comments stay with what they were about) and makes a new one.
+  await input.scope.transaction(async (q) => {
+    await q(
+      "UPDATE merge_requests SET status = 'withdrawn', updated_at = now() WHERE session_id = $1 AND status = 'open'",
+      [input.session.id],
+    );
+    await q(
+      `INSERT INTO merge_requests (session_id, author_user_id, tip_oid, main_oid, resolutions)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [input.session.id, input.userId, review.tip, review.main, JSON.stringify(input.resolutions ?? {})],
+    );
+  });
   return { ...review, request: (await sessionMergeRequest(input.scope, input.session.id)) ?? undefined };
 }
 
@@ -158,28 +163,44 @@ async function openRequest(scope: DbScope, sessionId: string): Promise<MergeRequ
 
 /**
  * Decide the session's open merge request as an owner or admin (authorised before): `approve` merges the work as
- * asked (the requested tip and chosen texts) into main now, in the approver's name; `reject` closes it. An
- * optional `comment` is stored first. @returns the request after the decision, and the merge when approved.
- * @throws CheckpointError 409 `no_open_request`; MergeConflictError when main changed since in the same places
+ * asked (the requested tip and chosen texts) into main now, in the approver's name; `reject` closes it. `requestTip`:
+ * the request's `tipOid` the decider saw (another: 409 `request_changed`). An optional `comment` is stored too.
+ * @returns the request after the decision, and the merge when approved.
+ * @throws CheckpointError 409 `no_open_request`, `request_changed`; MergeConflictError when main changed since in the same places
  *   (the member asks again after bringing main in); what {@link mergeIntoMain} throws. Nothing is decided then.
  */
 export async function decideMergeRequest(
-  input: MergeInput & { decision: "approve" | "reject"; comment?: string },
+  input: MergeInput & { decision: "approve" | "reject"; requestTip: string; comment?: string },
 ): Promise<{ request: MergeRequestView; merge: MergeResult | null }> {
   const { scope, session } = input;
   const request = await openRequest(scope, session.id);
-  let merge: MergeResult | null = null;
-  if (input.decision === "approve") {
-    const [stored] = await scope.query<{ resolutions: Record<string, string | null> }>(
-      "SELECT resolutions FROM merge_requests WHERE id = $1",
-      [request.id],
+  // The decision is about the work the decider saw: claimed atomically, so a second decision or a new ask
+  // cannot change what is merged meanwhile.
+  const [claimed] = await scope.query<{ resolutions: Record<string, string | null> }>(
+    `UPDATE merge_requests SET status = 'deciding', updated_at = now()
+     WHERE id = $1 AND status = 'open' AND tip_oid = $2 RETURNING resolutions`,
+    [request.id, input.requestTip],
+  );
+  if (!claimed)
+    throw new CheckpointError(
+      409,
+      "request_changed",
+      "This merge request changed or was decided since you loaded it. Nothing was decided; load the page again.",
     );
-    merge = await mergeIntoMain({ ...input, tip: request.tipOid, resolutions: stored?.resolutions ?? {} });
+  let merge: MergeResult | null = null;
+  try {
+    if (input.decision === "approve")
+      merge = await mergeIntoMain({ ...input, tip: request.tipOid, resolutions: claimed.resolutions ?? {} });
+  } catch (error) {
+    await scope.query("UPDATE merge_requests SET status = 'open' WHERE id = $1 AND status = 'deciding'", [
+      request.id,
+    ]);
+    throw error;
   }
   if (input.comment?.trim()) await commentMergeRequest(scope, session.id, input.userId, input.comment);
   await scope.query(
     `UPDATE merge_requests SET status = $2, decided_by = $3, decided_at = now(), merged_oid = $4, updated_at = now()
-     WHERE id = $1 AND status = 'open'`,
+     WHERE id = $1 AND status = 'deciding'`,
     [request.id, input.decision === "approve" ? "approved" : "rejected", input.userId, merge?.commit ?? null],
   );
   return { request: (await sessionMergeRequest(scope, session.id)) as MergeRequestView, merge };

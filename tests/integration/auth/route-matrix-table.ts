@@ -395,7 +395,7 @@ export const ROUTE_MATRIX: Record<string, MatrixRow> = {
          VALUES ($1, (SELECT user_id FROM workspace_members WHERE workspace_id = $2 LIMIT 1), $3, $3, '{}')`,
         [params.id, ctx.fx.workspaceId, "0".repeat(40)],
       );
-      return { params, json: { action: "reject" } };
+      return { params, json: { action: "reject", tip: "0".repeat(40) } };
     },
   },
   "GET /api/sessions/[id]/pull-main": {

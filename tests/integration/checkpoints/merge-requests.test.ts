@@ -72,8 +72,25 @@ describe("approval of merges in a team", () => {
       }),
       ctx(s),
     );
+    const tip = (
+      (await (await getRequest(asUser(owner, `/api/sessions/${s}/merge-request`), ctx(s))).json()) as {
+        request: { tipOid: string };
+      }
+    ).request.tipOid;
+    const stale = await postRequest(
+      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "approve", tip: "f".repeat(40) }),
+      ctx(s),
+    );
+    expect([stale.status, ((await stale.json()) as { error: { code: string } }).error.code]).toEqual([
+      409,
+      "request_changed",
+    ]);
     const approved = await postRequest(
-      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "approve", comment: "Looks good" }),
+      json(owner, `/api/sessions/${s}/merge-request`, "POST", {
+        action: "approve",
+        tip,
+        comment: "Looks good",
+      }),
       ctx(s),
     );
     expect(approved.status).toBe(200);
@@ -105,14 +122,19 @@ describe("approval of merges in a team", () => {
     // Asked again after more work: rejected, main stays.
     await save(f, s, { "notes.md": "from Mia, again\n" });
     await postMerge(json(member, `/api/sessions/${s}/merge`, "POST", {}), ctx(s));
+    const next = (
+      (await (await getRequest(asUser(owner, `/api/sessions/${s}/merge-request`), ctx(s))).json()) as {
+        request: { tipOid: string };
+      }
+    ).request.tipOid;
     const rejected = await postRequest(
-      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "reject" }),
+      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "reject", tip: next }),
       ctx(s),
     );
     expect(((await rejected.json()) as { request: { status: string } }).request.status).toBe("rejected");
     expect(await fileOf(f, null, "notes.md")).toBe("from Mia\n");
     const none = await postRequest(
-      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "approve" }),
+      json(owner, `/api/sessions/${s}/merge-request`, "POST", { action: "approve", tip: next }),
       ctx(s),
     );
     expect([none.status, ((await none.json()) as { error: { code: string } }).error.code]).toEqual([

@@ -53,7 +53,19 @@ describe("git in a session's shell", () => {
       expect(await run("git branch -f main HEAD~0")).toContain(refusal("branch"));
       expect(await run("git branch -D main")).toContain(refusal("branch"));
       expect(await run("git branch")).toBe("* main\n");
-      expect(await run("git branch topic && git branch")).toBe("* main\n  topic\n");
+      // Whatever the arguments, nothing but objects and the session's index is written in the shared repository.
+      const shared =
+        "fatal: this session shares the project's repository with main and every other session: git here reads it, stages in the session's own index and stores objects, but does not move HEAD, branches or tags or change the config.";
+      for (const command of [
+        "git branch topic",
+        "git checkout -bx",
+        "git branch -m renamed",
+        "git tag v1",
+        "git config user.name Mallory",
+      ])
+        expect(await run(command), command).toContain(shared);
+      expect(await run("git branch")).toBe("* main\n");
+      expect(await mine.vfs.readText(`${root}/.git/HEAD`)).toBe("ref: refs/heads/main\n");
       expect(await resolveRef(mine.vfs, root, "HEAD")).toBe(f.initCommit);
 
       // Unstaging and restoring run.

@@ -21,6 +21,7 @@ import {
   worktreeSnapshot,
 } from "./repo";
 import { removeWorktreeFile } from "./tree-ops";
+import { SHARED_REPOSITORY_REFUSAL } from "./worktree";
 import { blankStats, putEntry, restorePaths, updateIndex, writeWorktreeFile } from "./write";
 
 const branchExists = async (repo: Repo, name: string) =>
@@ -121,7 +122,9 @@ async function createBranch(repo: Repo, name: string, start: string, force = fal
     throw fatal(start === "HEAD" ? "not a valid object name: 'HEAD'" : `not a valid object name: '${start}'`);
   try {
     await git.branch({ fs: repo.gfs, gitdir: repo.gitdir, ref: name, object: oid, force: true });
-  } catch {
+  } catch (error) {
+    // A write the filesystem refuses (a session's shared repository: ./worktree.ts) says so, not "invalid name".
+    if (error instanceof Error && error.message === SHARED_REPOSITORY_REFUSAL) throw fatal(error.message);
     throw fatal(`'${name}' is not a valid branch name`);
   }
   return oid;

@@ -23,35 +23,60 @@ export function sessionOfFs(fs: FileSystem): string | null {
 export const worktreeGitdir = (gitdir: string, sessionId: string) =>
   `${gitdir}/worktrees/strata-session-${sessionId}`;
 
+/** What refused writes in the shared repository say (see {@link sessionGitFs}). */
+export const SHARED_REPOSITORY_REFUSAL =
+  "this session shares the project's repository with main and every other session: git here reads it, stages in the session's own index and stores objects, but does not move HEAD, branches or tags or change the config. Strata commits this session's work on its branch after every turn and !command; merge it from the session menu (\"Review and merge into main…\").";
+
+/** The filesystem calls that write, and which of their arguments are paths. */
+const WRITES: Record<string, number[]> = {
+  writeFile: [0],
+  mkdir: [0],
+  unlink: [0],
+  rmdir: [0],
+  rename: [0, 1],
+  symlink: [1],
+};
+
 /**
- * `fs` with `<gitdir>/index` at the session's own: read from there once it exists (main's until then), always
- * written there. `prepare` makes the directory: call it before the command.
+ * `fs` for the shell's git in session `sessionId`: `<gitdir>/index` (and its lock) at the session's own — read from
+ * there once it exists (main's until then), always written there — and every other write inside `<gitdir>` refused
+ * except objects: whatever a command's arguments say, it cannot move main's `HEAD`, a branch (main's or another
+ * session's), a tag or the config. `prepare` makes the session's directory: call it before the command.
+ * @throws Error {@link SHARED_REPOSITORY_REFUSAL} from a refused write (git answers it as `fatal:`, exit 128).
  */
 export function sessionGitFs(
   fs: FileSystem,
   gitdir: string,
   sessionId: string,
 ): { fs: FileSystem; prepare: () => Promise<void> } {
-  const own = `${worktreeGitdir(gitdir, sessionId)}/index`;
-  const shared = `${gitdir}/index`;
-  let ownExists = false;
-  const WRITES = new Set(["writeFile", "unlink", "rename", "chmod", "utimes", "rm"]);
+  const dir = worktreeGitdir(gitdir, sessionId);
+  const own = new Map([
+    [`${gitdir}/index`, `${dir}/index`],
+    [`${gitdir}/index.lock`, `${dir}/index.lock`],
+  ]);
+  let ownIndex = false;
+  const allowed = (path: string) =>
+    !path.startsWith(`${gitdir}/`) || path.startsWith(`${gitdir}/objects/`) || path.startsWith(`${dir}/`);
   const mapped = new Proxy(fs, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== "function") return value;
-      const writes = WRITES.has(String(prop));
+      const writes = WRITES[String(prop)];
       return async (...args: unknown[]) => {
-        const mappedArgs = args.map((a) => (a === shared && (writes || ownExists) ? own : a));
+        const mappedArgs = args.map((a) =>
+          typeof a === "string" && own.has(a) && (writes || ownIndex) ? own.get(a) : a,
+        );
+        if (writes?.some((i) => typeof mappedArgs[i] === "string" && !allowed(mappedArgs[i] as string)))
+          throw new Error(SHARED_REPOSITORY_REFUSAL);
         const result = await value.apply(target, mappedArgs);
-        if (writes && mappedArgs.includes(own)) ownExists = prop !== "unlink" && prop !== "rm";
+        if (writes && mappedArgs.includes(`${dir}/index`)) ownIndex = prop !== "unlink";
         return result;
       };
     },
   });
   const prepare = async () => {
-    ownExists = Boolean(await fs.lstat(own).catch(() => null));
-    if (!ownExists) await fs.mkdir(worktreeGitdir(gitdir, sessionId), { recursive: true });
+    ownIndex = Boolean(await fs.lstat(`${dir}/index`).catch(() => null));
+    if (!ownIndex) await fs.mkdir(dir, { recursive: true });
   };
   return { fs: mapped, prepare };
 }

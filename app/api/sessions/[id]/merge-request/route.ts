@@ -21,7 +21,12 @@ type Ctx = { params: Promise<{ id: string }> };
 const Body = z.discriminatedUnion("action", [
   z.object({ action: z.literal("comment"), comment: z.string().min(1).max(MAX_COMMENT) }).strict(),
   z
-    .object({ action: z.enum(["approve", "reject"]), comment: z.string().max(MAX_COMMENT).optional() })
+    .object({
+      action: z.enum(["approve", "reject"]),
+      /** The request's `tipOid` the decider saw: another answers 409 `request_changed`. */
+      tip: z.string().regex(/^[0-9a-f]{40}$/),
+      comment: z.string().max(MAX_COMMENT).optional(),
+    })
     .strict(),
 ]);
 
@@ -62,6 +67,7 @@ export const POST = route(async (request: Request, { params }: Ctx) => {
         project,
         ...actorOf(caller),
         decision: body.action,
+        requestTip: body.tip,
         comment: body.comment,
       }),
     );
