@@ -305,9 +305,6 @@ export function useChat(sessionId: string | null, options: UseChatOptions = {}):
             // Keep the live list.
           },
         );
-      } else if (accepted && !lost && seq === runSeq.current) {
-        // The stored run: read it once (messages equal to those shown stay as they are) for who wrote what.
-        void remoteRef.current.reread(id, true);
       }
       if (!lost) optionsRef.current.onRunEnd?.();
       return accepted;
